@@ -1,0 +1,1 @@
+//! Pure-Rust bundle encoders (see `Cargo.toml` description).

@@ -1,0 +1,1 @@
+//! NISA and BIR dialects.

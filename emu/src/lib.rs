@@ -1,0 +1,1 @@
+//! Pure-Rust reference emulator (see `Cargo.toml` description).

@@ -1,0 +1,1 @@
+//! Sundial tools and embedding API.
