@@ -1,0 +1,382 @@
+//! The one data primitive: read or write a list of element offsets of an allocation.
+//!
+//! Every byte the emulator moves between an allocation and a tile goes through
+//! [`read`] or [`write`] (index values included: `offsets.rs` reads them with [`read`]
+//! too). The offsets come as an [`OffsetList`]:
+//!
+//! - [`OffsetList::Contiguous`]: one run of `len` elements from `start` (the "no
+//!   offsets" case of the seed's proposal (a));
+//! - [`OffsetList::Runs`]: a list of start offsets, each followed by a run of `run`
+//!   contiguous elements. `run == 1` is one offset per point (the general path);
+//!   larger runs are what the blocked path produces.
+//!
+//! The tile side is always consumed or produced sequentially: run `i` is tile elements
+//! `i*run .. (i+1)*run`. Offsets are in elements of the accessed dtype from the start of
+//! the allocation.
+//!
+//! Out-of-bounds handling lives here and only here (indirect-emulation rule 1):
+//!
+//! - a start equal to [`SKIP`] marks a run that the offsets pipeline skipped (an index
+//!   out of bounds under `oob_mode = skip`, or a partial tile): reads give zero bytes,
+//!   writes are dropped;
+//! - any element outside `[0, allocation length)` (negative, or past the end: the
+//!   seed's issue #182 partial tile) reads as zero bytes and its write is dropped. A run
+//!   straddling the end is clipped element by element.
+//!
+//! Writes apply in list order, elements of a run in order, so when two points target the
+//! same element the later one in enumeration order wins ([`Combine::Replace`]) or both
+//! accumulate ([`Combine::AddF32`]), indirect-emulation rule 6.
+
+use crate::dtype::DType;
+use crate::error::{EmuError, Result};
+
+/// Start offset marking a skipped run: reads zero, writes dropped.
+pub const SKIP: i64 = i64::MIN;
+
+/// A list of element offsets: one contiguous run, or runs of equal length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OffsetList<'a> {
+    /// `len` elements from `start`.
+    Contiguous {
+        /// First element.
+        start: i64,
+        /// Number of elements.
+        len: usize,
+    },
+    /// `starts.len()` runs of `run` elements each.
+    Runs {
+        /// Start of each run ([`SKIP`] for a skipped run).
+        starts: &'a [i64],
+        /// Elements per run.
+        run: usize,
+    },
+}
+
+impl OffsetList<'_> {
+    /// Number of tile elements the list covers (`None` on overflow).
+    pub fn num_elements(&self) -> Option<usize> {
+        match *self {
+            OffsetList::Contiguous { len, .. } => Some(len),
+            OffsetList::Runs { starts, run } => starts.len().checked_mul(run),
+        }
+    }
+}
+
+/// How a write combines the tile value with the element already in memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Combine {
+    /// Overwrite. The tile holds elements of the destination dtype.
+    Replace,
+    /// `dst = dtype(f32(dst) + tile)`: the tile holds little-endian `f32` values and
+    /// the destination is decoded and re-encoded as `dtype`. This is the DMA
+    /// read-modify-write rule (nki-semantics `dma_compute`: all arithmetic in fp32,
+    /// cast to the destination type).
+    AddF32 {
+        /// The destination element type (must be a scalar type).
+        dtype: DType,
+    },
+}
+
+const OP: &str = "data";
+
+/// The in-bounds part `[lo, hi)` of the run `[start, start + len)` within `[0, n)`, as
+/// element indices, plus the offset of `lo` within the run. `None` when the run misses
+/// the allocation entirely (or is [`SKIP`]).
+#[inline]
+fn clip(start: i64, len: usize, n: usize) -> Option<(usize, usize, usize)> {
+    if start == SKIP {
+        return None;
+    }
+    let end = start.saturating_add(i64::try_from(len).unwrap_or(i64::MAX));
+    let n = i64::try_from(n).unwrap_or(i64::MAX);
+    let lo = start.max(0);
+    let hi = end.min(n);
+    if lo >= hi {
+        return None;
+    }
+    // lo >= 0 and hi <= n, so both fit usize; lo - start <= len.
+    Some((lo as usize, hi as usize, (lo - start) as usize))
+}
+
+/// Reads the elements `list` names from `mem` (an allocation's bytes, element size
+/// `esize`) into `out`, sequentially. Skipped and out-of-allocation elements read as
+/// zero bytes.
+pub fn read(mem: &[u8], esize: usize, list: OffsetList<'_>, out: &mut [u8]) -> Result<()> {
+    check_sizes(esize, list, out.len())?;
+    let n = mem.len() / esize;
+    match list {
+        OffsetList::Contiguous { start, len } => read_run(mem, n, esize, start, len, out),
+        OffsetList::Runs { starts, run: 1 } => read_points(mem, n, esize, starts, out),
+        OffsetList::Runs { starts, run } => {
+            let rb = run * esize;
+            for (&s, chunk) in starts.iter().zip(out.chunks_exact_mut(rb)) {
+                read_run(mem, n, esize, s, run, chunk);
+            }
+        }
+    }
+    Ok(())
+}
+
+#[inline]
+fn read_run(mem: &[u8], n: usize, esize: usize, start: i64, len: usize, out: &mut [u8]) {
+    match clip(start, len, n) {
+        None => out.fill(0),
+        Some((lo, hi, skip)) => {
+            let head = skip * esize;
+            let body = (hi - lo) * esize;
+            out[..head].fill(0);
+            out[head..head + body].copy_from_slice(&mem[lo * esize..hi * esize]);
+            out[head + body..].fill(0);
+        }
+    }
+}
+
+/// One element per offset. Specialised per element size: this is the general path's
+/// inner loop, so it avoids per-element slice bookkeeping. A negative offset or
+/// [`SKIP`] converts to a huge `u64` and fails the single bounds comparison.
+fn read_points(mem: &[u8], n: usize, esize: usize, starts: &[i64], out: &mut [u8]) {
+    macro_rules! points {
+        ($w:expr) => {
+            for (&s, o) in starts.iter().zip(out.chunks_exact_mut($w)) {
+                let i = s as u64;
+                if i < n as u64 {
+                    let i = i as usize * $w;
+                    o.copy_from_slice(&mem[i..i + $w]);
+                } else {
+                    o.fill(0);
+                }
+            }
+        };
+    }
+    match esize {
+        1 => points!(1),
+        2 => points!(2),
+        4 => points!(4),
+        8 => points!(8),
+        w => points!(w),
+    }
+}
+
+/// Writes `data` (sequential tile elements) to the elements `list` names in `mem`,
+/// combining as `combine` says. Skipped and out-of-allocation elements are dropped.
+pub fn write(
+    mem: &mut [u8],
+    esize: usize,
+    list: OffsetList<'_>,
+    data: &[u8],
+    combine: Combine,
+) -> Result<()> {
+    let tile_esize = match combine {
+        Combine::Replace => esize,
+        Combine::AddF32 { dtype } => {
+            if dtype.size() != esize || !(dtype.is_float() || dtype.is_integer()) {
+                return Err(EmuError::dtype(
+                    OP,
+                    format!("accumulating write into {dtype} elements of {esize} bytes"),
+                ));
+            }
+            4
+        }
+    };
+    check_sizes(tile_esize, list, data.len())?;
+    let n = mem.len() / esize;
+    match list {
+        OffsetList::Contiguous { start, len } => {
+            write_run(mem, n, esize, start, len, data, combine);
+        }
+        OffsetList::Runs { starts, run } => {
+            let rb = run * tile_esize;
+            for (&s, chunk) in starts.iter().zip(data.chunks_exact(rb)) {
+                write_run(mem, n, esize, s, run, chunk, combine);
+            }
+        }
+    }
+    Ok(())
+}
+
+#[inline]
+fn write_run(
+    mem: &mut [u8],
+    n: usize,
+    esize: usize,
+    start: i64,
+    len: usize,
+    data: &[u8],
+    combine: Combine,
+) {
+    let Some((lo, hi, skip)) = clip(start, len, n) else {
+        return;
+    };
+    match combine {
+        Combine::Replace => {
+            let head = skip * esize;
+            mem[lo * esize..hi * esize].copy_from_slice(&data[head..head + (hi - lo) * esize]);
+        }
+        Combine::AddF32 { dtype } => {
+            for (k, e) in (lo..hi).enumerate() {
+                let t = (skip + k) * 4;
+                let add = f32::from_le_bytes([data[t], data[t + 1], data[t + 2], data[t + 3]]);
+                let cell = &mut mem[e * esize..(e + 1) * esize];
+                let old = dtype.to_f32(dtype.load(cell)).unwrap_or(f32::NAN);
+                let new = dtype.from_f32(old + add).unwrap_or(0);
+                dtype.store(new, cell);
+            }
+        }
+    }
+}
+
+fn check_sizes(tile_esize: usize, list: OffsetList<'_>, tile_bytes: usize) -> Result<()> {
+    if tile_esize == 0 {
+        return Err(EmuError::dtype(OP, "element size 0"));
+    }
+    let want = list
+        .num_elements()
+        .and_then(|n| n.checked_mul(tile_esize))
+        .ok_or_else(|| EmuError::overflow(OP, "the tile size of an offset list"))?;
+    if want != tile_bytes {
+        return Err(EmuError::shape(
+            OP,
+            format!("offset list covers {want} tile bytes but the tile has {tile_bytes}"),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mem16(n: u16) -> Vec<u8> {
+        (0..n).flat_map(|i| (i + 1).to_le_bytes()).collect()
+    }
+
+    fn as16(b: &[u8]) -> Vec<u16> {
+        b.chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect()
+    }
+
+    #[test]
+    fn contiguous_read_zero_pads_past_both_ends() {
+        let m = mem16(4);
+        let mut out = vec![0xAA; 12];
+        read(
+            &m,
+            2,
+            OffsetList::Contiguous { start: -1, len: 6 },
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(as16(&out), vec![0, 1, 2, 3, 4, 0]);
+    }
+
+    #[test]
+    fn runs_clip_per_element_and_skip_whole_runs() {
+        let m = mem16(6);
+        let starts = [4, SKIP, -2, 1];
+        let mut out = vec![0xAA; 2 * 3 * 4];
+        read(
+            &m,
+            2,
+            OffsetList::Runs {
+                starts: &starts,
+                run: 3,
+            },
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(as16(&out), vec![5, 6, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn point_reads_treat_negative_and_past_end_as_zero() {
+        let m = mem16(3);
+        let starts = [2, -1, 3, 0, SKIP];
+        let mut out = vec![0xAA; 10];
+        read(
+            &m,
+            2,
+            OffsetList::Runs {
+                starts: &starts,
+                run: 1,
+            },
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(as16(&out), vec![3, 0, 0, 1, 0]);
+    }
+
+    #[test]
+    fn writes_drop_out_of_bounds_and_last_writer_wins() {
+        let mut m = vec![0u8; 8];
+        let starts = [1, 5, -1, 1, SKIP];
+        let data: Vec<u8> = [10u16, 20, 30, 40, 50]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        write(
+            &mut m,
+            2,
+            OffsetList::Runs {
+                starts: &starts,
+                run: 1,
+            },
+            &data,
+            Combine::Replace,
+        )
+        .unwrap();
+        assert_eq!(as16(&m), vec![0, 40, 0, 0]);
+        // A run straddling the end keeps its in-bounds head.
+        write(
+            &mut m,
+            2,
+            OffsetList::Contiguous { start: 2, len: 3 },
+            &data[..6],
+            Combine::Replace,
+        )
+        .unwrap();
+        assert_eq!(as16(&m), vec![0, 40, 10, 20]);
+    }
+
+    #[test]
+    fn accumulating_writes_add_every_duplicate_in_f32() {
+        let mut m: Vec<u8> = [1.0f32, 2.0].iter().flat_map(|v| v.to_le_bytes()).collect();
+        let starts = [0, 1, 0, 7];
+        let data: Vec<u8> = [0.5f32, 1.0, 0.25, 9.0]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        write(
+            &mut m,
+            4,
+            OffsetList::Runs {
+                starts: &starts,
+                run: 1,
+            },
+            &data,
+            Combine::AddF32 { dtype: DType::F32 },
+        )
+        .unwrap();
+        let got: Vec<f32> = m
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        assert_eq!(got, vec![1.75, 3.0]);
+    }
+
+    #[test]
+    fn size_mismatches_are_errors() {
+        let m = mem16(3);
+        let mut out = vec![0u8; 5];
+        assert!(read(&m, 2, OffsetList::Contiguous { start: 0, len: 3 }, &mut out).is_err());
+        let mut mm = vec![0u8; 4];
+        let r = write(
+            &mut mm,
+            2,
+            OffsetList::Contiguous { start: 0, len: 1 },
+            &[0; 2],
+            Combine::AddF32 { dtype: DType::F32 },
+        );
+        assert!(r.is_err());
+    }
+}

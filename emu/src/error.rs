@@ -1,0 +1,137 @@
+//! The emulator's error type.
+//!
+//! Every failure is a value, never a panic: bad shapes, mismatched dtypes, offset
+//! arithmetic that would overflow, and out-of-bounds indices in `oob_mode = error`.
+//! Each variant names the op that failed. The out-of-bounds variant also names the
+//! source dimension, the position in the index tile where the bad value was read, and
+//! the value (nki-semantics / indirect-emulation rule 4).
+
+/// Result alias used throughout the crate.
+pub type Result<T> = std::result::Result<T, EmuError>;
+
+/// Everything that can go wrong in the emulator.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EmuError {
+    /// An indirect index put a source dimension outside `[0, extent)` while the op ran
+    /// in `oob_mode = error`. Nothing was written.
+    #[error(
+        "{op}: index value {value} read at position {position:?} of index view {index_view} \
+         puts source dimension {dim} at {coordinate}, outside [0, {extent})"
+    )]
+    IndexOutOfBounds {
+        /// The op that failed.
+        op: &'static str,
+        /// The source dimension whose coordinate fell outside its extent.
+        dim: usize,
+        /// Which index view of the access the value came from.
+        index_view: usize,
+        /// The coordinates in that index view (the index tile) of the bad value.
+        position: Vec<i64>,
+        /// The index value read.
+        value: i64,
+        /// The resulting coordinate in `dim` (the value plus any direct offset).
+        coordinate: i64,
+        /// The extent of `dim`.
+        extent: usize,
+    },
+    /// The access description is malformed (wrong arity, unknown variable, bad bounds,
+    /// a non-permutation order, an index view read outside its own extent, ...).
+    #[error("{op}: invalid access: {reason}")]
+    InvalidAccess {
+        /// The op that failed.
+        op: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Operand shapes do not fit together.
+    #[error("{op}: shape mismatch: {reason}")]
+    Shape {
+        /// The op that failed.
+        op: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+    /// An operand has a dtype the op does not accept.
+    #[error("{op}: dtype error: {reason}")]
+    DType {
+        /// The op that failed.
+        op: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Offset or size arithmetic would overflow.
+    #[error("{op}: arithmetic overflow computing {what}")]
+    Overflow {
+        /// The op that failed.
+        op: &'static str,
+        /// Which quantity overflowed.
+        what: String,
+    },
+    /// A memory request cannot be met (unknown allocation, capacity, space rules).
+    #[error("{op}: memory error: {reason}")]
+    Memory {
+        /// The op that failed.
+        op: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The request is valid NKI but outside what the hardware (or this emulator)
+    /// supports, e.g. `dma_compute` with scales other than 1.0.
+    #[error("{op}: unsupported: {reason}")]
+    Unsupported {
+        /// The op that failed.
+        op: &'static str,
+        /// What is unsupported.
+        reason: String,
+    },
+}
+
+impl EmuError {
+    /// Shorthand for [`EmuError::InvalidAccess`].
+    pub fn invalid(op: &'static str, reason: impl Into<String>) -> Self {
+        EmuError::InvalidAccess {
+            op,
+            reason: reason.into(),
+        }
+    }
+
+    /// Shorthand for [`EmuError::Shape`].
+    pub fn shape(op: &'static str, reason: impl Into<String>) -> Self {
+        EmuError::Shape {
+            op,
+            reason: reason.into(),
+        }
+    }
+
+    /// Shorthand for [`EmuError::DType`].
+    pub fn dtype(op: &'static str, reason: impl Into<String>) -> Self {
+        EmuError::DType {
+            op,
+            reason: reason.into(),
+        }
+    }
+
+    /// Shorthand for [`EmuError::Overflow`].
+    pub fn overflow(op: &'static str, what: impl Into<String>) -> Self {
+        EmuError::Overflow {
+            op,
+            what: what.into(),
+        }
+    }
+
+    /// Shorthand for [`EmuError::Memory`].
+    pub fn memory(op: &'static str, reason: impl Into<String>) -> Self {
+        EmuError::Memory {
+            op,
+            reason: reason.into(),
+        }
+    }
+
+    /// Shorthand for [`EmuError::Unsupported`].
+    pub fn unsupported(op: &'static str, reason: impl Into<String>) -> Self {
+        EmuError::Unsupported {
+            op,
+            reason: reason.into(),
+        }
+    }
+}

@@ -1,0 +1,575 @@
+//! Device memory: HBM allocations, the SBUF and the PSUM of one NeuronCore.
+//!
+//! Each allocation is a flat little-endian byte array tagged with its memory space.
+//!
+//! - **HBM**: one allocation per tensor ([`Memory::alloc_hbm`]).
+//! - **SBUF**: one allocation of `128 x bytes-per-partition` of the target (192 / 224 /
+//!   256 KiB on sunda / cayman / mariana), partition-major: partition `p` owns bytes
+//!   `p * bpp .. (p+1) * bpp`. A tile `[P, f..]` is a view whose partition stride is
+//!   `bpp / esize` elements.
+//! - **PSUM**: one allocation of `128 x 16 KiB`, partition-major, each partition split
+//!   into 8 banks of 2 KiB.
+//!
+//! Uninitialised reads are detectable the way the public simulator makes them so: a
+//! tensor created through this module is filled with NaN (floats) or 4 (integers),
+//! [`DType::uninit_bits`]. SBUF and PSUM bytes that no tile has been allocated over yet
+//! hold `0xFF`, which is a NaN in every float format modelled here except the 4-bit
+//! `e2m1` (which has none). No separate "written" shadow is kept: the fill is the
+//! detection mechanism, as in the simulator.
+//!
+//! SBUF and PSUM are created lazily, on first use, so that a [`Memory`] used only for
+//! HBM work (tests, the benchmark) does not pay for 34 MiB it never touches.
+
+use crate::access::Access;
+use crate::data;
+use crate::dtype::DType;
+use crate::error::{EmuError, Result};
+use crate::offsets::{self, PathChoice};
+use crate::target::{PARTITIONS, PSUM_BANK_BYTES, PSUM_BANKS, PSUM_BYTES_PER_PARTITION, Target};
+use crate::view::{View, row_major_strides};
+
+const OP: &str = "memory";
+
+/// Identifies one allocation of a [`Memory`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AllocId(usize);
+
+impl AllocId {
+    /// The allocation's index in its [`Memory`].
+    pub fn index(self) -> usize {
+        self.0
+    }
+
+    /// An id from a raw index (for tests and for executors that keep their own tables).
+    /// Using it with a memory that has no such allocation yields a memory error.
+    pub fn from_raw(index: usize) -> AllocId {
+        AllocId(index)
+    }
+}
+
+/// The memory an allocation lives in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MemSpace {
+    /// Device memory (DRAM).
+    Hbm,
+    /// The state buffer (on-chip SRAM, 128 partitions).
+    Sbuf,
+    /// The partial-sum buffer (128 partitions x 8 banks).
+    Psum,
+}
+
+#[derive(Debug)]
+struct Allocation {
+    name: String,
+    space: MemSpace,
+    bytes: Vec<u8>,
+}
+
+/// All memory of one emulated NeuronCore plus its HBM tensors.
+#[derive(Debug)]
+pub struct Memory {
+    target: Target,
+    allocs: Vec<Allocation>,
+    sbuf: Option<AllocId>,
+    psum: Option<AllocId>,
+    /// Bump pointer (bytes per partition) for [`Memory::alloc_sbuf`].
+    sbuf_top: usize,
+    /// Next free bank for [`Memory::alloc_psum`].
+    psum_next_bank: usize,
+    /// Which offsets path indirect accesses use. Behaviour never depends on it; tests
+    /// and the benchmark set it to compare or time the two paths.
+    path: PathChoice,
+}
+
+/// Alignment (bytes per partition) of tiles from the SBUF bump allocator.
+const SBUF_TILE_ALIGN: usize = 64;
+
+impl Memory {
+    /// An empty memory for `target`.
+    pub fn new(target: Target) -> Memory {
+        Memory {
+            target,
+            allocs: Vec::new(),
+            sbuf: None,
+            psum: None,
+            sbuf_top: 0,
+            psum_next_bank: 0,
+            path: PathChoice::Auto,
+        }
+    }
+
+    /// The target whose geometry this memory has.
+    pub fn target(&self) -> Target {
+        self.target
+    }
+
+    /// The offsets path indirect accesses use (default [`PathChoice::Auto`]).
+    pub fn path_choice(&self) -> PathChoice {
+        self.path
+    }
+
+    /// Forces the offsets path (for tests and benchmarks; results never change).
+    pub fn set_path_choice(&mut self, path: PathChoice) {
+        self.path = path;
+    }
+
+    fn push(&mut self, name: String, space: MemSpace, bytes: Vec<u8>) -> AllocId {
+        self.allocs.push(Allocation { name, space, bytes });
+        AllocId(self.allocs.len() - 1)
+    }
+
+    /// A new HBM tensor of `shape`, row-major, filled with the uninitialised pattern.
+    pub fn alloc_hbm(&mut self, name: &str, dtype: DType, shape: &[usize]) -> Result<View> {
+        let count = shape
+            .iter()
+            .try_fold(1usize, |a, &e| a.checked_mul(e))
+            .ok_or_else(|| EmuError::overflow(OP, format!("the size of HBM tensor {name}")))?;
+        let len = count
+            .checked_mul(dtype.size())
+            .ok_or_else(|| EmuError::overflow(OP, format!("the size of HBM tensor {name}")))?;
+        let bytes = filled(len, dtype)?;
+        let id = self.push(name.to_string(), MemSpace::Hbm, bytes);
+        View::contiguous(id, dtype, 0, shape.to_vec())
+    }
+
+    /// The SBUF allocation (created on first use, all bytes `0xFF`).
+    pub fn sbuf(&mut self) -> Result<AllocId> {
+        if let Some(id) = self.sbuf {
+            return Ok(id);
+        }
+        let bytes = raw_filled(self.target.sbuf_bytes(), 0xFF)?;
+        let id = self.push("sbuf".to_string(), MemSpace::Sbuf, bytes);
+        self.sbuf = Some(id);
+        Ok(id)
+    }
+
+    /// The PSUM allocation (created on first use, all bytes `0xFF`).
+    pub fn psum(&mut self) -> Result<AllocId> {
+        if let Some(id) = self.psum {
+            return Ok(id);
+        }
+        let bytes = raw_filled(PARTITIONS * PSUM_BYTES_PER_PARTITION, 0xFF)?;
+        let id = self.push("psum".to_string(), MemSpace::Psum, bytes);
+        self.psum = Some(id);
+        Ok(id)
+    }
+
+    /// A view of SBUF: `shape[0]` partitions from `start_partition`, the free
+    /// dimensions row-major from `byte_offset` within each partition.
+    pub fn sbuf_view(
+        &mut self,
+        dtype: DType,
+        start_partition: usize,
+        byte_offset: usize,
+        shape: &[usize],
+    ) -> Result<View> {
+        let bpp = self.target.sbuf_bytes_per_partition();
+        let id = self.sbuf()?;
+        on_chip_view(id, dtype, bpp, start_partition, byte_offset, bpp, shape)
+    }
+
+    /// A view of PSUM bank `bank`: `shape[0]` partitions from `start_partition`, the
+    /// free dimensions row-major from `byte_offset` within the bank. The free bytes
+    /// may run on into the following banks of the same partition, never past the
+    /// partition's 16 KiB.
+    pub fn psum_view(
+        &mut self,
+        dtype: DType,
+        start_partition: usize,
+        bank: usize,
+        byte_offset: usize,
+        shape: &[usize],
+    ) -> Result<View> {
+        if bank >= PSUM_BANKS {
+            return Err(EmuError::memory(
+                OP,
+                format!("PSUM bank {bank} of {PSUM_BANKS}"),
+            ));
+        }
+        let id = self.psum()?;
+        on_chip_view(
+            id,
+            dtype,
+            PSUM_BYTES_PER_PARTITION,
+            start_partition,
+            bank * PSUM_BANK_BYTES + byte_offset,
+            PSUM_BYTES_PER_PARTITION,
+            shape,
+        )
+    }
+
+    /// A new SBUF tile `[P, f..]` at partition 0 from the bump allocator, filled with
+    /// the uninitialised pattern (a new tensor, as the simulator creates one).
+    pub fn alloc_sbuf(&mut self, dtype: DType, shape: &[usize]) -> Result<View> {
+        let free = free_bytes(dtype, shape)?;
+        let start = self.sbuf_top.div_ceil(SBUF_TILE_ALIGN) * SBUF_TILE_ALIGN;
+        let end = start
+            .checked_add(free)
+            .ok_or_else(|| EmuError::overflow(OP, "an SBUF allocation"))?;
+        let bpp = self.target.sbuf_bytes_per_partition();
+        if end > bpp {
+            return Err(EmuError::memory(
+                OP,
+                format!(
+                    "SBUF full: a tile of {free} bytes per partition at offset {start} exceeds {bpp}"
+                ),
+            ));
+        }
+        let view = self.sbuf_view(dtype, 0, start, shape)?;
+        self.sbuf_top = end;
+        self.fill_uninit(&view)?;
+        Ok(view)
+    }
+
+    /// A new PSUM tile `[P, f..]` in the next free bank (at most 2 KiB per partition),
+    /// filled with the uninitialised pattern.
+    pub fn alloc_psum(&mut self, dtype: DType, shape: &[usize]) -> Result<View> {
+        let free = free_bytes(dtype, shape)?;
+        if free > PSUM_BANK_BYTES {
+            return Err(EmuError::memory(
+                OP,
+                format!(
+                    "a PSUM tile holds at most {PSUM_BANK_BYTES} bytes per partition, not {free}"
+                ),
+            ));
+        }
+        if self.psum_next_bank >= PSUM_BANKS {
+            return Err(EmuError::memory(OP, "all 8 PSUM banks are allocated"));
+        }
+        let view = self.psum_view(dtype, 0, self.psum_next_bank, 0, shape)?;
+        self.psum_next_bank += 1;
+        self.fill_uninit(&view)?;
+        Ok(view)
+    }
+
+    /// Resets the SBUF bump allocator and the PSUM bank counter (memory contents stay).
+    pub fn reset_on_chip_allocators(&mut self) {
+        self.sbuf_top = 0;
+        self.psum_next_bank = 0;
+    }
+
+    fn alloc(&self, id: AllocId) -> Result<&Allocation> {
+        self.allocs
+            .get(id.0)
+            .ok_or_else(|| EmuError::memory(OP, format!("no allocation #{}", id.0)))
+    }
+
+    /// The memory space of an allocation.
+    pub fn space(&self, id: AllocId) -> Result<MemSpace> {
+        Ok(self.alloc(id)?.space)
+    }
+
+    /// The name of an allocation.
+    pub fn name(&self, id: AllocId) -> Result<&str> {
+        Ok(&self.alloc(id)?.name)
+    }
+
+    /// The raw bytes of an allocation.
+    pub fn bytes(&self, id: AllocId) -> Result<&[u8]> {
+        Ok(&self.alloc(id)?.bytes)
+    }
+
+    /// The raw bytes of an allocation, mutably (bulk initialisation, debugging).
+    pub fn bytes_mut(&mut self, id: AllocId) -> Result<&mut [u8]> {
+        self.allocs
+            .get_mut(id.0)
+            .map(|a| a.bytes.as_mut_slice())
+            .ok_or_else(|| EmuError::memory(OP, format!("no allocation #{}", id.0)))
+    }
+
+    /// One allocation to read and a different one to write, borrowed together.
+    pub(crate) fn read_write_pair(
+        &mut self,
+        src: AllocId,
+        dst: AllocId,
+    ) -> Result<(&[u8], &mut [u8])> {
+        if src == dst {
+            return Err(EmuError::memory(
+                OP,
+                "read_write_pair needs two different allocations",
+            ));
+        }
+        match self.allocs.get_disjoint_mut([src.0, dst.0]) {
+            Ok([a, b]) => Ok((&a.bytes, &mut b.bytes)),
+            Err(_) => Err(EmuError::memory(
+                OP,
+                format!("no allocation #{} or #{}", src.0, dst.0),
+            )),
+        }
+    }
+
+    /// Writes the uninitialised pattern of the view's dtype over every element of it.
+    pub fn fill_uninit(&mut self, view: &View) -> Result<()> {
+        let bits = view.dtype().uninit_bits();
+        let mut tile = vec![0u8; view.num_bytes()];
+        for chunk in tile.chunks_exact_mut(view.dtype().size()) {
+            view.dtype().store(bits, chunk);
+        }
+        self.write_bytes(view, &tile)
+    }
+
+    /// The elements of `view` in row-major order, as raw little-endian bytes. Elements
+    /// past the end of the allocation read as zero bytes (the partial-tile rule).
+    pub fn read_bytes(&self, view: &View) -> Result<Vec<u8>> {
+        let access = Access::direct(view);
+        let offs = offsets::compute(self, &access, crate::OobMode::Error, "read_bytes")?;
+        let mut out = vec![0u8; view.num_bytes()];
+        data::read(
+            self.bytes(view.alloc())?,
+            view.dtype().size(),
+            offs.as_list(),
+            &mut out,
+        )?;
+        Ok(out)
+    }
+
+    /// Writes raw little-endian bytes over the elements of `view` in row-major order.
+    /// Elements past the end of the allocation are dropped (the partial-tile rule).
+    pub fn write_bytes(&mut self, view: &View, bytes: &[u8]) -> Result<()> {
+        if bytes.len() != view.num_bytes() {
+            return Err(EmuError::shape(
+                "write_bytes",
+                format!(
+                    "{} bytes for a view of {} bytes",
+                    bytes.len(),
+                    view.num_bytes()
+                ),
+            ));
+        }
+        let access = Access::direct(view);
+        let offs = offsets::compute(self, &access, crate::OobMode::Error, "write_bytes")?;
+        let esize = view.dtype().size();
+        data::write(
+            self.bytes_mut(view.alloc())?,
+            esize,
+            offs.as_list(),
+            bytes,
+            data::Combine::Replace,
+        )
+    }
+
+    /// The elements of `view` as raw bit patterns (one `u64` per element).
+    pub fn read_bits(&self, view: &View) -> Result<Vec<u64>> {
+        let d = view.dtype();
+        Ok(self
+            .read_bytes(view)?
+            .chunks_exact(d.size())
+            .map(|c| d.load(c))
+            .collect())
+    }
+
+    /// Writes raw bit patterns (one `u64` per element, truncated to the element size).
+    pub fn write_bits(&mut self, view: &View, bits: &[u64]) -> Result<()> {
+        let d = view.dtype();
+        let mut bytes = vec![0u8; bits.len().saturating_mul(d.size())];
+        for (b, chunk) in bits.iter().zip(bytes.chunks_exact_mut(d.size())) {
+            d.store(*b, chunk);
+        }
+        self.write_bytes(view, &bytes)
+    }
+
+    /// The elements of `view` as `f32` (scalar float and integer dtypes).
+    pub fn read_f32(&self, view: &View) -> Result<Vec<f32>> {
+        let d = view.dtype();
+        self.read_bits(view)?
+            .into_iter()
+            .map(|b| {
+                d.to_f32(b).ok_or_else(|| {
+                    EmuError::dtype("read_f32", format!("{d} has no scalar f32 value"))
+                })
+            })
+            .collect()
+    }
+
+    /// Writes `f32` values, encoding each in the view's dtype.
+    pub fn write_f32(&mut self, view: &View, values: &[f32]) -> Result<()> {
+        let d = view.dtype();
+        let bits = values
+            .iter()
+            .map(|&v| {
+                d.from_f32(v).ok_or_else(|| {
+                    EmuError::dtype("write_f32", format!("{d} has no scalar f32 encoding"))
+                })
+            })
+            .collect::<Result<Vec<u64>>>()?;
+        self.write_bits(view, &bits)
+    }
+
+    /// The elements of an integer view as `i64`.
+    pub fn read_i64(&self, view: &View) -> Result<Vec<i64>> {
+        let d = view.dtype();
+        self.read_bits(view)?
+            .into_iter()
+            .map(|b| {
+                d.to_i64(b).ok_or_else(|| {
+                    EmuError::dtype("read_i64", format!("{d} is not an integer type"))
+                })
+            })
+            .collect()
+    }
+
+    /// Writes `i64` values into an integer view (two's complement, truncated).
+    pub fn write_i64(&mut self, view: &View, values: &[i64]) -> Result<()> {
+        let d = view.dtype();
+        let bits = values
+            .iter()
+            .map(|&v| {
+                d.from_i64(v).ok_or_else(|| {
+                    EmuError::dtype("write_i64", format!("{d} is not an integer type"))
+                })
+            })
+            .collect::<Result<Vec<u64>>>()?;
+        self.write_bits(view, &bits)
+    }
+}
+
+fn free_bytes(dtype: DType, shape: &[usize]) -> Result<usize> {
+    if shape.is_empty() {
+        return Err(EmuError::shape(
+            OP,
+            "an on-chip tile needs a partition dimension",
+        ));
+    }
+    shape[1..]
+        .iter()
+        .try_fold(dtype.size(), |a, &e| a.checked_mul(e))
+        .ok_or_else(|| EmuError::overflow(OP, "a tile's bytes per partition"))
+}
+
+/// A view over a partition-major on-chip allocation.
+fn on_chip_view(
+    id: AllocId,
+    dtype: DType,
+    partition_bytes: usize,
+    start_partition: usize,
+    byte_offset: usize,
+    limit: usize,
+    shape: &[usize],
+) -> Result<View> {
+    let esize = dtype.size();
+    let parts = *shape
+        .first()
+        .ok_or_else(|| EmuError::shape(OP, "an on-chip tile needs a partition dimension"))?;
+    if start_partition
+        .checked_add(parts)
+        .is_none_or(|end| end > PARTITIONS)
+    {
+        return Err(EmuError::memory(
+            OP,
+            format!("partitions {start_partition}..+{parts} exceed {PARTITIONS}"),
+        ));
+    }
+    if byte_offset % esize != 0 {
+        return Err(EmuError::memory(
+            OP,
+            format!("byte offset {byte_offset} is not aligned to {dtype} ({esize} bytes)"),
+        ));
+    }
+    let free = free_bytes(dtype, shape)?;
+    if byte_offset.checked_add(free).is_none_or(|end| end > limit) {
+        return Err(EmuError::memory(
+            OP,
+            format!("{free} bytes at offset {byte_offset} exceed the partition's {limit} bytes"),
+        ));
+    }
+    let pstride = partition_bytes / esize;
+    let mut strides = vec![pstride as i64];
+    strides.extend(row_major_strides(&shape[1..])?);
+    let offset = (start_partition * pstride + byte_offset / esize) as i64;
+    View::new(id, dtype, offset, shape.to_vec(), strides)
+}
+
+/// `len` bytes holding `dtype`'s uninitialised pattern, allocated fallibly.
+fn filled(len: usize, dtype: DType) -> Result<Vec<u8>> {
+    let mut pattern = [0u8; 8];
+    dtype.store(dtype.uninit_bits(), &mut pattern);
+    let pattern = &pattern[..dtype.size()];
+    let mut v: Vec<u8> = Vec::new();
+    v.try_reserve_exact(len)
+        .map_err(|_| EmuError::memory(OP, format!("cannot allocate {len} bytes")))?;
+    if len == 0 {
+        return Ok(v);
+    }
+    v.extend_from_slice(&pattern[..pattern.len().min(len)]);
+    // Doubling copies: O(log n) memcpy calls.
+    while v.len() < len {
+        let n = v.len().min(len - v.len());
+        v.extend_from_within(..n);
+    }
+    Ok(v)
+}
+
+fn raw_filled(len: usize, byte: u8) -> Result<Vec<u8>> {
+    let mut v: Vec<u8> = Vec::new();
+    v.try_reserve_exact(len)
+        .map_err(|_| EmuError::memory(OP, format!("cannot allocate {len} bytes")))?;
+    v.resize(len, byte);
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hbm_tensors_start_as_nan_or_four() {
+        let mut m = Memory::new(Target::Cayman);
+        let f = m.alloc_hbm("f", DType::Bf16, &[3, 2]).unwrap();
+        assert!(m.read_f32(&f).unwrap().iter().all(|v| v.is_nan()));
+        let i = m.alloc_hbm("i", DType::I32, &[5]).unwrap();
+        assert_eq!(m.read_i64(&i).unwrap(), vec![4; 5]);
+        m.write_i64(&i, &[1, -2, 3, -4, 5]).unwrap();
+        assert_eq!(m.read_i64(&i).unwrap(), vec![1, -2, 3, -4, 5]);
+        assert_eq!(m.space(f.alloc()).unwrap(), MemSpace::Hbm);
+    }
+
+    #[test]
+    fn sbuf_geometry_follows_the_target() {
+        for (t, kib) in [
+            (Target::Sunda, 192),
+            (Target::Cayman, 224),
+            (Target::Mariana, 256),
+        ] {
+            let mut m = Memory::new(t);
+            let v = m.sbuf_view(DType::F32, 0, 0, &[128, 4]).unwrap();
+            assert_eq!(v.strides()[0], (kib * 1024 / 4) as i64);
+            assert_eq!(m.bytes(v.alloc()).unwrap().len(), 128 * kib * 1024);
+            // The last 4 bytes of a partition are addressable, one more is not.
+            assert!(m.sbuf_view(DType::F32, 0, kib * 1024 - 4, &[1, 1]).is_ok());
+            assert!(m.sbuf_view(DType::F32, 0, kib * 1024 - 4, &[1, 2]).is_err());
+            assert!(m.sbuf_view(DType::F32, 120, 0, &[9, 1]).is_err());
+        }
+    }
+
+    #[test]
+    fn sbuf_tiles_do_not_overlap_and_start_uninitialised() {
+        let mut m = Memory::new(Target::Sunda);
+        let a = m.alloc_sbuf(DType::F16, &[128, 10]).unwrap();
+        let b = m.alloc_sbuf(DType::I32, &[64, 3]).unwrap();
+        m.write_f32(&a, &vec![1.5; 1280]).unwrap();
+        assert_eq!(m.read_i64(&b).unwrap(), vec![4; 192]);
+        assert!(m.read_f32(&a).unwrap().iter().all(|&v| v == 1.5));
+        assert!(m.alloc_sbuf(DType::U8, &[1, 200 * 1024]).is_err());
+    }
+
+    #[test]
+    fn psum_has_eight_banks_of_two_kib() {
+        let mut m = Memory::new(Target::Mariana);
+        for _ in 0..PSUM_BANKS {
+            let t = m.alloc_psum(DType::F32, &[128, 512]).unwrap();
+            assert!(m.read_f32(&t).unwrap().iter().all(|v| v.is_nan()));
+        }
+        assert!(m.alloc_psum(DType::F32, &[128, 1]).is_err());
+        assert!(m.psum_view(DType::F32, 0, 0, 0, &[1, 513]).is_ok());
+        assert!(m.psum_view(DType::F32, 0, 7, 0, &[1, 513]).is_err());
+        assert!(m.psum_view(DType::F32, 0, 8, 0, &[1, 1]).is_err());
+        let mut fresh = Memory::new(Target::Mariana);
+        assert!(fresh.alloc_psum(DType::F32, &[128, 513]).is_err());
+    }
+
+    #[test]
+    fn unknown_allocations_are_errors() {
+        let m = Memory::new(Target::Cayman);
+        assert!(m.bytes(AllocId::from_raw(3)).is_err());
+    }
+}

@@ -1,0 +1,818 @@
+//! The one offsets pipeline: from an [`Access`] to the [`OffsetList`] the data
+//! primitive moves, by a general path or a blocked path, with a gate between them.
+//!
+//! # Stages
+//!
+//! [`Plan::new`] validates the access once and compiles every subscript into dense
+//! affine coefficients over the enumeration positions (the variables in enumeration
+//! order). Then [`Plan::compute`] runs two stages, parameterised by a split of the
+//! positions into
+//!
+//! - a **sub-space** `S`: the positions whose index values are read, and
+//! - a **run**: a suffix of positions that address contiguous source elements;
+//!
+//! the remaining positions are the **outer** ones.
+//!
+//! * **Stage A** (index resolution) enumerates `S` row-major, reads one index value per
+//!   point of `S` and indirect dimension through [`data::read`], adds the dimension's
+//!   direct part, checks the coordinate against the dimension's extent (error or skip
+//!   per `oob_mode`), and stores per point of `S` the summed address contribution of
+//!   the indirect dimensions (or [`SKIP`]).
+//! * **Stage B** (broadcast) enumerates the outer positions row-major; each outer point
+//!   looks up its `S`-point in that table, adds the direct dimensions' contribution,
+//!   skips it when a direct coordinate is outside its extent (a partial tile), and emits
+//!   one run start. Each start is followed by a run of `R` elements.
+//!
+//! The two paths are two splits:
+//!
+//! * **general** — `S` = every position, no run (`R = 1`): one index read per point and
+//!   indirect dimension, one address per point (the seed's element-wise path);
+//! * **blocked** — `S` = the positions the indirect dimensions depend on (`K` points),
+//!   run = the longest innermost suffix of the other positions that walks the source
+//!   contiguously and stays inside its dimensions' extents: `K` index reads broadcast to
+//!   `N / R` run starts (the seed's idea; block factor `N / K`).
+//!
+//! The gate ([`Plan::gate`]) picks the blocked split when it is cheaper (`R > 1` or
+//! `K < N`). It decides speed only: both splits produce the same offsets modulo run
+//! grouping, hence bit-identical data, and the same error, because
+//!
+//! * the only runtime error (an indirect coordinate out of bounds in error mode) is
+//!   found in stage A, which enumerates `S` in enumeration order, and the first point of
+//!   the whole space that uses a given `S`-point is that `S`-point with every other
+//!   position at its lower bound, so the first bad `S`-point in either split belongs to
+//!   the first bad point of the space;
+//! * every position the indirect dimensions depend on (index expressions and direct
+//!   parts of mixed dimensions) is in `S` in both splits, so coordinates and positions
+//!   reported are identical;
+//! * an empty space returns before stage A in both splits (no index is read, no error
+//!   is possible);
+//! * runs are emitted in enumeration order with their elements in order, so the write
+//!   order, and therefore "last writer wins" on duplicate targets, is the same.
+//!
+//! # Bounds (indirect-emulation rules 3-5)
+//!
+//! * A dimension with an indirect part: coordinate outside `[0, extent)` (negative
+//!   included) is out of bounds; `oob_mode` decides (stage A).
+//! * A purely direct dimension: coordinate outside `[0, extent)` is a partial tile:
+//!   the point is skipped, reading zero and dropping writes (stage B). Dimensions whose
+//!   coordinate range over the whole space is inside the extent are not checked per
+//!   point (a static proof, not a behaviour change).
+//! * An address inside every extent but past the allocation: `data.rs` zero-fills and
+//!   drops.
+//!
+//! Static validation (malformed access, an index view read outside its own extent,
+//! affine arithmetic that could overflow) happens in [`Plan::new`], before either path,
+//! and only for non-empty spaces.
+
+use crate::access::{Access, OobMode};
+use crate::data::{self, OffsetList, SKIP};
+use crate::dtype::DType;
+use crate::error::{EmuError, Result};
+use crate::memory::{AllocId, Memory};
+
+/// Which offsets path to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum PathChoice {
+    /// Let the gate decide (the default).
+    #[default]
+    Auto,
+    /// Force the general path (one address per point).
+    General,
+    /// Force the blocked path (K index reads broadcast to runs).
+    Blocked,
+}
+
+/// The path a computation took.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Path {
+    /// One index read per point and indirect dimension, one address per point.
+    General,
+    /// K index reads broadcast over the direct dimensions into runs.
+    Blocked,
+}
+
+/// The offsets of an access: run starts (in elements of the source dtype, from the
+/// start of its allocation) each followed by `run` contiguous elements.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Offsets {
+    path: Path,
+    starts: Vec<i64>,
+    run: usize,
+    num_points: usize,
+}
+
+impl Offsets {
+    /// The list to hand to [`data::read`] / [`data::write`].
+    pub fn as_list(&self) -> OffsetList<'_> {
+        OffsetList::Runs {
+            starts: &self.starts,
+            run: self.run,
+        }
+    }
+
+    /// The path that produced these offsets.
+    pub fn path(&self) -> Path {
+        self.path
+    }
+
+    /// Run starts ([`SKIP`] for skipped runs).
+    pub fn starts(&self) -> &[i64] {
+        &self.starts
+    }
+
+    /// Elements per run.
+    pub fn run(&self) -> usize {
+        self.run
+    }
+
+    /// Number of points (tile elements).
+    pub fn num_points(&self) -> usize {
+        self.num_points
+    }
+
+    /// One offset per point ([`SKIP`] for skipped points), expanding the runs. For
+    /// comparing paths in tests; the data primitive never needs this.
+    pub fn per_point(&self) -> Vec<i64> {
+        let mut out = Vec::with_capacity(self.num_points);
+        for &s in &self.starts {
+            for i in 0..self.run {
+                out.push(if s == SKIP {
+                    SKIP
+                } else {
+                    s.wrapping_add(i as i64)
+                });
+            }
+        }
+        out
+    }
+}
+
+/// A dense affine expression over the enumeration positions.
+#[derive(Debug, Clone)]
+struct Dense {
+    coef: Vec<i64>,
+    constant: i64,
+}
+
+/// A purely direct source dimension.
+#[derive(Debug, Clone)]
+struct PureDim {
+    stride: i64,
+    extent: i64,
+    coord: Dense,
+    /// The coordinate is inside `[0, extent)` at every point of the space.
+    static_in_range: bool,
+}
+
+/// A source dimension with an indirect part.
+#[derive(Debug, Clone)]
+struct IndDim {
+    dim: usize,
+    stride: i64,
+    extent: i64,
+    /// The direct part of the subscript.
+    direct: Dense,
+    /// Which index view is read.
+    view: usize,
+    /// The index-view coordinates (for error messages).
+    at: Vec<Dense>,
+    /// The element offset of the index read, within the index view's allocation.
+    iv_addr: Dense,
+}
+
+#[derive(Debug, Clone)]
+struct IndexViewPlan {
+    alloc: AllocId,
+    dtype: DType,
+}
+
+/// A validated, compiled access, ready to produce offsets by either path.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    op: &'static str,
+    num_points: usize,
+    /// Extent and lower bound per enumeration position.
+    ext: Vec<usize>,
+    lo: Vec<i64>,
+    base: i64,
+    source_alloc: AllocId,
+    source_dtype: DType,
+    pure: Vec<PureDim>,
+    ind: Vec<IndDim>,
+    index_views: Vec<IndexViewPlan>,
+    /// Positions the indirect dimensions depend on, ascending.
+    dep: Vec<usize>,
+    /// Number of points of the dependent sub-space.
+    dep_points: usize,
+    /// Positions `run_start..` form the blocked path's contiguous run.
+    run_start: usize,
+    run_len: usize,
+}
+
+impl Plan {
+    /// Validates `access` against `mem` and compiles it. `op` names the op in errors.
+    pub fn new(mem: &Memory, access: &Access, op: &'static str) -> Result<Plan> {
+        let nvars = access.num_vars();
+        let ext = access.tile_shape(op)?;
+        let order = access.enumeration_order();
+        let mut pos_of_var = vec![0usize; nvars];
+        for (p, &v) in order.iter().enumerate() {
+            pos_of_var[v] = p;
+        }
+        let lo: Vec<i64> = order.iter().map(|&v| access.space.lower[v]).collect();
+        let num_points = ext
+            .iter()
+            .try_fold(1usize, |a, &e| a.checked_mul(e))
+            .ok_or_else(|| EmuError::overflow(op, "the number of points of an access"))?;
+        let source = &access.source;
+        if access.subscripts.len() != source.rank() {
+            return Err(EmuError::invalid(
+                op,
+                format!(
+                    "{} subscripts for a rank-{} source",
+                    access.subscripts.len(),
+                    source.rank()
+                ),
+            ));
+        }
+        mem.bytes(source.alloc())?;
+
+        let dense = |a: &crate::access::Affine, what: &str| -> Result<Dense> {
+            let mut coef = vec![0i64; nvars];
+            for &(v, c) in &a.terms {
+                let p = *pos_of_var.get(v).ok_or_else(|| {
+                    EmuError::invalid(op, format!("{what} uses variable {v} of {nvars}"))
+                })?;
+                coef[p] = coef[p]
+                    .checked_add(c)
+                    .ok_or_else(|| EmuError::overflow(op, format!("the coefficients of {what}")))?;
+            }
+            Ok(Dense {
+                coef,
+                constant: a.constant,
+            })
+        };
+
+        let mut index_views = Vec::with_capacity(access.index_views.len());
+        for (k, iv) in access.index_views.iter().enumerate() {
+            if !iv.dtype().is_integer() {
+                return Err(EmuError::dtype(
+                    op,
+                    format!(
+                        "index view {k} has dtype {}, not an integer type",
+                        iv.dtype()
+                    ),
+                ));
+            }
+            mem.bytes(iv.alloc())?;
+            index_views.push(IndexViewPlan {
+                alloc: iv.alloc(),
+                dtype: iv.dtype(),
+            });
+        }
+
+        let mut pure = Vec::new();
+        let mut ind = Vec::new();
+        for (d, sub) in access.subscripts.iter().enumerate() {
+            let stride = source.strides()[d];
+            let extent = i64::try_from(source.shape()[d])
+                .map_err(|_| EmuError::overflow(op, format!("the extent of dimension {d}")))?;
+            let direct = dense(&sub.direct, &format!("the subscript of dimension {d}"))?;
+            match &sub.indirect {
+                None => pure.push(PureDim {
+                    stride,
+                    extent,
+                    coord: direct,
+                    static_in_range: false,
+                }),
+                Some(term) => {
+                    let iv = access.index_views.get(term.index_view).ok_or_else(|| {
+                        EmuError::invalid(
+                            op,
+                            format!(
+                                "dimension {d} reads index view {} of {}",
+                                term.index_view,
+                                access.index_views.len()
+                            ),
+                        )
+                    })?;
+                    if term.at.len() != iv.rank() {
+                        return Err(EmuError::invalid(
+                            op,
+                            format!(
+                                "dimension {d} reads rank-{} index view {} with {} coordinates",
+                                iv.rank(),
+                                term.index_view,
+                                term.at.len()
+                            ),
+                        ));
+                    }
+                    let at = term
+                        .at
+                        .iter()
+                        .map(|a| dense(a, &format!("the index expression of dimension {d}")))
+                        .collect::<Result<Vec<Dense>>>()?;
+                    // Element offset of the index read: an affine function too.
+                    let ovf =
+                        || EmuError::overflow(op, format!("the index address of dimension {d}"));
+                    let mut iv_addr = Dense {
+                        coef: vec![0; nvars],
+                        constant: iv.offset(),
+                    };
+                    for (a, &s) in at.iter().zip(iv.strides()) {
+                        iv_addr.constant = a
+                            .constant
+                            .checked_mul(s)
+                            .and_then(|x| x.checked_add(iv_addr.constant))
+                            .ok_or_else(ovf)?;
+                        for (c, &ac) in iv_addr.coef.iter_mut().zip(&a.coef) {
+                            *c = ac
+                                .checked_mul(s)
+                                .and_then(|x| x.checked_add(*c))
+                                .ok_or_else(ovf)?;
+                        }
+                    }
+                    ind.push(IndDim {
+                        dim: d,
+                        stride,
+                        extent,
+                        direct,
+                        view: term.index_view,
+                        at,
+                        iv_addr,
+                    });
+                }
+            }
+        }
+
+        if num_points > 0 {
+            for pd in &mut pure {
+                let (min, max) = range(&pd.coord, &lo, &ext)
+                    .ok_or_else(|| EmuError::overflow(op, "a direct subscript"))?;
+                pd.static_in_range = min >= 0 && max < pd.extent;
+            }
+            for idim in &ind {
+                range(&idim.direct, &lo, &ext).ok_or_else(|| {
+                    EmuError::overflow(op, format!("the direct part of dimension {}", idim.dim))
+                })?;
+                range(&idim.iv_addr, &lo, &ext).ok_or_else(|| {
+                    EmuError::overflow(op, format!("the index address of dimension {}", idim.dim))
+                })?;
+                let iv = &access.index_views[idim.view];
+                for (k, a) in idim.at.iter().enumerate() {
+                    let (min, max) = range(a, &lo, &ext).ok_or_else(|| {
+                        EmuError::overflow(
+                            op,
+                            format!("the index expression of dimension {}", idim.dim),
+                        )
+                    })?;
+                    let e = iv.shape()[k] as i64;
+                    if min < 0 || max >= e {
+                        return Err(EmuError::invalid(
+                            op,
+                            format!(
+                                "dimension {} reads index view {} at coordinate {k} in [{min}, {max}], outside its extent {e}",
+                                idim.dim, idim.view
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+
+        // Dependent positions: everything an indirect dimension's coordinate depends on.
+        let npos = nvars;
+        let mut is_dep = vec![false; npos];
+        for idim in &ind {
+            for p in 0..npos {
+                if idim.direct.coef[p] != 0 || idim.at.iter().any(|a| a.coef[p] != 0) {
+                    is_dep[p] = true;
+                }
+            }
+        }
+        let dep: Vec<usize> = (0..npos).filter(|&p| is_dep[p]).collect();
+        let dep_points = dep.iter().map(|&p| ext[p]).product::<usize>();
+
+        // The blocked run: the longest innermost suffix of non-dependent positions that
+        // walks the source contiguously (flat coefficient = elements of the inner run)
+        // and only touches dimensions statically inside their extents, so a run is
+        // never partly in and partly out of a dimension.
+        let mut run_len = 1usize;
+        let mut run_start = npos;
+        'suffix: for p in (0..npos).rev() {
+            if is_dep[p] {
+                break;
+            }
+            let mut flat: i64 = 0;
+            for pd in &pure {
+                let c = pd.coord.coef[p];
+                if c == 0 {
+                    continue;
+                }
+                if !pd.static_in_range {
+                    break 'suffix;
+                }
+                match c.checked_mul(pd.stride).and_then(|x| x.checked_add(flat)) {
+                    Some(f) => flat = f,
+                    None => break 'suffix,
+                }
+            }
+            if ext[p] != 1 && i64::try_from(run_len).ok() != Some(flat) {
+                break;
+            }
+            match run_len.checked_mul(ext[p]) {
+                Some(r) => run_len = r,
+                None => break,
+            }
+            run_start = p;
+        }
+
+        Ok(Plan {
+            op,
+            num_points,
+            ext,
+            lo,
+            base: source.offset(),
+            source_alloc: source.alloc(),
+            source_dtype: source.dtype(),
+            pure,
+            ind,
+            index_views,
+            dep,
+            dep_points,
+            run_start,
+            run_len,
+        })
+    }
+
+    /// Number of points (tile elements).
+    pub fn num_points(&self) -> usize {
+        self.num_points
+    }
+
+    /// The source allocation the offsets address.
+    pub fn source_alloc(&self) -> AllocId {
+        self.source_alloc
+    }
+
+    /// The source element type (the unit of the offsets).
+    pub fn source_dtype(&self) -> DType {
+        self.source_dtype
+    }
+
+    /// Index values the blocked path reads (`K` times the indirect dimensions).
+    pub fn blocked_index_reads(&self) -> usize {
+        self.dep_points.saturating_mul(self.ind.len())
+    }
+
+    /// Elements per run on the blocked path.
+    pub fn blocked_run_len(&self) -> usize {
+        self.run_len
+    }
+
+    /// The gate: the blocked path when it reads fewer index values or copies longer
+    /// runs than the general path. Speed only; results are identical either way.
+    pub fn gate(&self) -> Path {
+        if self.num_points > 0 && (self.run_len > 1 || self.dep_points < self.num_points) {
+            Path::Blocked
+        } else {
+            Path::General
+        }
+    }
+
+    /// Computes the offsets by the path `choice` selects.
+    pub fn compute(&self, mem: &Memory, oob: OobMode, choice: PathChoice) -> Result<Offsets> {
+        let path = match choice {
+            PathChoice::Auto => self.gate(),
+            PathChoice::General => Path::General,
+            PathChoice::Blocked => Path::Blocked,
+        };
+        if self.num_points == 0 {
+            // Empty space: no index is read and no error is possible, on either path.
+            return Ok(Offsets {
+                path,
+                starts: Vec::new(),
+                run: 1,
+                num_points: 0,
+            });
+        }
+        let all: Vec<usize> = (0..self.ext.len()).collect();
+        let (sub, outer, run): (Vec<usize>, Vec<usize>, usize) = match path {
+            Path::General => {
+                // With no indirect dimension there is nothing to resolve per point.
+                let sub = if self.ind.is_empty() {
+                    Vec::new()
+                } else {
+                    all.clone()
+                };
+                (sub, all, 1)
+            }
+            Path::Blocked => (
+                self.dep.clone(),
+                (0..self.run_start).collect(),
+                self.run_len,
+            ),
+        };
+        let table = self.stage_a(mem, oob, &sub)?;
+        let starts = self.stage_b(&table, &sub, &outer);
+        Ok(Offsets {
+            path,
+            starts,
+            run,
+            num_points: self.num_points,
+        })
+    }
+
+    /// Stage A: per point of the sub-space `sub`, the summed address contribution of
+    /// the indirect dimensions, or [`SKIP`].
+    fn stage_a(&self, mem: &Memory, oob: OobMode, sub: &[usize]) -> Result<Vec<i64>> {
+        let k_points: usize = sub.iter().map(|&p| self.ext[p]).product();
+        if self.ind.is_empty() {
+            return Ok(vec![0; k_points]);
+        }
+        // Pass 1: where each index value lives, then read them all through the data
+        // primitive (one list per indirect dimension; shared views are simply read
+        // once per dimension that uses them).
+        let bank: Vec<&Dense> = self.ind.iter().map(|d| &d.iv_addr).collect();
+        let mut addrs: Vec<Vec<i64>> = (0..self.ind.len())
+            .map(|_| Vec::with_capacity(k_points))
+            .collect();
+        odometer(sub, &self.ext, &self.lo, &bank, |vals| {
+            for (a, &v) in addrs.iter_mut().zip(vals) {
+                a.push(v);
+            }
+        });
+        let mut values: Vec<Vec<u8>> = Vec::with_capacity(self.ind.len());
+        for (idim, a) in self.ind.iter().zip(&addrs) {
+            let iv = &self.index_views[idim.view];
+            let es = iv.dtype.size();
+            let mut bytes = vec![0u8; k_points * es];
+            data::read(
+                mem.bytes(iv.alloc)?,
+                es,
+                OffsetList::Runs { starts: a, run: 1 },
+                &mut bytes,
+            )?;
+            values.push(bytes);
+        }
+        drop(addrs);
+
+        // Pass 2: coordinates, bounds, contributions, in enumeration order so the first
+        // error found is the first in the whole space.
+        let bank: Vec<&Dense> = self.ind.iter().map(|d| &d.direct).collect();
+        let mut table = Vec::with_capacity(k_points);
+        let mut first_error: Option<(usize, usize, i64, i64)> = None;
+        odometer(sub, &self.ext, &self.lo, &bank, |vals| {
+            if first_error.is_some() {
+                return;
+            }
+            let k = table.len();
+            let mut contrib: i64 = 0;
+            for (j, (idim, &direct)) in self.ind.iter().zip(vals).enumerate() {
+                let dt = self.index_views[idim.view].dtype;
+                let es = dt.size();
+                let value = dt.to_i64(dt.load(&values[j][k * es..])).unwrap_or(i64::MAX);
+                let coord = direct.checked_add(value);
+                match coord {
+                    Some(c) if c >= 0 && c < idim.extent => {
+                        contrib = contrib.wrapping_add(c.wrapping_mul(idim.stride));
+                    }
+                    _ => match oob {
+                        OobMode::Error => {
+                            first_error = Some((
+                                k,
+                                j,
+                                value,
+                                coord.unwrap_or(if value < 0 { i64::MIN } else { i64::MAX }),
+                            ));
+                            return;
+                        }
+                        OobMode::Skip => {
+                            contrib = SKIP;
+                            break;
+                        }
+                    },
+                }
+            }
+            table.push(contrib);
+        });
+        if let Some((k, j, value, coordinate)) = first_error {
+            return Err(self.oob_error(sub, k, j, value, coordinate));
+        }
+        Ok(table)
+    }
+
+    fn oob_error(
+        &self,
+        sub: &[usize],
+        k: usize,
+        j: usize,
+        value: i64,
+        coordinate: i64,
+    ) -> EmuError {
+        // Recover the point: position values from the mixed-radix index k over `sub`,
+        // every other position at its lower bound.
+        let mut point = self.lo.clone();
+        let mut rest = k;
+        for &p in sub.iter().rev() {
+            let e = self.ext[p];
+            point[p] = self.lo[p] + (rest % e) as i64;
+            rest /= e;
+        }
+        let idim = &self.ind[j];
+        let position = idim.at.iter().map(|a| eval(a, &point)).collect();
+        EmuError::IndexOutOfBounds {
+            op: self.op,
+            dim: idim.dim,
+            index_view: idim.view,
+            position,
+            value,
+            coordinate,
+            extent: idim.extent as usize,
+        }
+    }
+
+    /// Stage B: one run start per outer point.
+    fn stage_b(&self, table: &[i64], sub: &[usize], outer: &[usize]) -> Vec<i64> {
+        let npos = self.ext.len();
+        // Bank slot 0: base + contributions of the statically in-range direct dims.
+        let mut stat = Dense {
+            coef: vec![0; npos],
+            constant: self.base,
+        };
+        let mut dynamic: Vec<&PureDim> = Vec::new();
+        for pd in &self.pure {
+            if pd.static_in_range {
+                // Cannot overflow at points of the space: every such term is inside the
+                // view's footprint, checked when the view was built. Wrapping keeps the
+                // coefficient arithmetic total.
+                stat.constant = stat
+                    .constant
+                    .wrapping_add(pd.coord.constant.wrapping_mul(pd.stride));
+                for (c, &k) in stat.coef.iter_mut().zip(&pd.coord.coef) {
+                    *c = c.wrapping_add(k.wrapping_mul(pd.stride));
+                }
+            } else {
+                dynamic.push(pd);
+            }
+        }
+        // Bank slot 1: the row-major index of the sub-space point.
+        let mut kidx = Dense {
+            coef: vec![0; npos],
+            constant: 0,
+        };
+        let mut radix: i64 = 1;
+        for &p in sub.iter().rev() {
+            kidx.coef[p] = radix;
+            kidx.constant = kidx.constant.wrapping_sub(radix.wrapping_mul(self.lo[p]));
+            radix = radix.wrapping_mul(self.ext[p] as i64);
+        }
+        let mut bank: Vec<&Dense> = vec![&stat, &kidx];
+        bank.extend(dynamic.iter().map(|pd| &pd.coord));
+        let n_outer: usize = outer.iter().map(|&p| self.ext[p]).product();
+        let mut starts = Vec::with_capacity(n_outer);
+        odometer(outer, &self.ext, &self.lo, &bank, |vals| {
+            let t = table[vals[1] as usize];
+            if t == SKIP {
+                starts.push(SKIP);
+                return;
+            }
+            let mut addr = vals[0].wrapping_add(t);
+            for (pd, &c) in dynamic.iter().zip(&vals[2..]) {
+                if c < 0 || c >= pd.extent {
+                    // Partial tile: a direct coordinate outside its dimension.
+                    starts.push(SKIP);
+                    return;
+                }
+                addr = addr.wrapping_add(c.wrapping_mul(pd.stride));
+            }
+            starts.push(addr);
+        });
+        starts
+    }
+}
+
+/// Validates and compiles `access`, then computes its offsets by the path the memory's
+/// [`PathChoice`] selects.
+pub fn compute(mem: &Memory, access: &Access, oob: OobMode, op: &'static str) -> Result<Offsets> {
+    Plan::new(mem, access, op)?.compute(mem, oob, mem.path_choice())
+}
+
+/// Range of a dense affine over the box `lo[p] .. lo[p] + ext[p]` (non-empty), or
+/// `None` on overflow.
+fn range(a: &Dense, lo: &[i64], ext: &[usize]) -> Option<(i64, i64)> {
+    let mut min = a.constant;
+    let mut max = a.constant;
+    for ((&c, &l), &e) in a.coef.iter().zip(lo).zip(ext) {
+        if c == 0 {
+            continue;
+        }
+        let hi = l.checked_add(i64::try_from(e).ok()?.checked_sub(1)?)?;
+        let x = c.checked_mul(l)?;
+        let y = c.checked_mul(hi)?;
+        min = min.checked_add(x.min(y))?;
+        max = max.checked_add(x.max(y))?;
+    }
+    Some((min, max))
+}
+
+fn eval(a: &Dense, point: &[i64]) -> i64 {
+    a.coef.iter().zip(point).fold(a.constant, |acc, (&c, &x)| {
+        acc.wrapping_add(c.wrapping_mul(x))
+    })
+}
+
+/// Calls `f` with the values of the expressions in `bank` at every point of the
+/// positions `positions` (row-major, `positions` ascending = outer to inner), every
+/// other position held at its lower bound. Values are updated incrementally; wrapping
+/// arithmetic is exact at points of the space (whose values were range-checked).
+fn odometer(
+    positions: &[usize],
+    ext: &[usize],
+    lo: &[i64],
+    bank: &[&Dense],
+    mut f: impl FnMut(&[i64]),
+) {
+    let m = bank.len();
+    let mut vals: Vec<i64> = bank.iter().map(|a| eval(a, lo)).collect();
+    let np = positions.len();
+    if np == 0 {
+        f(&vals);
+        return;
+    }
+    let exts: Vec<usize> = positions.iter().map(|&p| ext[p]).collect();
+    if exts.contains(&0) {
+        return;
+    }
+    let steps: Vec<i64> = positions
+        .iter()
+        .flat_map(|&p| bank.iter().map(move |a| a.coef[p]))
+        .collect();
+    let mut idx = vec![0usize; np];
+    let inner = np - 1;
+    let e_in = exts[inner];
+    let inner_step: Vec<i64> = steps[inner * m..(inner + 1) * m].to_vec();
+    loop {
+        for _ in 0..e_in {
+            f(&vals);
+            for (v, s) in vals.iter_mut().zip(&inner_step) {
+                *v = v.wrapping_add(*s);
+            }
+        }
+        for (v, s) in vals.iter_mut().zip(&inner_step) {
+            *v = v.wrapping_sub(s.wrapping_mul(e_in as i64));
+        }
+        let mut j = inner;
+        loop {
+            if j == 0 {
+                return;
+            }
+            j -= 1;
+            let st = &steps[j * m..(j + 1) * m];
+            idx[j] += 1;
+            if idx[j] < exts[j] {
+                for (v, s) in vals.iter_mut().zip(st) {
+                    *v = v.wrapping_add(*s);
+                }
+                break;
+            }
+            for (v, s) in vals.iter_mut().zip(st) {
+                *v = v.wrapping_sub(s.wrapping_mul((exts[j] - 1) as i64));
+            }
+            idx[j] = 0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn odometer_visits_row_major_with_other_positions_at_their_lower_bound() {
+        let a = Dense {
+            coef: vec![100, 10, 1],
+            constant: 0,
+        };
+        let mut seen = Vec::new();
+        odometer(&[0, 2], &[2, 3, 2], &[1, 5, 0], &[&a], |v| seen.push(v[0]));
+        assert_eq!(seen, vec![150, 151, 250, 251]);
+        let mut one = Vec::new();
+        odometer(&[], &[2], &[7], &[&a], |v| one.push(v[0]));
+        assert_eq!(one, vec![700]);
+    }
+
+    #[test]
+    fn range_is_exact_over_the_box_and_checked() {
+        let a = Dense {
+            coef: vec![-2, 3],
+            constant: 1,
+        };
+        assert_eq!(range(&a, &[1, 0], &[3, 4]), Some((1 - 6, 1 - 2 + 9)));
+        let big = Dense {
+            coef: vec![i64::MAX],
+            constant: 0,
+        };
+        assert_eq!(range(&big, &[0], &[3]), None);
+    }
+}

@@ -1,0 +1,277 @@
+//! Data-movement op semantics built on the access engine.
+//!
+//! Every op here is "read an access into a tile, optionally convert, write the tile
+//! through another access", expressed with [`Access`]es and run by [`transfer`]:
+//!
+//! 1. all accesses of the op are validated and all their offsets computed (index
+//!    values are read here), so any error is raised before a byte is written: in
+//!    `oob_mode = error` the destination is untouched;
+//! 2. all sources are read into tiles through [`data::read`];
+//! 3. the tiles are converted (via `f32` when the dtypes differ, the DMA rule) and
+//!    written through [`data::write`] (replace, or accumulate in `f32`).
+//!
+//! A single-part copy with equal dtypes into a contiguous, in-bounds destination in a
+//! different allocation reads straight into the destination bytes (no staging copy).
+//! That is a speed shortcut with the same result: the destination run is exactly the
+//! tile.
+//!
+//! | module | op | public doc it restates |
+//! |---|---|---|
+//! | [`dma_copy`] | `dma_copy` (DMAMEMCPY) | `nki.isa.dma_copy` |
+//! | [`dma_copy_indirect`] | `dma_copy_indirect`, GenericIndirectLoad/Save | `.ap(vector_offset=…)`, `scalar_offset` |
+//! | [`gather`] | `gather` (nc_n_gather) | `nki.isa.nc_n_gather` |
+//! | [`indirect_copy`] | `indirect_copy` (local_gather) | `nki.isa.local_gather` |
+//! | [`indirect_save_accumulate`] | IndirectSaveAccumulate | scatter-add, DMA RMW rule |
+//! | [`dma_compute`] | `dma_compute` (add) | `nki.isa.dma_compute` |
+
+pub mod dma_compute;
+pub mod dma_copy;
+pub mod dma_copy_indirect;
+pub mod gather;
+pub mod indirect_copy;
+pub mod indirect_save_accumulate;
+
+use crate::access::{Access, OobMode};
+use crate::data::{self, Combine, SKIP};
+use crate::dtype::DType;
+use crate::error::{EmuError, Result};
+use crate::memory::{MemSpace, Memory};
+use crate::offsets::{Offsets, Plan};
+use crate::view::View;
+
+/// An operand of a DMA op: a plain view, or an access pattern (indirect or not).
+#[derive(Debug, Clone, Copy)]
+pub enum DmaOperand<'a> {
+    /// Every element of the view, row-major.
+    View(&'a View),
+    /// The points of an access, in enumeration order.
+    Access(&'a Access),
+}
+
+impl DmaOperand<'_> {
+    /// The operand as an access.
+    pub fn to_access(&self) -> Access {
+        match self {
+            DmaOperand::View(v) => Access::direct(v),
+            DmaOperand::Access(a) => (*a).clone(),
+        }
+    }
+
+    /// The view whose elements are moved.
+    pub fn view(&self) -> &View {
+        match self {
+            DmaOperand::View(v) => v,
+            DmaOperand::Access(a) => &a.source,
+        }
+    }
+
+    /// True when the operand reads index values.
+    pub fn is_indirect(&self) -> bool {
+        match self {
+            DmaOperand::View(_) => false,
+            DmaOperand::Access(a) => a.subscripts.iter().any(|s| s.is_indirect()),
+        }
+    }
+}
+
+/// How the tile is combined into the destination.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// `dst = convert(src)`: bit copy for equal dtypes, via `f32` otherwise.
+    Copy,
+    /// `dst = dst_dtype(f32(dst) + f32(src))` (the DMA read-modify-write rule).
+    Accumulate,
+}
+
+/// One source/destination pair of a transfer (same number of points).
+#[derive(Debug, Clone)]
+pub struct Part {
+    /// Where the tile is read from.
+    pub src: Access,
+    /// Where the tile is written to.
+    pub dst: Access,
+}
+
+/// Runs an op made of one or more source/destination pairs (see the module doc).
+pub fn transfer(
+    mem: &mut Memory,
+    op: &'static str,
+    parts: &[Part],
+    mode: Mode,
+    oob: OobMode,
+) -> Result<()> {
+    // 1. Validate and compute every offset list before touching memory.
+    let mut planned: Vec<(Offsets, Offsets, DType, DType)> = Vec::with_capacity(parts.len());
+    for part in parts {
+        let sp = Plan::new(mem, &part.src, op)?;
+        let dp = Plan::new(mem, &part.dst, op)?;
+        if sp.num_points() != dp.num_points() {
+            return Err(EmuError::shape(
+                op,
+                format!(
+                    "source has {} elements but destination has {}",
+                    sp.num_points(),
+                    dp.num_points()
+                ),
+            ));
+        }
+        let (sd, dd) = (sp.source_dtype(), dp.source_dtype());
+        check_dtypes(op, sd, dd, mode)?;
+        let so = sp.compute(mem, oob, mem.path_choice())?;
+        let dof = dp.compute(mem, oob, mem.path_choice())?;
+        planned.push((so, dof, sd, dd));
+    }
+
+    // Shortcut: one copy part, equal dtypes, destination one in-bounds run of another
+    // allocation: read the source straight into the destination bytes.
+    if let ([part], [(so, dof, sd, dd)]) = (parts, planned.as_slice()) {
+        let (sa, da) = (part.src.source.alloc(), part.dst.source.alloc());
+        if mode == Mode::Copy && sd == dd && sa != da {
+            if let Some(range) = whole_run(mem, &part.dst.source, dof)? {
+                let (src_bytes, dst_bytes) = mem.read_write_pair(sa, da)?;
+                return data::read(src_bytes, sd.size(), so.as_list(), &mut dst_bytes[range]);
+            }
+        }
+    }
+
+    // 2. Read every source tile first, so parts never observe each other's writes.
+    let mut tiles = Vec::with_capacity(parts.len());
+    for (part, (so, _, sd, _)) in parts.iter().zip(&planned) {
+        let mut tile = vec![0u8; so.num_points() * sd.size()];
+        data::read(
+            mem.bytes(part.src.source.alloc())?,
+            sd.size(),
+            so.as_list(),
+            &mut tile,
+        )?;
+        tiles.push(tile);
+    }
+
+    // 3. Convert and write.
+    for ((part, (_, dof, sd, dd)), tile) in parts.iter().zip(&planned).zip(tiles) {
+        let (bytes, combine) = match mode {
+            Mode::Copy if sd == dd => (tile, Combine::Replace),
+            Mode::Copy => (convert(&tile, *sd, *dd, op)?, Combine::Replace),
+            Mode::Accumulate => (
+                to_f32_bytes(&tile, *sd, op)?,
+                Combine::AddF32 { dtype: *dd },
+            ),
+        };
+        data::write(
+            mem.bytes_mut(part.dst.source.alloc())?,
+            dd.size(),
+            dof.as_list(),
+            &bytes,
+            combine,
+        )?;
+    }
+    Ok(())
+}
+
+/// The byte range of the destination when its offsets are one run of the whole tile,
+/// entirely inside the allocation.
+fn whole_run(mem: &Memory, dst: &View, offs: &Offsets) -> Result<Option<std::ops::Range<usize>>> {
+    let n = offs.num_points();
+    let es = dst.dtype().size();
+    let len = mem.bytes(dst.alloc())?.len() / es;
+    Ok(match offs.starts() {
+        [s] if *s != SKIP && offs.run() == n && *s >= 0 => {
+            let s = *s as usize;
+            match s.checked_add(n) {
+                Some(end) if end <= len => Some(s * es..end * es),
+                _ => None,
+            }
+        }
+        _ => None,
+    })
+}
+
+fn check_dtypes(op: &'static str, src: DType, dst: DType, mode: Mode) -> Result<()> {
+    match mode {
+        Mode::Copy => {
+            if src != dst && (src.is_x4() || dst.is_x4()) {
+                return Err(EmuError::dtype(
+                    op,
+                    format!(
+                        "cannot convert {src} to {dst}: x4 containers only copy to their own type"
+                    ),
+                ));
+            }
+        }
+        Mode::Accumulate => {
+            if src.is_x4() || dst.is_x4() {
+                return Err(EmuError::dtype(
+                    op,
+                    format!(
+                        "cannot accumulate {src} into {dst}: x4 containers have no scalar arithmetic"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Converts a tile of `src` elements to `dst` elements via `f32` (the DMA rule:
+/// "converts dtype via fp32").
+fn convert(tile: &[u8], src: DType, dst: DType, op: &'static str) -> Result<Vec<u8>> {
+    let (ss, ds) = (src.size(), dst.size());
+    let mut out = vec![0u8; tile.len() / ss * ds];
+    for (i, o) in tile.chunks_exact(ss).zip(out.chunks_exact_mut(ds)) {
+        let v = src
+            .to_f32(src.load(i))
+            .ok_or_else(|| EmuError::dtype(op, format!("{src} has no scalar value")))?;
+        let bits = dst
+            .from_f32(v)
+            .ok_or_else(|| EmuError::dtype(op, format!("{dst} has no scalar encoding")))?;
+        dst.store(bits, o);
+    }
+    Ok(out)
+}
+
+/// A tile of `src` elements as little-endian `f32` values.
+fn to_f32_bytes(tile: &[u8], src: DType, op: &'static str) -> Result<Vec<u8>> {
+    let ss = src.size();
+    let mut out = Vec::with_capacity(tile.len() / ss * 4);
+    for i in tile.chunks_exact(ss) {
+        let v = src
+            .to_f32(src.load(i))
+            .ok_or_else(|| EmuError::dtype(op, format!("{src} has no scalar value")))?;
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    Ok(out)
+}
+
+/// Fails unless every view is in `space`.
+pub(crate) fn require_space(
+    mem: &Memory,
+    op: &'static str,
+    what: &str,
+    view: &View,
+    space: MemSpace,
+) -> Result<()> {
+    let got = mem.space(view.alloc())?;
+    if got != space {
+        return Err(EmuError::memory(
+            op,
+            format!("{what} must be in {space:?}, not {got:?}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Fails when a DMA would read PSUM (not readable by DMA since NKI 0.5).
+pub(crate) fn forbid_psum_read(
+    mem: &Memory,
+    op: &'static str,
+    what: &str,
+    view: &View,
+) -> Result<()> {
+    if mem.space(view.alloc())? == MemSpace::Psum {
+        return Err(EmuError::memory(
+            op,
+            format!("{what} is in PSUM, which DMA cannot read"),
+        ));
+    }
+    Ok(())
+}
