@@ -1,0 +1,2 @@
+//! Encoding benchmark (being written).
+fn main() {}

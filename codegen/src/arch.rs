@@ -1,0 +1,294 @@
+//! Per-target architecture models: the constants the encoders and validators read.
+//!
+//! Three targets: sunda (CoreV2), cayman (CoreV3), mariana (CoreV4). Every value carries a
+//! comment with its source (seed = `spec/`, header = GPSIMD wiki, CC = compiler wiki, docs =
+//! official geometry quoted in isa-table §3) or says "assumption" where the spec is silent.
+//! `ArchModel` is plain data with public fields, so a caller (or a test) can substitute a
+//! corrected value without touching any encoder.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A code-generation target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// CoreV2 (Trn1 / Inf2).
+    Sunda,
+    /// CoreV3 (Trn2).
+    Cayman,
+    /// CoreV4 (Trn3).
+    Mariana,
+}
+
+impl Target {
+    /// All targets.
+    pub const ALL: [Target; 3] = [Target::Sunda, Target::Cayman, Target::Mariana];
+
+    /// The lower-case target name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Sunda => "sunda",
+            Target::Cayman => "cayman",
+            Target::Mariana => "mariana",
+        }
+    }
+
+    /// The built-in architecture model of this target.
+    pub fn model(self) -> &'static ArchModel {
+        match self {
+            Target::Sunda => &SUNDA,
+            Target::Cayman => &CAYMAN,
+            Target::Mariana => &MARIANA,
+        }
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Target {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Target::ALL
+            .into_iter()
+            .find(|t| t.name() == s)
+            .ok_or_else(|| format!("unknown target `{s}` (expected sunda, cayman or mariana)"))
+    }
+}
+
+/// The core generation (the `CoreV*GenImpl` family a target's encoders live in).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CoreGen {
+    /// CoreV2 (sunda).
+    V2,
+    /// CoreV3 (cayman).
+    V3,
+    /// CoreV4 (mariana).
+    V4,
+}
+
+/// An encoder family whose presence differs by target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// StreamShuffle {0x6A, 0x69}.
+    StreamShuffle,
+    /// StreamTranspose {0x6B} / {0x6B, 0x69}.
+    StreamTranspose,
+    /// Gather {0x68, 0x67} per 512-element chunk.
+    Gather,
+    /// Dropout 0x7F.
+    Dropout,
+    /// IndirectCopy 0xE7.
+    IndirectCopy,
+    /// RangeSelect 0xBC + companion 0x9B.
+    RangeSelect,
+    /// INDIRECT16B / INDIRECT20B records in ordinary 3-D / 4-D access-pattern slots.
+    TensorIndirect,
+    /// MXMEM_PATTERN1D / MXINDIRECT16B descriptors.
+    Mx,
+    /// DMA_INDIRECT1D 0xBB (decoded and validated only; no encoder from the instruction model).
+    DmaIndirect,
+}
+
+/// The constants one target's encoders and validators read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArchModel {
+    /// The target this model describes.
+    pub target: Target,
+    /// Its core generation.
+    pub core: CoreGen,
+    /// `archModel[+0x38]`, the mask the "TODO: support ... dynamic offset" asserts AND with byte 3
+    /// of each indirect ADDR4. The seed calls it an opaque per-arch constructor constant.
+    pub granularity_mask: u8,
+    /// `archModel[+0x64]`, the divisor of the MX scale base partition.
+    pub pe_count: u32,
+    /// Number of SBUF/PSUM partitions.
+    pub partitions: u32,
+    /// `STATE_BUF_SZ`: the SBUF window is `[0, sbuf_window)`.
+    pub sbuf_window: u32,
+    /// `STATE_BUF_PARTITION_SIZE`: the SBUF partition stride in the address word.
+    pub sbuf_partition_stride: u32,
+    /// Usable bytes per SBUF partition.
+    pub sbuf_active_bytes: u32,
+    /// Partitions per SBUF quadrant.
+    pub quadrant_partitions: u32,
+    /// Number of SBUF quadrants.
+    pub quadrants: u32,
+    /// `PSUM_BUF_OFFSET`: first PSUM address.
+    pub psum_base: u32,
+    /// `PSUM_BUF_SZ`: size of the PSUM window.
+    pub psum_window: u32,
+    /// `PSUM_BUF_PARTITION_SIZE`: PSUM partition stride.
+    pub psum_partition_stride: u32,
+    /// Usable bytes per PSUM partition.
+    pub psum_active_bytes: u32,
+    /// Encoder families present on this target.
+    pub families: &'static [Family],
+}
+
+// Shared geometry, one comment per value.
+// partitions: 128 (docs, isa-table §3 "128 partitions").
+// sbuf_window 0x2000000: STATE_BUF_SZ (header constant, bundle-layouts §1c, HIGH/OBSERVED).
+// sbuf_partition_stride 2^18: STATE_BUF_PARTITION_SIZE sunda/cayman/mariana (§1c); also the
+//   `<<18` of the CC partition folding.
+// quadrants 4 x 32 partitions: get_sbuf_quadrant_id (§1f) and "Vector quadrants of 32" (docs).
+// psum window [0x2000000, 0x2400000), stride 2^15, active 16 KiB: header constants (§1c).
+// pe_count 128: "PE array 128x128" (docs, isa-table §3); bundle-layouts §2c quotes the MX
+//   scale partition as `% 128`, which agrees.
+// granularity_mask 0xC0: ASSUMPTION. The seed gives no value. The mask must cover the
+//   register-mode flag 0x80 (a register/dynamic start address is what the asserts reject, and
+//   register mode is the only dynamic form the instruction model produces) and bit 30 (0x40,
+//   CC "ACTIVE/dynamic-AP", header SHAPE_REG); it must not cover 0x20 (the marker is ORed after
+//   the asserts) nor 0x02 (set by every legal PSUM address, and the spec allows PSUM data).
+
+const FAMILIES_V2: &[Family] = &[
+    // The five DVE/Pool visitors are CoreV2GenImpl members (seed); IndirectCopy and
+    // DMA-indirect are the CoreV2 indirect family (seed, "CoreV2 / CoreV4").
+    Family::StreamShuffle,
+    Family::StreamTranspose,
+    Family::Gather,
+    Family::Dropout,
+    Family::IndirectCopy,
+    Family::DmaIndirect,
+];
+
+const FAMILIES_V3: &[Family] = &[
+    // ASSUMPTION: CoreV3 keeps the CoreV2 visitors (the seed names CoreV2GenImpl for them and
+    // says only that RangeSelect is added in CoreV3).
+    Family::StreamShuffle,
+    Family::StreamTranspose,
+    Family::Gather,
+    Family::Dropout,
+    Family::IndirectCopy,
+    Family::DmaIndirect,
+    // Seed: "RangeSelect is CoreV3-only".
+    Family::RangeSelect,
+];
+
+const FAMILIES_V4: &[Family] = &[
+    // ASSUMPTION as for V3: the CoreV2 datamove visitors are inherited.
+    Family::StreamShuffle,
+    Family::StreamTranspose,
+    Family::Gather,
+    Family::Dropout,
+    Family::IndirectCopy,
+    Family::DmaIndirect,
+    // Seed: INDIRECT16B/20B and MX encoders are CoreV4-family; MX is CoreV4-only.
+    Family::TensorIndirect,
+    Family::Mx,
+    // CONFLICT (settled for the seed): the header defines S2D2_RS on mariana too; the seed says
+    // RangeSelect is CoreV3-only, so mariana has no RangeSelect encoder here.
+];
+
+/// sunda (CoreV2).
+pub static SUNDA: ArchModel = ArchModel {
+    target: Target::Sunda,
+    core: CoreGen::V2,
+    granularity_mask: 0xC0, // assumption, see above
+    pe_count: 128,
+    partitions: 128,
+    sbuf_window: 0x0200_0000,
+    sbuf_partition_stride: 1 << 18,
+    sbuf_active_bytes: 192 * 1024, // header ACTIVE size 192 KiB (§1c); docs: 24 MiB SBUF
+    quadrant_partitions: 32,
+    quadrants: 4,
+    psum_base: 0x0200_0000,
+    psum_window: 0x0040_0000,
+    psum_partition_stride: 1 << 15,
+    psum_active_bytes: 16 * 1024,
+    families: FAMILIES_V2,
+};
+
+/// cayman (CoreV3).
+pub static CAYMAN: ArchModel = ArchModel {
+    target: Target::Cayman,
+    core: CoreGen::V3,
+    granularity_mask: 0xC0, // assumption, see above
+    pe_count: 128,
+    partitions: 128,
+    sbuf_window: 0x0200_0000,
+    sbuf_partition_stride: 1 << 18,
+    sbuf_active_bytes: 224 * 1024, // header ACTIVE size 224 KiB (§1c); docs: 28 MiB SBUF
+    quadrant_partitions: 32,
+    quadrants: 4,
+    psum_base: 0x0200_0000,
+    psum_window: 0x0040_0000,
+    psum_partition_stride: 1 << 15,
+    psum_active_bytes: 16 * 1024,
+    families: FAMILIES_V3,
+};
+
+/// mariana (CoreV4).
+pub static MARIANA: ArchModel = ArchModel {
+    target: Target::Mariana,
+    core: CoreGen::V4,
+    granularity_mask: 0xC0, // assumption, see above
+    pe_count: 128,
+    partitions: 128,
+    sbuf_window: 0x0200_0000,
+    sbuf_partition_stride: 1 << 18,
+    sbuf_active_bytes: 256 * 1024, // header ACTIVE size 256 KiB (§1c); docs: 32 MiB SBUF
+    quadrant_partitions: 32,
+    quadrants: 4,
+    psum_base: 0x0200_0000,
+    psum_window: 0x0040_0000,
+    psum_partition_stride: 1 << 15,
+    psum_active_bytes: 16 * 1024,
+    families: FAMILIES_V4,
+};
+
+impl ArchModel {
+    /// Whether this target has the encoder family.
+    pub fn has(&self, f: Family) -> bool {
+        self.families.contains(&f)
+    }
+
+    /// SBUF size in bytes (partitions x active bytes).
+    pub fn sbuf_bytes(&self) -> u64 {
+        self.partitions as u64 * self.sbuf_active_bytes as u64
+    }
+
+    /// Whether a 29-bit address lies in the PSUM window. The libwalrus decoder form
+    /// `(addr29 - 0x2000000) <= 0x3FFFFF` (bundle-layouts §1c, CERTAIN).
+    pub fn in_psum(&self, addr29: u32) -> bool {
+        addr29.wrapping_sub(self.psum_base) < self.psum_window
+    }
+
+    /// Whether a 29-bit address lies in the SBUF window (`addr_in_sbuf`, §1c).
+    pub fn in_sbuf(&self, addr29: u32) -> bool {
+        addr29 < self.sbuf_window
+    }
+
+    /// `get_sbuf_quadrant_id`: `addr / (STATE_BUF_PARTITION_SIZE * 32)` (§1f).
+    pub fn sbuf_quadrant(&self, addr29: u32) -> u32 {
+        addr29 / (self.sbuf_partition_stride * self.quadrant_partitions)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn family_gates() {
+        assert!(!SUNDA.has(Family::Mx) && !CAYMAN.has(Family::Mx) && MARIANA.has(Family::Mx));
+        assert!(!SUNDA.has(Family::RangeSelect) && CAYMAN.has(Family::RangeSelect));
+        assert!(!MARIANA.has(Family::RangeSelect));
+        assert!(MARIANA.has(Family::TensorIndirect) && !CAYMAN.has(Family::TensorIndirect));
+    }
+
+    #[test]
+    fn windows() {
+        let a = &MARIANA;
+        assert!(a.in_sbuf(0x1ff_ffff) && !a.in_sbuf(0x200_0000));
+        assert!(a.in_psum(0x200_0000) && a.in_psum(0x23f_ffff) && !a.in_psum(0x240_0000));
+        assert!(!a.in_psum(0x1ff_ffff));
+        assert_eq!(a.sbuf_quadrant(32 << 18), 1);
+        assert_eq!(a.sbuf_quadrant((32 << 18) - 1), 0);
+        assert_eq!(a.sbuf_bytes(), 32 * 1024 * 1024);
+        assert_eq!("cayman".parse::<Target>().unwrap(), Target::Cayman);
+    }
+}

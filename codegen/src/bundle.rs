@@ -1,0 +1,278 @@
+//! The 64-byte bundle skeleton, the sync band, and the three CodeGenModes.
+//!
+//! Lifecycle (seed DVE page, shared by all six ops): zero all 64 bytes, stamp the header
+//! (byte 0 opcode, byte 1 `inst_word_len` 0x10, bytes 2-3 zero), stamp the sync band, fill the
+//! dtype/control fields and access-pattern slots, then emit. The mode (the compiler's
+//! `*(this+0x270)`) picks the sink:
+//!
+//! * [`CodeGenMode::Generate`] (1): fill and append the bytes.
+//! * [`CodeGenMode::RunIsaChecks`] (2): build a byte-identical bundle in a scratch buffer, run
+//!   the validators on it, emit nothing.
+//! * [`CodeGenMode::Collect`] (0): insert every opcode of the lowering (micro-pairs included)
+//!   into an opcode set, emit nothing.
+//!
+//! `Generate` does not run the validators (that is `RunIsaChecks`); the encoders' own asserts
+//! run in every filling mode.
+
+use crate::arch::ArchModel;
+use crate::error::EncodeError;
+use crate::formats::events;
+use crate::model::{Instruction, SyncInfo};
+use crate::ops;
+use crate::validate::{self, Diagnostic};
+
+/// One 64-byte bundle.
+pub type Bundle = [u8; 64];
+
+/// Bundle size in bytes.
+pub const BUNDLE_BYTES: usize = 64;
+
+/// `inst_word_len`: 16 dwords (seed: byte 1 = 0x10).
+pub const INST_WORD_LEN: u8 = 0x10;
+
+/// `setupHeader` on a freshly zeroed bundle.
+#[inline(always)]
+pub fn setup_header(b: &mut Bundle, opcode: u8) {
+    *b = [0u8; 64];
+    b[0] = opcode;
+    b[1] = INST_WORD_LEN;
+}
+
+/// `setupSyncWait` / `setupSyncUpdate`: the wait on the first bundle of a sequence, the update
+/// on the last. The +0x08 dword is shared: the wait threshold goes there, and so does the update
+/// value unless the mode is inc/dec; two different values are an error rather than a silent
+/// overwrite.
+#[inline]
+pub fn setup_sync(
+    b: &mut Bundle,
+    sync: &SyncInfo,
+    first: bool,
+    last: bool,
+) -> Result<(), EncodeError> {
+    let mut value = None;
+    if first && let Some(w) = sync.wait {
+        events::WAIT_MODE.put_u8(b, w.mode.wire());
+        events::WAIT_IDX.put_u8(b, w.sem);
+        value = Some(w.value);
+    }
+    if last && let Some(u) = sync.update {
+        events::UPDATE_MODE.put_u8(b, u.mode.wire());
+        events::UPDATE_IDX.put_u8(b, u.sem);
+        if u.mode.writes_value() {
+            if let Some(wv) = value
+                && wv != u.value
+            {
+                return Err(EncodeError::SyncValueConflict {
+                    wait: wv,
+                    update: u.value,
+                });
+            }
+            value = Some(u.value);
+        }
+    }
+    if let Some(v) = value {
+        events::SEMAPHORE_VALUE.put_u32(b, v);
+    }
+    Ok(())
+}
+
+/// The three modes of the compiler's `CodeGenMode`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CodeGenMode {
+    /// 0: collect opcodes.
+    Collect,
+    /// 1: fill and emit.
+    Generate,
+    /// 2: fill a scratch bundle and validate it.
+    RunIsaChecks,
+}
+
+/// A set of opcodes (the COLLECT result).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpcodeSet([u64; 4]);
+
+impl OpcodeSet {
+    /// Inserts an opcode.
+    pub fn insert(&mut self, op: u8) {
+        self.0[op as usize >> 6] |= 1 << (op & 63);
+    }
+
+    /// Whether the set holds `op`.
+    pub fn contains(&self, op: u8) -> bool {
+        self.0[op as usize >> 6] & (1 << (op & 63)) != 0
+    }
+
+    /// The opcodes, ascending.
+    pub fn iter(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..=255u8).filter(|&o| self.contains(o))
+    }
+}
+
+/// Where the op encoders put bundles.
+pub(crate) trait Sink {
+    /// The next bundle to fill (the encoder stamps the header, which zeroes it).
+    fn begin(&mut self) -> &mut Bundle;
+    /// The bundle handed out by the last `begin` is complete.
+    fn end(&mut self);
+}
+
+/// GENERATE into a caller-sized slice (capacity checked before encoding starts).
+struct SliceSink<'a> {
+    out: &'a mut [Bundle],
+    n: usize,
+}
+
+impl Sink for SliceSink<'_> {
+    #[inline(always)]
+    fn begin(&mut self) -> &mut Bundle {
+        &mut self.out[self.n]
+    }
+    #[inline(always)]
+    fn end(&mut self) {
+        self.n += 1;
+    }
+}
+
+/// RUN_ISA_CHECKS: a scratch bundle that is validated when complete.
+struct CheckSink<'a> {
+    arch: &'a ArchModel,
+    scratch: Bundle,
+    index: usize,
+    diags: Vec<Diagnostic>,
+}
+
+impl Sink for CheckSink<'_> {
+    fn begin(&mut self) -> &mut Bundle {
+        &mut self.scratch
+    }
+    fn end(&mut self) {
+        self.diags.extend(validate::validate_bundle(
+            &self.scratch,
+            self.index,
+            self.arch,
+        ));
+        self.index += 1;
+    }
+}
+
+/// Number of bundles `inst` lowers to.
+pub fn bundle_count(inst: &Instruction) -> usize {
+    ops::bundle_count(inst)
+}
+
+/// GENERATE: encodes `inst` into `out`, returning the number of bundles written. On error the
+/// contents of `out` are unspecified and nothing should be counted as emitted.
+#[inline]
+pub fn generate(
+    inst: &Instruction,
+    arch: &ArchModel,
+    out: &mut [Bundle],
+) -> Result<usize, EncodeError> {
+    let needed = ops::bundle_count(inst);
+    if needed > out.len() {
+        return Err(EncodeError::OutputFull {
+            needed,
+            available: out.len(),
+        });
+    }
+    let mut sink = SliceSink {
+        out: &mut out[..needed],
+        n: 0,
+    };
+    ops::encode(inst, arch, &mut sink)?;
+    debug_assert_eq!(sink.n, needed);
+    Ok(sink.n)
+}
+
+/// GENERATE into a new vector.
+pub fn generate_vec(inst: &Instruction, arch: &ArchModel) -> Result<Vec<Bundle>, EncodeError> {
+    let mut v = vec![[0u8; 64]; ops::bundle_count(inst)];
+    let n = generate(inst, arch, &mut v)?;
+    v.truncate(n);
+    Ok(v)
+}
+
+/// RUN_ISA_CHECKS: builds each bundle in a scratch buffer and validates it; emits nothing.
+/// `first_index` numbers the bundles in the diagnostics. Encoder asserts are errors; validator
+/// failures are the returned diagnostics (empty = valid).
+pub fn run_isa_checks(
+    inst: &Instruction,
+    arch: &ArchModel,
+    first_index: usize,
+) -> Result<Vec<Diagnostic>, EncodeError> {
+    let mut sink = CheckSink {
+        arch,
+        scratch: [0; 64],
+        index: first_index,
+        diags: Vec::new(),
+    };
+    ops::encode(inst, arch, &mut sink)?;
+    Ok(sink.diags)
+}
+
+/// COLLECT: inserts the opcodes of `inst`'s lowering into `set`.
+pub fn collect(
+    inst: &Instruction,
+    arch: &ArchModel,
+    set: &mut OpcodeSet,
+) -> Result<(), EncodeError> {
+    ops::check_target(inst, arch)?;
+    for op in ops::opcodes(inst) {
+        set.insert(*op);
+    }
+    Ok(())
+}
+
+/// A code generator for one instruction stream in one mode.
+pub struct CodeGen<'a> {
+    /// Target model.
+    pub arch: &'a ArchModel,
+    /// Mode.
+    pub mode: CodeGenMode,
+    /// GENERATE output.
+    pub bundles: Vec<Bundle>,
+    /// COLLECT output.
+    pub opcodes: OpcodeSet,
+    /// RUN_ISA_CHECKS output.
+    pub diagnostics: Vec<Diagnostic>,
+    checked: usize,
+}
+
+impl<'a> CodeGen<'a> {
+    /// A generator in `mode`.
+    pub fn new(arch: &'a ArchModel, mode: CodeGenMode) -> Self {
+        CodeGen {
+            arch,
+            mode,
+            bundles: Vec::new(),
+            opcodes: OpcodeSet::default(),
+            diagnostics: Vec::new(),
+            checked: 0,
+        }
+    }
+
+    /// Visits one instruction in the generator's mode.
+    pub fn visit(&mut self, inst: &Instruction) -> Result<(), EncodeError> {
+        match self.mode {
+            CodeGenMode::Generate => {
+                let start = self.bundles.len();
+                let n = ops::bundle_count(inst);
+                self.bundles.resize(start + n, [0; 64]);
+                match generate(inst, self.arch, &mut self.bundles[start..]) {
+                    Ok(_) => Ok(()),
+                    Err(e) => {
+                        self.bundles.truncate(start);
+                        Err(e)
+                    }
+                }
+            }
+            CodeGenMode::RunIsaChecks => {
+                let d = run_isa_checks(inst, self.arch, self.checked)?;
+                self.checked += ops::bundle_count(inst);
+                self.diagnostics.extend(d);
+                Ok(())
+            }
+            CodeGenMode::Collect => collect(inst, self.arch, &mut self.opcodes),
+        }
+    }
+}

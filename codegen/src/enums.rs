@@ -1,0 +1,311 @@
+//! Small wire enumerations (ALU op, accumulate command, immediate source, sync modes) and the
+//! BIR -> wire lookup tables for them.
+//!
+//! Each enumeration is one `(code, name)` table; the printer, the assembler and the validators
+//! read the same table. Unknown codes are legal bytes for the decoder (printed as hex); which
+//! codes a field accepts is a validator rule, not a decoder property.
+
+use crate::arch::CoreGen;
+
+/// A named wire-code table.
+pub type NameTable = &'static [(u8, &'static str)];
+
+/// `NEURON_ISA_TPB_ALU_OP` (bundle-layouts §4x.1; header, HIGH/OBSERVED). The 0x20/0x21 rows are
+/// the core_v4 converter's abs_max/abs_min (CC, CONFIRMED).
+pub const ALU_OPS: NameTable = &[
+    (0x00, "bypass"),
+    (0x01, "bitwise_not"),
+    (0x02, "arith_shift_left"),
+    (0x03, "arith_shift_right"),
+    (0x04, "add"),
+    (0x05, "subtract"),
+    (0x06, "mult"),
+    (0x07, "divide"),
+    (0x08, "max"),
+    (0x09, "min"),
+    (0x0a, "bitwise_and"),
+    (0x0b, "bitwise_or"),
+    (0x0c, "bitwise_xor"),
+    (0x0d, "logical_and"),
+    (0x0e, "logical_or"),
+    (0x0f, "logical_xor"),
+    (0x10, "logical_shift_left"),
+    (0x11, "logical_shift_right"),
+    (0x12, "is_eq"),
+    (0x13, "is_gt"),
+    (0x14, "is_ge"),
+    (0x15, "is_le"),
+    (0x16, "is_lt"),
+    (0x17, "absolute_diff"),
+    (0x18, "is_ne"),
+    (0x19, "absolute_value"),
+    (0x1a, "pow"),
+    (0x1b, "mod"),
+    (0x1c, "crc32"),
+    (0x1d, "rsqrt"),
+    (0x20, "abs_max"),
+    (0x21, "abs_min"),
+    (0xc4, "add_int"),
+    (0xc5, "mult_int"),
+    (0xc6, "subtract_int"),
+    (0xc7, "divide_int"),
+    (0xc8, "mod_int"),
+    (0xc9, "is_equal_int"),
+    (0xca, "is_ne_int"),
+    (0xcb, "abs_max_int"),
+    (0xcc, "abs_min_int"),
+    (0xcd, "abs_diff_int"),
+    (0xce, "abs_value_int"),
+    (0xcf, "max_int"),
+    (0xd0, "min_int"),
+    (0xd1, "is_gt_int"),
+    (0xd2, "is_ge_int"),
+    (0xd3, "is_le_int"),
+    (0xd4, "is_lt_int"),
+    (0xd5, "max_uint"),
+    (0xd6, "min_uint"),
+    (0xd7, "is_gt_uint"),
+    (0xd8, "is_ge_uint"),
+    (0xd9, "is_le_uint"),
+    (0xda, "is_lt_uint"),
+    (0xdb, "mult_uint"),
+    (0xdc, "divide_uint"),
+    (0xdd, "mod_uint"),
+    (0xde, "amax_int"),
+    (0xdf, "amin_int"),
+    (0xe0, "amax_uint"),
+    (0xe1, "amin_uint"),
+];
+
+/// Wire ALU codes RangeSelect accepts as comparison ops: IS_EQ..IS_LT (header S2D2_RS).
+pub const RS_COMP_OPS: [u8; 5] = [0x12, 0x13, 0x14, 0x15, 0x16];
+/// Wire ALU MAX, the only RangeSelect reduce op (seed "+0x0F=8"; header "must be MAX 0x08").
+pub const ALU_MAX: u8 = 0x08;
+
+/// A BIR `AluOpType` (bundle-layouts §4x.1 (2), CC CONFIRMED).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+#[allow(missing_docs)] // the variant names are the BIR names
+pub enum BirAluOp {
+    Bypass = 0,
+    BitwiseNot = 1,
+    ArithShiftLeft = 2,
+    ArithShiftRight = 3,
+    Add = 4,
+    Subtract = 5,
+    Mult = 6,
+    Divide = 7,
+    Max = 8,
+    Min = 9,
+    BitwiseAnd = 10,
+    BitwiseOr = 11,
+    BitwiseXor = 12,
+    LogicalAnd = 13,
+    LogicalOr = 14,
+    LogicalXor = 15,
+    LogicalShiftLeft = 16,
+    LogicalShiftRight = 17,
+    IsEqual = 18,
+    NotEqual = 19,
+    IsGt = 20,
+    IsGe = 21,
+    IsLt = 22,
+    IsLe = 23,
+    Average = 24,
+    ElemwiseMul = 25,
+    Pow = 26,
+    Mod = 27,
+    Rsqrt = 28,
+    Abs = 29,
+    AbsMax = 30,
+    AbsMin = 31,
+    ModInt = 32,
+}
+
+/// BIR `AluOpType` -> wire byte (`sub_12039C0` v2/v3, `sub_142E030` v4; CC CONFIRMED).
+/// `None` = the converter errors (average, elemwise_mul; the v4-only rows on v2/v3).
+pub fn alu_to_wire(op: BirAluOp, core: CoreGen) -> Option<u8> {
+    let v = op as u8;
+    match v {
+        0..=18 => Some(v),
+        19 => Some(0x18),
+        20 => Some(0x13),
+        21 => Some(0x14),
+        22 => Some(0x16),
+        23 => Some(0x15),
+        24 | 25 => None,
+        26 => Some(0x1a),
+        27 => Some(0x1b),
+        28 => Some(0x1d),
+        29 => Some(0x19),
+        30 if core == CoreGen::V4 => Some(0x20),
+        31 if core == CoreGen::V4 => Some(0x21),
+        32 if core == CoreGen::V4 => Some(0xc8),
+        _ => None,
+    }
+}
+
+/// `ACCUM_CMD` wire names (header, bundle-layouts §4x.3).
+pub const ACCUM_CMDS: NameTable = &[
+    (0, "idle"),
+    (1, "zero"),
+    (2, "accumulate"),
+    (3, "zero_accumulate"),
+    (4, "load_accumulate"),
+];
+
+/// BIR `EngineAccumulationType`. Member names follow CC page 59795569557; CONFLICT #10: another
+/// CC page names ordinals 1/3 differently. The wire values below agree across both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+#[allow(missing_docs)]
+pub enum BirAccumulation {
+    Idle = 0,
+    Zero = 1,
+    Accumulate = 2,
+    ZeroAccumulate = 3,
+    AddAccumulate = 4,
+    LoadAccumulate = 5,
+}
+
+/// BIR accumulation -> wire `ACCUM_CMD` (`sub_12038D0` / `sub_142DF40`, CC CONFIRMED):
+/// {0->0, 1->1, 2->error, 3->3, 4->2, 5->4}.
+pub fn accum_to_wire(a: BirAccumulation) -> Option<u8> {
+    match a {
+        BirAccumulation::Idle => Some(0),
+        BirAccumulation::Zero => Some(1),
+        BirAccumulation::Accumulate => None,
+        BirAccumulation::ZeroAccumulate => Some(3),
+        BirAccumulation::AddAccumulate => Some(2),
+        BirAccumulation::LoadAccumulate => Some(4),
+    }
+}
+
+/// `IMM_SRC` (header): where a scalar operand comes from.
+pub const IMM_SRCS: NameTable = &[(0, "inst"), (1, "ptr"), (2, "reg_ptr")];
+
+/// `WAIT_MODE` wire names. Header (GPSIMD) values 0x00/0x01/0x04/0x05/0x8x/0xFE; 0x07 from the CC
+/// sync page (event set-then-clear). CONFLICT #7: the header names 0x04 WAIT_FOR_SEM_GT_IMM, the
+/// CC calls it the default wait; the header name is used (header precedes compiler facts).
+/// LT/LE codes are not given by any source and are left unnamed.
+pub const WAIT_MODES: NameTable = &[
+    (0x00, "none"),
+    (0x01, "sem_eq_imm"),
+    (0x04, "sem_gt_imm"),
+    (0x05, "sem_ge_imm"),
+    (0x07, "evt_set_clear"),
+    (0x81, "sem_eq_reg"),
+    (0x84, "sem_gt_reg"),
+    (0x85, "sem_ge_reg"),
+    (0xfe, "unordered"),
+];
+
+/// `UPDATE_MODE` wire names: header values 0x00/0x03/0x04/0x05/0x13/0x14/0x15/0x99 and the CC
+/// sync-page values 0x11/0x17/0x19 (bundle-layouts §3b/§3c).
+pub const UPDATE_MODES: NameTable = &[
+    (0x00, "none"),
+    (0x03, "sem_inc_read"),
+    (0x04, "sem_dec_read"),
+    (0x05, "sem_add_imm_read"),
+    (0x11, "evt_set"),
+    (0x13, "sem_inc"),
+    (0x14, "sem_dec"),
+    (0x15, "sem_add_imm"),
+    (0x17, "sem_sub_imm"),
+    (0x19, "sem_wr_imm"),
+    (0x99, "sem_wr_reg"),
+];
+
+/// A BIR wait mode the sync encoder accepts. CC: the LUT `{07,05,85}` is indexed by BIR mode and
+/// "only two wait modes supported now" (GE imm / GE reg); index 0 is documented as an error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BirWaitMode {
+    /// Wait until semaphore >= immediate: wire 0x05.
+    SemGeImm,
+    /// Wait until semaphore >= register (the value is a register id): wire 0x85.
+    SemGeReg,
+}
+
+impl BirWaitMode {
+    /// The wire byte (CC LUT `unk_1DF577A`).
+    pub fn wire(self) -> u8 {
+        match self {
+            BirWaitMode::SemGeImm => 0x05,
+            BirWaitMode::SemGeReg => 0x85,
+        }
+    }
+}
+
+/// A BIR update mode (CC LUT `byte_1DF5774` = {11,15,17,13,14,19}).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BirUpdateMode {
+    /// 0 event set -> 0x11.
+    EventSet,
+    /// 1 semaphore add immediate -> 0x15.
+    SemAddImm,
+    /// 2 semaphore subtract immediate -> 0x17.
+    SemSubImm,
+    /// 3 semaphore increment -> 0x13 (no value written: implicit 1).
+    SemInc,
+    /// 4 semaphore decrement -> 0x14 (no value written: implicit 1).
+    SemDec,
+    /// 5 semaphore write immediate -> 0x19.
+    SemWrImm,
+}
+
+impl BirUpdateMode {
+    /// The wire byte.
+    pub fn wire(self) -> u8 {
+        match self {
+            BirUpdateMode::EventSet => 0x11,
+            BirUpdateMode::SemAddImm => 0x15,
+            BirUpdateMode::SemSubImm => 0x17,
+            BirUpdateMode::SemInc => 0x13,
+            BirUpdateMode::SemDec => 0x14,
+            BirUpdateMode::SemWrImm => 0x19,
+        }
+    }
+
+    /// Whether `setupSyncUpdate` writes the +0x08 value (not for inc/dec; CC).
+    pub fn writes_value(self) -> bool {
+        !matches!(self, BirUpdateMode::SemInc | BirUpdateMode::SemDec)
+    }
+}
+
+/// The name of `code` in `table`.
+pub fn name_of(table: NameTable, code: u8) -> Option<&'static str> {
+    table.iter().find(|(c, _)| *c == code).map(|(_, n)| *n)
+}
+
+/// The code named `name` in `table`.
+pub fn code_of(table: NameTable, name: &str) -> Option<u8> {
+    table.iter().find(|(_, n)| *n == name).map(|(c, _)| *c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_have_unique_codes_and_names() {
+        for t in [ALU_OPS, ACCUM_CMDS, IMM_SRCS, WAIT_MODES, UPDATE_MODES] {
+            for (i, a) in t.iter().enumerate() {
+                for b in &t[i + 1..] {
+                    assert_ne!(a.0, b.0);
+                    assert_ne!(a.1, b.1);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn alu_lut() {
+        assert_eq!(alu_to_wire(BirAluOp::IsLt, CoreGen::V3), Some(0x16));
+        assert_eq!(alu_to_wire(BirAluOp::IsLe, CoreGen::V3), Some(0x15));
+        assert_eq!(alu_to_wire(BirAluOp::Average, CoreGen::V4), None);
+        assert_eq!(alu_to_wire(BirAluOp::AbsMax, CoreGen::V3), None);
+        assert_eq!(alu_to_wire(BirAluOp::AbsMax, CoreGen::V4), Some(0x20));
+        assert_eq!(accum_to_wire(BirAccumulation::AddAccumulate), Some(2));
+        assert_eq!(accum_to_wire(BirAccumulation::Accumulate), None);
+    }
+}

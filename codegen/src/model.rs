@@ -1,0 +1,550 @@
+//! The instruction model: what the encoders take as input.
+//!
+//! A backend instruction is an op kind with its operands' access patterns (each carrying a BIR
+//! dtype), op-specific fields and optional sync info. A later MLIR `bir` dialect converts into
+//! these types, so every field says where on the wire it ends up. The model mirrors the BIR
+//! accessors the spec names (`isTensorIndirectDynamicAP`, `getTensorIndirectIndicesAP`,
+//! `getNumIndirectIndices`) under their snake-case names.
+
+use crate::dtype::BirDtype;
+use crate::enums::{BirAccumulation, BirAluOp, BirUpdateMode, BirWaitMode};
+
+/// Identifier of a BIR instruction (an access pattern's parent instruction).
+pub type InstId = u32;
+
+/// On-chip memory space of an immediate start address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Space {
+    /// State buffer: word = partition * 2^18 + byte offset.
+    Sbuf,
+    /// Partial-sum buffer: word = 0x2000000 + partition * 2^15 + byte offset.
+    Psum,
+}
+
+/// An immediate start location, folded into the ADDR4 word by `addr4::fold`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MemLoc {
+    /// SBUF or PSUM.
+    pub space: Space,
+    /// Home (start) partition.
+    pub partition: u32,
+    /// Byte offset from the start of the home partition; an offset past the partition stride
+    /// carries into the partition number exactly as the CC folding does.
+    pub offset: u32,
+}
+
+/// Where an access pattern starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Start {
+    /// A static address.
+    Imm(MemLoc),
+    /// Register mode: the address is in register `r` (0..63). This is the "dynamic offset" the
+    /// indirect encoders' asserts reject.
+    Reg(u8),
+}
+
+/// One free dimension of a BIR `Pattern[]` entry: step in elements (not bytes) and count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Dim {
+    /// Signed step in elements (0 = broadcast).
+    pub step: i16,
+    /// Element count (1..=65535).
+    pub num: u16,
+}
+
+impl Dim {
+    /// A dim.
+    pub const fn new(step: i16, num: u16) -> Dim {
+        Dim { step, num }
+    }
+}
+
+/// A static access pattern: BIR `Pattern[0]` is the partition axis (folded into the start
+/// address and the active-channels byte), `dims` are `Pattern[1..]`, outermost first and
+/// innermost last, as in BIR.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct StaticAp {
+    /// Start address.
+    pub start: Start,
+    /// Number of partitions (`Pattern[0].num`).
+    pub partitions: u32,
+    /// Free dims, innermost last.
+    pub dims: Vec<Dim>,
+    /// Element dtype.
+    pub dtype: BirDtype,
+    /// The BIR instruction this AP belongs to.
+    pub parent: InstId,
+}
+
+impl StaticAp {
+    /// An SBUF access pattern starting at (partition, byte offset).
+    pub fn sbuf(
+        partition: u32,
+        offset: u32,
+        partitions: u32,
+        dims: &[Dim],
+        dtype: BirDtype,
+    ) -> Self {
+        StaticAp {
+            start: Start::Imm(MemLoc {
+                space: Space::Sbuf,
+                partition,
+                offset,
+            }),
+            partitions,
+            dims: dims.to_vec(),
+            dtype,
+            parent: 0,
+        }
+    }
+
+    /// A PSUM access pattern starting at (partition, byte offset).
+    pub fn psum(
+        partition: u32,
+        offset: u32,
+        partitions: u32,
+        dims: &[Dim],
+        dtype: BirDtype,
+    ) -> Self {
+        StaticAp {
+            start: Start::Imm(MemLoc {
+                space: Space::Psum,
+                partition,
+                offset,
+            }),
+            partitions,
+            dims: dims.to_vec(),
+            dtype,
+            parent: 0,
+        }
+    }
+
+    /// Elements per partition (product of the free dims; 1 for none).
+    pub fn num_elements_per_partition(&self) -> u64 {
+        self.dims.iter().map(|d| d.num as u64).product()
+    }
+
+    /// Sets the parent instruction.
+    pub fn with_parent(mut self, parent: InstId) -> Self {
+        self.parent = parent;
+        self
+    }
+}
+
+/// A tensor-indirect access pattern: `out[p][i] = data[p][index[p][i]]`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct IndirectAp {
+    /// The data operand (its start address is the DATA ADDR4; its dtype gates the MX x4).
+    pub data: StaticAp,
+    /// `getTensorIndirectIndicesAP()`: the index vector (its start address is the INDEX ADDR4).
+    pub index: StaticAp,
+    /// `getNumIndirectIndices()`: the gather count written to NUM.
+    pub num_indirect_indices: u32,
+    /// `DynamicAPINFO+0xf0`: which argument supplies the indices (MX assert #4 compares it).
+    pub index_arg_id: u32,
+}
+
+/// An operand access pattern.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AccessPattern {
+    /// Static strides.
+    Static(StaticAp),
+    /// Runtime index vector.
+    TensorIndirect(IndirectAp),
+}
+
+impl AccessPattern {
+    /// `isTensorIndirectDynamicAP()`.
+    pub fn is_tensor_indirect_dynamic_ap(&self) -> bool {
+        matches!(self, AccessPattern::TensorIndirect(_))
+    }
+
+    /// `getTensorIndirectIndicesAP()`.
+    pub fn get_tensor_indirect_indices_ap(&self) -> Option<&StaticAp> {
+        match self {
+            AccessPattern::TensorIndirect(i) => Some(&i.index),
+            AccessPattern::Static(_) => None,
+        }
+    }
+
+    /// `getNumIndirectIndices()`: the base implementation returns 0 (libBIR `xor eax,eax; ret`);
+    /// the indirect override returns the gather count.
+    pub fn get_num_indirect_indices(&self) -> u32 {
+        match self {
+            AccessPattern::TensorIndirect(i) => i.num_indirect_indices,
+            AccessPattern::Static(_) => 0,
+        }
+    }
+
+    /// The static part that carries the start address, partitions and dtype (the AP itself for
+    /// a static AP, the data operand for an indirect one).
+    pub fn base(&self) -> &StaticAp {
+        match self {
+            AccessPattern::Static(s) => s,
+            AccessPattern::TensorIndirect(i) => &i.data,
+        }
+    }
+
+    /// The element dtype.
+    pub fn dtype(&self) -> BirDtype {
+        self.base().dtype
+    }
+
+    /// The parent instruction (`AP.parentInstr`).
+    pub fn parent_instr(&self) -> InstId {
+        self.base().parent
+    }
+
+    /// Partition count.
+    pub fn partitions(&self) -> u32 {
+        self.base().partitions
+    }
+
+    /// Elements per partition: the static product, or the gather count for an indirect AP.
+    pub fn num_elements_per_partition(&self) -> u64 {
+        match self {
+            AccessPattern::Static(s) => s.num_elements_per_partition(),
+            AccessPattern::TensorIndirect(i) => i.num_indirect_indices as u64,
+        }
+    }
+
+    /// The indirection key MX assert #4 compares (`indexArgId`), if indirect.
+    pub fn index_arg_id(&self) -> Option<u32> {
+        match self {
+            AccessPattern::TensorIndirect(i) => Some(i.index_arg_id),
+            AccessPattern::Static(_) => None,
+        }
+    }
+}
+
+impl From<StaticAp> for AccessPattern {
+    fn from(s: StaticAp) -> Self {
+        AccessPattern::Static(s)
+    }
+}
+
+impl From<IndirectAp> for AccessPattern {
+    fn from(i: IndirectAp) -> Self {
+        AccessPattern::TensorIndirect(i)
+    }
+}
+
+/// The engine an instruction is issued to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Engine {
+    /// Vector engine (DVE).
+    Vector,
+    /// GpSimd (Pool) engine.
+    GpSimd,
+    /// Scalar (activation) engine.
+    Scalar,
+    /// Tensor (PE) engine.
+    Tensor,
+    /// DMA queues.
+    Dma,
+}
+
+/// A semaphore wait: wire bytes +0x04 (mode), +0x05 (index), +0x08 (threshold).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SyncWait {
+    /// BIR wait mode.
+    pub mode: BirWaitMode,
+    /// Semaphore index.
+    pub sem: u8,
+    /// Threshold (a register id for `SemGeReg`).
+    pub value: u32,
+}
+
+/// A semaphore update: wire bytes +0x06 (mode), +0x07 (index), +0x08 (value unless inc/dec).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SyncUpdate {
+    /// BIR update mode.
+    pub mode: BirUpdateMode,
+    /// Semaphore index.
+    pub sem: u8,
+    /// Operand (ignored for inc/dec).
+    pub value: u32,
+}
+
+/// Optional sync info. For a multi-bundle sequence the wait goes on the first bundle and the
+/// update on the last (an assumption: the seeds do not say which bundle of a pair carries it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SyncInfo {
+    /// Wait before issue.
+    pub wait: Option<SyncWait>,
+    /// Update on completion.
+    pub update: Option<SyncUpdate>,
+}
+
+/// A scalar operand of RangeSelect's bounds (`IMM_SRC` + `IMM_VAL_INST_FIELD`, header).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ScalarOperand {
+    /// An inline fp32 immediate (`IMM_SRC` 0).
+    Imm(f32),
+    /// A pointer (`PARTITION_OFFSET`) to the value (`IMM_SRC` 1).
+    Ptr(u32),
+    /// A register holding the pointer (`IMM_SRC` 2).
+    RegPtr(u8),
+}
+
+/// StreamShuffle: lowers to {0x6A stream_transpose, 0x69 stream_shuffle}.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreamShuffle {
+    /// Source (0x6A +0x0C and, by assumption, 0x69 +0x0C).
+    pub src: AccessPattern,
+    /// Destination (0x6A +0x2C).
+    pub dst: AccessPattern,
+    /// Lane map; must have exactly 32 entries. 0xFF = passthrough.
+    pub mask: Vec<u8>,
+}
+
+/// StreamTranspose: {0x6B} when the dst spans <= 31 partitions, else {0x6B, 0x69}.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreamTranspose {
+    /// Source; must be static with `num_elem[3] == 1`.
+    pub src: AccessPattern,
+    /// Destination.
+    pub dst: AccessPattern,
+    /// Lane map of the 0x69 half (wide path only); must then have 32 entries.
+    pub mask: Vec<u8>,
+}
+
+/// Gather: one {0x68 reg_load, 0x67 pool_buffer_load} pair per 512-element chunk of the index.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gather {
+    /// `getArgument(0)`: the data table (0x68 +0x0C); must be static.
+    pub data: AccessPattern,
+    /// `getArgument(1)`: the index vector (0x67 +0x0C).
+    pub index: AccessPattern,
+    /// `getOutput()` (0x68 +0x2C).
+    pub dst: AccessPattern,
+}
+
+/// Dropout 0x7F.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dropout {
+    /// Source (+0x10 TENSOR3D).
+    pub src: AccessPattern,
+    /// Destination (+0x30 TENSOR3D).
+    pub dst: AccessPattern,
+    /// +0x23: index of the threshold in the engine's scalar-operand bank (resolved by the caller).
+    pub threshold_imm_ptr: u8,
+    /// +0x24: the threshold's dtype.
+    pub threshold_dtype: BirDtype,
+    /// +0x2B: RNG mode, read by the compiler from a generator-wide setting (`*(this+0xF0)`);
+    /// caller-supplied. The seed is set out of band (PseudoSetRngSeed), not here.
+    pub rng_mode: u8,
+}
+
+/// IndirectCopy 0xE7.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IndirectCopy {
+    /// Must be tensor-indirect; its {index, data, count} is embedded at +0x0C..+0x15.
+    pub src: AccessPattern,
+    /// Destination (+0x2C TENSOR4D).
+    pub dst: AccessPattern,
+    /// +0x23 `src_num_elem_per_idx`.
+    pub num_elem_per_idx: u8,
+    /// +0x26 `src_buffer_size` (u16).
+    pub src_buffer_size: u16,
+}
+
+/// RangeSelect 0xBC (cayman) with its 0x9B companion.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RangeSelect {
+    /// `getArgument(0)`: on-true data (+0x18 TENSOR2D).
+    pub src: AccessPattern,
+    /// `getOutput()` (+0x30 TENSOR2D).
+    pub dst: AccessPattern,
+    /// +0x10: the integer operand the encoder converts to f32 (header: `base`, the index origin).
+    pub range_start: i32,
+    /// +0x14: raw f32 (header: `fill_val`); must be -FLT_MAX.
+    pub fill_val: f32,
+    /// +0x24 comparison op 0.
+    pub comp_op0: BirAluOp,
+    /// +0x25 comparison op 1.
+    pub comp_op1: BirAluOp,
+    /// +0x26 / +0x28 bound 0.
+    pub bound0: ScalarOperand,
+    /// +0x27 / +0x2C bound 1.
+    pub bound1: ScalarOperand,
+    /// +0x0E reduce command.
+    pub reduce_cmd: BirAccumulation,
+    /// Destination of the 0x9B read-accumulator companion (+0x2C TENSOR1D).
+    pub reduce_res: AccessPattern,
+}
+
+/// The op and its operands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Op {
+    /// StreamShuffle.
+    StreamShuffle(StreamShuffle),
+    /// StreamTranspose.
+    StreamTranspose(StreamTranspose),
+    /// Gather.
+    Gather(Gather),
+    /// Dropout.
+    Dropout(Dropout),
+    /// IndirectCopy.
+    IndirectCopy(IndirectCopy),
+    /// RangeSelect.
+    RangeSelect(RangeSelect),
+}
+
+/// The op kinds, with their opcode sequences and engines as data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OpKind {
+    /// StreamShuffle.
+    StreamShuffle,
+    /// StreamTranspose.
+    StreamTranspose,
+    /// Gather.
+    Gather,
+    /// Dropout.
+    Dropout,
+    /// IndirectCopy.
+    IndirectCopy,
+    /// RangeSelect.
+    RangeSelect,
+}
+
+/// One row of the op table.
+pub struct OpInfo {
+    /// Kind.
+    pub kind: OpKind,
+    /// Name.
+    pub name: &'static str,
+    /// Every opcode the op can emit (the COLLECT set), in emission order.
+    pub opcodes: &'static [u8],
+    /// Engine (isa-table §1).
+    pub engine: Engine,
+    /// Encoder family (arch gate).
+    pub family: crate::arch::Family,
+}
+
+/// The op table (seed DVE page; engines from isa-table §1).
+pub const OPS: [OpInfo; 6] = [
+    OpInfo {
+        kind: OpKind::StreamShuffle,
+        name: "stream_shuffle",
+        opcodes: &[0x6a, 0x69],
+        engine: Engine::Vector,
+        family: crate::arch::Family::StreamShuffle,
+    },
+    OpInfo {
+        kind: OpKind::StreamTranspose,
+        name: "stream_transpose",
+        opcodes: &[0x6b, 0x69],
+        engine: Engine::Vector,
+        family: crate::arch::Family::StreamTranspose,
+    },
+    OpInfo {
+        kind: OpKind::Gather,
+        name: "gather",
+        opcodes: &[0x68, 0x67],
+        engine: Engine::GpSimd,
+        family: crate::arch::Family::Gather,
+    },
+    OpInfo {
+        kind: OpKind::Dropout,
+        name: "dropout",
+        opcodes: &[0x7f],
+        engine: Engine::Vector,
+        family: crate::arch::Family::Dropout,
+    },
+    OpInfo {
+        kind: OpKind::IndirectCopy,
+        name: "indirect_copy",
+        opcodes: &[0xe7],
+        engine: Engine::GpSimd,
+        family: crate::arch::Family::IndirectCopy,
+    },
+    OpInfo {
+        kind: OpKind::RangeSelect,
+        name: "range_select",
+        opcodes: &[0xbc, 0x9b],
+        engine: Engine::Vector,
+        family: crate::arch::Family::RangeSelect,
+    },
+];
+
+impl Op {
+    /// The op kind.
+    pub fn kind(&self) -> OpKind {
+        match self {
+            Op::StreamShuffle(_) => OpKind::StreamShuffle,
+            Op::StreamTranspose(_) => OpKind::StreamTranspose,
+            Op::Gather(_) => OpKind::Gather,
+            Op::Dropout(_) => OpKind::Dropout,
+            Op::IndirectCopy(_) => OpKind::IndirectCopy,
+            Op::RangeSelect(_) => OpKind::RangeSelect,
+        }
+    }
+}
+
+impl OpKind {
+    /// The op-table row.
+    pub fn info(self) -> &'static OpInfo {
+        &OPS[self as usize]
+    }
+}
+
+/// A backend instruction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Instruction {
+    /// BIR instruction id.
+    pub id: InstId,
+    /// Engine it is issued to.
+    pub engine: Engine,
+    /// Optional sync.
+    pub sync: SyncInfo,
+    /// Op and operands.
+    pub op: Op,
+}
+
+impl Instruction {
+    /// An instruction on the op's default engine, without sync.
+    pub fn new(op: Op) -> Instruction {
+        let engine = op.kind().info().engine;
+        Instruction {
+            id: 0,
+            engine,
+            sync: SyncInfo::default(),
+            op,
+        }
+    }
+
+    /// Sets the sync info.
+    pub fn with_sync(mut self, sync: SyncInfo) -> Instruction {
+        self.sync = sync;
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn op_table_is_indexed_by_kind() {
+        for (i, o) in OPS.iter().enumerate() {
+            assert_eq!(o.kind as usize, i);
+        }
+    }
+
+    #[test]
+    fn base_num_indirect_is_zero() {
+        let s = StaticAp::sbuf(0, 0, 1, &[Dim::new(1, 4)], BirDtype::Float32);
+        let ap = AccessPattern::Static(s.clone());
+        assert_eq!(ap.get_num_indirect_indices(), 0);
+        assert!(!ap.is_tensor_indirect_dynamic_ap());
+        let ind = AccessPattern::TensorIndirect(IndirectAp {
+            data: s.clone(),
+            index: s,
+            num_indirect_indices: 7,
+            index_arg_id: 1,
+        });
+        assert_eq!(ind.get_num_indirect_indices(), 7);
+        assert!(ind.get_tensor_indirect_indices_ap().is_some());
+    }
+}

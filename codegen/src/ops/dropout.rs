@@ -1,0 +1,31 @@
+//! Dropout (`visitInstDropout`, 0x7F, S3D3_DROPOUT): one bundle, TENSOR3D slots, the threshold
+//! as a scalar-bank pointer and its dtype, and the RNG mode byte.
+
+use super::{active, wire};
+use crate::arch::ArchModel;
+use crate::bundle::{Sink, setup_header, setup_sync};
+use crate::error::EncodeError;
+use crate::formats::dropout as dr;
+use crate::indirect::assign_access_3d;
+use crate::model::{Dropout, Instruction};
+
+pub(super) fn encode<S: Sink>(
+    inst: &Instruction,
+    op: &Dropout,
+    arch: &ArchModel,
+    sink: &mut S,
+) -> Result<(), EncodeError> {
+    let b = sink.begin();
+    setup_header(b, 0x7F);
+    setup_sync(b, &inst.sync, true, true)?;
+    dr::IN_DTYPE.put_u8(b, wire(op.src.dtype(), arch));
+    dr::OUT_DTYPE.put_u8(b, wire(op.dst.dtype(), arch));
+    dr::ACTIVE.put_u8(b, active(&op.src, arch)?);
+    dr::THRESHOLD_IMM_PTR.put_u8(b, op.threshold_imm_ptr);
+    dr::THRESHOLD_DTYPE.put_u8(b, wire(op.threshold_dtype, arch));
+    dr::RNG_MODE.put_u8(b, op.rng_mode);
+    assign_access_3d(dr::SRC.slot(b), &op.src, arch)?;
+    assign_access_3d(dr::DST.slot(b), &op.dst, arch)?;
+    sink.end();
+    Ok(())
+}

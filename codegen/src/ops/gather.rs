@@ -1,0 +1,71 @@
+//! Gather (`visitInstGather`): one {0x68 reg_load, 0x67 pool_buffer_load} pair per 512-element
+//! chunk of the index. The 0x68 half carries the data source and the destination; the 0x67 half
+//! carries the index (CC S4_PB layout), the chunk's element count and the constant 0x1FF.
+//!
+//! ASSUMPTION: the chunks differ only in the continuation flag (0x68 +0x24: 0 on chunk 0, 1
+//! after; the seed says it "chains" the chunks) and in the chunk's element count (0x67 +0x28);
+//! the access patterns are the same in every chunk. The seed does not say more.
+
+use super::{GATHER_CHUNK, active, gather_chunks, wire};
+use crate::arch::ArchModel;
+use crate::bundle::{Bundle, Sink, setup_header, setup_sync};
+use crate::error::EncodeError;
+use crate::formats::{pool_buffer_load as pb, reg_load as rl};
+use crate::indirect::assign_access_4d;
+use crate::model::{AccessPattern, Gather, Instruction};
+use crate::tensor::assign_static_pattern;
+
+pub(super) fn encode<S: Sink>(
+    inst: &Instruction,
+    op: &Gather,
+    arch: &ArchModel,
+    sink: &mut S,
+) -> Result<(), EncodeError> {
+    if op.data.is_tensor_indirect_dynamic_ap() {
+        return Err(EncodeError::PoolBufferLoadIndirect);
+    }
+    // The index rides in the plain 0x67 slot, which is the POOL_BUFFER_LOAD the assert names.
+    let AccessPattern::Static(index) = &op.index else {
+        return Err(EncodeError::PoolBufferLoadIndirect);
+    };
+    let n = index.num_elements_per_partition();
+    if n == 0 {
+        return Err(EncodeError::ZeroNumElem);
+    }
+    let chunks = gather_chunks(n);
+
+    // Chunk-0 templates without sync; later chunks copy and patch them.
+    let mut t68: Bundle = [0; 64];
+    setup_header(&mut t68, 0x68);
+    rl::IN_DTYPE.put_u8(&mut t68, wire(op.data.dtype(), arch));
+    rl::OUT_DTYPE.put_u8(&mut t68, wire(op.dst.dtype(), arch));
+    rl::ACTIVE.put_u8(&mut t68, active(&op.data, arch)?);
+    rl::VECTOR_DEPTH.put_u32(&mut t68, 0);
+    assign_access_4d(rl::SRC.slot(&mut t68), &op.data, arch)?;
+    assign_access_4d(rl::DST.slot(&mut t68), &op.dst, arch)?;
+
+    let mut t67: Bundle = [0; 64];
+    setup_header(&mut t67, 0x67);
+    pb::IN_DTYPE.put_u8(&mut t67, wire(index.dtype, arch));
+    pb::ACTIVE.put_u8(&mut t67, active(&op.index, arch)?);
+    pb::VECTOR_DEPTH.put_u32(&mut t67, 0x1FF);
+    assign_static_pattern(pb::SRC.slot::<20>(&mut t67), index, 4, arch)?;
+
+    for k in 0..chunks {
+        let first = k == 0;
+        let last = k + 1 == chunks;
+        let b = sink.begin();
+        *b = t68;
+        rl::OPTIONS.put_u16(b, !first as u16);
+        setup_sync(b, &inst.sync, first, false)?;
+        sink.end();
+
+        let b = sink.begin();
+        *b = t67;
+        let count = (n - k * GATHER_CHUNK).min(GATHER_CHUNK);
+        pb::ELEM_COUNT.put_u32(b, count as u32);
+        setup_sync(b, &inst.sync, false, last)?;
+        sink.end();
+    }
+    Ok(())
+}

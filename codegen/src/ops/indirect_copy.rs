@@ -1,0 +1,33 @@
+//! IndirectCopy (`visitInstIndirectCopy`, 0xE7, S4D4_IC): the source is a TensorIndirect AP
+//! whose {index, data, count} descriptor is embedded at +0x0C..+0x15 with the marker on +0x0F.
+
+use super::{active, wire};
+use crate::arch::ArchModel;
+use crate::bundle::{Sink, setup_header, setup_sync};
+use crate::error::EncodeError;
+use crate::formats::indirect_copy as ic;
+use crate::indirect::{assign_access_4d, assign_indirect_copy_descriptor};
+use crate::model::{AccessPattern, IndirectCopy, Instruction};
+
+pub(super) fn encode<S: Sink>(
+    inst: &Instruction,
+    op: &IndirectCopy,
+    arch: &ArchModel,
+    sink: &mut S,
+) -> Result<(), EncodeError> {
+    let AccessPattern::TensorIndirect(src) = &op.src else {
+        return Err(EncodeError::IndirectCopyNotIndirect);
+    };
+    let b = sink.begin();
+    setup_header(b, 0xE7);
+    setup_sync(b, &inst.sync, true, true)?;
+    assign_indirect_copy_descriptor(ic::SRC.slot(b), src, arch)?;
+    ic::IN_DTYPE.put_u8(b, wire(src.data.dtype, arch));
+    ic::OUT_DTYPE.put_u8(b, wire(op.dst.dtype(), arch));
+    ic::ACTIVE.put_u8(b, active(&op.src, arch)?);
+    ic::SRC_NUM_ELEM_PER_IDX.put_u8(b, op.num_elem_per_idx);
+    ic::SRC_BUFFER_SIZE.put_u16(b, op.src_buffer_size);
+    assign_access_4d(ic::DST.slot(b), &op.dst, arch)?;
+    sink.end();
+    Ok(())
+}

@@ -1,0 +1,87 @@
+//! RangeSelect (`CoreV3GenImpl::visitInstRangeSelect`, 0xBC, S2D2_RS) and its companion 0x9B
+//! (DveReadAccumulator, D1_RD: the header layout; the seed does not transcribe it) that reads the
+//! max-reduced result out to `reduce_res`.
+
+use super::{active, static_only, wire};
+use crate::arch::ArchModel;
+use crate::bundle::{Sink, setup_header, setup_sync};
+use crate::enums::{ALU_MAX, RS_COMP_OPS, accum_to_wire, alu_to_wire};
+use crate::error::EncodeError;
+use crate::formats::{range_select as rs, read_acc as rd};
+use crate::model::{Instruction, RangeSelect, ScalarOperand};
+use crate::tensor::assign_static_pattern;
+
+/// -FLT_MAX, the only legal fill value.
+pub const MAX_NEG_BITS: u32 = 0xFF7F_FFFF;
+
+fn comp(op: crate::enums::BirAluOp, arch: &ArchModel) -> Result<u8, EncodeError> {
+    alu_to_wire(op, arch.core)
+        .filter(|w| RS_COMP_OPS.contains(w))
+        .ok_or(EncodeError::AluNotEncodable(op))
+}
+
+fn bound(o: ScalarOperand) -> (u8, u32) {
+    match o {
+        ScalarOperand::Imm(f) => (0, f.to_bits()),
+        ScalarOperand::Ptr(p) => (1, p),
+        ScalarOperand::RegPtr(r) => (2, r as u32),
+    }
+}
+
+pub(super) fn encode<S: Sink>(
+    inst: &Instruction,
+    op: &RangeSelect,
+    arch: &ArchModel,
+    sink: &mut S,
+) -> Result<(), EncodeError> {
+    if op.fill_val.to_bits() != MAX_NEG_BITS {
+        return Err(EncodeError::FillValNotMaxNeg);
+    }
+    if op.src.num_elements_per_partition() != op.dst.num_elements_per_partition() {
+        return Err(EncodeError::NumElesMismatch);
+    }
+    let src = static_only(&op.src, "range_select src_mem_pattern")?;
+    let dst = static_only(&op.dst, "range_select dst_mem_pattern")?;
+    let res = static_only(&op.reduce_res, "dve_read_accumulator dst_mem_pattern")?;
+    let (lo, hi) = (wire(src.dtype, arch), wire(dst.dtype, arch));
+    if lo > 0xF {
+        return Err(EncodeError::DtypeNotEncodable(src.dtype));
+    }
+    if hi > 0xF {
+        return Err(EncodeError::DtypeNotEncodable(dst.dtype));
+    }
+    let cmd = accum_to_wire(op.reduce_cmd)
+        .filter(|c| matches!(c, 0 | 2 | 3))
+        .ok_or(EncodeError::AccumNotEncodable(op.reduce_cmd))?;
+
+    let b = sink.begin();
+    setup_header(b, 0xBC);
+    setup_sync(b, &inst.sync, true, false)?;
+    rs::ACTIVE.put_u8(b, active(&op.src, arch)?);
+    rs::IN_OUT_DTYPE.put_u8(b, lo | hi << 4);
+    rs::REDUCE_CMD.put_u8(b, cmd);
+    rs::REDUCE_OP.put_u8(b, ALU_MAX);
+    rs::BASE.put_u32(b, (op.range_start as f32).to_bits());
+    rs::FILL_VAL.put_u32(b, op.fill_val.to_bits());
+    assign_static_pattern(rs::SRC.slot::<12>(b), src, 2, arch)?;
+    rs::COMP_OP0.put_u8(b, comp(op.comp_op0, arch)?);
+    rs::COMP_OP1.put_u8(b, comp(op.comp_op1, arch)?);
+    let (s0, v0) = bound(op.bound0);
+    let (s1, v1) = bound(op.bound1);
+    rs::BOUND0_SRC.put_u8(b, s0);
+    rs::BOUND1_SRC.put_u8(b, s1);
+    rs::BOUND0.put_u32(b, v0);
+    rs::BOUND1.put_u32(b, v1);
+    assign_static_pattern(rs::DST.slot::<12>(b), dst, 2, arch)?;
+    sink.end();
+
+    let b = sink.begin();
+    setup_header(b, 0x9B);
+    setup_sync(b, &inst.sync, false, true)?;
+    rd::DST_ELEMENT_COUNT.put_u32(b, 1);
+    rd::DTYPE.put_u8(b, wire(res.dtype, arch));
+    rd::ACTIVE.put_u8(b, active(&op.reduce_res, arch)?);
+    assign_static_pattern(rd::DST.slot::<8>(b), res, 1, arch)?;
+    sink.end();
+    Ok(())
+}

@@ -1,0 +1,50 @@
+//! StreamTranspose (`visitInstStreamTranspose`): {0x6B} when the dst spans <= 31 partitions,
+//! else {0x6B, 0x69}. The 0x69 half is identical in structure to StreamShuffle's.
+
+use super::{TRANSPOSE_WIDE_PARTITIONS, active, fill_lanes, passthrough_sentinel, wire};
+use crate::arch::ArchModel;
+use crate::bundle::{Sink, setup_header, setup_sync};
+use crate::error::EncodeError;
+use crate::formats::{shuffle, tr};
+use crate::indirect::assign_access_4d;
+use crate::model::{AccessPattern, Instruction, StreamTranspose};
+use crate::tensor::pack;
+
+pub(super) fn encode<S: Sink>(
+    inst: &Instruction,
+    op: &StreamTranspose,
+    arch: &ArchModel,
+    sink: &mut S,
+) -> Result<(), EncodeError> {
+    // Guard A: no TensorIndirect source.
+    let AccessPattern::Static(src) = &op.src else {
+        return Err(EncodeError::TransposeIndirectSrc);
+    };
+    // Guard B: the packed source's num_elem[3] (the +0x1E word) must be 1.
+    let (_, num) = pack(&src.dims, 4)?;
+    if num[3] != 1 {
+        return Err(EncodeError::TransposeNumElem3);
+    }
+    let wide = op.dst.partitions() >= TRANSPOSE_WIDE_PARTITIONS;
+
+    let b = sink.begin();
+    setup_header(b, 0x6B);
+    setup_sync(b, &inst.sync, true, !wide)?;
+    tr::IN_DTYPE.put_u8(b, wire(op.src.dtype(), arch));
+    tr::OUT_DTYPE.put_u8(b, wire(op.dst.dtype(), arch));
+    tr::ACTIVE.put_u8(b, active(&op.src, arch)?);
+    tr::TRANSPOSE_CH.put_u8(b, 1);
+    assign_access_4d(tr::SRC.slot(b), &op.src, arch)?;
+    assign_access_4d(tr::DST.slot(b), &op.dst, arch)?;
+    sink.end();
+
+    if wide {
+        let b = sink.begin();
+        setup_header(b, 0x69);
+        setup_sync(b, &inst.sync, false, true)?;
+        assign_access_4d(shuffle::SRC.slot(b), &op.src, arch)?;
+        fill_lanes(b, &op.mask, passthrough_sentinel(&op.src, &op.dst))?;
+        sink.end();
+    }
+    Ok(())
+}
