@@ -1,1 +1,35 @@
-//! Sundial tools and embedding API.
+//! Sundial: an MLIR middle and back end for NeuronCore accelerators — tools and embedding API.
+//!
+//! - [`session`]: the embedding API front ends call ([`Session`]: parse, verify, run pipelines,
+//!   print; diagnostics as values).
+//! - [`opt`]: the `sundial-opt` driver (mlir-opt conventions).
+//! - [`expected`]: `--verify-diagnostics` matching of `expected-*` comments.
+//! - [`source`]: `--split-input-file` chunking and the nesting guard.
+//!
+//! The dialects live in `sundial-dialects`, the passes in `sundial-passes`.
+
+pub mod expected;
+pub mod opt;
+pub mod session;
+pub mod source;
+
+pub use session::{Parsed, RunOptions, Session};
+pub use sundial_dialects::diag::{Diagnostic, Severity};
+
+/// Stack size of the thread the tools run on: MLIR recurses per nesting level; together with
+/// [`source::MAX_NESTING`] this keeps deep (but accepted) inputs far from overflow.
+pub const TOOL_STACK_BYTES: usize = 512 * 1024 * 1024;
+
+/// Runs `f` on a thread with [`TOOL_STACK_BYTES`] of stack and returns its result, or an
+/// error if the thread cannot be started (address-space limits) or panicked.
+pub fn with_big_stack<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, String> {
+    let handle = std::thread::Builder::new()
+        .stack_size(TOOL_STACK_BYTES)
+        .spawn(f)
+        .map_err(|e| format!("cannot start the tool thread: {e}"))?;
+    handle
+        .join()
+        .map_err(|_| "internal error: the tool thread panicked".to_string())
+}

@@ -1,1 +1,24 @@
-//! NISA and BIR dialects.
+//! The NISA and BIR dialects of Sundial on MLIR (through melior).
+//!
+//! - [`spec`]: the vocabulary of the op tables; [`nisa`] and [`bir`]: the tables themselves
+//!   (one row per op: operands, results, attributes, engines, provenance).
+//! - [`irdl`]: the IRDL definitions generated from the tables; [`context`]: an MLIR context
+//!   with the upstream dialects Sundial accepts and NISA/BIR loaded from that IRDL.
+//! - [`enums`], [`dtype`], [`tile`]: typed views of attribute vocabularies, element types and
+//!   tiles (`memref<... , "sbuf">`).
+//! - [`verify`]: the semantic verifier for everything IRDL cannot express.
+//! - [`diag`], [`ffi`]: diagnostics as Rust values, and panic-free string/printing helpers.
+
+pub mod bir;
+pub mod context;
+pub mod diag;
+pub mod dtype;
+pub mod enums;
+pub mod ffi;
+pub mod irdl;
+pub mod nisa;
+pub mod spec;
+pub mod tile;
+pub mod verify;
+
+pub use context::{ContextError, create_context};

@@ -1,0 +1,191 @@
+//! The closed vocabularies of NISA and BIR attributes (engines, DGE modes, ALU ops,
+//! activation functions, accumulation commands, ...).
+//!
+//! Each enum is written in IR as a string attribute (`engine = "vector"`), so tests and
+//! kernels stay readable in MLIR's generic syntax. The numeric value of each member is the
+//! public NKI value where NKI defines one (the declaration order below is that order), so a
+//! front end can map its integers one to one. The verifier rejects any other string and names
+//! the attribute and the accepted spellings.
+
+/// Declares a string-valued enum with its accepted spellings, in numeric order.
+macro_rules! string_enum {
+    ($(#[$doc:meta])* $name:ident, $attr:literal, [$($(#[$vdoc:meta])* $variant:ident = $text:literal),+ $(,)?]) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum $name {
+            $($(#[$vdoc])* $variant),+
+        }
+
+        impl $name {
+            /// Every member, in numeric order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+            /// Every accepted spelling, in numeric order.
+            pub const NAMES: &'static [&'static str] = &[$($text),+];
+            /// The IR spelling of this member.
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $text),+ }
+            }
+            /// Parses an IR spelling.
+            pub fn parse(text: &str) -> Option<Self> {
+                match text { $($text => Some($name::$variant),)+ _ => None }
+            }
+            /// The numeric value (position in the declaration).
+            pub fn code(self) -> u32 {
+                self as u32
+            }
+            /// The vocabulary descriptor used by the op tables.
+            pub const VOCAB: $crate::spec::Vocab = $crate::spec::Vocab { name: $attr, values: Self::NAMES };
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+string_enum!(
+    /// NKI `engine` (public values: unknown=0 ... sync=6).
+    Engine, "engine", [
+        /// Let the compiler choose.
+        Unknown = "unknown", Tensor = "tensor", Scalar = "scalar", Gpsimd = "gpsimd",
+        Dma = "dma", Vector = "vector", Sync = "sync",
+    ]
+);
+
+string_enum!(
+    /// NKI `dge_mode` (unknown=0, swdge=1, hwdge=2, none=3); `unknown` is resolved by the
+    /// DGE-resolution pass.
+    DgeMode, "dge_mode", [Unknown = "unknown", Swdge = "swdge", Hwdge = "hwdge", None = "none"]
+);
+
+string_enum!(
+    /// NKI `oob_mode` (error=0, skip=1).
+    OobMode, "oob_mode", [Error = "error", Skip = "skip"]
+);
+
+string_enum!(
+    /// NKI `reduce_cmd` / accumulation command (idle=0, reset=1, reduce=2, reset_reduce=3,
+    /// load_reduce=4); the hardware ACCUM_CMD byte uses the same numbers.
+    ReduceCmd, "reduce_cmd", [
+        Idle = "idle", Reset = "reset", Reduce = "reduce", ResetReduce = "reset_reduce",
+        LoadReduce = "load_reduce",
+    ]
+);
+
+string_enum!(
+    /// NKI `dma_engine` selector for `send_recv` (dma=1, gpsimd_dma=2; 0 is unused).
+    DmaEngine, "dma_engine", [Dma = "dma", GpsimdDma = "gpsimd_dma"]
+);
+
+string_enum!(
+    /// Matmul performance mode (`perf_mode`).
+    PerfMode, "perf_mode", [None = "none", DoubleRow = "double_row", DoubleRowSwInterleave = "double_row_sw_interleave"]
+);
+
+string_enum!(
+    /// BIR `AluOpType` (0..32), the names NISA uses for ALU operations. The wire byte is a
+    /// separate table in the codegen crate; these are the IR names only.
+    AluOp, "alu_op", [
+        Bypass = "bypass", BitwiseNot = "bitwise_not", ArithShiftLeft = "arith_shift_left",
+        ArithShiftRight = "arith_shift_right", Add = "add", Subtract = "subtract", Mult = "mult",
+        Divide = "divide", Max = "max", Min = "min", BitwiseAnd = "bitwise_and",
+        BitwiseOr = "bitwise_or", BitwiseXor = "bitwise_xor", LogicalAnd = "logical_and",
+        LogicalOr = "logical_or", LogicalXor = "logical_xor", LogicalShiftLeft = "logical_shift_left",
+        LogicalShiftRight = "logical_shift_right", IsEqual = "is_equal", NotEqual = "not_equal",
+        IsGt = "is_gt", IsGe = "is_ge", IsLt = "is_lt", IsLe = "is_le", Average = "average",
+        ElemwiseMul = "elemwise_mul", Pow = "pow", Mod = "mod", Rsqrt = "rsqrt", Abs = "abs",
+        AbsMax = "abs_max", AbsMin = "abs_min", ModInt = "mod_int",
+    ]
+);
+
+impl AluOp {
+    /// Bit-vector operations (operate on raw integer bits).
+    pub fn is_bitvec(self) -> bool {
+        use AluOp::*;
+        matches!(
+            self,
+            Bypass
+                | BitwiseNot
+                | ArithShiftLeft
+                | ArithShiftRight
+                | BitwiseAnd
+                | BitwiseOr
+                | BitwiseXor
+                | LogicalShiftLeft
+                | LogicalShiftRight
+        )
+    }
+
+    /// Arithmetic operations (fp32 math on Vector, native integers on GpSimd).
+    pub fn is_arith(self) -> bool {
+        use AluOp::*;
+        matches!(
+            self,
+            Bypass
+                | Add
+                | Subtract
+                | Mult
+                | Divide
+                | Max
+                | Min
+                | LogicalAnd
+                | LogicalOr
+                | LogicalXor
+                | IsEqual
+                | NotEqual
+                | IsGt
+                | IsGe
+                | IsLt
+                | IsLe
+                | Average
+                | Pow
+                | Mod
+                | Rsqrt
+                | Abs
+                | AbsMax
+                | AbsMin
+                | ModInt
+        )
+    }
+
+    /// Comparison operations (result 1.0 / 0.0).
+    pub fn is_compare(self) -> bool {
+        use AluOp::*;
+        matches!(self, IsEqual | NotEqual | IsGt | IsGe | IsLt | IsLe)
+    }
+}
+
+string_enum!(
+    /// BIR `ActivationFunctionType` (0..29), the names NISA uses for activation functions.
+    ActivationFunc, "activation_func", [
+        Identity = "identity", Square = "square", Relu = "relu", Lrelu = "lrelu", Prelu = "prelu",
+        Sigmoid = "sigmoid", Tanh = "tanh", Exp = "exp", Softplus = "softplus", Sqrt = "sqrt",
+        Rsqrt = "rsqrt", Ln = "ln", Erf = "erf", Sin = "sin", Arctan = "arctan", Sign = "sign",
+        Gelu = "gelu", Mish = "mish", GeluApprxTanh = "gelu_apprx_tanh",
+        GeluApprxSigmoid = "gelu_apprx_sigmoid",
+        DerivativeGeluApprxSigmoid = "derivative_gelu_apprx_sigmoid",
+        DerivativeGelu = "derivative_gelu", DerivativeErf = "derivative_erf", Copy = "copy",
+        Abs = "abs", Reciprocal = "reciprocal", AbsReciprocalSqrt = "abs_reciprocal_sqrt",
+        Silu = "silu", DerivativeSilu = "derivative_silu", IsFinite = "is_finite",
+    ]
+);
+
+string_enum!(
+    /// Memory spaces a tile can live in (the memref memory-space string).
+    Space, "memory space", [Hbm = "hbm", Sbuf = "sbuf", Psum = "psum"]
+);
+
+string_enum!(
+    /// NeuronCore generations an op may require (`nc_version`: gen2=trn1/inf2, gen3=trn2,
+    /// gen4=trn3). Written on a module as `sundial.target = "sunda" | "cayman" | "mariana"`.
+    Target, "sundial.target", [Sunda = "sunda", Cayman = "cayman", Mariana = "mariana"]
+);
+
+impl Target {
+    /// NeuronCore version number (2, 3, 4).
+    pub fn nc_version(self) -> u32 {
+        self.code() + 2
+    }
+}

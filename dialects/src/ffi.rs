@@ -1,0 +1,174 @@
+//! Safe helpers over the few MLIR C API calls whose melior wrappers can panic.
+//!
+//! melior 0.27.8 converts `MlirStringRef`s with `StringRef::as_str`, which indexes the last
+//! byte (a panic on an empty string) and rejects non-UTF-8 bytes (string attributes may hold
+//! any bytes through `\XX` escapes). Sundial must not panic on any input, so every string that
+//! comes out of MLIR goes through [`string_ref_lossy`] instead, and every printer uses a
+//! byte-collecting callback.
+
+#[allow(unused_imports)]
+use melior::ir::{attribute::AttributeLike, r#type::TypeLike};
+
+use melior::ir::{Attribute, Location, Type};
+use mlir_sys::{
+    MlirStringRef, mlirAttributePrint, mlirIdentifierStr, mlirLocationCallSiteGetCaller,
+    mlirLocationFileLineColRangeGetFilename, mlirLocationFileLineColRangeGetStartColumn,
+    mlirLocationFileLineColRangeGetStartLine, mlirLocationFusedGetLocations,
+    mlirLocationFusedGetNumLocations, mlirLocationNameGetChildLoc, mlirOpPrintingFlagsCreate,
+    mlirOpPrintingFlagsDestroy, mlirOpPrintingFlagsEnableDebugInfo,
+    mlirOpPrintingFlagsPrintGenericOpForm, mlirOperationPrintWithFlags, mlirStringAttrGetValue,
+    mlirTypePrint,
+};
+use std::ffi::c_void;
+
+/// Converts an MLIR string reference to an owned string, replacing invalid UTF-8.
+///
+/// # Safety
+/// `raw` must point to `raw.length` readable bytes (or have length 0).
+pub unsafe fn string_ref_lossy(raw: MlirStringRef) -> String {
+    if raw.length == 0 || raw.data.is_null() {
+        return String::new();
+    }
+    let bytes = unsafe { std::slice::from_raw_parts(raw.data as *const u8, raw.length) };
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+unsafe extern "C" fn collect_bytes(chunk: MlirStringRef, data: *mut c_void) {
+    if chunk.length == 0 || chunk.data.is_null() {
+        return;
+    }
+    let out = unsafe { &mut *(data as *mut Vec<u8>) };
+    out.extend_from_slice(unsafe {
+        std::slice::from_raw_parts(chunk.data as *const u8, chunk.length)
+    });
+}
+
+/// Printing options for [`print_operation`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PrintOptions {
+    /// Print every operation in the generic form (`"dialect.op"(...) {...} : (...) -> ...`).
+    pub generic: bool,
+    /// Print source locations (`loc(...)`).
+    pub debug_info: bool,
+}
+
+/// Prints an operation to a string (lossy UTF-8), never panicking.
+pub fn print_operation(op: mlir_sys::MlirOperation, options: PrintOptions) -> String {
+    let mut out = Vec::new();
+    unsafe {
+        let flags = mlirOpPrintingFlagsCreate();
+        if options.generic {
+            mlirOpPrintingFlagsPrintGenericOpForm(flags);
+        }
+        if options.debug_info {
+            mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
+        }
+        mlirOperationPrintWithFlags(
+            op,
+            flags,
+            Some(collect_bytes),
+            &mut out as *mut Vec<u8> as *mut c_void,
+        );
+        mlirOpPrintingFlagsDestroy(flags);
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Prints a type to a string (lossy UTF-8).
+pub fn print_type(ty: Type<'_>) -> String {
+    let mut out = Vec::new();
+    unsafe {
+        mlirTypePrint(
+            ty.to_raw(),
+            Some(collect_bytes),
+            &mut out as *mut Vec<u8> as *mut c_void,
+        );
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Prints an attribute to a string (lossy UTF-8).
+pub fn print_attribute(attr: Attribute<'_>) -> String {
+    let mut out = Vec::new();
+    unsafe {
+        mlirAttributePrint(
+            attr.to_raw(),
+            Some(collect_bytes),
+            &mut out as *mut Vec<u8> as *mut c_void,
+        );
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The value of a string attribute (lossy UTF-8). The caller must have checked
+/// `attr.is_string()`.
+pub fn string_attr_value(attr: Attribute<'_>) -> String {
+    unsafe { string_ref_lossy(mlirStringAttrGetValue(attr.to_raw())) }
+}
+
+/// A resolved `file:line:col` position.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FileLineCol {
+    /// The buffer name (empty for buffers parsed without a name).
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub col: usize,
+}
+
+/// Finds the first `file:line:col` inside a location, looking through name, call-site
+/// (caller side) and fused locations the way MLIR's own source-manager handler does.
+pub fn file_line_col(loc: Location<'_>) -> Option<FileLineCol> {
+    // Bounded so that a pathological location tree cannot recurse forever.
+    fn walk(raw: mlir_sys::MlirLocation, depth: usize) -> Option<FileLineCol> {
+        if depth > 64 || raw.ptr.is_null() {
+            return None;
+        }
+        unsafe {
+            if mlir_sys::mlirLocationIsAFileLineColRange(raw) {
+                let file = string_ref_lossy(mlirIdentifierStr(
+                    mlirLocationFileLineColRangeGetFilename(raw),
+                ));
+                let line = mlirLocationFileLineColRangeGetStartLine(raw).max(0) as usize;
+                let col = mlirLocationFileLineColRangeGetStartColumn(raw).max(0) as usize;
+                return Some(FileLineCol { file, line, col });
+            }
+            if mlir_sys::mlirLocationIsAName(raw) {
+                return walk(mlirLocationNameGetChildLoc(raw), depth + 1);
+            }
+            if mlir_sys::mlirLocationIsACallSite(raw) {
+                return walk(mlirLocationCallSiteGetCaller(raw), depth + 1);
+            }
+            if mlir_sys::mlirLocationIsAFused(raw) {
+                let n = mlirLocationFusedGetNumLocations(raw).max(0) as usize;
+                if n == 0 {
+                    return None;
+                }
+                let mut locs = vec![
+                    mlir_sys::MlirLocation {
+                        ptr: std::ptr::null()
+                    };
+                    n
+                ];
+                mlirLocationFusedGetLocations(raw, locs.as_mut_ptr());
+                return locs.into_iter().find_map(|l| walk(l, depth + 1));
+            }
+        }
+        None
+    }
+    walk(loc.to_raw(), 0)
+}
+
+/// The name of an operation (`dialect.mnemonic`).
+pub fn op_name(op: mlir_sys::MlirOperation) -> String {
+    unsafe { string_ref_lossy(mlirIdentifierStr(mlir_sys::mlirOperationGetName(op))) }
+}
+
+/// Emits an error diagnostic at `loc` through the context's diagnostic engine (so that
+/// handlers, `--verify-diagnostics` and the driver all see it like any MLIR error).
+pub fn emit_error(loc: Location<'_>, message: &str) {
+    // The C API takes a NUL-terminated string: interior NULs cannot be represented.
+    let text = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
+    unsafe { mlir_sys::mlirEmitError(loc.to_raw(), text.as_ptr()) }
+}

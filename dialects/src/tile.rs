@@ -1,0 +1,157 @@
+//! The typed view of a NISA tile: `memref<P x F0 x ... x dtype, "space">`.
+//!
+//! A tile has a memory space (the memref's memory-space string), a static shape whose
+//! dimension 0 is the partition dimension for SBUF and PSUM tiles, and a [`Dtype`].
+//! [`Tile::from_type`] checks the rules every tile obeys wherever it appears and reports the
+//! first broken one as a sentence that names the rule.
+
+#[allow(unused_imports)]
+use melior::ir::{attribute::AttributeLike, r#type::TypeLike};
+
+use crate::{
+    dtype::Dtype,
+    enums::Space,
+    ffi::{print_type, string_attr_value},
+};
+use melior::ir::{Attribute, Type};
+use mlir_sys::{
+    mlirMemRefTypeGetLayout, mlirMemRefTypeGetMemorySpace, mlirShapedTypeGetDimSize,
+    mlirShapedTypeGetElementType, mlirShapedTypeGetRank, mlirShapedTypeHasRank,
+    mlirShapedTypeIsDynamicDim, mlirTypeIsAMemRef,
+};
+
+/// The number of SBUF/PSUM partitions on every NeuronCore generation.
+pub const NUM_PARTITIONS: i64 = 128;
+
+/// Largest rank a tile may have (partition + four free dimensions, the hardware's widest
+/// access pattern, plus one for HBM tensors that are never accessed whole).
+pub const MAX_RANK: usize = 6;
+
+/// A tile type, decoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tile {
+    /// Memory space.
+    pub space: Space,
+    /// Static shape; `shape[0]` is the partition dimension for SBUF/PSUM.
+    pub shape: Vec<i64>,
+    /// Element type.
+    pub dtype: Dtype,
+}
+
+impl Tile {
+    /// Decodes and checks a tile type. The error is a sentence for a diagnostic.
+    pub fn from_type(ty: Type<'_>) -> Result<Tile, String> {
+        let raw = ty.to_raw();
+        unsafe {
+            if !mlirTypeIsAMemRef(raw) {
+                return Err(format!(
+                    "expected a tile (memref<... , \"space\">), got '{}'",
+                    print_type(ty)
+                ));
+            }
+            if !mlirShapedTypeHasRank(raw) {
+                return Err("tile must be ranked".into());
+            }
+            let rank = mlirShapedTypeGetRank(raw).max(0) as usize;
+            if rank == 0 {
+                return Err("tile must have at least one dimension".into());
+            }
+            if rank > MAX_RANK {
+                return Err(format!(
+                    "tile rank {rank} exceeds the maximum of {MAX_RANK}"
+                ));
+            }
+            let mut shape = Vec::with_capacity(rank);
+            for d in 0..rank {
+                if mlirShapedTypeIsDynamicDim(raw, d as isize) {
+                    return Err(format!("tile dimension {d} must be static"));
+                }
+                let size = mlirShapedTypeGetDimSize(raw, d as isize);
+                if size <= 0 {
+                    return Err(format!("tile dimension {d} must be positive, got {size}"));
+                }
+                shape.push(size);
+            }
+            let layout = Attribute::from_raw(mlirMemRefTypeGetLayout(raw));
+            if !is_identity_layout(layout) {
+                return Err(
+                    "tile must have the identity layout (use nisa.ap for strided access)".into(),
+                );
+            }
+            let space_raw = mlirMemRefTypeGetMemorySpace(raw);
+            let space_attr = Attribute::from_option_raw(space_raw);
+            let space = match space_attr {
+                Some(a) if a.is_string() => {
+                    let text = string_attr_value(a);
+                    Space::parse(&text).ok_or_else(|| {
+                        format!("unknown memory space \"{text}\" (expected \"hbm\", \"sbuf\" or \"psum\")")
+                    })?
+                }
+                _ => return Err(
+                    "tile must name its memory space: memref<... , \"hbm\" | \"sbuf\" | \"psum\">"
+                        .into(),
+                ),
+            };
+            let elem = Type::from_raw(mlirShapedTypeGetElementType(raw));
+            let dtype = Dtype::from_mlir(elem).ok_or_else(|| Dtype::unsupported_hint(elem))?;
+            if space != Space::Hbm && shape[0] > NUM_PARTITIONS {
+                return Err(format!(
+                    "partition dimension {} exceeds {NUM_PARTITIONS} (rule: partitions <= {NUM_PARTITIONS})",
+                    shape[0]
+                ));
+            }
+            let tile = Tile {
+                space,
+                shape,
+                dtype,
+            };
+            if tile.num_elements().is_none() {
+                return Err("tile has too many elements (element count overflows 64 bits)".into());
+            }
+            Ok(tile)
+        }
+    }
+
+    /// Partition count (dimension 0 of an on-chip tile; 1 for an HBM tensor's view).
+    pub fn partitions(&self) -> i64 {
+        self.shape[0]
+    }
+
+    /// The free dimensions (everything after the partition dimension).
+    pub fn free_shape(&self) -> &[i64] {
+        &self.shape[1..]
+    }
+
+    /// Elements per partition (product of the free dimensions), if it fits in i64.
+    pub fn free_size(&self) -> Option<i64> {
+        self.shape[1..]
+            .iter()
+            .try_fold(1i64, |acc, &d| acc.checked_mul(d))
+    }
+
+    /// Total elements, if it fits in i64.
+    pub fn num_elements(&self) -> Option<i64> {
+        self.shape
+            .iter()
+            .try_fold(1i64, |acc, &d| acc.checked_mul(d))
+    }
+
+    /// Renders the shape as `128x512`.
+    pub fn shape_str(&self) -> String {
+        self.shape
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join("x")
+    }
+}
+
+fn is_identity_layout(layout: Attribute<'_>) -> bool {
+    unsafe {
+        if !mlir_sys::mlirAttributeIsAAffineMap(layout.to_raw()) {
+            return false;
+        }
+        let map = mlir_sys::mlirAffineMapAttrGetValue(layout.to_raw());
+        mlir_sys::mlirAffineMapIsIdentity(map)
+    }
+}

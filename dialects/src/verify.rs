@@ -1,0 +1,699 @@
+//! The semantic verifier: every rule IRDL cannot express.
+//!
+//! IRDL (generated from the op tables) already checks op names, operand and result counts,
+//! base types and the presence of required attributes while MLIR parses. This verifier runs
+//! after parsing (and after every Sundial pass) and checks, for every `nisa.*` and `bir.*` op:
+//!
+//! 1. **table rules**, read from the op's [`OpSpec`] row: attribute kinds and values (enum
+//!    spellings, integer ranges, array lengths), unknown attributes, the `engine` attribute
+//!    against the op's legal engines, each tile operand's memory space and dtype, partition
+//!    dimension at most 128, register operands, the oldest target that has the op (when the
+//!    module names one with `sundial.target`);
+//! 2. **op rules** ([`nisa_rules`], [`bir_rules`]): shapes that must agree, per-partition
+//!    `[P, 1]` operands, "immediate or tile" exclusivity, MX scale geometry, access-pattern
+//!    bounds, indirection rules, collective group rules, BIR access patterns and micro-pair
+//!    opcode sequences.
+//!
+//! Each failure is an MLIR error at the op's location, worded
+//! `'<op>' op <operand or attribute>: <what is wrong> (rule: ...)` where a rule has a short
+//! name. It does not check: data-dependent facts (index values, OOB at run time), SBUF
+//! capacity (allocation is a later pass), or anything about ops of other dialects.
+
+#[allow(unused_imports)]
+use melior::ir::{attribute::AttributeLike, r#type::TypeLike};
+
+pub mod bir_rules;
+pub mod nisa_rules;
+
+use crate::{
+    dtype::DtypeSet,
+    enums::{Engine, Target},
+    ffi::{emit_error, op_name, print_type, string_attr_value, string_ref_lossy},
+    spec::{Arity, AttrKind, AttrSpec, OpSpec, OperandKind, Presence},
+    tile::Tile,
+};
+use melior::ir::{
+    Attribute, Type, Value, ValueLike,
+    operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
+};
+use mlir_sys::MlirOperation;
+
+/// The attribute a module uses to name its target.
+pub const TARGET_ATTR: &str = "sundial.target";
+
+/// Verifies every NISA and BIR op nested in `root` (including `root`), emitting one error per
+/// broken rule through the context's diagnostic engine. Returns whether everything passed.
+///
+/// The target is `target` when given, else the `sundial.target` attribute of `root` or of its
+/// nearest ancestor that has one, else unknown (target-gated rules are then skipped).
+pub fn verify(root: &OperationRef<'_, '_>, target: Option<Target>) -> bool {
+    let mut errors = 0usize;
+    let target = match target {
+        Some(t) => Some(t),
+        None => {
+            let mut found = Ok(None);
+            let mut cursor = Some(root.to_raw());
+            let mut depth = 0;
+            while let Some(raw) = cursor {
+                match module_target(raw) {
+                    Ok(None) => {}
+                    other => {
+                        found = other;
+                        break;
+                    }
+                }
+                let parent = unsafe { mlir_sys::mlirOperationGetParentOperation(raw) };
+                cursor = (!parent.ptr.is_null() && depth < 10_000).then_some(parent);
+                depth += 1;
+            }
+            match found {
+                Ok(t) => t,
+                Err(msg) => {
+                    emit_error(root.location(), &msg);
+                    errors += 1;
+                    None
+                }
+            }
+        }
+    };
+    root.walk(WalkOrder::PreOrder, |op| {
+        errors += verify_op(&op, target);
+        WalkResult::Advance
+    });
+    errors == 0
+}
+
+fn module_target(raw: MlirOperation) -> Result<Option<Target>, String> {
+    let attr = unsafe {
+        let name = mlir_sys::mlirStringRefCreateFromCString(c"sundial.target".as_ptr());
+        Attribute::from_option_raw(mlir_sys::mlirOperationGetAttributeByName(raw, name))
+    };
+    let Some(attr) = attr else { return Ok(None) };
+    if !attr.is_string() {
+        return Err(format!(
+            "attribute '{TARGET_ATTR}' must be a string (sunda|cayman|mariana)"
+        ));
+    }
+    let text = string_attr_value(attr);
+    Target::parse(&text).map(Some).ok_or_else(|| {
+        format!(
+            "attribute '{TARGET_ATTR}': unknown target \"{text}\" (expected sunda|cayman|mariana)"
+        )
+    })
+}
+
+/// Verifies one op; returns the number of errors emitted.
+fn verify_op(op: &OperationRef<'_, '_>, target: Option<Target>) -> usize {
+    let name = op_name(op.to_raw());
+    let (spec, bir) = if let Some(rest) = name.strip_prefix("nisa.") {
+        match crate::nisa::op(rest) {
+            Some(s) => (s, None),
+            None => return 0,
+        }
+    } else if let Some(rest) = name.strip_prefix("bir.") {
+        match crate::bir::op(rest) {
+            Some(b) => (&b.spec, Some(b)),
+            None => return 0,
+        }
+    } else {
+        return 0;
+    };
+    let mut v = match OpView::new(op, spec, &name) {
+        Ok(v) => v,
+        Err(msg) => {
+            emit_error(op.location(), &format!("'{name}' op {msg}"));
+            return 1;
+        }
+    };
+    v.check_table(target);
+    // Op rules assume the table rules hold: they read tiles and attributes freely.
+    if v.errors == 0 {
+        match bir {
+            None => nisa_rules::check(&mut v, target),
+            Some(b) => bir_rules::check(&mut v, b, target),
+        }
+    }
+    v.errors
+}
+
+/// An op seen through its table row: operands by name, attributes, and error reporting.
+pub struct OpView<'o, 'a, 'c> {
+    /// The op.
+    pub op: &'o OperationRef<'c, 'a>,
+    /// Its table row.
+    pub spec: &'static OpSpec,
+    /// Its full name (`nisa.gather`).
+    pub name: String,
+    groups: Vec<(usize, usize)>,
+    /// Errors emitted so far.
+    pub errors: usize,
+}
+
+impl<'o, 'a, 'c> OpView<'o, 'a, 'c> {
+    fn new(
+        op: &'o OperationRef<'c, 'a>,
+        spec: &'static OpSpec,
+        name: &str,
+    ) -> Result<Self, String> {
+        let total = op.operand_count();
+        let groups = operand_groups(op, spec, total)?;
+        Ok(Self {
+            op,
+            spec,
+            name: name.to_string(),
+            groups,
+            errors: 0,
+        })
+    }
+
+    /// Emits `'<op>' op <message>` at the op. Like MLIR's own verifiers, only the first
+    /// broken rule of an op is reported: later ones are often consequences of it.
+    pub fn error(&mut self, message: impl AsRef<str>) {
+        if self.errors == 0 {
+            emit_error(
+                self.op.location(),
+                &format!("'{}' op {}", self.name, message.as_ref()),
+            );
+        }
+        self.errors += 1;
+    }
+
+    /// The values of operand group `name` (empty if absent).
+    pub fn values(&self, name: &str) -> Vec<Value<'c, 'a>> {
+        let Some(i) = self.spec.operand_index(name) else {
+            return Vec::new();
+        };
+        let (start, len) = self.groups[i];
+        (start..start + len)
+            .filter_map(|k| self.op.operand(k).ok())
+            .collect()
+    }
+
+    /// The first value of operand group `name`.
+    pub fn value(&self, name: &str) -> Option<Value<'c, 'a>> {
+        self.values(name).into_iter().next()
+    }
+
+    /// The decoded tile of operand `name` (first value of the group), if it is a tile.
+    pub fn tile(&self, name: &str) -> Option<Tile> {
+        self.value(name)
+            .and_then(|v| Tile::from_type(v.r#type()).ok())
+    }
+
+    /// The decoded tiles of operand group `name`.
+    pub fn tiles(&self, name: &str) -> Vec<Tile> {
+        self.values(name)
+            .into_iter()
+            .filter_map(|v| Tile::from_type(v.r#type()).ok())
+            .collect()
+    }
+
+    /// The attribute `name`, if present.
+    pub fn attr(&self, name: &str) -> Option<Attribute<'c>> {
+        self.op.attribute(name).ok()
+    }
+
+    /// A string attribute's value.
+    pub fn str_attr(&self, name: &str) -> Option<String> {
+        self.attr(name)
+            .filter(|a| a.is_string())
+            .map(string_attr_value)
+    }
+
+    /// An integer attribute's value.
+    pub fn int_attr(&self, name: &str) -> Option<i64> {
+        self.attr(name).and_then(int_value)
+    }
+
+    /// A float attribute's value.
+    pub fn float_attr(&self, name: &str) -> Option<f64> {
+        self.attr(name).and_then(float_value)
+    }
+
+    /// A bool attribute's value, or the default when absent.
+    pub fn bool_attr(&self, name: &str) -> bool {
+        self.attr(name)
+            .filter(|a| a.is_bool())
+            .map(|a| unsafe { mlir_sys::mlirBoolAttrGetValue(a.to_raw()) })
+            .unwrap_or(false)
+    }
+
+    /// A dense i64 array attribute's values.
+    pub fn i64_array(&self, name: &str) -> Option<Vec<i64>> {
+        self.attr(name).and_then(i64_array_value)
+    }
+
+    /// The engine the op names (or its default engine when absent).
+    pub fn engine(&self) -> Engine {
+        self.str_attr("engine")
+            .and_then(|s| Engine::parse(&s))
+            .unwrap_or(self.spec.default_engine)
+    }
+
+    fn check_table(&mut self, target: Option<Target>) {
+        let spec = self.spec;
+        // Operands.
+        for (i, operand) in spec.operands.iter().enumerate() {
+            let (start, len) = self.groups[i];
+            for k in start..start + len {
+                let Ok(value) = self.op.operand(k) else {
+                    continue;
+                };
+                self.check_operand(operand.name, operand.kind, value.r#type());
+            }
+        }
+        // Attributes.
+        for attr in spec.attrs {
+            match self.attr(attr.name) {
+                Some(value) => self.check_attr(attr, value),
+                None if attr.presence == Presence::Required => {
+                    self.error(format!(
+                        "attribute '{}' is required ({})",
+                        attr.name,
+                        attr.kind.describe()
+                    ));
+                }
+                None => {}
+            }
+        }
+        self.check_engine();
+        self.check_unknown_attrs();
+        if let (Some(min), Some(t)) = (spec.min_target, target)
+            && t < min
+        {
+            self.error(format!(
+                "is not available on {t} (NeuronCore v{}); it needs {min} (v{}) or newer (rule: target)",
+                t.nc_version(),
+                min.nc_version()
+            ));
+        }
+    }
+
+    fn check_operand(&mut self, name: &str, kind: OperandKind, ty: Type<'c>) {
+        match kind {
+            OperandKind::Tile { spaces, dtypes, .. } => {
+                self.check_tile_operand(name, spaces, dtypes, ty)
+            }
+            OperandKind::Reg => {
+                if !is_reg(ty) {
+                    self.error(format!(
+                        "operand '{name}': expected a register (!{}.reg), got '{}'",
+                        self.dialect(),
+                        print_type(ty)
+                    ));
+                }
+            }
+            OperandKind::TileOrReg { spaces, dtypes } => {
+                if !is_reg(ty) {
+                    self.check_tile_operand(name, spaces, dtypes, ty);
+                }
+            }
+        }
+    }
+
+    fn check_tile_operand(
+        &mut self,
+        name: &str,
+        spaces: crate::spec::Spaces,
+        dtypes: DtypeSet,
+        ty: Type<'c>,
+    ) {
+        match Tile::from_type(ty) {
+            Err(msg) => self.error(format!("operand '{name}': {msg}")),
+            Ok(tile) => {
+                if !spaces.contains(tile.space) {
+                    self.error(format!(
+                        "operand '{name}': memory space \"{}\" is not allowed (allowed: {}) (rule: operand space)",
+                        tile.space,
+                        spaces.describe()
+                    ));
+                }
+                if !dtypes.contains(tile.dtype) {
+                    let hint = if tile.dtype == crate::dtype::Dtype::Tf32 {
+                        " (tf32 is a matmul mode: only nisa.matmul operands may be tf32)"
+                    } else {
+                        ""
+                    };
+                    self.error(format!(
+                        "operand '{name}': dtype {} is not legal here (legal: {}){hint} (rule: operand dtype)",
+                        tile.dtype.mlir_name(),
+                        dtypes.describe()
+                    ));
+                }
+            }
+        }
+    }
+
+    fn dialect(&self) -> &str {
+        self.name.split('.').next().unwrap_or("nisa")
+    }
+
+    fn check_attr(&mut self, spec: &AttrSpec, value: Attribute<'c>) {
+        if let Err(msg) = check_attr_value(&spec.kind, value) {
+            self.error(format!("attribute '{}': {msg}", spec.name));
+        }
+    }
+
+    fn check_engine(&mut self) {
+        let Some(attr) = self.attr("engine") else {
+            return;
+        };
+        let is_bir = self.dialect() == "bir";
+        if self.spec.engines.is_empty() && !is_bir {
+            // Reported by check_unknown_attrs.
+            return;
+        }
+        if !attr.is_string() {
+            if !is_bir {
+                self.error("attribute 'engine': expected a string (one of unknown|tensor|scalar|gpsimd|dma|vector|sync)");
+            }
+            return;
+        }
+        let text = string_attr_value(attr);
+        let Some(engine) = Engine::parse(&text) else {
+            if !is_bir {
+                self.error(format!(
+                    "attribute 'engine': unknown engine \"{text}\" (expected one of {})",
+                    Engine::NAMES.join("|")
+                ));
+            }
+            return;
+        };
+        let legal = if is_bir {
+            self.spec.engines.contains(&engine)
+        } else {
+            crate::nisa::engine_legal(self.spec, engine)
+        };
+        if !legal {
+            let list = self
+                .spec
+                .engines
+                .iter()
+                .map(|e| e.as_str())
+                .collect::<Vec<_>>()
+                .join(", ");
+            let extra = if is_bir { "" } else { ", or unknown" };
+            self.error(format!(
+                "engine \"{engine}\" is not legal for this op (legal: {list}{extra}) (rule: engine)"
+            ));
+        }
+    }
+
+    fn check_unknown_attrs(&mut self) {
+        let count = unsafe { mlir_sys::mlirOperationGetNumAttributes(self.op.to_raw()) }.max(0);
+        for i in 0..count {
+            let named = unsafe { mlir_sys::mlirOperationGetAttribute(self.op.to_raw(), i) };
+            let attr_name = unsafe { string_ref_lossy(mlir_sys::mlirIdentifierStr(named.name)) };
+            // Dialect-prefixed attributes are discardable annotations (e.g. `sundial.note`).
+            if attr_name.contains('.') || self.spec.attr(&attr_name).is_some() {
+                continue;
+            }
+            if attr_name == "operandSegmentSizes" && self.spec.needs_segment_sizes() {
+                continue;
+            }
+            if attr_name == "engine" && (!self.spec.engines.is_empty()) {
+                continue;
+            }
+            let mut known: Vec<&str> = self.spec.attrs.iter().map(|a| a.name).collect();
+            if !self.spec.engines.is_empty() && self.spec.attr("engine").is_none() {
+                known.push("engine");
+            }
+            let known = if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            };
+            self.error(format!(
+                "unknown attribute '{attr_name}' (this op accepts: {known})"
+            ));
+        }
+    }
+}
+
+fn is_reg(ty: Type<'_>) -> bool {
+    let text = print_type(ty);
+    text == "!nisa.reg" || text == "!bir.reg"
+}
+
+/// Computes the (start, length) of each operand group.
+fn operand_groups(
+    op: &OperationRef<'_, '_>,
+    spec: &OpSpec,
+    total: usize,
+) -> Result<Vec<(usize, usize)>, String> {
+    let n = spec.operands.len();
+    if spec.needs_segment_sizes() {
+        let attr = op
+            .attribute("operandSegmentSizes")
+            .map_err(|_| "attribute 'operandSegmentSizes' is required (this op has several optional or variadic operand groups)".to_string())?;
+        if !unsafe { mlir_sys::mlirAttributeIsADenseI32Array(attr.to_raw()) } {
+            return Err("attribute 'operandSegmentSizes' must be array<i32: ...>".into());
+        }
+        let len = unsafe { mlir_sys::mlirDenseArrayGetNumElements(attr.to_raw()) }.max(0) as usize;
+        if len != n {
+            return Err(format!(
+                "attribute 'operandSegmentSizes' has {len} entries, expected {n} (one per operand group)"
+            ));
+        }
+        let mut groups = Vec::with_capacity(n);
+        let mut start = 0usize;
+        for (i, operand) in spec.operands.iter().enumerate() {
+            let size = unsafe { mlir_sys::mlirDenseI32ArrayGetElement(attr.to_raw(), i as isize) };
+            if size < 0 {
+                return Err(format!(
+                    "attribute 'operandSegmentSizes': negative size for '{}'",
+                    operand.name
+                ));
+            }
+            let size = size as usize;
+            let ok = match operand.arity {
+                Arity::One => size == 1,
+                Arity::Optional => size <= 1,
+                Arity::Variadic => true,
+            };
+            if !ok {
+                return Err(format!(
+                    "attribute 'operandSegmentSizes': operand group '{}' cannot have {size} values",
+                    operand.name
+                ));
+            }
+            groups.push((start, size));
+            start = start.saturating_add(size);
+        }
+        if start != total {
+            return Err(format!(
+                "attribute 'operandSegmentSizes' sums to {start}, but the op has {total} operands"
+            ));
+        }
+        Ok(groups)
+    } else {
+        let fixed = spec
+            .operands
+            .iter()
+            .filter(|o| o.arity == Arity::One)
+            .count();
+        let flexible = total
+            .checked_sub(fixed)
+            .ok_or_else(|| format!("expected at least {fixed} operands, got {total}"))?;
+        let mut groups = Vec::with_capacity(n);
+        let mut start = 0usize;
+        for operand in spec.operands {
+            let size = match operand.arity {
+                Arity::One => 1,
+                Arity::Optional => {
+                    if flexible > 1 {
+                        return Err(format!("too many operands ({total}) for this op"));
+                    }
+                    flexible
+                }
+                Arity::Variadic => flexible,
+            };
+            groups.push((start, size));
+            start += size;
+        }
+        if start != total {
+            return Err(format!("expected {start} operands, got {total}"));
+        }
+        Ok(groups)
+    }
+}
+
+/// An integer attribute's value (signless or signed), if it is one.
+pub fn int_value(attr: Attribute<'_>) -> Option<i64> {
+    if !attr.is_integer() {
+        return None;
+    }
+    Some(unsafe { mlir_sys::mlirIntegerAttrGetValueInt(attr.to_raw()) })
+}
+
+/// A float attribute's value, if it is one.
+pub fn float_value(attr: Attribute<'_>) -> Option<f64> {
+    if !attr.is_float() {
+        return None;
+    }
+    Some(unsafe { mlir_sys::mlirFloatAttrGetValueDouble(attr.to_raw()) })
+}
+
+/// A dense i64 array attribute's values, if it is one.
+pub fn i64_array_value(attr: Attribute<'_>) -> Option<Vec<i64>> {
+    unsafe {
+        if !mlir_sys::mlirAttributeIsADenseI64Array(attr.to_raw()) {
+            return None;
+        }
+        let n = mlir_sys::mlirDenseArrayGetNumElements(attr.to_raw()).max(0);
+        Some(
+            (0..n)
+                .map(|i| mlir_sys::mlirDenseI64ArrayGetElement(attr.to_raw(), i))
+                .collect(),
+        )
+    }
+}
+
+/// The elements of an array-of-i64-arrays attribute, if it is one.
+pub fn i64_array_list(attr: Attribute<'_>) -> Option<Vec<Vec<i64>>> {
+    unsafe {
+        if !mlir_sys::mlirAttributeIsAArray(attr.to_raw()) {
+            return None;
+        }
+        let n = mlir_sys::mlirArrayAttrGetNumElements(attr.to_raw()).max(0);
+        let mut out = Vec::with_capacity(n as usize);
+        for i in 0..n {
+            let elem = Attribute::from_raw(mlir_sys::mlirArrayAttrGetElement(attr.to_raw(), i));
+            out.push(i64_array_value(elem)?);
+        }
+        Some(out)
+    }
+}
+
+/// Checks an attribute value against its kind; the error is the sentence after
+/// "attribute 'name': ".
+pub fn check_attr_value(kind: &AttrKind, value: Attribute<'_>) -> Result<(), String> {
+    match kind {
+        AttrKind::Enum(vocab) => {
+            let Some(text) = value.is_string().then(|| string_attr_value(value)) else {
+                return Err(format!(
+                    "expected a string, one of {}",
+                    vocab.values.join("|")
+                ));
+            };
+            if vocab.values.contains(&text.as_str()) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "unknown {} \"{text}\" (expected one of {})",
+                    vocab.name,
+                    vocab.values.join("|")
+                ))
+            }
+        }
+        AttrKind::EnumSubset(vocab, allowed) => {
+            let Some(text) = value.is_string().then(|| string_attr_value(value)) else {
+                return Err(format!("expected a string, one of {}", allowed.join("|")));
+            };
+            if allowed.contains(&text.as_str()) {
+                Ok(())
+            } else if vocab.values.contains(&text.as_str()) {
+                Err(format!(
+                    "{} \"{text}\" is not allowed here (allowed: {})",
+                    vocab.name,
+                    allowed.join("|")
+                ))
+            } else {
+                Err(format!(
+                    "unknown {} \"{text}\" (allowed here: {})",
+                    vocab.name,
+                    allowed.join("|")
+                ))
+            }
+        }
+        AttrKind::Bool => value
+            .is_bool()
+            .then_some(())
+            .ok_or_else(|| "expected true or false".to_string()),
+        AttrKind::Int { min, max } => {
+            let v = int_value(value).ok_or_else(|| "expected an integer".to_string())?;
+            if v < *min || v > *max {
+                Err(format!("value {v} is out of range [{min}, {max}]"))
+            } else {
+                Ok(())
+            }
+        }
+        AttrKind::Float => {
+            let v = float_value(value)
+                .ok_or_else(|| "expected a float (e.g. 1.0 : f32)".to_string())?;
+            check_f32(v)
+        }
+        AttrKind::Number => {
+            if int_value(value).is_some() {
+                Ok(())
+            } else if let Some(v) = float_value(value) {
+                check_f32(v)
+            } else {
+                Err("expected an integer or a float".into())
+            }
+        }
+        AttrKind::I64Array { min_len, max_len } => {
+            let v = i64_array_value(value).ok_or_else(|| "expected array<i64: ...>".to_string())?;
+            if v.len() < *min_len || v.len() > *max_len {
+                if min_len == max_len {
+                    Err(format!(
+                        "expected exactly {min_len} elements, got {}",
+                        v.len()
+                    ))
+                } else {
+                    Err(format!(
+                        "expected {min_len} to {max_len} elements, got {}",
+                        v.len()
+                    ))
+                }
+            } else {
+                Ok(())
+            }
+        }
+        AttrKind::I64ArrayList => i64_array_list(value).map(|_| ()).ok_or_else(|| {
+            "expected an array of array<i64: ...> (e.g. [array<i64: 0, 1>])".to_string()
+        }),
+        AttrKind::F32Array => {
+            let ok = unsafe { mlir_sys::mlirAttributeIsADenseF32Array(value.to_raw()) };
+            ok.then_some(())
+                .ok_or_else(|| "expected array<f32: ...>".to_string())
+        }
+        AttrKind::Str => value
+            .is_string()
+            .then_some(())
+            .ok_or_else(|| "expected a string".to_string()),
+        AttrKind::Ap { .. } => {
+            let ok = unsafe { mlir_sys::mlirAttributeIsADictionary(value.to_raw()) };
+            ok.then_some(()).ok_or_else(|| {
+                "expected an access pattern dictionary {space = ..., ...}".to_string()
+            })
+        }
+        AttrKind::AsmBytes => {
+            let text = value
+                .is_string()
+                .then(|| string_attr_value(value))
+                .ok_or_else(|| "expected a string".to_string())?;
+            bir_rules::check_asm_bytes(&text)
+        }
+    }
+}
+
+fn check_f32(v: f64) -> Result<(), String> {
+    if v.is_nan() {
+        Err("NaN is not a legal immediate".into())
+    } else if v.is_finite() && v.abs() > f32::MAX as f64 {
+        Err(format!("value {v} does not fit in f32"))
+    } else {
+        Ok(())
+    }
+}
+
+/// The op defining `value`, if it is an op result.
+pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    unsafe {
+        if !mlir_sys::mlirValueIsAOpResult(value.to_raw()) {
+            return None;
+        }
+        OperationRef::from_option_raw(mlir_sys::mlirOpResultGetOwner(value.to_raw()))
+    }
+}

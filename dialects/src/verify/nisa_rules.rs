@@ -1,0 +1,1151 @@
+//! Op rules of the NISA dialect (what the table alone cannot say).
+//!
+//! Each rule restates a documented NKI constraint (nki-semantics.md, the NKI access-pattern
+//! guide, the seeds' engine rules) and is named in its message after `rule:` so that a user
+//! can find it here. Table rules have already passed when these run.
+
+#[allow(unused_imports)]
+use melior::ir::{attribute::AttributeLike, r#type::TypeLike};
+
+use super::{OpView, defining_op, i64_array_list};
+use crate::{
+    dtype::Dtype,
+    enums::{Engine, Space, Target},
+    ffi::op_name,
+    tile::{NUM_PARTITIONS, Tile},
+};
+use melior::ir::{ValueLike, operation::OperationLike};
+
+/// Runs the op rules of `v` (a NISA op).
+pub fn check(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
+    match v.spec.name {
+        "alloc" => alloc(v),
+        "ap" => ap(v),
+        "iota" => pattern_fills(v, "dst"),
+        "tensor_scalar_affine_select" => {
+            same_shape(v, "on_true", "dst");
+            pattern_fills(v, "dst");
+        }
+        "cross_lane_reduce_arith" | "cross_lane_reduce_bitvec" => partition_reduce(v),
+        "gather" => gather(v),
+        "indirect_copy" => indirect_copy(v),
+        "nonzero_with_count" => nonzero_with_count(v),
+        "quantize_mx" => quantize_mx(v),
+        "sequence_bounds" => sequence_bounds(v),
+        "tensor_tensor_arith" | "tensor_tensor_bitvec" | "tensor_tensor_power" => tensor_tensor(v),
+        "tensor_scalar_arith" => tensor_scalar(v, target),
+        "tensor_scalar_bitvec" => {
+            same_shape(v, "data", "dst");
+            op1_pairs(v, "imm1", None);
+        }
+        "tensor_scalar_addr" => same_shape(v, "data", "dst"),
+        "tensor_scalar_cache_reduce" => {
+            same_shape(v, "data", "dst");
+            imm_or_tile(v, "imm0", "operand0", "data");
+            reduce_res(v, "data");
+        }
+        "tensor_scalar_cache_cumulative" => same_shape(v, "src", "dst"),
+        "tensor_tensor_scan" => {
+            same_shape(v, "data0", "dst");
+            same_shape(v, "data1", "dst");
+            imm_or_tile(v, "initial_value", "initial", "data0");
+        }
+        "scalar_tensor_tensor_arith" | "scalar_tensor_tensor_bitvec" => {
+            same_shape(v, "data", "dst");
+            same_shape(v, "operand1", "dst");
+            imm_or_tile(v, "imm0", "operand0", "data");
+        }
+        "select_reduce" => select_reduce(v),
+        "copy_predicated" => {
+            same_shape(v, "src", "dst");
+            same_shape(v, "predicate", "dst");
+            same_dtype(v, "src", "dst");
+        }
+        "memset" => memset(v),
+        "tensor_copy" => tensor_copy(v, target),
+        "reciprocal" => same_shape(v, "data", "dst"),
+        "tensor_reduce_arith" | "tensor_reduce_bitvec" => tensor_reduce(v),
+        "dve_read_accumulator" | "activation_read_accumulator" => {}
+        "max8" => max8(v),
+        "find_index8" | "max_index_and_match_replace" => find_index8(v),
+        "range_select" => range_select(v),
+        "dropout" => dropout(v),
+        "bn_stats" => bn_stats(v),
+        "bn_aggr" => bn_aggr(v),
+        "stream_shuffle" => stream_shuffle(v),
+        "stream_transpose" => stream_transpose(v),
+        "exponential" => {
+            same_shape(v, "src", "dst");
+            reduce_res(v, "src");
+        }
+        "activation" => activation(v),
+        "matmul" => matmul(v, target),
+        "matmul_mx" => matmul_mx(v),
+        "all_reduce" | "all_gather" | "reduce_scatter" | "all_to_all" => collective(v, 1),
+        "collective_permute_implicit" | "collective_permute_implicit_reduce" => {
+            collective_implicit(v)
+        }
+        "collective_permute" | "collective_permute_reduce" => pairs(v),
+        "all_to_all_v" => all_to_all_v(v),
+        "collective_permute_implicit_current_processing_rank_id" => {
+            replica_group(v);
+            if let (Some(id), Some(n)) = (v.int_attr("channel_id"), v.int_attr("num_channels"))
+                && id >= n
+            {
+                v.error(format!("attribute 'channel_id': {id} must be below num_channels {n} (rule: channel range)"));
+            }
+        }
+        "send_recv" => same_shape(v, "src", "dst"),
+        "dma_copy" => dma_copy(v),
+        "dma_copy_indirect" => dma_copy_indirect(v),
+        "dma_transpose" => dma_transpose(v, false),
+        "dma_gather_transpose" => dma_transpose(v, true),
+        "load_register" => scalar_tile(v, "src"),
+        "store_register" | "rank_id_store" => scalar_tile(v, "dst"),
+        "dma_compute" => dma_compute(v),
+        _ => {}
+    }
+}
+
+fn shape_str(shape: &[i64]) -> String {
+    shape
+        .iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join("x")
+}
+
+/// Rule `shapes agree`: operand `a` has the shape of operand `b`.
+fn same_shape(v: &mut OpView<'_, '_, '_>, a: &str, b: &str) {
+    if let (Some(ta), Some(tb)) = (v.tile(a), v.tile(b))
+        && ta.shape != tb.shape
+    {
+        v.error(format!(
+            "operand '{a}' has shape {} but '{b}' has shape {} (rule: shapes agree)",
+            ta.shape_str(),
+            tb.shape_str()
+        ));
+    }
+}
+
+/// Rule `element counts agree`.
+fn same_elements(v: &mut OpView<'_, '_, '_>, a: &str, b: &str) {
+    if let (Some(ta), Some(tb)) = (v.tile(a), v.tile(b))
+        && ta.num_elements() != tb.num_elements()
+    {
+        v.error(format!(
+            "operand '{a}' ({}) and '{b}' ({}) must have the same number of elements (rule: element counts agree)",
+            ta.shape_str(),
+            tb.shape_str()
+        ));
+    }
+}
+
+fn same_dtype(v: &mut OpView<'_, '_, '_>, a: &str, b: &str) {
+    if let (Some(ta), Some(tb)) = (v.tile(a), v.tile(b))
+        && ta.dtype != tb.dtype
+    {
+        v.error(format!(
+            "operand '{a}' ({}) and '{b}' ({}) must have the same dtype (rule: same dtype)",
+            ta.dtype.mlir_name(),
+            tb.dtype.mlir_name()
+        ));
+    }
+}
+
+fn same_partitions(v: &mut OpView<'_, '_, '_>, a: &str, b: &str) {
+    if let (Some(ta), Some(tb)) = (v.tile(a), v.tile(b))
+        && ta.partitions() != tb.partitions()
+    {
+        v.error(format!(
+            "operand '{a}' has {} partitions but '{b}' has {} (rule: partitions agree)",
+            ta.partitions(),
+            tb.partitions()
+        ));
+    }
+}
+
+/// Rule `per-partition operand`: a `[P, 1]` tile whose P matches `data`.
+fn per_partition(v: &mut OpView<'_, '_, '_>, name: &str, data: &str) {
+    let (Some(t), Some(d)) = (v.tile(name), v.tile(data)) else {
+        return;
+    };
+    if t.shape.len() != 2 || t.shape[1] != 1 || t.partitions() != d.partitions() {
+        v.error(format!(
+            "operand '{name}' must be a [{}, 1] per-partition tile, got {} (rule: per-partition operand)",
+            d.partitions(),
+            t.shape_str()
+        ));
+    }
+}
+
+/// Rule `immediate or tile`: exactly one of attribute `imm` and operand `tile`.
+fn imm_or_tile(v: &mut OpView<'_, '_, '_>, imm: &str, tile: &str, data: &str) {
+    let has_imm = v.attr(imm).is_some();
+    let has_tile = v.value(tile).is_some();
+    match (has_imm, has_tile) {
+        (true, true) => v.error(format!(
+            "give either attribute '{imm}' or operand '{tile}', not both (rule: immediate or tile)"
+        )),
+        (false, false) => v.error(format!(
+            "needs attribute '{imm}' or operand '{tile}' (rule: immediate or tile)"
+        )),
+        (false, true) => per_partition(v, tile, data),
+        (true, false) => {}
+    }
+}
+
+fn no_psum_on_gpsimd(v: &mut OpView<'_, '_, '_>) {
+    if v.engine() != Engine::Gpsimd {
+        return;
+    }
+    for operand in v.spec.operands {
+        for t in v.tiles(operand.name) {
+            if t.space == Space::Psum {
+                v.error(format!(
+                    "operand '{}': GpSimd engine cannot access PSUM (rule: gpsimd psum)",
+                    operand.name
+                ));
+                return;
+            }
+        }
+    }
+}
+
+fn alloc(v: &mut OpView<'_, '_, '_>) {
+    let Some(result) = v.op.result(0).ok() else {
+        return;
+    };
+    if let Err(msg) = Tile::from_type(result.r#type()) {
+        v.error(format!("result: {msg}"));
+    }
+}
+
+/// NKI `.ap()`: pattern pairs, bounds, partition contiguity, indirection.
+fn ap(v: &mut OpView<'_, '_, '_>) {
+    let Some(src_value) = v.value("tensor") else {
+        return;
+    };
+    let Some(src) = v.tile("tensor") else { return };
+    if let Some(def) = defining_op(src_value)
+        && op_name(def.to_raw()) == "nisa.ap"
+    {
+        v.error("operand 'tensor': cannot specify an access pattern on an already indexed tensor (rule: no nested ap)");
+        return;
+    }
+    let Some(pattern) = v.i64_array("pattern") else {
+        return;
+    };
+    if pattern.len() % 2 != 0 {
+        v.error(format!(
+            "attribute 'pattern': expected [step, num] pairs, got {} values (rule: pattern pairs)",
+            pattern.len()
+        ));
+        return;
+    }
+    let pairs: Vec<(i64, i64)> = pattern.chunks(2).map(|c| (c[0], c[1])).collect();
+    for (i, &(_, num)) in pairs.iter().enumerate() {
+        if num < 1 {
+            v.error(format!("attribute 'pattern': dimension {i} has num {num}; every num must be at least 1 (rule: pattern pairs)"));
+            return;
+        }
+    }
+    let Ok(result) = v.op.result(0) else { return };
+    let Ok(res) = Tile::from_type(result.r#type()) else {
+        if let Err(msg) = Tile::from_type(result.r#type()) {
+            v.error(format!("result: {msg}"));
+        }
+        return;
+    };
+    let nums: Vec<i64> = pairs.iter().map(|p| p.1).collect();
+    if res.shape != nums {
+        v.error(format!(
+            "result shape {} must equal the pattern's nums {} (rule: ap shape)",
+            res.shape_str(),
+            shape_str(&nums)
+        ));
+    }
+    if res.space != src.space {
+        v.error(format!(
+            "result memory space \"{}\" must be the tensor's (\"{}\") (rule: ap space)",
+            res.space, src.space
+        ));
+    }
+    // Sizes in bytes: the pattern counts elements of the result dtype (NKI reinterpret cast).
+    let src_bytes = src
+        .num_elements()
+        .and_then(|n| n.checked_mul(src.dtype.byte_size() as i64));
+    let elem = res.dtype.byte_size() as i64;
+    let Some(src_bytes) = src_bytes else { return };
+    let offset = v.int_attr("offset").unwrap_or(0);
+    let indirect_dim = v.int_attr("indirect_dim").unwrap_or(0);
+    let vector = v.value("vector_offset");
+    let scalar = v.value("scalar_offset");
+    if vector.is_some() && scalar.is_some() {
+        v.error("give at most one of 'vector_offset' and 'scalar_offset' (rule: one indirection)");
+    }
+    let indirect = vector.is_some() || scalar.is_some();
+    if indirect && (indirect_dim < 0 || indirect_dim as usize >= pairs.len()) {
+        v.error(format!(
+            "attribute 'indirect_dim': {indirect_dim} is not a dimension of the {}-D pattern (rule: indirect dim)",
+            pairs.len()
+        ));
+        return;
+    }
+    if !indirect && v.attr("indirect_dim").is_some() && indirect_dim != 0 {
+        v.error("attribute 'indirect_dim' needs 'vector_offset' or 'scalar_offset' (rule: indirect dim)");
+    }
+    if let Some(idx) = v.tile("vector_offset") {
+        // One index per element of the indirect dimension.
+        let n = pairs[indirect_dim as usize].1;
+        if idx.num_elements() != Some(n) && idx.partitions() != n {
+            v.error(format!(
+                "operand 'vector_offset' ({}) must hold one index per element of indirect dimension {indirect_dim} ({n}) (rule: vector offset size)",
+                idx.shape_str()
+            ));
+        }
+    }
+    if src.space != Space::Hbm {
+        // The first pair is the partition dimension: contiguous partitions, whole free rows.
+        let free_bytes = src
+            .free_size()
+            .and_then(|f| f.checked_mul(src.dtype.byte_size() as i64));
+        let Some(free_bytes) = free_bytes else { return };
+        if free_bytes % elem != 0 {
+            v.error(
+                "result dtype does not divide a partition row of the tensor (rule: ap reinterpret)",
+            );
+            return;
+        }
+        let row = free_bytes / elem;
+        let (pstep, pnum) = pairs[0];
+        if pstep != row {
+            v.error(format!(
+                "attribute 'pattern': the partition step must be the tensor's free size ({row} elements), got {pstep}; partitions are accessed contiguously (rule: partition step)"
+            ));
+            return;
+        }
+        if pnum > NUM_PARTITIONS {
+            v.error(format!("attribute 'pattern': {pnum} partitions exceed {NUM_PARTITIONS} (rule: partitions <= 128)"));
+            return;
+        }
+        let start_partition = offset / row;
+        if start_partition
+            .checked_add(pnum)
+            .is_none_or(|end| end > src.partitions())
+        {
+            v.error(format!(
+                "access covers partitions {start_partition}..{} but the tensor has {} (rule: ap bounds)",
+                start_partition.saturating_add(pnum),
+                src.partitions()
+            ));
+            return;
+        }
+    }
+    // Static bounds: the largest and smallest flat element index of the non-indirect dims.
+    let mut lo = offset as i128;
+    let mut hi = offset as i128;
+    for (i, &(step, num)) in pairs.iter().enumerate() {
+        if indirect && i as i64 == indirect_dim {
+            continue;
+        }
+        let span = step as i128 * (num as i128 - 1);
+        if span >= 0 {
+            hi += span;
+        } else {
+            lo += span;
+        }
+    }
+    let limit = (src_bytes / elem) as i128;
+    if lo < 0 || hi >= limit {
+        v.error(format!(
+            "access pattern reaches element {} but the tensor has {limit} elements of {} (rule: ap bounds)",
+            if lo < 0 { lo } else { hi },
+            res.dtype.mlir_name()
+        ));
+    }
+}
+
+/// iota / affine_select: the generated pattern covers the destination's free elements.
+fn pattern_fills(v: &mut OpView<'_, '_, '_>, dst: &str) {
+    let Some(pattern) = v.i64_array("pattern") else {
+        return;
+    };
+    if pattern.len() % 2 != 0 {
+        v.error(format!(
+            "attribute 'pattern': expected [step, num] pairs, got {} values (rule: pattern pairs)",
+            pattern.len()
+        ));
+        return;
+    }
+    let count = pattern.chunks(2).try_fold(1i64, |acc, c| {
+        if c[1] < 1 {
+            None
+        } else {
+            acc.checked_mul(c[1])
+        }
+    });
+    let Some(t) = v.tile(dst) else { return };
+    match count {
+        None => v.error("attribute 'pattern': every num must be at least 1 (rule: pattern pairs)"),
+        Some(n) if Some(n) != t.free_size() => v.error(format!(
+            "attribute 'pattern' generates {n} elements per partition but '{dst}' has {} (rule: pattern covers dst)",
+            t.free_size().unwrap_or(0)
+        )),
+        _ => {}
+    }
+}
+
+fn partition_reduce(v: &mut OpView<'_, '_, '_>) {
+    let (Some(d), Some(s)) = (v.tile("dst"), v.tile("src")) else {
+        return;
+    };
+    if d.free_shape() != s.free_shape() {
+        v.error(format!(
+            "operand 'dst' ({}) must keep the free shape of 'src' ({}) (rule: partition reduce shape)",
+            d.shape_str(),
+            s.shape_str()
+        ));
+    }
+}
+
+fn gather(v: &mut OpView<'_, '_, '_>) {
+    same_shape(v, "indices", "dst");
+    same_partitions(v, "data", "dst");
+    same_dtype(v, "data", "dst");
+}
+
+fn indirect_copy(v: &mut OpView<'_, '_, '_>) {
+    same_partitions(v, "src_buffer", "dst");
+    same_dtype(v, "src_buffer", "dst");
+    let Some(src) = v.tile("src_buffer") else {
+        return;
+    };
+    if src.partitions() % 16 != 0 {
+        v.error(format!(
+            "operand 'src_buffer' has {} partitions; local_gather works on whole 16-partition GpSimd cores (rule: partitions % 16 == 0)",
+            src.partitions()
+        ));
+    }
+    let k = v.int_attr("num_elem_per_idx").unwrap_or(1);
+    if ![1, 2, 4, 8, 16, 32].contains(&k) {
+        v.error(format!("attribute 'num_elem_per_idx': {k} is not one of 1, 2, 4, 8, 16, 32 (rule: num_elem_per_idx)"));
+    }
+    let Some(index) = v.tile("index") else { return };
+    let per_core = index.free_size().unwrap_or(0).saturating_mul(16);
+    if per_core > 4096 {
+        v.error(format!("operand 'index' gives {per_core} indices per core; at most 4096 (rule: indices per core)"));
+    }
+    if let Some(n) = v.int_attr("num_valid_indices")
+        && n > per_core
+    {
+        v.error(format!("attribute 'num_valid_indices': {n} exceeds the {per_core} indices per core (rule: num_valid_indices)"));
+    }
+    if let Some(d) = v.tile("dst")
+        && let Some(dst_free) = d.free_size()
+        && dst_free != per_core / 16 * k
+        && dst_free != per_core * k / 16
+    {
+        v.error(format!(
+            "operand 'dst' has {dst_free} elements per partition; expected {} (indices per partition x num_elem_per_idx) (rule: local_gather shape)",
+            per_core / 16 * k
+        ));
+    }
+}
+
+fn nonzero_with_count(v: &mut OpView<'_, '_, '_>) {
+    let (Some(d), Some(s)) = (v.tile("dst"), v.tile("src")) else {
+        return;
+    };
+    if d.free_size().map(|f| f - 1) != s.free_size() {
+        v.error(format!(
+            "operand 'dst' needs one more element per partition than 'src' for the count ({} vs {}) (rule: nonzero count slot)",
+            d.free_size().unwrap_or(0),
+            s.free_size().unwrap_or(0)
+        ));
+    }
+    same_partitions(v, "src", "dst");
+}
+
+fn quantize_mx(v: &mut OpView<'_, '_, '_>) {
+    let (Some(src), Some(dst), Some(scale)) = (v.tile("src"), v.tile("dst"), v.tile("dst_scale"))
+    else {
+        return;
+    };
+    let p = src.partitions();
+    let f = src.free_size().unwrap_or(0);
+    if p % 32 != 0 {
+        v.error(format!("operand 'src' has {p} partitions; quantize_mx needs a multiple of 32 (rule: MX partitions % 32 == 0)"));
+    }
+    if f % 4 != 0 {
+        v.error(format!("operand 'src' has {f} elements per partition; quantize_mx needs a multiple of 4 (rule: MX free % 4 == 0)"));
+        return;
+    }
+    if dst.partitions() != p || dst.free_size() != Some(f / 4) {
+        v.error(format!(
+            "operand 'dst' must be [{p}, {}] x4 containers for a {} source, got {} (rule: MX x4 packing)",
+            f / 4,
+            src.shape_str(),
+            dst.shape_str()
+        ));
+    }
+    mx_scale_geometry(v, "dst_scale", &scale, p, f / 4);
+}
+
+/// MX scale rule: one E8M0 scale per 8 partitions x 4 free elements; logically [P/8, F/4],
+/// physically [P, F/4] in the quadrant layout when P > 32.
+fn mx_scale_geometry(
+    v: &mut OpView<'_, '_, '_>,
+    name: &str,
+    scale: &Tile,
+    p: i64,
+    containers: i64,
+) {
+    let want_p = if p <= 32 { p / 8 } else { p };
+    if scale.free_size() != Some(containers)
+        || (scale.partitions() != want_p && scale.partitions() != p / 8)
+    {
+        v.error(format!(
+            "operand '{name}' must be [{want_p}, {containers}] (one E8M0 scale per 8 partitions x 4 elements; [P/8, F/4], quadrant layout [P, F/4] when P > 32), got {} (rule: MX scale geometry)",
+            scale.shape_str()
+        ));
+    }
+}
+
+fn sequence_bounds(v: &mut OpView<'_, '_, '_>) {
+    let (Some(d), Some(s)) = (v.tile("dst"), v.tile("segment_ids")) else {
+        return;
+    };
+    if s.partitions() != 1 {
+        v.error(format!(
+            "operand 'segment_ids' must have 1 partition, got {} (rule: sequence_bounds P == 1)",
+            s.partitions()
+        ));
+    }
+    let n = s.free_size().unwrap_or(0);
+    if d.shape != [1, 2, n] {
+        v.error(format!("operand 'dst' must be 1x2x{n} ([start, end) per element), got {} (rule: sequence_bounds shape)", d.shape_str()));
+    }
+}
+
+fn tensor_tensor(v: &mut OpView<'_, '_, '_>) {
+    same_shape(v, "lhs", "dst");
+    same_shape(v, "rhs", "dst");
+    if let (Some(a), Some(b)) = (v.tile("lhs"), v.tile("rhs"))
+        && a.space == Space::Psum
+        && b.space == Space::Psum
+    {
+        v.error("operands 'lhs' and 'rhs' cannot both be in PSUM (rule: tensor_tensor psum)");
+    }
+    no_psum_on_gpsimd(v);
+}
+
+/// `op1` present iff its operand is: NKI's op1=None form has neither.
+fn op1_pairs(v: &mut OpView<'_, '_, '_>, imm1: &str, operand1: Option<&str>) {
+    let has_op1 = v.attr("op1").is_some();
+    let has_imm = v.attr(imm1).is_some();
+    let has_tile = operand1.is_some_and(|o| v.value(o).is_some());
+    if !has_op1 && (has_imm || has_tile) {
+        v.error(format!(
+            "'{imm1}'{} given without attribute 'op1' (rule: op1 pairs)",
+            operand1.map(|o| format!("/'{o}'")).unwrap_or_default()
+        ));
+    }
+    if has_op1 && !has_imm && !has_tile {
+        v.error(format!(
+            "attribute 'op1' needs '{imm1}'{} (rule: op1 pairs)",
+            operand1
+                .map(|o| format!(" or operand '{o}'"))
+                .unwrap_or_default()
+        ));
+    }
+    if has_imm && has_tile {
+        v.error(format!(
+            "give either attribute '{imm1}' or its tile operand, not both (rule: immediate or tile)"
+        ));
+    }
+}
+
+fn tensor_scalar(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
+    same_shape(v, "data", "dst");
+    imm_or_tile(v, "imm0", "operand0", "data");
+    op1_pairs(v, "imm1", Some("operand1"));
+    if v.value("operand1").is_some() {
+        per_partition(v, "operand1", "data");
+    }
+    let op0 = v.str_attr("op0").unwrap_or_default();
+    let op1 = v.str_attr("op1");
+    match v.engine() {
+        Engine::Gpsimd if op0 != "rsqrt" || op1.is_some() => {
+            v.error(
+                "tensor_scalar on GpSimd is only allowed for rsqrt (rule: gpsimd tensor_scalar)",
+            );
+        }
+        Engine::Scalar => {
+            let ok = matches!(
+                (op0.as_str(), op1.as_deref()),
+                ("mult", Some("add")) | ("mult", None) | ("add", None)
+            );
+            if !ok && target != Some(Target::Mariana) {
+                v.error("tensor_scalar on the Scalar engine supports only (mult, add), (mult, -) and (add, -) (rule: scalar tensor_scalar)");
+            }
+        }
+        _ => {}
+    }
+    no_psum_on_gpsimd(v);
+}
+
+fn reduce_res(v: &mut OpView<'_, '_, '_>, data: &str) {
+    if v.value("reduce_res").is_some() {
+        per_partition(v, "reduce_res", data);
+    }
+}
+
+fn select_reduce(v: &mut OpView<'_, '_, '_>) {
+    same_shape(v, "on_true", "dst");
+    same_shape(v, "predicate", "dst");
+    let has_tile = v.value("on_false").is_some();
+    let has_imm = v.attr("on_false_value").is_some();
+    match (has_tile, has_imm) {
+        (true, true) => v.error("give either operand 'on_false' or attribute 'on_false_value', not both (rule: immediate or tile)"),
+        (false, false) => v.error("needs operand 'on_false' or attribute 'on_false_value' (rule: immediate or tile)"),
+        (true, false) => same_shape(v, "on_false", "dst"),
+        _ => {}
+    }
+    reduce_res(v, "on_true");
+    if let Some(t) = v.tile("on_true")
+        && matches!(t.dtype, Dtype::I32 | Dtype::U32)
+    {
+        v.error("operand 'on_true' cannot be int32/uint32 (rule: select_reduce dtype)");
+    }
+}
+
+fn memset(v: &mut OpView<'_, '_, '_>) {
+    let Some(d) = v.tile("dst") else { return };
+    if crate::dtype::DtypeSet::MX_DATA.contains(d.dtype) {
+        let zero = v
+            .int_attr("value")
+            .map(|x| x == 0)
+            .or_else(|| v.float_attr("value").map(|x| x == 0.0))
+            .unwrap_or(false);
+        if !zero {
+            v.error("memset of an x4 MX tile only supports value 0 (rule: x4 memset)");
+        }
+    }
+    no_psum_on_gpsimd(v);
+}
+
+fn tensor_copy(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
+    same_elements(v, "src", "dst");
+    no_psum_on_gpsimd(v);
+    if v.engine() == Engine::Scalar && target == Some(Target::Sunda) {
+        v.error("tensor_copy is not available on the Scalar engine of NeuronCore v2 (rule: scalar tensor_copy)");
+    }
+}
+
+fn tensor_reduce(v: &mut OpView<'_, '_, '_>) {
+    let (Some(d), Some(s)) = (v.tile("dst"), v.tile("data")) else {
+        return;
+    };
+    let Some(mut axes) = v.i64_array("axis") else {
+        return;
+    };
+    let rank = s.shape.len() as i64;
+    axes.sort_unstable();
+    for w in axes.windows(2) {
+        if w[0] == w[1] {
+            v.error(format!(
+                "attribute 'axis': axis {} is listed twice (rule: reduce axes)",
+                w[0]
+            ));
+            return;
+        }
+    }
+    for &a in &axes {
+        if a <= 0 || a >= rank {
+            v.error(format!(
+                "attribute 'axis': {a} is not a free axis of the {rank}-D 'data' (axis 0 is the partition dimension and is never reduced) (rule: reduce axes)"
+            ));
+            return;
+        }
+    }
+    // The reduced axes are the trailing contiguous free axes.
+    let first = rank - axes.len() as i64;
+    if axes.iter().enumerate().any(|(i, &a)| a != first + i as i64) {
+        v.error("attribute 'axis': only the trailing contiguous free axes can be reduced (rule: reduce axes)");
+        return;
+    }
+    let kept: Vec<i64> = s.shape[..first as usize].to_vec();
+    let keepdims: Vec<i64> = kept
+        .iter()
+        .copied()
+        .chain(std::iter::repeat_n(1, axes.len()))
+        .collect();
+    let ok = d.shape == kept || d.shape == keepdims || (kept.len() == 1 && d.shape == [kept[0], 1]);
+    if !ok {
+        v.error(format!(
+            "operand 'dst' has shape {} but reducing axes {:?} of {} gives {} (rule: reduce shape)",
+            d.shape_str(),
+            axes,
+            s.shape_str(),
+            shape_str(&keepdims)
+        ));
+    }
+}
+
+fn max8(v: &mut OpView<'_, '_, '_>) {
+    same_partitions(v, "src", "dst");
+    let (Some(d), Some(s)) = (v.tile("dst"), v.tile("src")) else {
+        return;
+    };
+    if d.free_size() != Some(8) {
+        v.error(format!(
+            "operand 'dst' must hold 8 values per partition, got {} (rule: max8 dst)",
+            d.free_size().unwrap_or(0)
+        ));
+    }
+    let n = s.free_size().unwrap_or(0);
+    if !(8..=16384).contains(&n) {
+        v.error(format!(
+            "operand 'src' must have 8 to 16384 elements per partition, got {n} (rule: max8 src)"
+        ));
+    }
+}
+
+fn find_index8(v: &mut OpView<'_, '_, '_>) {
+    same_partitions(v, "data", "dst");
+    same_partitions(v, "vals", "data");
+    if let Some(t) = v.tile("vals")
+        && t.free_size() != Some(8)
+    {
+        v.error(format!(
+            "operand 'vals' must hold 8 values per partition, got {} (rule: 8 values)",
+            t.free_size().unwrap_or(0)
+        ));
+    }
+    if v.spec.name == "find_index8" {
+        if let Some(t) = v.tile("dst")
+            && t.free_size() != Some(8)
+        {
+            v.error(format!(
+                "operand 'dst' must hold 8 indices per partition, got {} (rule: 8 values)",
+                t.free_size().unwrap_or(0)
+            ));
+        }
+    } else {
+        same_shape(v, "data", "dst");
+    }
+}
+
+fn range_select(v: &mut OpView<'_, '_, '_>) {
+    same_shape(v, "on_true", "dst");
+    per_partition(v, "bound0", "on_true");
+    per_partition(v, "bound1", "on_true");
+    reduce_res(v, "on_true");
+    if let Some(f) = v.float_attr("on_false_value")
+        && (f as f32) != f32::MIN
+    {
+        v.error("attribute 'on_false_value': fill_val in RangeSelect must be float MAX_NEG (-3.40282347e+38) (rule: range_select fill)");
+    }
+}
+
+fn dropout(v: &mut OpView<'_, '_, '_>) {
+    same_shape(v, "data", "dst");
+    imm_or_tile(v, "prob", "prob_tile", "data");
+    if let Some(p) = v.float_attr("prob")
+        && !(0.0..=1.0).contains(&p)
+    {
+        v.error(format!(
+            "attribute 'prob': {p} is not a probability in [0, 1] (rule: dropout prob)"
+        ));
+    }
+}
+
+fn bn_stats(v: &mut OpView<'_, '_, '_>) {
+    same_partitions(v, "data", "dst");
+    let (Some(d), Some(s)) = (v.tile("dst"), v.tile("data")) else {
+        return;
+    };
+    if s.free_size().unwrap_or(0) > 512 {
+        v.error(format!("operand 'data' has {} elements per partition; bn_stats takes at most 512 (rule: bn_stats F <= 512)", s.free_size().unwrap_or(0)));
+    }
+    if d.free_size() != Some(6) {
+        v.error(format!(
+            "operand 'dst' must hold 6 statistics per partition, got {} (rule: bn_stats dst)",
+            d.free_size().unwrap_or(0)
+        ));
+    }
+}
+
+fn bn_aggr(v: &mut OpView<'_, '_, '_>) {
+    same_partitions(v, "data", "dst");
+    let (Some(d), Some(s)) = (v.tile("dst"), v.tile("data")) else {
+        return;
+    };
+    if s.free_size().unwrap_or(0) % 6 != 0 {
+        v.error("operand 'data' must hold a multiple of 6 bn_stats values per partition (rule: bn_aggr input)");
+    }
+    if d.free_size() != Some(2) {
+        v.error(format!(
+            "operand 'dst' must hold (mean, var) per partition, got {} values (rule: bn_aggr dst)",
+            d.free_size().unwrap_or(0)
+        ));
+    }
+}
+
+fn stream_shuffle(v: &mut OpView<'_, '_, '_>) {
+    same_shape(v, "src", "dst");
+    let Some(mask) = v.i64_array("shuffle_mask") else {
+        return;
+    };
+    if mask.len() != 32 {
+        v.error(format!(
+            "attribute 'shuffle_mask': Mask.size() == 32 failed ({} entries) (rule: mask size 32)",
+            mask.len()
+        ));
+        return;
+    }
+    for (i, &m) in mask.iter().enumerate() {
+        if !(0..32).contains(&m) && m != 255 {
+            v.error(format!("attribute 'shuffle_mask': entry {i} is {m}; entries select a partition 0..31 of the quadrant, or 255 to leave it unchanged (rule: mask entries)"));
+            return;
+        }
+    }
+}
+
+fn stream_transpose(v: &mut OpView<'_, '_, '_>) {
+    let (Some(d), Some(s)) = (v.tile("dst"), v.tile("src")) else {
+        return;
+    };
+    let sp = s.partitions();
+    let sf = s.free_size().unwrap_or(0);
+    if sp > 32 || sf > 32 {
+        v.error(format!("operand 'src' is {sp}x{sf}; the Vector transpose handles at most 32x32 (rule: vector transpose size)"));
+        return;
+    }
+    if d.partitions() != sf || d.free_size() != Some(sp) {
+        v.error(format!("operand 'dst' must be {sf}x{sp} (the transpose of 'src'), got {} (rule: transpose shape)", d.shape_str()));
+    }
+    same_dtype(v, "src", "dst");
+}
+
+fn activation(v: &mut OpView<'_, '_, '_>) {
+    same_shape(v, "data", "dst");
+    if v.value("bias").is_some() {
+        per_partition(v, "bias", "data");
+    }
+    if v.value("scale").is_some() {
+        per_partition(v, "scale", "data");
+        if v.attr("scale_value").is_some() {
+            v.error("give either operand 'scale' or attribute 'scale_value', not both (rule: immediate or tile)");
+        }
+    }
+    reduce_res(v, "data");
+    let reduces = v.str_attr("reduce_cmd").is_some_and(|c| c != "idle");
+    if reduces && v.value("reduce_res").is_none() {
+        v.error(
+            "attribute 'reduce_cmd' needs operand 'reduce_res' (rule: reduce needs accumulator)",
+        );
+    }
+}
+
+fn matmul(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
+    let (Some(st), Some(mv), Some(d)) = (v.tile("stationary"), v.tile("moving"), v.tile("dst"))
+    else {
+        return;
+    };
+    let k = st.partitions();
+    if mv.partitions() != k {
+        v.error(format!(
+            "operands 'stationary' and 'moving' must share the contraction dimension (partitions {k} vs {}) (rule: matmul K)",
+            mv.partitions()
+        ));
+        return;
+    }
+    let m = st.free_size().unwrap_or(0);
+    let n = mv.free_size().unwrap_or(0);
+    if m > 128 {
+        v.error(format!(
+            "operand 'stationary' has M = {m}; at most 128 (rule: matmul M <= 128)"
+        ));
+    }
+    let n_max = match (target, d.dtype) {
+        (Some(Target::Mariana), Dtype::Bf16) => 8192,
+        (Some(Target::Mariana), _) => 4096,
+        _ => 512,
+    };
+    if n > n_max {
+        v.error(format!(
+            "operand 'moving' has N = {n}; at most {n_max} on this target (rule: matmul N)"
+        ));
+    }
+    if d.partitions() != m || d.free_size() != Some(n) {
+        v.error(format!(
+            "operand 'dst' must be [{m}, {n}] (M x N), got {} (rule: matmul dst shape)",
+            d.shape_str()
+        ));
+    }
+    if d.dtype == Dtype::Bf16 && target.is_some_and(|t| t != Target::Mariana) {
+        v.error("operand 'dst': a bf16 matmul result needs NeuronCore v4 (mariana) (rule: matmul dst dtype)");
+    }
+    let fp32ish = |t: Dtype| matches!(t, Dtype::F32 | Dtype::Tf32);
+    if fp32ish(st.dtype) != fp32ish(mv.dtype) {
+        v.error("an fp32/tf32 operand forces fp32/tf32 on the other operand (rule: matmul fp32 pairing)");
+    }
+    if (st.dtype == Dtype::F8E4M3Fn) != (mv.dtype == Dtype::F8E4M3Fn)
+        && (st.dtype == Dtype::F8E4M3 || mv.dtype == Dtype::F8E4M3)
+    {
+        v.error("float8_e4m3fn cannot be mixed with float8_e4m3 (rule: matmul fp8 pairing)");
+    }
+    if v.str_attr("perf_mode").is_some_and(|p| p != "none")
+        && !(crate::dtype::DtypeSet::FP8.contains(st.dtype)
+            && crate::dtype::DtypeSet::FP8.contains(mv.dtype))
+    {
+        v.error("attribute 'perf_mode': double_row modes need fp8 operands (rule: double_row fp8)");
+    }
+}
+
+fn matmul_mx(v: &mut OpView<'_, '_, '_>) {
+    let (Some(st), Some(mv), Some(d)) = (v.tile("stationary"), v.tile("moving"), v.tile("dst"))
+    else {
+        return;
+    };
+    let k = st.partitions();
+    if mv.partitions() != k {
+        v.error(format!("operands 'stationary' and 'moving' must share the contraction dimension (partitions {k} vs {}) (rule: matmul K)", mv.partitions()));
+        return;
+    }
+    if k % 32 != 0 {
+        v.error(format!(
+            "contraction dimension {k} must be a multiple of 32 (rule: MX K % 32 == 0)"
+        ));
+    }
+    let m = st.free_size().unwrap_or(0);
+    if m % 2 != 0 || m > 128 {
+        v.error(format!(
+            "operand 'stationary' free size {m} must be even and at most 128 (rule: MX stationary)"
+        ));
+    }
+    let n = mv.free_size().unwrap_or(0);
+    if d.partitions() != m || d.free_size() != Some(n) {
+        v.error(format!(
+            "operand 'dst' must be [{m}, {n}], got {} (rule: matmul dst shape)",
+            d.shape_str()
+        ));
+    }
+    if let Some(s) = v.tile("stationary_scale") {
+        mx_scale_geometry(v, "stationary_scale", &s, k, m);
+    }
+    if let Some(s) = v.tile("moving_scale") {
+        mx_scale_geometry(v, "moving_scale", &s, k, n);
+    }
+}
+
+fn replica_group(v: &mut OpView<'_, '_, '_>) {
+    let Some(attr) = v.attr("replica_group") else {
+        return;
+    };
+    let Some(groups) = i64_array_list(attr) else {
+        return;
+    };
+    if groups.is_empty() || groups.iter().any(|g| g.is_empty()) {
+        v.error("attribute 'replica_group': needs at least one non-empty rank list (rule: replica group)");
+        return;
+    }
+    let mut seen = std::collections::HashSet::new();
+    for g in &groups {
+        for &r in g {
+            if r < 0 {
+                v.error(format!(
+                    "attribute 'replica_group': rank {r} is negative (rule: replica group)"
+                ));
+                return;
+            }
+            if !seen.insert(r) {
+                v.error(format!("attribute 'replica_group': rank {r} appears in more than one place; each rank participates in one rank list (rule: replica group)"));
+                return;
+            }
+        }
+    }
+}
+
+fn collective_spaces(v: &mut OpView<'_, '_, '_>) -> Vec<Tile> {
+    let mut all = Vec::new();
+    for operand in v.spec.operands {
+        all.extend(v.tiles(operand.name));
+    }
+    if let Some(first) = all.first()
+        && all.iter().any(|t| t.space != first.space)
+    {
+        v.error("all tensors must be on HBM or all on SBUF; mixing memory spaces is not supported (rule: collective spaces)");
+    }
+    all
+}
+
+fn collective(v: &mut OpView<'_, '_, '_>, _min: usize) {
+    replica_group(v);
+    let d = v.values("dsts").len();
+    let s = v.values("srcs").len();
+    if d == 0 || d != s {
+        v.error(format!("needs one dst per src and at least one of each (got {d} dsts, {s} srcs) (rule: collective operands)"));
+        return;
+    }
+    let all = collective_spaces(v);
+    if d > 1 && all.iter().any(|t| t.space != Space::Hbm) {
+        v.error("coalesced collectives (several tensors) are only supported on HBM (rule: coalesced on HBM)");
+    }
+}
+
+fn collective_implicit(v: &mut OpView<'_, '_, '_>) {
+    replica_group(v);
+    let channels = v.i64_array("channel_ids").unwrap_or_else(|| vec![0]);
+    if channels.iter().enumerate().any(|(i, &c)| c != i as i64) {
+        v.error("attribute 'channel_ids': channel ids must be consecutive integers starting at 0 (rule: channel ids)");
+    }
+    let n = channels.len();
+    for group in ["dsts", "srcs", "srcs0", "srcs1"] {
+        if v.spec.operand_index(group).is_some() && v.values(group).len() != n {
+            v.error(format!("operand group '{group}' needs exactly one tensor per channel ({n}), got {} (rule: one tensor per channel)", v.values(group).len()));
+        }
+    }
+    collective_spaces(v);
+}
+
+fn pairs(v: &mut OpView<'_, '_, '_>) {
+    let Some(attr) = v.attr("source_target_pairs") else {
+        return;
+    };
+    let Some(list) = i64_array_list(attr) else {
+        return;
+    };
+    if list.is_empty() {
+        v.error("attribute 'source_target_pairs': needs at least one (source, target) pair (rule: permute pairs)");
+    }
+    for p in &list {
+        if p.len() != 2 || p.iter().any(|r| *r < 0) {
+            v.error("attribute 'source_target_pairs': every entry must be a (source, target) pair of rank ids (rule: permute pairs)");
+            return;
+        }
+    }
+}
+
+fn all_to_all_v(v: &mut OpView<'_, '_, '_>) {
+    replica_group(v);
+    let Some(meta) = v.tile("metadata") else {
+        return;
+    };
+    let rows = 2 + v.bool_attr("recv_counts_known") as i64 + v.bool_attr("has_rdispls") as i64;
+    if meta.shape.len() != 2 || meta.shape[0] != rows {
+        v.error(format!(
+            "operand 'metadata' must be [{rows}, world_size] (send counts, send displacements{}{}), got {} (rule: all_to_all_v metadata)",
+            if v.bool_attr("recv_counts_known") { ", recv counts" } else { "" },
+            if v.bool_attr("has_rdispls") { ", recv displacements" } else { "" },
+            meta.shape_str()
+        ));
+    }
+}
+
+fn dma_copy(v: &mut OpView<'_, '_, '_>) {
+    same_elements(v, "src", "dst");
+    for name in ["src", "dst"] {
+        if let Some(value) = v.value(name)
+            && is_indirect_ap(value)
+        {
+            v.error(format!("operand '{name}' is an indirect access pattern: use nisa.dma_copy_indirect (rule: direct dma)"));
+        }
+    }
+}
+
+/// Whether `value` is a `nisa.ap` with a vector or scalar offset.
+pub fn is_indirect_ap(value: melior::ir::Value<'_, '_>) -> bool {
+    defining_op(value)
+        .is_some_and(|def| op_name(def.to_raw()) == "nisa.ap" && def.operand_count() > 1)
+}
+
+fn dma_copy_indirect(v: &mut OpView<'_, '_, '_>) {
+    same_elements(v, "src", "dst");
+    let src = v.value("src").is_some_and(is_indirect_ap);
+    let dst = v.value("dst").is_some_and(is_indirect_ap);
+    if !src && !dst {
+        v.error("needs an indirect access pattern (nisa.ap with vector_offset or scalar_offset) on 'src' (gather) or 'dst' (scatter) (rule: indirect operand)");
+    }
+}
+
+fn dma_transpose(v: &mut OpView<'_, '_, '_>, gather: bool) {
+    same_dtype(v, "src", "dst");
+    let Some(axes) = v.i64_array("axes") else {
+        return;
+    };
+    let legal: [&[i64]; 3] = [&[1, 0], &[2, 1, 0], &[3, 1, 2, 0]];
+    if !legal.contains(&axes.as_slice()) {
+        v.error(format!("attribute 'axes': {axes:?} is not supported (supported: [1, 0], [2, 1, 0], [3, 1, 2, 0]) (rule: dma transpose axes)"));
+        return;
+    }
+    if let (Some(s), Some(d)) = (v.tile("src"), v.tile("dst")) {
+        if s.shape.len() != axes.len() {
+            v.error(format!(
+                "operand 'src' has rank {} but 'axes' has {} entries (rule: dma transpose axes)",
+                s.shape.len(),
+                axes.len()
+            ));
+        } else {
+            let permuted: Vec<i64> = axes.iter().map(|&a| s.shape[a as usize]).collect();
+            if d.shape != permuted {
+                v.error(format!("operand 'dst' must have shape {} (src permuted by axes), got {} (rule: transpose shape)", shape_str(&permuted), d.shape_str()));
+            }
+        }
+    }
+    let indirect = v.value("src").is_some_and(is_indirect_ap);
+    if gather && !indirect {
+        v.error("operand 'src' must be an indirect access pattern (nisa.ap with vector_offset) (rule: indirect operand)");
+    }
+    if !gather && indirect {
+        v.error("operand 'src' is an indirect access pattern: use nisa.dma_gather_transpose (rule: direct dma)");
+    }
+}
+
+fn scalar_tile(v: &mut OpView<'_, '_, '_>, name: &str) {
+    if let Some(t) = v.tile(name)
+        && t.num_elements() != Some(1)
+    {
+        v.error(format!(
+            "operand '{name}' must be a [1, 1] tile, got {} (rule: scalar tile)",
+            t.shape_str()
+        ));
+    }
+}
+
+fn dma_compute(v: &mut OpView<'_, '_, '_>) {
+    let srcs = v.tiles("srcs");
+    if srcs.is_empty() || srcs.len() > 16 {
+        v.error(format!(
+            "needs 1 to 16 source tensors, got {} (rule: dma_compute srcs)",
+            srcs.len()
+        ));
+    }
+    if let Some(d) = v.tile("dst") {
+        for (i, s) in srcs.iter().enumerate() {
+            if s.shape != d.shape {
+                v.error(format!(
+                    "source #{i} has shape {} but 'dst' has {} (rule: shapes agree)",
+                    s.shape_str(),
+                    d.shape_str()
+                ));
+            }
+        }
+    }
+    if let Some(attr) = v.attr("scales") {
+        let n = unsafe { mlir_sys::mlirDenseArrayGetNumElements(attr.to_raw()) }.max(0) as usize;
+        let all_one = (0..n).all(
+            |i| unsafe { mlir_sys::mlirDenseF32ArrayGetElement(attr.to_raw(), i as isize) } == 1.0,
+        );
+        if n != srcs.len() {
+            v.error(format!(
+                "attribute 'scales' has {n} entries for {} sources (rule: dma_compute scales)",
+                srcs.len()
+            ));
+        } else if !all_one {
+            v.error("attribute 'scales': only 1.0 is supported (rule: dma_compute scales)");
+        }
+    }
+}

@@ -1,0 +1,13 @@
+//! `sundial-opt`: see [`sundial::opt`].
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let status = match sundial::with_big_stack(move || sundial::opt::main_with_args(args)) {
+        Ok(status) => status,
+        Err(msg) => {
+            eprintln!("sundial-opt: error: {msg}");
+            1
+        }
+    };
+    std::process::exit(status);
+}

@@ -1,0 +1,308 @@
+//! `sundial-opt`: parse, verify, transform and print NISA/BIR IR, with `mlir-opt`'s
+//! conventions.
+//!
+//! Input is a file or `-` (stdin, the default); output goes to `-o FILE` or stdout and is
+//! written only when everything succeeded (never partially). Diagnostics print as
+//! `file:line:col: error: message` on stderr and make the exit status 1. Options accept
+//! LLVM's single-dash spelling too (`-split-input-file`, `-verify-diagnostics`).
+
+use crate::{
+    expected,
+    session::{RunOptions, Session},
+    source,
+};
+use clap::Parser;
+use std::io::{Read, Write};
+use sundial_dialects::{diag::Diagnostic, ffi::PrintOptions};
+
+/// Command-line options.
+#[derive(Parser, Debug, Clone, Default)]
+#[command(
+    name = "sundial-opt",
+    version,
+    about = "Parse, verify, transform and print NISA/BIR IR (mlir-opt conventions)",
+    after_help = "Pipelines mix Sundial's Rust passes and upstream MLIR passes, e.g.\n  sundial-opt kernel.mlir --pass-pipeline='builtin.module(sundial-verify{target=cayman},canonicalize)'\nSee --list-passes."
+)]
+pub struct OptArgs {
+    /// Input file (`-` for stdin).
+    #[arg(default_value = "-")]
+    pub input: String,
+    /// Output file (`-` for stdout).
+    #[arg(short = 'o', default_value = "-")]
+    pub output: String,
+    /// Textual pass pipeline, e.g. `builtin.module(sundial-verify,cse)`.
+    #[arg(long = "pass-pipeline", short = 'p', value_name = "PIPELINE")]
+    pub pass_pipeline: Option<String>,
+    /// Split the input on `// -----` lines and process each chunk independently.
+    #[arg(long = "split-input-file")]
+    pub split_input_file: bool,
+    /// Check diagnostics against `expected-*` comments instead of reporting them.
+    #[arg(long = "verify-diagnostics")]
+    pub verify_diagnostics: bool,
+    /// List the available passes and exit.
+    #[arg(long = "list-passes")]
+    pub list_passes: bool,
+    /// List the NISA and BIR ops and exit.
+    #[arg(long = "list-ops")]
+    pub list_ops: bool,
+    /// Print the IR after every pass (stderr).
+    #[arg(long = "mlir-print-ir-after-all")]
+    pub print_ir_after_all: bool,
+    /// Print a pass timing report (stderr).
+    #[arg(long = "mlir-timing")]
+    pub timing: bool,
+    /// Print every op in the generic form.
+    #[arg(long = "mlir-print-op-generic")]
+    pub print_generic: bool,
+    /// Print source locations.
+    #[arg(long = "mlir-print-debuginfo")]
+    pub print_debuginfo: bool,
+}
+
+const LONG_FLAGS: &[&str] = &[
+    "pass-pipeline",
+    "split-input-file",
+    "verify-diagnostics",
+    "list-passes",
+    "list-ops",
+    "mlir-print-ir-after-all",
+    "mlir-timing",
+    "mlir-print-op-generic",
+    "mlir-print-debuginfo",
+];
+
+/// Accepts LLVM's single-dash long options (`-split-input-file`) by doubling the dash.
+pub fn normalize_args(args: impl IntoIterator<Item = String>) -> Vec<String> {
+    args.into_iter()
+        .map(|a| {
+            if a.starts_with('-') && !a.starts_with("--") && a.len() > 2 {
+                let name = a[1..].split('=').next().unwrap_or("");
+                if LONG_FLAGS.contains(&name) {
+                    return format!("-{a}");
+                }
+            }
+            a
+        })
+        .collect()
+}
+
+/// The result of a run: what to write to stdout/the output file and stderr, and the status.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// Output text (written only when `status == 0`).
+    pub output: String,
+    /// Diagnostics and reports for stderr.
+    pub stderr: String,
+    /// Exit status.
+    pub status: i32,
+}
+
+fn list_passes() -> String {
+    use std::fmt::Write;
+    let mut out = String::from("Sundial passes:\n");
+    for p in sundial_passes::registry::PASSES {
+        let _ = writeln!(out, "  {:<28} {}", p.name, p.summary);
+        for o in p.options {
+            let default = if o.default.is_empty() {
+                String::new()
+            } else {
+                format!(" (default {})", o.default)
+            };
+            let _ = writeln!(
+                out,
+                "    {{{}=...}}{:<width$} {}{default}",
+                o.name,
+                "",
+                o.help,
+                width = 20usize.saturating_sub(o.name.len() + 6)
+            );
+        }
+    }
+    out.push_str("Upstream MLIR passes:\n");
+    for (name, summary) in sundial_passes::registry::UPSTREAM_PASSES {
+        let _ = writeln!(out, "  {name:<28} {summary}");
+    }
+    out
+}
+
+fn list_ops() -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(out, "NISA ops ({}):", sundial_dialects::nisa::OPS.len());
+    for op in sundial_dialects::nisa::OPS {
+        let emit = op
+            .emit
+            .map(|e| format!("#{e}"))
+            .unwrap_or_else(|| "-".into());
+        let _ = writeln!(
+            out,
+            "  nisa.{:<55} {:>4}  {}  [{}]",
+            op.name, emit, op.api, op.provenance.0
+        );
+    }
+    let _ = writeln!(out, "BIR ops ({}):", sundial_dialects::bir::OPS.len());
+    for op in sundial_dialects::bir::OPS {
+        let codes = op
+            .opcodes
+            .iter()
+            .map(|o| format!("0x{o:02X}"))
+            .collect::<Vec<_>>()
+            .join(",");
+        let num = op.number.map(|n| format!("op {n}")).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "  bir.{:<30} {:<24} {:<6} {}  [{}]",
+            op.spec.name, codes, num, op.bir_class, op.spec.provenance.0
+        );
+    }
+    out
+}
+
+fn render_all(diags: &[Diagnostic], name: &str, out: &mut String) {
+    for d in diags {
+        out.push_str(&d.render(name));
+    }
+}
+
+/// Runs `sundial-opt` on an input buffer (already read) and returns what to print.
+pub fn run(args: &OptArgs, input: &[u8], input_name: &str) -> Outcome {
+    let mut outcome = Outcome::default();
+    if args.list_passes {
+        outcome.output = list_passes();
+        return outcome;
+    }
+    if args.list_ops {
+        outcome.output = list_ops();
+        return outcome;
+    }
+    let session = match Session::new() {
+        Ok(s) => s,
+        Err(e) => {
+            outcome.stderr = format!("sundial-opt: error: {e}\n");
+            outcome.status = 1;
+            return outcome;
+        }
+    };
+    let print = PrintOptions {
+        generic: args.print_generic,
+        debug_info: args.print_debuginfo,
+    };
+    let run_options = RunOptions {
+        print_ir_after_all: args.print_ir_after_all,
+        timing: args.timing,
+    };
+    let pipeline = args.pass_pipeline.clone().unwrap_or_default();
+    if !pipeline.trim().is_empty()
+        && let Err(msg) = sundial_passes::pipeline::parse(&pipeline)
+    {
+        outcome.stderr = format!("sundial-opt: error: {msg}\n");
+        outcome.status = 1;
+        return outcome;
+    }
+    let mut outputs = Vec::new();
+    let mut failed = false;
+    for chunk in source::split(input, args.split_input_file) {
+        let mut diags = Vec::new();
+        let parsed = session.parse(&chunk.padded, input_name);
+        diags.extend(parsed.diagnostics);
+        let mut text = None;
+        if let Some(mut module) = parsed.module {
+            if args.pass_pipeline.is_some() || args.timing || args.print_ir_after_all {
+                match session.run_pipeline(&mut module, &pipeline, &run_options, input_name) {
+                    Ok(d) => {
+                        diags.extend(d);
+                        text = Some(session.print(&module, print));
+                    }
+                    Err(d) => diags.extend(d),
+                }
+            } else {
+                text = Some(session.print(&module, print));
+            }
+        }
+        if args.verify_diagnostics {
+            match expected::parse(&chunk.text, chunk.first_line) {
+                Err((line, col, msg)) => {
+                    outcome
+                        .stderr
+                        .push_str(&format!("{input_name}:{line}:{col}: error: {msg}\n"));
+                    failed = true;
+                }
+                Ok(exp) => {
+                    let report = expected::check(input_name, &diags, exp);
+                    for r in &report {
+                        outcome.stderr.push_str(r);
+                        outcome.stderr.push('\n');
+                    }
+                    failed |= !report.is_empty();
+                }
+            }
+            if let Some(t) = text {
+                outputs.push(t);
+            }
+        } else {
+            let errors = diags
+                .iter()
+                .any(|d| d.severity == sundial_dialects::diag::Severity::Error);
+            render_all(&diags, input_name, &mut outcome.stderr);
+            failed |= errors || text.is_none();
+            if let Some(t) = text {
+                outputs.push(t);
+            }
+        }
+    }
+    if failed {
+        outcome.status = 1;
+        return outcome;
+    }
+    outcome.output = outputs.join(&format!("{}\n", source::SPLIT_MARKER));
+    outcome
+}
+
+/// The whole tool: reads the input, runs, writes the output only on success; returns the exit
+/// status.
+pub fn main_with_args(args: Vec<String>) -> i32 {
+    let args = match OptArgs::try_parse_from(normalize_args(args)) {
+        Ok(a) => a,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    let (input, name) = if args.list_passes || args.list_ops {
+        (Vec::new(), "-".to_string())
+    } else if args.input == "-" {
+        let mut buf = Vec::new();
+        if let Err(e) = std::io::stdin().read_to_end(&mut buf) {
+            eprintln!("sundial-opt: error: cannot read stdin: {e}");
+            return 1;
+        }
+        (buf, "<stdin>".to_string())
+    } else {
+        match std::fs::read(&args.input) {
+            Ok(b) => (b, args.input.clone()),
+            Err(e) => {
+                eprintln!("sundial-opt: error: cannot read '{}': {e}", args.input);
+                return 1;
+            }
+        }
+    };
+    let outcome = run(&args, &input, &name);
+    if !outcome.stderr.is_empty() {
+        let _ = std::io::stderr().write_all(outcome.stderr.as_bytes());
+    }
+    if outcome.status != 0 {
+        return outcome.status;
+    }
+    let written = if args.output == "-" {
+        let mut out = std::io::stdout().lock();
+        out.write_all(outcome.output.as_bytes())
+            .and_then(|_| out.flush())
+    } else {
+        std::fs::write(&args.output, outcome.output.as_bytes())
+    };
+    if let Err(e) = written {
+        eprintln!("sundial-opt: error: cannot write '{}': {e}", args.output);
+        return 1;
+    }
+    0
+}
