@@ -1,0 +1,58 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use sundial_codegen::dtype::BirDtype;
+use sundial_codegen::model::*;
+
+/// Parses hex, ignoring whitespace and `|` separators.
+pub fn hex(s: &str) -> Vec<u8> {
+    let digits: String = s.chars().filter(|c| c.is_ascii_hexdigit()).collect();
+    assert!(digits.len() % 2 == 0, "odd hex length");
+    (0..digits.len() / 2)
+        .map(|i| u8::from_str_radix(&digits[2 * i..2 * i + 2], 16).unwrap())
+        .collect()
+}
+
+/// Lower-case hex of bytes.
+pub fn to_hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// An SBUF static AP with one free dim.
+pub fn sb(p: u32, off: u32, parts: u32, num: u16, d: BirDtype) -> AccessPattern {
+    AccessPattern::Static(StaticAp::sbuf(p, off, parts, &[Dim::new(1, num)], d))
+}
+
+/// An SBUF static AP with explicit dims.
+pub fn sbd(p: u32, off: u32, parts: u32, dims: &[Dim], d: BirDtype) -> AccessPattern {
+    AccessPattern::Static(StaticAp::sbuf(p, off, parts, dims, d))
+}
+
+/// A tensor-indirect AP: index at SBUF (ip, ioff) as u32, data at SBUF (dp, doff).
+pub fn ind(
+    ip: u32,
+    ioff: u32,
+    dp: u32,
+    doff: u32,
+    parts: u32,
+    num: u32,
+    d: BirDtype,
+) -> AccessPattern {
+    AccessPattern::TensorIndirect(IndirectAp {
+        data: StaticAp::sbuf(dp, doff, parts, &[], d),
+        index: StaticAp::sbuf(
+            ip,
+            ioff,
+            parts,
+            &[Dim::new(1, num as u16)],
+            BirDtype::Uint32,
+        ),
+        num_indirect_indices: num,
+        index_arg_id: 1,
+    })
+}
+
+/// The 32-entry identity lane map.
+pub fn identity_mask() -> Vec<u8> {
+    (0..32).collect()
+}
