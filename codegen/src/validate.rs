@@ -396,10 +396,11 @@ fn active_range(c: &mut Ctx, b: &Bundle, off: usize) {
     }
 }
 
-/// `start_addr_active_channels` on the source slot: start partition + active <= partitions.
+/// `start_addr_active_channels` on the source slot's static arm: start partition + active <=
+/// partitions (an indirect arm is covered by the quadrant rule instead).
 fn start_active(c: &mut Ctx, b: &Bundle, src: &Field, active_off: usize) {
     let w = get_u32(b, src.offset as usize);
-    if w & REG_BIT != 0 {
+    if w & REG_BIT != 0 || matches!(src.read(b), Value::Mem(MemSlot::Indirect(_))) {
         return;
     }
     let a = w & ADDR_MASK;
