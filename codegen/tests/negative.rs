@@ -717,7 +717,6 @@ fn cases() -> Vec<Case> {
     add("d1_rd_dst_element_count", 0x1C, Cayman, &rs, 1, &|b| {
         b[0x1C] = 2
     });
-    drop(add);
     // Rules without an encoder-produced base bundle.
     let rs_on_mariana = base(&rs, Cayman, 0);
     // An INDIRECT16B record (mariana-only) in a bundle validated for cayman.

@@ -7,7 +7,7 @@ use sundial_codegen::model::*;
 /// Parses hex, ignoring whitespace and `|` separators.
 pub fn hex(s: &str) -> Vec<u8> {
     let digits: String = s.chars().filter(|c| c.is_ascii_hexdigit()).collect();
-    assert!(digits.len() % 2 == 0, "odd hex length");
+    assert!(digits.len().is_multiple_of(2), "odd hex length");
     (0..digits.len() / 2)
         .map(|i| u8::from_str_radix(&digits[2 * i..2 * i + 2], 16).unwrap())
         .collect()
