@@ -69,6 +69,26 @@ impl Session {
                 diagnostics: vec![Diagnostic::new(Severity::Error, Some(loc), msg)],
             };
         }
+        // MLIR's lexer stops at a NUL byte and would silently ignore the rest of the buffer.
+        if let Some(offset) = source.iter().position(|b| *b == 0) {
+            let line = 1 + source[..offset].iter().filter(|b| **b == b'\n').count();
+            let col = 1 + offset
+                - source[..offset]
+                    .iter()
+                    .rposition(|b| *b == b'\n')
+                    .map_or(0, |p| p + 1);
+            let loc = FileLineCol {
+                file: name.to_string(),
+                line,
+                col,
+            };
+            let msg =
+                format!("unexpected NUL byte at offset {offset} (the input is not MLIR text)");
+            return Parsed {
+                module: None,
+                diagnostics: vec![Diagnostic::new(Severity::Error, Some(loc), msg)],
+            };
+        }
         let capture = DiagnosticCapture::new(&self.context);
         let raw = unsafe {
             mlir_sys::mlirModuleCreateParse(
@@ -81,7 +101,30 @@ impl Session {
         };
         let module = unsafe { Module::from_option_raw(raw) };
         let module = module.filter(|m| sundial_dialects::verify::verify(&m.as_operation(), None));
-        let diagnostics = rename(capture.take(), name);
+        let mut diagnostics = rename(capture.take(), name);
+        if module.is_none() && !diagnostics.iter().any(|d| d.severity == Severity::Error) {
+            // MLIR fails without a message when an IRDL op is written in custom syntax (IRDL ops
+            // have none): find it, or at least never fail silently.
+            let diag = match crate::source::custom_syntax_op(source) {
+                Some((op, line, col)) => Diagnostic::new(
+                    Severity::Error,
+                    Some(FileLineCol {
+                        file: name.to_string(),
+                        line,
+                        col,
+                    }),
+                    format!(
+                        "'{op}' has no custom assembly syntax: write it in the generic form \"{op}\"(operands) {{attributes}} : (types) -> (types)"
+                    ),
+                ),
+                None => Diagnostic::new(
+                    Severity::Error,
+                    None,
+                    "failed to parse the input (MLIR gave no reason)",
+                ),
+            };
+            diagnostics.push(diag);
+        }
         Parsed {
             module,
             diagnostics,

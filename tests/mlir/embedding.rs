@@ -1,0 +1,177 @@
+//! The embedding API front ends call: parse/verify/run/print with diagnostics as values, and
+//! IR built with melior's builders verified by the same rules.
+
+use melior::ir::{
+    Block, Identifier, Location, Module, Region, RegionLike, Type,
+    attribute::{StringAttribute, TypeAttribute},
+    block::BlockLike,
+    operation::{OperationBuilder, OperationLike},
+    r#type::FunctionType,
+};
+use sundial::{RunOptions, Session, Severity};
+use sundial_dialects::ffi::PrintOptions;
+
+const KERNEL: &str = r#"
+func.func @k(%a: memref<128x64xf32, "sbuf">, %b: memref<128x64xf32, "sbuf">) {
+  "nisa.reciprocal"(%b, %a) : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
+  return
+}
+"#;
+
+#[test]
+fn parse_print_round_trip() {
+    let session = Session::new().unwrap();
+    let parsed = session.parse(KERNEL.as_bytes(), "k.mlir");
+    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+    let module = parsed.module.expect("module");
+    let text = session.print(&module, PrintOptions::default());
+    assert!(text.contains("\"nisa.reciprocal\""), "{text}");
+    let again = session.parse(text.as_bytes(), "again.mlir");
+    let text2 = session.print(&again.module.expect("re-parse"), PrintOptions::default());
+    assert_eq!(text, text2);
+}
+
+#[test]
+fn diagnostics_are_values_with_locations() {
+    let session = Session::new().unwrap();
+    let bad = KERNEL.replace("128x64", "256x64");
+    let parsed = session.parse(bad.as_bytes(), "bad.mlir");
+    assert!(parsed.module.is_none());
+    let d = parsed.diagnostics.first().expect("a diagnostic");
+    assert_eq!(d.severity, Severity::Error);
+    let loc = d.loc.as_ref().expect("location");
+    assert_eq!((loc.file.as_str(), loc.line), ("bad.mlir", 3));
+    assert!(
+        d.render("bad.mlir")
+            .starts_with("bad.mlir:3:3: error: 'nisa.reciprocal' op"),
+        "{}",
+        d.render("bad.mlir")
+    );
+}
+
+#[test]
+fn built_ir_is_verified_by_the_same_rules() {
+    let session = Session::new().unwrap();
+    let context = session.context();
+    let location = Location::unknown(context);
+    let tile: Type = Type::parse(context, "memref<256x4xf32, \"sbuf\">").expect("type");
+    let module = Module::new(location);
+    let block = Block::new(&[(tile, location), (tile, location)]);
+    let op = OperationBuilder::new("nisa.reciprocal", location)
+        .add_operands(&[
+            block.argument(0).unwrap().into(),
+            block.argument(1).unwrap().into(),
+        ])
+        .build()
+        .expect("op");
+    block.append_operation(op);
+    block.append_operation(
+        OperationBuilder::new("func.return", location)
+            .build()
+            .unwrap(),
+    );
+    let region = Region::new();
+    region.append_block(block);
+    let func = OperationBuilder::new("func.func", location)
+        .add_attributes(&[
+            (
+                Identifier::new(context, "sym_name"),
+                StringAttribute::new(context, "k").into(),
+            ),
+            (
+                Identifier::new(context, "function_type"),
+                TypeAttribute::new(FunctionType::new(context, &[tile, tile], &[]).into()).into(),
+            ),
+        ])
+        .add_regions([region])
+        .build()
+        .expect("func");
+    module.body().append_operation(func);
+    assert!(module.as_operation().verify(), "structurally valid");
+    let diags = session.verify(&module, "built");
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert!(
+        diags[0]
+            .message
+            .contains("partition dimension 256 exceeds 128"),
+        "{}",
+        diags[0].message
+    );
+}
+
+#[test]
+fn pipelines_mix_rust_and_upstream_passes() {
+    let session = Session::new().unwrap();
+    let mut module = session.parse(KERNEL.as_bytes(), "k.mlir").module.unwrap();
+    let diags = session
+        .run_pipeline(
+            &mut module,
+            "builtin.module(sundial-verify{target=cayman},canonicalize,func.func(cse))",
+            &RunOptions::default(),
+            "k.mlir",
+        )
+        .expect("pipeline runs");
+    assert!(diags.is_empty(), "{diags:?}");
+    let err = session
+        .run_pipeline(
+            &mut module,
+            "builtin.module(no-such-pass)",
+            &RunOptions::default(),
+            "k.mlir",
+        )
+        .unwrap_err();
+    assert!(
+        err[0].message.contains("no-such-pass"),
+        "{}",
+        err[0].message
+    );
+    let err = session
+        .run_pipeline(
+            &mut module,
+            "sundial-verify{target=trn9}",
+            &RunOptions::default(),
+            "k.mlir",
+        )
+        .unwrap_err();
+    assert!(
+        err[0].message.contains("invalid value 'trn9'"),
+        "{}",
+        err[0].message
+    );
+}
+
+#[test]
+fn verify_pass_uses_the_target_option() {
+    let session = Session::new().unwrap();
+    let src = r#"
+func.func @k(%a: memref<128x64xf32, "sbuf">, %b: memref<128x64xf32, "sbuf">) {
+  "nisa.exponential"(%b, %a) : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
+  return
+}"#;
+    let mut module = session
+        .parse(src.as_bytes(), "e.mlir")
+        .module
+        .expect("no target: accepted");
+    let err = session
+        .run_pipeline(
+            &mut module,
+            "builtin.module(sundial-verify{target=cayman})",
+            &RunOptions::default(),
+            "e.mlir",
+        )
+        .unwrap_err();
+    assert!(
+        err.iter().any(|d| d.message.contains("needs mariana")),
+        "{err:?}"
+    );
+    assert!(
+        session
+            .run_pipeline(
+                &mut module,
+                "sundial-verify{target=mariana}",
+                &RunOptions::default(),
+                "e.mlir"
+            )
+            .is_ok()
+    );
+}

@@ -1,0 +1,9 @@
+//! The one integration-test binary that links MLIR (each such binary is ~200 MB in debug, so
+//! every MLIR-touching test of the workspace lives here, one module per subject).
+
+mod embedding;
+mod expected;
+mod fuzz;
+mod irdl;
+mod pipeline;
+mod source;
