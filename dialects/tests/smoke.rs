@@ -1,5 +1,0 @@
-#[test]
-fn loads() {
-    let ctx = sundial_dialects::create_context().unwrap();
-    let _ = ctx;
-}
