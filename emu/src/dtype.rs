@@ -193,18 +193,42 @@ impl DType {
     ///
     /// `bytes` must hold at least [`DType::size`] bytes; shorter input reads the missing
     /// high bytes as zero rather than panicking.
+    #[inline]
     pub fn load(self, bytes: &[u8]) -> u64 {
-        let n = self.size().min(bytes.len());
-        let mut word = [0u8; 8];
-        word[..n].copy_from_slice(&bytes[..n]);
-        u64::from_le_bytes(word)
+        // Fixed-size reads for the common widths: this sits in per-element loops, where
+        // a variable-length copy would cost a library call per element.
+        match (self.size(), bytes) {
+            (1, [b, ..]) => u64::from(*b),
+            (2, [a, b, ..]) => u64::from(u16::from_le_bytes([*a, *b])),
+            (4, [a, b, c, d, ..]) => u64::from(u32::from_le_bytes([*a, *b, *c, *d])),
+            (8, [a, b, c, d, e, f, g, h, ..]) => {
+                u64::from_le_bytes([*a, *b, *c, *d, *e, *f, *g, *h])
+            }
+            (size, _) => {
+                let n = size.min(bytes.len());
+                let mut word = [0u8; 8];
+                word[..n].copy_from_slice(&bytes[..n]);
+                u64::from_le_bytes(word)
+            }
+        }
     }
 
     /// Writes one element's bits (little-endian) to the front of `out` (as many bytes as
     /// fit, at most [`DType::size`]).
+    #[inline]
     pub fn store(self, bits: u64, out: &mut [u8]) {
-        let n = self.size().min(out.len());
-        out[..n].copy_from_slice(&bits.to_le_bytes()[..n]);
+        match (self.size(), out) {
+            (1, [b, ..]) => *b = bits as u8,
+            (2, [a, b, ..]) => [*a, *b] = (bits as u16).to_le_bytes(),
+            (4, [a, b, c, d, ..]) => [*a, *b, *c, *d] = (bits as u32).to_le_bytes(),
+            (8, [a, b, c, d, e, f, g, h, ..]) => {
+                [*a, *b, *c, *d, *e, *f, *g, *h] = bits.to_le_bytes()
+            }
+            (size, out) => {
+                let n = size.min(out.len());
+                out[..n].copy_from_slice(&bits.to_le_bytes()[..n]);
+            }
+        }
     }
 
     /// The element's value as `f32`, or `None` for the x4 containers (four values per

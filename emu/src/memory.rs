@@ -459,7 +459,7 @@ fn on_chip_view(
             format!("partitions {start_partition}..+{parts} exceed {PARTITIONS}"),
         ));
     }
-    if byte_offset % esize != 0 {
+    if !byte_offset.is_multiple_of(esize) {
         return Err(EmuError::memory(
             OP,
             format!("byte offset {byte_offset} is not aligned to {dtype} ({esize} bytes)"),

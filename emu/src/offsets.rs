@@ -237,15 +237,16 @@ impl Plan {
         }
         mem.bytes(source.alloc())?;
 
-        let dense = |a: &crate::access::Affine, what: &str| -> Result<Dense> {
+        // `what(d)` names the expression in an error; it is only formatted on failure.
+        let dense = |a: &crate::access::Affine, what: &dyn Fn() -> String| -> Result<Dense> {
             let mut coef = vec![0i64; nvars];
             for &(v, c) in &a.terms {
                 let p = *pos_of_var.get(v).ok_or_else(|| {
-                    EmuError::invalid(op, format!("{what} uses variable {v} of {nvars}"))
+                    EmuError::invalid(op, format!("{} uses variable {v} of {nvars}", what()))
                 })?;
-                coef[p] = coef[p]
-                    .checked_add(c)
-                    .ok_or_else(|| EmuError::overflow(op, format!("the coefficients of {what}")))?;
+                coef[p] = coef[p].checked_add(c).ok_or_else(|| {
+                    EmuError::overflow(op, format!("the coefficients of {}", what()))
+                })?;
             }
             Ok(Dense {
                 coef,
@@ -277,7 +278,7 @@ impl Plan {
             let stride = source.strides()[d];
             let extent = i64::try_from(source.shape()[d])
                 .map_err(|_| EmuError::overflow(op, format!("the extent of dimension {d}")))?;
-            let direct = dense(&sub.direct, &format!("the subscript of dimension {d}"))?;
+            let direct = dense(&sub.direct, &|| format!("the subscript of dimension {d}"))?;
             match &sub.indirect {
                 None => pure.push(PureDim {
                     stride,
@@ -310,7 +311,7 @@ impl Plan {
                     let at = term
                         .at
                         .iter()
-                        .map(|a| dense(a, &format!("the index expression of dimension {d}")))
+                        .map(|a| dense(a, &|| format!("the index expression of dimension {d}")))
                         .collect::<Result<Vec<Dense>>>()?;
                     // Element offset of the index read: an affine function too.
                     let ovf =
@@ -384,9 +385,9 @@ impl Plan {
         let npos = nvars;
         let mut is_dep = vec![false; npos];
         for idim in &ind {
-            for p in 0..npos {
+            for (p, dep) in is_dep.iter_mut().enumerate() {
                 if idim.direct.coef[p] != 0 || idim.at.iter().any(|a| a.coef[p] != 0) {
-                    is_dep[p] = true;
+                    *dep = true;
                 }
             }
         }
@@ -542,10 +543,11 @@ impl Plan {
                 a.push(v);
             }
         });
-        let mut values: Vec<Vec<u8>> = Vec::with_capacity(self.ind.len());
+        let mut values: Vec<Vec<i64>> = Vec::with_capacity(self.ind.len());
         for (idim, a) in self.ind.iter().zip(&addrs) {
             let iv = &self.index_views[idim.view];
-            let es = iv.dtype.size();
+            let dt = iv.dtype;
+            let es = dt.size();
             let mut bytes = vec![0u8; k_points * es];
             data::read(
                 mem.bytes(iv.alloc)?,
@@ -553,13 +555,21 @@ impl Plan {
                 OffsetList::Runs { starts: a, run: 1 },
                 &mut bytes,
             )?;
-            values.push(bytes);
+            // Integer dtype checked in `Plan::new`; u64 above i64::MAX saturates (and is
+            // then out of bounds), never wraps.
+            values.push(
+                bytes
+                    .chunks_exact(es)
+                    .map(|c| dt.to_i64(dt.load(c)).unwrap_or(i64::MAX))
+                    .collect(),
+            );
         }
         drop(addrs);
 
         // Pass 2: coordinates, bounds, contributions, in enumeration order so the first
         // error found is the first in the whole space.
         let bank: Vec<&Dense> = self.ind.iter().map(|d| &d.direct).collect();
+        let dims: Vec<(i64, i64)> = self.ind.iter().map(|d| (d.extent, d.stride)).collect();
         let mut table = Vec::with_capacity(k_points);
         let mut first_error: Option<(usize, usize, i64, i64)> = None;
         odometer(sub, &self.ext, &self.lo, &bank, |vals| {
@@ -568,14 +578,12 @@ impl Plan {
             }
             let k = table.len();
             let mut contrib: i64 = 0;
-            for (j, (idim, &direct)) in self.ind.iter().zip(vals).enumerate() {
-                let dt = self.index_views[idim.view].dtype;
-                let es = dt.size();
-                let value = dt.to_i64(dt.load(&values[j][k * es..])).unwrap_or(i64::MAX);
+            for (j, (&(extent, stride), &direct)) in dims.iter().zip(vals).enumerate() {
+                let value = values[j][k];
                 let coord = direct.checked_add(value);
                 match coord {
-                    Some(c) if c >= 0 && c < idim.extent => {
-                        contrib = contrib.wrapping_add(c.wrapping_mul(idim.stride));
+                    Some(c) if c >= 0 && c < extent => {
+                        contrib = contrib.wrapping_add(c.wrapping_mul(stride));
                     }
                     _ => match oob {
                         OobMode::Error => {
@@ -726,7 +734,92 @@ fn eval(a: &Dense, point: &[i64]) -> i64 {
 /// positions `positions` (row-major, `positions` ascending = outer to inner), every
 /// other position held at its lower bound. Values are updated incrementally; wrapping
 /// arithmetic is exact at points of the space (whose values were range-checked).
+///
+/// Banks of up to four expressions (every bank the workloads use) run with a
+/// fixed-size value array, which lets the compiler keep the values in registers; the
+/// visiting order and values are the same for every bank size.
 fn odometer(
+    positions: &[usize],
+    ext: &[usize],
+    lo: &[i64],
+    bank: &[&Dense],
+    f: impl FnMut(&[i64]),
+) {
+    match bank.len() {
+        1 => odometer_n::<1>(positions, ext, lo, bank, f),
+        2 => odometer_n::<2>(positions, ext, lo, bank, f),
+        3 => odometer_n::<3>(positions, ext, lo, bank, f),
+        4 => odometer_n::<4>(positions, ext, lo, bank, f),
+        _ => odometer_dyn(positions, ext, lo, bank, f),
+    }
+}
+
+fn odometer_n<const M: usize>(
+    positions: &[usize],
+    ext: &[usize],
+    lo: &[i64],
+    bank: &[&Dense],
+    mut f: impl FnMut(&[i64]),
+) {
+    let mut vals = [0i64; M];
+    for (v, a) in vals.iter_mut().zip(bank) {
+        *v = eval(a, lo);
+    }
+    let np = positions.len();
+    if np == 0 {
+        f(&vals);
+        return;
+    }
+    let exts: Vec<usize> = positions.iter().map(|&p| ext[p]).collect();
+    if exts.contains(&0) {
+        return;
+    }
+    let steps: Vec<[i64; M]> = positions
+        .iter()
+        .map(|&p| {
+            let mut st = [0i64; M];
+            for (s, a) in st.iter_mut().zip(bank) {
+                *s = a.coef[p];
+            }
+            st
+        })
+        .collect();
+    let mut idx = vec![0usize; np];
+    let inner = np - 1;
+    let e_in = exts[inner];
+    let step_in = steps[inner];
+    loop {
+        for _ in 0..e_in {
+            f(&vals);
+            for a in 0..M {
+                vals[a] = vals[a].wrapping_add(step_in[a]);
+            }
+        }
+        for a in 0..M {
+            vals[a] = vals[a].wrapping_sub(step_in[a].wrapping_mul(e_in as i64));
+        }
+        let mut j = inner;
+        loop {
+            if j == 0 {
+                return;
+            }
+            j -= 1;
+            idx[j] += 1;
+            if idx[j] < exts[j] {
+                for a in 0..M {
+                    vals[a] = vals[a].wrapping_add(steps[j][a]);
+                }
+                break;
+            }
+            for a in 0..M {
+                vals[a] = vals[a].wrapping_sub(steps[j][a].wrapping_mul((exts[j] - 1) as i64));
+            }
+            idx[j] = 0;
+        }
+    }
+}
+
+fn odometer_dyn(
     positions: &[usize],
     ext: &[usize],
     lo: &[i64],

@@ -81,7 +81,12 @@ pub fn indirect_copy(
     }
     let p = src.shape()[0];
     const G: usize = PARTITIONS_PER_GPSIMD_CORE;
-    if index.shape()[0] != p || dst.shape()[0] != p || p % G != 0 || p > PARTITIONS || p == 0 {
+    if index.shape()[0] != p
+        || dst.shape()[0] != p
+        || !p.is_multiple_of(G)
+        || p > PARTITIONS
+        || p == 0
+    {
         return Err(EmuError::shape(
             OP,
             format!(

@@ -126,11 +126,13 @@ pub fn transfer(
     // allocation: read the source straight into the destination bytes.
     if let ([part], [(so, dof, sd, dd)]) = (parts, planned.as_slice()) {
         let (sa, da) = (part.src.source.alloc(), part.dst.source.alloc());
-        if mode == Mode::Copy && sd == dd && sa != da {
-            if let Some(range) = whole_run(mem, &part.dst.source, dof)? {
-                let (src_bytes, dst_bytes) = mem.read_write_pair(sa, da)?;
-                return data::read(src_bytes, sd.size(), so.as_list(), &mut dst_bytes[range]);
-            }
+        if mode == Mode::Copy
+            && sd == dd
+            && sa != da
+            && let Some(range) = whole_run(mem, &part.dst.source, dof)?
+        {
+            let (src_bytes, dst_bytes) = mem.read_write_pair(sa, da)?;
+            return data::read(src_bytes, sd.size(), so.as_list(), &mut dst_bytes[range]);
         }
     }
 

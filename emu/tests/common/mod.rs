@@ -152,11 +152,12 @@ pub fn reference_store(
         targets.push(a);
     }
     for (i, a) in targets.into_iter().enumerate() {
-        if let Some(a) = a {
-            if a >= 0 && a < n_elems {
-                let a = a as usize;
-                bytes[a * es..(a + 1) * es].copy_from_slice(&tile[i * es..(i + 1) * es]);
-            }
+        if let Some(a) = a
+            && a >= 0
+            && a < n_elems
+        {
+            let a = a as usize;
+            bytes[a * es..(a + 1) * es].copy_from_slice(&tile[i * es..(i + 1) * es]);
         }
     }
     Ok(bytes)
