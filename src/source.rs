@@ -46,15 +46,13 @@ pub fn split(buffer: &[u8], split: bool) -> Vec<Chunk> {
     let mut chunks = Vec::new();
     let mut current = Vec::new();
     let mut first_line = 1usize;
-    let mut line_no = 1usize;
-    for line in buffer.split_inclusive(|b| *b == b'\n') {
+    for (line_no, line) in (1usize..).zip(buffer.split_inclusive(|b| *b == b'\n')) {
         if is_marker(line) {
             chunks.push((first_line, std::mem::take(&mut current)));
             first_line = line_no + 1;
         } else {
             current.extend_from_slice(line);
         }
-        line_no += 1;
     }
     chunks.push((first_line, current));
     chunks

@@ -141,7 +141,7 @@ pub fn file_line_col(loc: Location<'_>) -> Option<FileLineCol> {
                 return walk(mlirLocationCallSiteGetCaller(raw), depth + 1);
             }
             if mlir_sys::mlirLocationIsAFused(raw) {
-                let n = mlirLocationFusedGetNumLocations(raw).max(0) as usize;
+                let n = mlirLocationFusedGetNumLocations(raw) as usize;
                 if n == 0 {
                     return None;
                 }
