@@ -23,6 +23,13 @@
 //!   seed's issue #182 partial tile) reads as zero bytes and its write is dropped. A run
 //!   straddling the end is clipped element by element.
 //!
+//! Noted difference from the seed's Python emulator: its sparse read wraps a negative
+//! flat offset silently (its `test_sparse_read_wraps_negative`) and bounds indices only
+//! by the flat allocation end. The seed reports that as that emulator's behaviour, not
+//! as a rule; the project rule (indirect-emulation.md rule 3) is that a negative or
+//! out-of-extent index is out of bounds per dimension (`offsets.rs`), and here a
+//! negative flat offset is simply outside the allocation.
+//!
 //! Writes apply in list order, elements of a run in order, so when two points target the
 //! same element the later one in enumeration order wins ([`Combine::Replace`]) or both
 //! accumulate ([`Combine::AddF32`]), indirect-emulation rule 6.
@@ -105,6 +112,8 @@ pub fn read(mem: &[u8], esize: usize, list: OffsetList<'_>, out: &mut [u8]) -> R
     check_sizes(esize, list, out.len())?;
     let n = mem.len() / esize;
     match list {
+        // Zero-length runs cover no element (and would be a zero chunk size below).
+        OffsetList::Runs { run: 0, .. } => {}
         OffsetList::Contiguous { start, len } => read_run(mem, n, esize, start, len, out),
         OffsetList::Runs { starts, run: 1 } => read_points(mem, n, esize, starts, out),
         OffsetList::Runs { starts, run } => {
@@ -181,6 +190,7 @@ pub fn write(
     check_sizes(tile_esize, list, data.len())?;
     let n = mem.len() / esize;
     match list {
+        OffsetList::Runs { run: 0, .. } => {}
         OffsetList::Contiguous { start, len } => {
             write_run(mem, n, esize, start, len, data, combine);
         }
@@ -362,6 +372,45 @@ mod tests {
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
         assert_eq!(got, vec![1.75, 3.0]);
+    }
+
+    #[test]
+    fn zero_length_runs_and_empty_lists_move_nothing() {
+        let mut m = mem16(2);
+        let mut out: Vec<u8> = Vec::new();
+        read(
+            &m,
+            2,
+            OffsetList::Runs {
+                starts: &[0, 1],
+                run: 0,
+            },
+            &mut out,
+        )
+        .unwrap();
+        write(
+            &mut m,
+            2,
+            OffsetList::Runs {
+                starts: &[0],
+                run: 0,
+            },
+            &[],
+            Combine::Replace,
+        )
+        .unwrap();
+        read(
+            &m,
+            2,
+            OffsetList::Runs {
+                starts: &[],
+                run: 3,
+            },
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(as16(&m), vec![1, 2]);
+        assert!(read(&m, 0, OffsetList::Contiguous { start: 0, len: 0 }, &mut out).is_err());
     }
 
     #[test]

@@ -503,7 +503,15 @@ fn raw_filled(len: usize, byte: u8) -> Result<Vec<u8>> {
     let mut v: Vec<u8> = Vec::new();
     v.try_reserve_exact(len)
         .map_err(|_| EmuError::memory(OP, format!("cannot allocate {len} bytes")))?;
-    v.resize(len, byte);
+    if len == 0 {
+        return Ok(v);
+    }
+    v.push(byte);
+    // Doubling copies (memcpy), fast even in unoptimised test builds.
+    while v.len() < len {
+        let n = v.len().min(len - v.len());
+        v.extend_from_within(..n);
+    }
     Ok(v)
 }
 

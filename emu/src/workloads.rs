@@ -6,6 +6,12 @@
 //! read whole by bare direct variables. The cross-product forms of the seed
 //! (`X[P[e], T[e], h]` built as `P[d0] x T[d1]`) are exactly this structure.
 //!
+//! Source conflict settled: the seed's section 6 writes the paged-attention pattern as
+//! `cache[BT[0, d0], d1, d2, d3]` (a 2-D block table, one page), its benchmark table as
+//! `cache[BT[d0], d1, d2, d3]` with 16 pages; the benchmark follows the table (both are
+//! from the seed; the table is the one with sizes). The 2-D form is covered by the
+//! engine tests (index views read at `[var, constant]`).
+//!
 //! The benchmark binary builds them at full size; tests build scaled-down copies
 //! ([`Workload::scaled`]) and run them through both paths.
 

@@ -1,8 +1,9 @@
 //! Property test: random accesses (random source views, shared index views, affine and
 //! mixed subscripts, lower bounds, empty spaces, order permutations, out-of-range and
-//! negative index values, views past their allocation) run through the general path,
-//! the blocked path and the gate's choice, which must agree bit for bit (data and
-//! errors), and against the independent per-point reference.
+//! negative index values, views past their allocation) run as loads, stores and
+//! scatter-adds through the general path, the blocked path and the gate's choice, which
+//! must agree bit for bit (data and errors), and against the independent per-point
+//! reference.
 
 mod common;
 
@@ -219,6 +220,22 @@ fn check_store(case: &mut Case) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+fn check_accumulate(case: &mut Case) -> Result<(), TestCaseError> {
+    let got = accumulate_all_paths(&mut case.mem, &case.access, &case.tile, case.oob);
+    if Plan::new(&case.mem, &case.access, "case").is_err() {
+        prop_assert!(got.is_err());
+        return Ok(());
+    }
+    let tile = case.mem.bytes(case.tile.alloc()).unwrap().to_vec();
+    let want = reference_accumulate(&case.mem, &case.access, &tile, case.oob);
+    match (&got, &want) {
+        (Ok(g), Ok(w)) => prop_assert_eq!(g, w),
+        (Err(e), Err(w)) => prop_assert!(w.matches(e), "engine {:?} reference {:?}", e, w),
+        _ => prop_assert!(false, "engine {:?} reference {:?}", got, want),
+    }
+    Ok(())
+}
+
 proptest! {
     // No failure persistence: a failing seed is printed, not written into the tree.
     #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
@@ -233,6 +250,12 @@ proptest! {
     fn both_paths_agree_with_each_other_and_the_reference_on_stores(seed in any::<u64>()) {
         let mut case = build(seed);
         check_store(&mut case)?;
+    }
+
+    #[test]
+    fn both_paths_agree_with_each_other_and_the_reference_on_scatter_add(seed in any::<u64>()) {
+        let mut case = build(seed);
+        check_accumulate(&mut case)?;
     }
 }
 

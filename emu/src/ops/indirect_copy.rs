@@ -18,7 +18,9 @@
 //!   `num_valid_indices` (default: every slot, `16 x index free size`) at most the slots
 //!   and at most 4096; `dst` has the dtype of `src` (no casting).
 //! - An index slot beyond `num_valid_indices` is a skip (seed: "an index >
-//!   num_valid_indices is a −1 skip"): its destination elements are not written. `dst`
+//!   num_valid_indices is a −1 skip"): its destination elements are not written. We
+//!   read the seed's "index" as the slot position in the flattened index list (what
+//!   the docs' `num_valid_indices` counts), not as the index value. `dst`
 //!   may therefore be sized for all slots (`16 x index free size x num_elem_per_idx` per
 //!   partition) or only for the valid ones.
 //! - The docs leave out-of-bounds indices undefined; the emulator reports them as an

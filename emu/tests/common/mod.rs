@@ -11,6 +11,7 @@
 
 use sundial_emu::{
     Access, EmuError, Memory, OobMode, PathChoice, View, indirect_load, indirect_save,
+    indirect_save_accumulate,
 };
 
 /// The fields of an out-of-bounds error, as the reference computes them.
@@ -161,6 +162,71 @@ pub fn reference_store(
         }
     }
     Ok(bytes)
+}
+
+/// Reference scatter-add: every point, in enumeration order, adds its tile element to
+/// its target in f32 and re-encodes (the DMA read-modify-write rule).
+pub fn reference_accumulate(
+    mem: &Memory,
+    acc: &Access,
+    tile: &[u8],
+    oob: OobMode,
+) -> Result<Vec<u8>, RefOob> {
+    let d = acc.source.dtype();
+    let es = d.size();
+    let mut bytes = mem.bytes(acc.source.alloc()).unwrap().to_vec();
+    let n_elems = (bytes.len() / es) as i64;
+    let mut targets = Vec::new();
+    for p in points(acc) {
+        let (a, e) = resolve(mem, acc, &p);
+        if let (OobMode::Error, Some(e)) = (oob, e) {
+            return Err(e);
+        }
+        targets.push(a);
+    }
+    for (i, a) in targets.into_iter().enumerate() {
+        if let Some(a) = a
+            && a >= 0
+            && a < n_elems
+        {
+            let a = a as usize;
+            let cell = &mut bytes[a * es..(a + 1) * es];
+            let old = d.to_f32(d.load(cell)).unwrap();
+            let add = d.to_f32(d.load(&tile[i * es..])).unwrap();
+            d.store(d.from_f32(old + add).unwrap(), cell);
+        }
+    }
+    Ok(bytes)
+}
+
+/// Scatter-adds `tile` through the access on each path from the same initial memory;
+/// asserts the paths agree and returns the final destination bytes.
+pub fn accumulate_all_paths(
+    mem: &mut Memory,
+    acc: &Access,
+    tile: &View,
+    oob: OobMode,
+) -> Result<Vec<u8>, EmuError> {
+    let alloc = acc.source.alloc();
+    let initial = mem.bytes(alloc).unwrap().to_vec();
+    let mut results = Vec::new();
+    for path in [PathChoice::General, PathChoice::Blocked, PathChoice::Auto] {
+        mem.bytes_mut(alloc).unwrap().copy_from_slice(&initial);
+        mem.set_path_choice(path);
+        let r = indirect_save_accumulate(mem, acc, tile, oob);
+        let after = mem.bytes(alloc).unwrap().to_vec();
+        if r.is_err() {
+            assert_eq!(after, initial, "{path:?} wrote on error");
+        }
+        results.push((path, r.map(|()| after)));
+    }
+    mem.set_path_choice(PathChoice::Auto);
+    let first = results[0].1.clone();
+    for (path, r) in &results[1..] {
+        assert_eq!(r, &first, "{path:?} disagrees with the general path");
+    }
+    mem.bytes_mut(alloc).unwrap().copy_from_slice(&initial);
+    first
 }
 
 /// Loads through the access on the general path, the blocked path and the gate's
