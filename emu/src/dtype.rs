@@ -674,6 +674,17 @@ mod tests {
     }
 
     #[test]
+    fn all_ones_bytes_are_nan_in_every_scalar_float_format() {
+        // The raw SBUF/PSUM fill (memory.rs) relies on this.
+        for d in ALL_DTYPES.into_iter().filter(|d| d.is_float()) {
+            let ones = u64::MAX >> (64 - 8 * d.size());
+            assert!(d.to_f32(ones).is_some_and(f32::is_nan), "{d}");
+        }
+        let lanes = unpack_x4(DType::Fp8E5m2X4, 0xFFFF_FFFF).unwrap_or([0.0; 4]);
+        assert!(lanes.iter().all(|v| v.is_nan()));
+    }
+
+    #[test]
     fn integer_conversions_truncate_saturate_and_map_nan_to_zero() {
         assert_eq!(DType::I8.from_f32(-3.7), Some(0xFD));
         assert_eq!(DType::U8.from_f32(300.0), Some(255));

@@ -15,6 +15,8 @@
 //! - [`workloads`]: the seven benchmark workloads (used by `sundial-emu-bench`).
 //! - [`error`]: the error type; nothing in the crate panics on bad input.
 
+#![warn(missing_docs)]
+
 pub mod access;
 pub mod data;
 pub mod dtype;

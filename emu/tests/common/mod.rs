@@ -1,4 +1,4 @@
-//! Shared test helpers: an independent per-point reference of the access semantics,
+//! Shared test support: an independent per-point reference of the access semantics,
 //! and runners that execute an op on both offsets paths and compare them.
 //!
 //! The reference is deliberately naive and separate from `offsets.rs`: it enumerates
