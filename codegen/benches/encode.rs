@@ -44,10 +44,10 @@ fn ind(q: u32, parts: u32, num: u32, d: BirDtype) -> AccessPattern {
     })
 }
 
-fn mix() -> Vec<(Instruction, &'static ArchModel)> {
+fn mix(count: u32) -> Vec<(Instruction, &'static ArchModel)> {
     let mut r = Rng(0x5EED_1234_ABCD_0001);
     let mut v = Vec::new();
-    for i in 0..1000u32 {
+    for i in 0..count {
         let p = (i % 4) * 32;
         let n = 16 + r.below(200) as u16;
         let d2 = [Dim::new(n as i16, 4), Dim::new(1, n)];
@@ -56,7 +56,9 @@ fn mix() -> Vec<(Instruction, &'static ArchModel)> {
                 Op::StreamShuffle(StreamShuffle {
                     src: sb(p, 0, 32, &d2, Bfloat16),
                     dst: sb(p, 0x8000, 32, &d2, Bfloat16),
-                    mask: (0..32).map(|k| if k % 7 == 0 { 0xFF } else { 31 - k }).collect(),
+                    mask: (0..32)
+                        .map(|k| if k % 7 == 0 { 0xFF } else { 31 - k })
+                        .collect(),
                 }),
                 &MARIANA,
             ),
@@ -83,7 +85,11 @@ fn mix() -> Vec<(Instruction, &'static ArchModel)> {
                 )
             }
             45..70 => {
-                let src = if r.below(3) == 0 { ind(p, 32, n as u32 * 4, Bfloat16) } else { sb(p, 0x100, 32, &d2, Bfloat16) };
+                let src = if r.below(3) == 0 {
+                    ind(p, 32, n as u32 * 4, Bfloat16)
+                } else {
+                    sb(p, 0x100, 32, &d2, Bfloat16)
+                };
                 (
                     Op::Dropout(Dropout {
                         src,
@@ -162,35 +168,72 @@ fn measure(mix: &[(Instruction, &ArchModel)], total: usize, rounds: usize) -> (D
 }
 
 fn main() {
-    let mix = mix();
+    // SUNDIAL_BENCH_INSTS changes the mix size (default 1000 instructions, ~1900 bundles);
+    // SUNDIAL_BENCH_DETAIL=1 adds an op-sorted run and a per-op ns/bundle breakdown.
+    let count: u32 = std::env::var("SUNDIAL_BENCH_INSTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1000);
+    let mix = mix(count);
     let total: usize = mix.iter().map(|(i, _)| bundle_count(i)).sum();
     let mut check = vec![[0u8; 64]; total];
     assert_eq!(encode_all(&mix, &mut check), total);
 
     // Warm up, then the reported figure.
-    let _ = measure(&mix, total, 200);
-    let (enc, cpy) = measure(&mix, total, 2000);
+    let rounds = (2_000_000 / total).clamp(20, 2000);
+    let _ = measure(&mix, total, rounds / 10);
+    let (enc, cpy) = measure(&mix, total, rounds);
     let bps = total as f64 / enc.as_secs_f64();
     println!(
-        "encode report: {} instructions, {} bundles ({} KiB) per pass; encode {:.1} us ({:.3e} bundles/s), \
-         memcpy {:.1} us; ratio encode/memcpy = {:.2}",
+        "encode report: {} instructions, {} bundles ({} KiB) per pass; encode {:.1} us ({:.3e} bundles/s, \
+         {:.1} ns/bundle), memcpy {:.1} us; ratio encode/memcpy = {:.2}",
         mix.len(),
         total,
         total * 64 / 1024,
         enc.as_secs_f64() * 1e6,
         bps,
+        enc.as_secs_f64() * 1e9 / total as f64,
         cpy.as_secs_f64() * 1e6,
         enc.as_secs_f64() / cpy.as_secs_f64()
     );
+    if std::env::var_os("SUNDIAL_BENCH_DETAIL").is_some() {
+        let mut sorted = self::mix(count);
+        sorted.sort_by_key(|(i, _)| i.op.kind() as u8);
+        let (enc, cpy) = measure(&sorted, total, rounds);
+        println!(
+            "sorted by op: encode {:.1} us, memcpy {:.1} us, ratio {:.2}",
+            enc.as_secs_f64() * 1e6,
+            cpy.as_secs_f64() * 1e6,
+            enc.as_secs_f64() / cpy.as_secs_f64()
+        );
+        for k in 0..6u8 {
+            let only: Vec<_> = self::mix(count)
+                .into_iter()
+                .filter(|(i, _)| i.op.kind() as u8 == k)
+                .collect();
+            let t: usize = only.iter().map(|(i, _)| bundle_count(i)).sum();
+            let (enc, _) = measure(&only, t, rounds);
+            let name = only[0].0.op.kind().info().name;
+            println!(
+                "{name}: {} instructions, {t} bundles, {:.1} ns/bundle",
+                only.len(),
+                enc.as_secs_f64() * 1e9 / t as f64
+            );
+        }
+    }
 
     let mut c = Criterion::default().configure_from_args();
     let mut g = c.benchmark_group("encode_mix");
     g.throughput(Throughput::Elements(total as u64));
     let mut out = vec![[0u8; 64]; total];
-    g.bench_function("generate", |b| b.iter(|| encode_all(black_box(&mix), black_box(&mut out))));
+    g.bench_function("generate", |b| {
+        b.iter(|| encode_all(black_box(&mix), black_box(&mut out)))
+    });
     let src = vec![[0x5Au8; 64]; total];
     let mut dst = vec![[0u8; 64]; total];
-    g.bench_function("memcpy_same_bytes", |b| b.iter(|| memcpy_all(black_box(&src), black_box(&mut dst))));
+    g.bench_function("memcpy_same_bytes", |b| {
+        b.iter(|| memcpy_all(black_box(&src), black_box(&mut dst)))
+    });
     g.finish();
     c.final_summary();
 }

@@ -42,34 +42,43 @@ const PSUM_END: u32 = 0x0240_0000;
 pub fn fold(loc: MemLoc, arch: &ArchModel) -> Result<u32, EncodeError> {
     let (base, stride, window, active, space) = match loc.space {
         Space::Sbuf => (
-            0u64,
+            0u32,
             arch.sbuf_partition_stride,
             arch.sbuf_window,
             arch.sbuf_active_bytes,
             "SBUF",
         ),
         Space::Psum => (
-            arch.psum_base as u64,
+            arch.psum_base,
             arch.psum_partition_stride,
             arch.psum_window,
             arch.psum_active_bytes,
             "PSUM",
         ),
     };
-    let rel = loc.partition as u64 * stride as u64 + loc.offset as u64;
-    let word = base + rel;
-    if word > u32::MAX as u64 {
-        return Err(EncodeError::AddressOutOfU32);
-    }
-    let in_part = (rel % stride as u64) as u32;
-    if rel >= window as u64 || in_part >= active {
+    // u32 arithmetic with overflow checks; the strides are powers of two on every target, so the
+    // in-partition offset is a mask (a division only for a non-power-of-two model).
+    let rel = loc
+        .partition
+        .checked_mul(stride)
+        .and_then(|x| x.checked_add(loc.offset));
+    let word = rel
+        .and_then(|r| r.checked_add(base))
+        .ok_or(EncodeError::AddressOutOfU32)?;
+    let rel = word - base;
+    let in_part = if stride.is_power_of_two() {
+        rel & (stride - 1)
+    } else {
+        rel % stride
+    };
+    if rel >= window || in_part >= active {
         return Err(EncodeError::AddressOutsideWindow {
             space,
             partition: loc.partition,
             offset: loc.offset,
         });
     }
-    Ok(word as u32)
+    Ok(word)
 }
 
 /// The ADDR4 word of a start (`assignStartAddr<ADDR4>` with `a4 = 0`, the data resolver).

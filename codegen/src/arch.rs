@@ -72,6 +72,7 @@ pub enum CoreGen {
 
 /// An encoder family whose presence differs by target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum Family {
     /// StreamShuffle {0x6A, 0x69}.
     StreamShuffle,
@@ -126,7 +127,29 @@ pub struct ArchModel {
     /// Usable bytes per PSUM partition.
     pub psum_active_bytes: u32,
     /// Encoder families present on this target.
-    pub families: &'static [Family],
+    pub families: FamilySet,
+}
+
+/// A set of encoder families (a bit mask, so the per-instruction gate is one AND).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FamilySet(u16);
+
+impl FamilySet {
+    /// The set of the listed families.
+    pub const fn of(fs: &[Family]) -> FamilySet {
+        let mut m = 0u16;
+        let mut i = 0;
+        while i < fs.len() {
+            m |= 1 << fs[i] as u8;
+            i += 1;
+        }
+        FamilySet(m)
+    }
+
+    /// Whether `f` is in the set.
+    pub const fn contains(self, f: Family) -> bool {
+        self.0 & (1 << f as u8) != 0
+    }
 }
 
 // Shared geometry, one comment per value.
@@ -144,7 +167,7 @@ pub struct ArchModel {
 //   CC "ACTIVE/dynamic-AP", header SHAPE_REG); it must not cover 0x20 (the marker is ORed after
 //   the asserts) nor 0x02 (set by every legal PSUM address, and the spec allows PSUM data).
 
-const FAMILIES_V2: &[Family] = &[
+const FAMILIES_V2: FamilySet = FamilySet::of(&[
     // The five DVE/Pool visitors are CoreV2GenImpl members (seed); IndirectCopy and
     // DMA-indirect are the CoreV2 indirect family (seed, "CoreV2 / CoreV4").
     Family::StreamShuffle,
@@ -153,9 +176,9 @@ const FAMILIES_V2: &[Family] = &[
     Family::Dropout,
     Family::IndirectCopy,
     Family::DmaIndirect,
-];
+]);
 
-const FAMILIES_V3: &[Family] = &[
+const FAMILIES_V3: FamilySet = FamilySet::of(&[
     // ASSUMPTION: CoreV3 keeps the CoreV2 visitors (the seed names CoreV2GenImpl for them and
     // says only that RangeSelect is added in CoreV3).
     Family::StreamShuffle,
@@ -166,9 +189,9 @@ const FAMILIES_V3: &[Family] = &[
     Family::DmaIndirect,
     // Seed: "RangeSelect is CoreV3-only".
     Family::RangeSelect,
-];
+]);
 
-const FAMILIES_V4: &[Family] = &[
+const FAMILIES_V4: FamilySet = FamilySet::of(&[
     // ASSUMPTION as for V3: the CoreV2 datamove visitors are inherited.
     Family::StreamShuffle,
     Family::StreamTranspose,
@@ -181,7 +204,7 @@ const FAMILIES_V4: &[Family] = &[
     Family::Mx,
     // CONFLICT (settled for the seed): the header defines S2D2_RS on mariana too; the seed says
     // RangeSelect is CoreV3-only, so mariana has no RangeSelect encoder here.
-];
+]);
 
 /// sunda (CoreV2).
 pub static SUNDA: ArchModel = ArchModel {
@@ -242,8 +265,9 @@ pub static MARIANA: ArchModel = ArchModel {
 
 impl ArchModel {
     /// Whether this target has the encoder family.
+    #[inline(always)]
     pub fn has(&self, f: Family) -> bool {
-        self.families.contains(&f)
+        self.families.contains(f)
     }
 
     /// SBUF size in bytes (partitions x active bytes).

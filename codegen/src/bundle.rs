@@ -110,13 +110,14 @@ impl OpcodeSet {
 
 /// Where the op encoders put bundles.
 pub(crate) trait Sink {
-    /// The next bundle to fill (the encoder stamps the header, which zeroes it).
-    fn begin(&mut self) -> &mut Bundle;
+    /// The next bundle to fill (the encoder stamps the header, which zeroes it), or
+    /// `OutputFull` (with `needed` filled in by the caller) when there is no room.
+    fn begin(&mut self) -> Result<&mut Bundle, EncodeError>;
     /// The bundle handed out by the last `begin` is complete.
     fn end(&mut self);
 }
 
-/// GENERATE into a caller-sized slice (capacity checked before encoding starts).
+/// GENERATE into a caller-sized slice.
 struct SliceSink<'a> {
     out: &'a mut [Bundle],
     n: usize,
@@ -124,8 +125,12 @@ struct SliceSink<'a> {
 
 impl Sink for SliceSink<'_> {
     #[inline(always)]
-    fn begin(&mut self) -> &mut Bundle {
-        &mut self.out[self.n]
+    fn begin(&mut self) -> Result<&mut Bundle, EncodeError> {
+        let available = self.out.len();
+        self.out.get_mut(self.n).ok_or(EncodeError::OutputFull {
+            needed: 0,
+            available,
+        })
     }
     #[inline(always)]
     fn end(&mut self) {
@@ -142,8 +147,8 @@ struct CheckSink<'a> {
 }
 
 impl Sink for CheckSink<'_> {
-    fn begin(&mut self) -> &mut Bundle {
-        &mut self.scratch
+    fn begin(&mut self) -> Result<&mut Bundle, EncodeError> {
+        Ok(&mut self.scratch)
     }
     fn end(&mut self) {
         self.diags.extend(validate::validate_bundle(
@@ -168,20 +173,16 @@ pub fn generate(
     arch: &ArchModel,
     out: &mut [Bundle],
 ) -> Result<usize, EncodeError> {
-    let needed = ops::bundle_count(inst);
-    if needed > out.len() {
-        return Err(EncodeError::OutputFull {
-            needed,
-            available: out.len(),
-        });
+    let mut sink = SliceSink { out, n: 0 };
+    match ops::encode(inst, arch, &mut sink) {
+        Ok(()) => Ok(sink.n),
+        // The bundle count is only computed on this cold path.
+        Err(EncodeError::OutputFull { available, .. }) => Err(EncodeError::OutputFull {
+            needed: ops::bundle_count(inst),
+            available,
+        }),
+        Err(e) => Err(e),
     }
-    let mut sink = SliceSink {
-        out: &mut out[..needed],
-        n: 0,
-    };
-    ops::encode(inst, arch, &mut sink)?;
-    debug_assert_eq!(sink.n, needed);
-    Ok(sink.n)
 }
 
 /// GENERATE into a new vector.

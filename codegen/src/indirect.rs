@@ -71,7 +71,7 @@ pub fn assign_access_3d(
     arch: &ArchModel,
 ) -> Result<(), EncodeError> {
     match ap {
-        AccessPattern::Static(s) => tensor::assign_static_pattern(slot, s, 3, arch),
+        AccessPattern::Static(s) => tensor::assign_static::<3>(slot, s, arch),
         AccessPattern::TensorIndirect(i) => assign_indirect_pattern(slot, i, arch),
     }
 }
@@ -84,7 +84,7 @@ pub fn assign_access_4d(
     arch: &ArchModel,
 ) -> Result<(), EncodeError> {
     match ap {
-        AccessPattern::Static(s) => tensor::assign_static_pattern(slot, s, 4, arch),
+        AccessPattern::Static(s) => tensor::assign_static::<4>(slot, s, arch),
         AccessPattern::TensorIndirect(i) => assign_indirect_pattern(slot, i, arch),
     }
 }

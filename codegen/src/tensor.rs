@@ -40,7 +40,7 @@ pub fn pack(dims: &[Dim], n: usize) -> Result<([i16; 4], [u16; 4]), EncodeError>
     Ok((step, num))
 }
 
-/// `assignStaticPattern<TENSORnD>`: fills all `4 + 4n` bytes of `slot`.
+/// `assignStaticPattern<TENSORnD>`: fills all `4 + 4n` bytes of `slot` (n in 1..=4).
 #[inline]
 pub fn assign_static_pattern(
     slot: &mut [u8],
@@ -48,15 +48,29 @@ pub fn assign_static_pattern(
     n: usize,
     arch: &ArchModel,
 ) -> Result<(), EncodeError> {
-    let w = addr4::word(&ap.start, arch)?;
-    let (step, num) = pack(&ap.dims, n)?;
-    TensorSlot {
-        n: n as u8,
-        addr: w,
-        step,
-        num,
+    match n {
+        1 => assign_static::<1>(slot, ap, arch),
+        2 => assign_static::<2>(slot, ap, arch),
+        3 => assign_static::<3>(slot, ap, arch),
+        _ => assign_static::<4>(slot, ap, arch),
     }
-    .write(slot);
+}
+
+/// The rank-specialised body (a constant `N` lets the compiler unroll the slot writes).
+#[inline]
+pub fn assign_static<const N: usize>(
+    slot: &mut [u8],
+    ap: &StaticAp,
+    arch: &ArchModel,
+) -> Result<(), EncodeError> {
+    let w = addr4::word(&ap.start, arch)?;
+    let (step, num) = pack(&ap.dims, N)?;
+    let slot = &mut slot[..4 + 4 * N];
+    addr4::put_u32(slot, 0, w);
+    for i in 0..N {
+        slot[4 + 2 * i..6 + 2 * i].copy_from_slice(&step[i].to_le_bytes());
+        slot[4 + 2 * N + 2 * i..6 + 2 * N + 2 * i].copy_from_slice(&num[i].to_le_bytes());
+    }
     Ok(())
 }
 

@@ -7,7 +7,7 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::*;
-use sundial_codegen::arch::{ArchModel, CAYMAN, Family, MARIANA, SUNDA, Target};
+use sundial_codegen::arch::{ArchModel, CAYMAN, Family, FamilySet, MARIANA, SUNDA, Target};
 use sundial_codegen::bundle::Bundle;
 use sundial_codegen::dtype::BirDtype::{self, *};
 use sundial_codegen::enums::{BirAccumulation, BirAluOp, BirUpdateMode, BirWaitMode};
@@ -453,7 +453,7 @@ fn field_encoding_errors() {
         EncodeError::AccumNotEncodable(BirAccumulation::Accumulate)
     );
     // A CoreV4 model that had RangeSelect: fp4 (wire 0x10) does not fit a DTYPE_PAIR nibble.
-    const WITH_RS: &[Family] = &[Family::RangeSelect];
+    const WITH_RS: FamilySet = FamilySet::of(&[Family::RangeSelect]);
     let v4rs = ArchModel {
         families: WITH_RS,
         ..MARIANA.clone()

@@ -15,7 +15,7 @@ pub(super) fn encode<S: Sink>(
     arch: &ArchModel,
     sink: &mut S,
 ) -> Result<(), EncodeError> {
-    let b = sink.begin();
+    let b = sink.begin()?;
     setup_header(b, 0x7F);
     setup_sync(b, &inst.sync, true, true)?;
     dr::IN_DTYPE.put_u8(b, wire(op.src.dtype(), arch));

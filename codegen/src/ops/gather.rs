@@ -54,13 +54,13 @@ pub(super) fn encode<S: Sink>(
     for k in 0..chunks {
         let first = k == 0;
         let last = k + 1 == chunks;
-        let b = sink.begin();
+        let b = sink.begin()?;
         *b = t68;
         rl::OPTIONS.put_u16(b, !first as u16);
         setup_sync(b, &inst.sync, first, false)?;
         sink.end();
 
-        let b = sink.begin();
+        let b = sink.begin()?;
         *b = t67;
         let count = (n - k * GATHER_CHUNK).min(GATHER_CHUNK);
         pb::ELEM_COUNT.put_u32(b, count as u32);

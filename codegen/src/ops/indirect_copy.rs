@@ -18,7 +18,7 @@ pub(super) fn encode<S: Sink>(
     let AccessPattern::TensorIndirect(src) = &op.src else {
         return Err(EncodeError::IndirectCopyNotIndirect);
     };
-    let b = sink.begin();
+    let b = sink.begin()?;
     setup_header(b, 0xE7);
     setup_sync(b, &inst.sync, true, true)?;
     assign_indirect_copy_descriptor(ic::SRC.slot(b), src, arch)?;

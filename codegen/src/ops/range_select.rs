@@ -54,7 +54,7 @@ pub(super) fn encode<S: Sink>(
         .filter(|c| matches!(c, 0 | 2 | 3))
         .ok_or(EncodeError::AccumNotEncodable(op.reduce_cmd))?;
 
-    let b = sink.begin();
+    let b = sink.begin()?;
     setup_header(b, 0xBC);
     setup_sync(b, &inst.sync, true, false)?;
     rs::ACTIVE.put_u8(b, active(&op.src, arch)?);
@@ -75,7 +75,7 @@ pub(super) fn encode<S: Sink>(
     assign_static_pattern(rs::DST.slot::<12>(b), dst, 2, arch)?;
     sink.end();
 
-    let b = sink.begin();
+    let b = sink.begin()?;
     setup_header(b, 0x9B);
     setup_sync(b, &inst.sync, false, true)?;
     rd::DST_ELEMENT_COUNT.put_u32(b, 1);

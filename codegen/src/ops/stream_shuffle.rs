@@ -21,7 +21,7 @@ pub(super) fn encode<S: Sink>(
     let sentinel = passthrough_sentinel(&op.src, &op.dst);
 
     // 0x6A: the dtype-bearing transpose half (d3_transpose_ch stays 0).
-    let b = sink.begin();
+    let b = sink.begin()?;
     setup_header(b, 0x6A);
     setup_sync(b, &inst.sync, true, false)?;
     tr::IN_DTYPE.put_u8(b, wire(op.src.dtype(), arch));
@@ -32,7 +32,7 @@ pub(super) fn encode<S: Sink>(
     sink.end();
 
     // 0x69: the 32-byte lane map (no dtype).
-    let b = sink.begin();
+    let b = sink.begin()?;
     setup_header(b, 0x69);
     setup_sync(b, &inst.sync, false, true)?;
     assign_access_4d(shuffle::SRC.slot(b), &op.src, arch)?;

@@ -27,7 +27,7 @@ pub(super) fn encode<S: Sink>(
     }
     let wide = op.dst.partitions() >= TRANSPOSE_WIDE_PARTITIONS;
 
-    let b = sink.begin();
+    let b = sink.begin()?;
     setup_header(b, 0x6B);
     setup_sync(b, &inst.sync, true, !wide)?;
     tr::IN_DTYPE.put_u8(b, wire(op.src.dtype(), arch));
@@ -39,7 +39,7 @@ pub(super) fn encode<S: Sink>(
     sink.end();
 
     if wide {
-        let b = sink.begin();
+        let b = sink.begin()?;
         setup_header(b, 0x69);
         setup_sync(b, &inst.sync, false, true)?;
         assign_access_4d(shuffle::SRC.slot(b), &op.src, arch)?;
