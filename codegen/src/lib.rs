@@ -9,6 +9,8 @@
 //! Sources (cited per row in the tables): the seeds (`indirect-gather-descriptors`,
 //! `dve-datamove-encoding`) first, then header-derived facts, then compiler-derived facts.
 
+#![warn(missing_docs)]
+
 pub mod addr4;
 pub mod arch;
 pub mod bundle;
