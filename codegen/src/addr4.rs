@@ -183,7 +183,7 @@ fn parse_num(s: &str) -> Option<u64> {
     }
 }
 
-/// Parses the text form written by [`format`].
+/// Parses the text form written by [`format()`].
 pub fn parse(s: &str) -> Result<u32, String> {
     let bad = || format!("malformed ADDR4 `{s}` (expected sb[P]+OFF, ps[P]+OFF, rN or 0xXXXXXXXX)");
     let (body, flags) = match s.find('!') {
