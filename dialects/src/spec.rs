@@ -131,8 +131,9 @@ pub enum AttrKind {
         /// Largest legal value.
         max: i64,
     },
-    /// A floating-point attribute (stored as f32 by the hardware; any float attr is accepted
-    /// and must be finite unless the op says otherwise).
+    /// A floating-point attribute (stored as f32 by the hardware; any float attr is accepted:
+    /// NaN is refused and a finite value must fit in f32, while infinities are legal, e.g. the
+    /// -inf identity of a max reduction).
     Float,
     /// An integer or floating-point attribute (e.g. a memset value).
     Number,

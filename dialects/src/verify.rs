@@ -518,12 +518,44 @@ fn operand_groups(
     }
 }
 
-/// An integer attribute's value (signless or signed), if it is one.
+/// An integer attribute's value (signless, signed, unsigned or `index`), if it is one whose
+/// value fits in i64. See [`int_value_checked`] for why the others are refused.
 pub fn int_value(attr: Attribute<'_>) -> Option<i64> {
-    if !attr.is_integer() {
-        return None;
+    int_value_checked(attr).ok()
+}
+
+/// An integer attribute's value, or the sentence saying why it is not a usable integer.
+///
+/// `true` / `false` are MLIR `i1` integer attributes, but not integers in NISA or BIR (reading
+/// them as integers gave -1 and 0). Integers wider than 64 bits cannot be read through MLIR's
+/// C API without truncation (`2^64 : i128` read as 0), and unsigned values above `i64::MAX`
+/// would wrap negative; both are refused instead of being silently changed.
+pub fn int_value_checked(attr: Attribute<'_>) -> Result<i64, String> {
+    if !attr.is_integer() || attr.is_bool() {
+        return Err("expected an integer".into());
     }
-    Some(unsafe { mlir_sys::mlirIntegerAttrGetValueInt(attr.to_raw()) })
+    unsafe {
+        let raw = attr.to_raw();
+        let ty = mlir_sys::mlirAttributeGetType(raw);
+        if mlir_sys::mlirTypeIsAIndex(ty) {
+            return Ok(mlir_sys::mlirIntegerAttrGetValueInt(raw));
+        }
+        let width = mlir_sys::mlirIntegerTypeGetWidth(ty);
+        if width > 64 {
+            return Err(format!(
+                "{width}-bit integers are not supported (at most 64 bits)"
+            ));
+        }
+        if mlir_sys::mlirIntegerTypeIsUnsigned(ty) {
+            let value = mlir_sys::mlirIntegerAttrGetValueUInt(raw);
+            i64::try_from(value)
+                .map_err(|_| format!("value {value} does not fit in a signed 64-bit integer"))
+        } else if mlir_sys::mlirIntegerTypeIsSigned(ty) {
+            Ok(mlir_sys::mlirIntegerAttrGetValueSInt(raw))
+        } else {
+            Ok(mlir_sys::mlirIntegerAttrGetValueInt(raw))
+        }
+    }
 }
 
 /// A float attribute's value, if it is one.
@@ -611,7 +643,7 @@ pub fn check_attr_value(kind: &AttrKind, value: Attribute<'_>) -> Result<(), Str
             .then_some(())
             .ok_or_else(|| "expected true or false".to_string()),
         AttrKind::Int { min, max } => {
-            let v = int_value(value).ok_or_else(|| "expected an integer".to_string())?;
+            let v = int_value_checked(value)?;
             if v < *min || v > *max {
                 Err(format!("value {v} is out of range [{min}, {max}]"))
             } else {
@@ -624,10 +656,11 @@ pub fn check_attr_value(kind: &AttrKind, value: Attribute<'_>) -> Result<(), Str
             check_f32(v)
         }
         AttrKind::Number => {
-            if int_value(value).is_some() {
-                Ok(())
-            } else if let Some(v) = float_value(value) {
+            if let Some(v) = float_value(value) {
                 check_f32(v)
+            } else if value.is_integer() && !value.is_bool() {
+                // An integer, but possibly one that does not fit in 64 bits.
+                int_value_checked(value).map(|_| ())
             } else {
                 Err("expected an integer or a float".into())
             }
@@ -682,7 +715,8 @@ fn check_f32(v: f64) -> Result<(), String> {
     if v.is_nan() {
         Err("NaN is not a legal immediate".into())
     } else if v.is_finite() && v.abs() > f32::MAX as f64 {
-        Err(format!("value {v} does not fit in f32"))
+        // Scientific notation: `{v}` printed 1e300 as 301 digits.
+        Err(format!("value {v:e} does not fit in f32"))
     } else {
         Ok(())
     }

@@ -9,7 +9,7 @@
 #[allow(unused_imports)]
 use melior::ir::{attribute::AttributeLike, r#type::TypeLike};
 
-use super::{OpView, float_value, i64_array_value, int_value};
+use super::{OpView, float_value, i64_array_value, int_value_checked};
 use crate::{
     bir::BirOpSpec,
     dtype::BirDtype,
@@ -106,9 +106,10 @@ fn dict_keys(dict: Attribute<'_>) -> Vec<String> {
 fn get_int(dict: Attribute<'_>, key: &str) -> Result<Option<i64>, String> {
     match dict_get(dict, key) {
         None => Ok(None),
-        Some(a) => int_value(a)
+        Some(a) if !a.is_integer() || a.is_bool() => Err(format!("'{key}' must be an integer")),
+        Some(a) => int_value_checked(a)
             .map(Some)
-            .ok_or_else(|| format!("'{key}' must be an integer")),
+            .map_err(|m| format!("'{key}': {m}")),
     }
 }
 
@@ -435,18 +436,22 @@ pub fn check(v: &mut OpView<'_, '_, '_>, spec: &BirOpSpec, target: Option<Target
                 Some(PhysAp::Static(i)) => i.elements_per_partition(),
                 _ => 0,
             };
-            let chunks = ((n + 511) / 512).max(1) as usize;
-            let want: Vec<i64> = std::iter::repeat_n([0x68i64, 0x67], chunks)
-                .flatten()
-                .collect();
-            sequence(
-                v,
-                &opcodes,
-                &want,
-                &format!(
-                    "Gather emits {{0x68, 0x67}} once per 512-element chunk ({chunks} chunks)"
-                ),
-            );
+            // The expected list is built only when it can fit in `opcodes` (at most 64
+            // entries): a large index pattern (up to 65535^4 elements) made `n + 511` overflow
+            // and the list exhaust memory.
+            let chunks = (n.max(0) as u64).div_ceil(512).max(1);
+            let why =
+                format!("Gather emits {{0x68, 0x67}} once per 512-element chunk ({chunks} chunks)");
+            if chunks <= 32 {
+                let want: Vec<i64> = std::iter::repeat_n([0x68i64, 0x67], chunks as usize)
+                    .flatten()
+                    .collect();
+                sequence(v, &opcodes, &want, &why);
+            } else {
+                v.error(format!(
+                    "attribute 'opcodes': {why}, more than one instruction's 64 opcodes hold (rule: opcode sequence)"
+                ));
+            }
         }
         "range_select" => {
             sequence(v, &opcodes, &[0xBC, 0x9B], "RangeSelect is {0xBC, 0x9B}");

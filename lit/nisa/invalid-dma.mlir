@@ -1,0 +1,182 @@
+// Op rules of the DMA NISA ops: element counts, direct versus indirect operands, transpose
+// axes and shapes, DMA compute sources and scales, and [1, 1] register tiles.
+// RUN: sundial-opt %s -split-input-file -verify-diagnostics
+
+// A DMA copy keeps the element count.
+func.func @count(%d: memref<128x64xf32, "sbuf">, %s: memref<128x32xf32, "hbm">) {
+  // expected-error@+1 {{operand 'src' (128x32) and 'dst' (128x64) must have the same number of elements (rule: element counts agree)}}
+  "nisa.dma_copy"(%d, %s) : (memref<128x64xf32, "sbuf">, memref<128x32xf32, "hbm">) -> ()
+  return
+}
+
+// -----
+
+// An indirect source belongs to dma_copy_indirect ...
+func.func @direct_src(%t: memref<1024x64xf32, "hbm">, %i: memref<128x1xui32, "sbuf">, %d: memref<128x64xf32, "sbuf">) {
+  %g = "nisa.ap"(%t, %i) {pattern = array<i64: 64, 128, 1, 64>, operandSegmentSizes = array<i32: 1, 1, 0>}
+      : (memref<1024x64xf32, "hbm">, memref<128x1xui32, "sbuf">) -> memref<128x64xf32, "hbm">
+  // expected-error@+1 {{operand 'src' is an indirect access pattern: use nisa.dma_copy_indirect (rule: direct dma)}}
+  "nisa.dma_copy"(%d, %g) : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "hbm">) -> ()
+  return
+}
+
+// -----
+
+// ... and so does an indirect destination (a scatter).
+func.func @direct_dst(%t: memref<1024x64xf32, "hbm">, %r: !nisa.reg, %s: memref<128x64xf32, "sbuf">) {
+  %g = "nisa.ap"(%t, %r) {pattern = array<i64: 64, 128, 1, 64>, operandSegmentSizes = array<i32: 1, 0, 1>}
+      : (memref<1024x64xf32, "hbm">, !nisa.reg) -> memref<128x64xf32, "hbm">
+  // expected-error@+1 {{operand 'dst' is an indirect access pattern: use nisa.dma_copy_indirect (rule: direct dma)}}
+  "nisa.dma_copy"(%g, %s) : (memref<128x64xf32, "hbm">, memref<128x64xf32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// dma_copy_indirect needs an indirect operand.
+func.func @indirect_none(%d: memref<128x64xf32, "sbuf">, %s: memref<128x64xf32, "hbm">) {
+  // expected-error@+1 {{needs an indirect access pattern (nisa.ap with vector_offset or scalar_offset) on 'src' (gather) or 'dst' (scatter) (rule: indirect operand)}}
+  "nisa.dma_copy_indirect"(%d, %s) : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "hbm">) -> ()
+  return
+}
+
+// -----
+
+// Transpose axes are (1, 0), (2, 1, 0) or (3, 1, 2, 0) ...
+func.func @axes_legal(%d: memref<4x2x8xbf16, "hbm">, %s: memref<2x4x8xbf16, "hbm">) {
+  // expected-error@+1 {{attribute 'axes': [1, 0, 2] is not supported (supported: [1, 0], [2, 1, 0], [3, 1, 2, 0]) (rule: dma transpose axes)}}
+  "nisa.dma_transpose"(%d, %s) {axes = array<i64: 1, 0, 2>} : (memref<4x2x8xbf16, "hbm">, memref<2x4x8xbf16, "hbm">) -> ()
+  return
+}
+
+// -----
+
+// ... one per dimension of src ...
+func.func @axes_rank(%d: memref<8x4x2xbf16, "hbm">, %s: memref<2x4x8xbf16, "hbm">) {
+  // expected-error@+1 {{operand 'src' has rank 3 but 'axes' has 2 entries (rule: dma transpose axes)}}
+  "nisa.dma_transpose"(%d, %s) {axes = array<i64: 1, 0>} : (memref<8x4x2xbf16, "hbm">, memref<2x4x8xbf16, "hbm">) -> ()
+  return
+}
+
+// -----
+
+// ... giving dst's shape.
+func.func @transpose_shape(%d: memref<128x64xbf16, "sbuf">, %s: memref<128x64xbf16, "hbm">) {
+  // expected-error@+1 {{operand 'dst' must have shape 64x128 (src permuted by axes), got 128x64 (rule: transpose shape)}}
+  "nisa.dma_transpose"(%d, %s) {axes = array<i64: 1, 0>} : (memref<128x64xbf16, "sbuf">, memref<128x64xbf16, "hbm">) -> ()
+  return
+}
+
+// -----
+
+// A DMA transpose does not convert.
+func.func @transpose_dtype(%d: memref<64x128xi16, "sbuf">, %s: memref<128x64xbf16, "hbm">) {
+  // expected-error@+1 {{operand 'src' (bf16) and 'dst' (i16) must have the same dtype (rule: same dtype)}}
+  "nisa.dma_transpose"(%d, %s) {axes = array<i64: 1, 0>} : (memref<64x128xi16, "sbuf">, memref<128x64xbf16, "hbm">) -> ()
+  return
+}
+
+// -----
+
+// An indirect transpose source belongs to dma_gather_transpose ...
+func.func @transpose_indirect(%t: memref<1024x64xbf16, "hbm">, %i: memref<32x1xui32, "sbuf">, %d: memref<64x32xbf16, "sbuf">) {
+  %g = "nisa.ap"(%t, %i) {pattern = array<i64: 64, 32, 1, 64>, operandSegmentSizes = array<i32: 1, 1, 0>}
+      : (memref<1024x64xbf16, "hbm">, memref<32x1xui32, "sbuf">) -> memref<32x64xbf16, "hbm">
+  // expected-error@+1 {{operand 'src' is an indirect access pattern: use nisa.dma_gather_transpose (rule: direct dma)}}
+  "nisa.dma_transpose"(%d, %g) {axes = array<i64: 1, 0>} : (memref<64x32xbf16, "sbuf">, memref<32x64xbf16, "hbm">) -> ()
+  return
+}
+
+// -----
+
+// ... which needs one.
+func.func @gather_transpose_static(%s: memref<32x64xbf16, "hbm">, %d: memref<64x32xbf16, "sbuf">) {
+  // expected-error@+1 {{operand 'src' must be an indirect access pattern (nisa.ap with vector_offset) (rule: indirect operand)}}
+  "nisa.dma_gather_transpose"(%d, %s) {axes = array<i64: 1, 0>} : (memref<64x32xbf16, "sbuf">, memref<32x64xbf16, "hbm">) -> ()
+  return
+}
+
+// -----
+
+// DMA compute takes 1 to 16 sources ...
+func.func @compute_none(%d: memref<128x64xf32, "hbm">) {
+  // expected-error@+1 {{needs 1 to 16 source tensors, got 0 (rule: dma_compute srcs)}}
+  "nisa.dma_compute"(%d) : (memref<128x64xf32, "hbm">) -> ()
+  return
+}
+
+// -----
+
+// ... (17 is too many) ...
+func.func @compute_many(%t: memref<4x4xf32, "hbm">) {
+  // expected-error@+1 {{needs 1 to 16 source tensors, got 17 (rule: dma_compute srcs)}}
+  "nisa.dma_compute"(%t, %t, %t, %t, %t, %t, %t, %t, %t, %t, %t, %t, %t, %t, %t, %t, %t, %t)
+      : (memref<4x4xf32, "hbm">, memref<4x4xf32, "hbm">, memref<4x4xf32, "hbm">, memref<4x4xf32, "hbm">, memref<4x4xf32, "hbm">,
+         memref<4x4xf32, "hbm">, memref<4x4xf32, "hbm">, memref<4x4xf32, "hbm">, memref<4x4xf32, "hbm">, memref<4x4xf32, "hbm">,
+         memref<4x4xf32, "hbm">, memref<4x4xf32, "hbm">, memref<4x4xf32, "hbm">, memref<4x4xf32, "hbm">, memref<4x4xf32, "hbm">,
+         memref<4x4xf32, "hbm">, memref<4x4xf32, "hbm">, memref<4x4xf32, "hbm">) -> ()
+  return
+}
+
+// -----
+
+// ... of dst's shape ...
+func.func @compute_shape(%d: memref<128x64xf32, "hbm">, %s: memref<64x128xf32, "hbm">) {
+  // expected-error@+1 {{source #0 has shape 64x128 but 'dst' has 128x64 (rule: shapes agree)}}
+  "nisa.dma_compute"(%d, %s) : (memref<128x64xf32, "hbm">, memref<64x128xf32, "hbm">) -> ()
+  return
+}
+
+// -----
+
+// ... with one scale per source ...
+func.func @compute_scales_count(%t: memref<128x64xf32, "hbm">) {
+  // expected-error@+1 {{attribute 'scales' has 1 entries for 2 sources (rule: dma_compute scales)}}
+  "nisa.dma_compute"(%t, %t, %t) {scales = array<f32: 1.0>} : (memref<128x64xf32, "hbm">, memref<128x64xf32, "hbm">, memref<128x64xf32, "hbm">) -> ()
+  return
+}
+
+// -----
+
+// ... all 1.0 ...
+func.func @compute_scales_value(%t: memref<128x64xf32, "hbm">) {
+  // expected-error@+1 {{attribute 'scales': only 1.0 is supported (rule: dma_compute scales)}}
+  "nisa.dma_compute"(%t, %t, %t) {scales = array<f32: 1.0, 0.5>} : (memref<128x64xf32, "hbm">, memref<128x64xf32, "hbm">, memref<128x64xf32, "hbm">) -> ()
+  return
+}
+
+// -----
+
+// ... and an add reduction.
+func.func @compute_op(%t: memref<128x64xf32, "hbm">) {
+  // expected-error@+1 {{attribute 'reduce_op': alu_op "max" is not allowed here (allowed: add)}}
+  "nisa.dma_compute"(%t, %t) {reduce_op = "max"} : (memref<128x64xf32, "hbm">, memref<128x64xf32, "hbm">) -> ()
+  return
+}
+
+// -----
+
+// A register is loaded from a [1, 1] tile ...
+func.func @load_register(%s: memref<1x4xi32, "sbuf">) {
+  // expected-error@+1 {{operand 'src' must be a [1, 1] tile, got 1x4 (rule: scalar tile)}}
+  %r = "nisa.load_register"(%s) : (memref<1x4xi32, "sbuf">) -> !nisa.reg
+  return
+}
+
+// -----
+
+// ... and stored into one.
+func.func @store_register(%d: memref<2x1xi64, "sbuf">, %r: !nisa.reg) {
+  // expected-error@+1 {{operand 'dst' must be a [1, 1] tile, got 2x1 (rule: scalar tile)}}
+  "nisa.store_register"(%d, %r) : (memref<2x1xi64, "sbuf">, !nisa.reg) -> ()
+  return
+}
+
+// -----
+
+// device_print needs its prefix.
+func.func @device_print(%t: memref<128x64xf32, "sbuf">) {
+  // expected-error@+1 {{attribute "prefix" is expected but not provided}}
+  "nisa.device_print"(%t) : (memref<128x64xf32, "sbuf">) -> ()
+  return
+}
