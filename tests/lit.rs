@@ -1,5 +1,7 @@
 //! Runs the lit + FileCheck suite in `lit/` against the tools cargo just built, so that its
-//! result shows in `cargo test`. This test binary does not link MLIR: it only starts `lit`.
+//! result shows in `cargo test`, and checks that the suite keeps up with the dialects: every
+//! verifier rule has an `expected-error` test and every NISA / BIR op a valid instance.
+//! This test binary does not link MLIR: it starts `lit` and reads source files with std.
 
 use std::{path::Path, process::Command};
 
@@ -11,10 +13,140 @@ fn lit_suite() {
     let lit = Path::new(&tools).join("lit");
     let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("lit");
     let mut cmd = Command::new(&lit);
-    cmd.arg("-sv").arg(&suite).env("SUNDIAL_BIN_DIR", bin_dir).env("LLVM_TOOLS_DIR", &tools);
+    cmd.arg("-sv")
+        .arg(&suite)
+        .env("SUNDIAL_BIN_DIR", bin_dir)
+        .env("LLVM_TOOLS_DIR", &tools);
     // Respect a caller's parallelism (e.g. LIT_OPTS=-j1); lit reads LIT_OPTS itself.
-    let status = cmd
-        .status()
-        .unwrap_or_else(|e| panic!("cannot run {}: {e} (run scripts/setup.sh to install LLVM 22's lit)", lit.display()));
+    let status = cmd.status().unwrap_or_else(|e| {
+        panic!(
+            "cannot run {}: {e} (run scripts/setup.sh to install LLVM 22's lit)",
+            lit.display()
+        )
+    });
     assert!(status.success(), "lit suite failed (see the output above)");
+}
+
+/// Every `.mlir` file under `dir`, recursively (lit's `Output` directories skipped).
+fn mlir_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    let entries =
+        std::fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
+    for entry in entries {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            if path.file_name().is_some_and(|n| n != "Output") {
+                mlir_files(&path, out);
+            }
+        } else if path.extension().is_some_and(|e| e == "mlir") {
+            out.push(path);
+        }
+    }
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// The rule names of the verifier's messages: every `(rule: NAME)` in a non-comment line of
+/// `dialects/src/verify.rs` and `dialects/src/verify/*.rs`.
+fn verifier_rules(root: &Path) -> Vec<String> {
+    let dir = root.join("dialects/src/verify");
+    let mut files = vec![root.join("dialects/src/verify.rs")];
+    for entry in
+        std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+    {
+        let path = entry.expect("a directory entry").path();
+        if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+    let mut rules = Vec::new();
+    for file in files {
+        for line in read(&file).lines() {
+            if line.trim_start().starts_with("//") {
+                continue; // doc comments describe the format, e.g. `(rule: ...)`
+            }
+            let mut rest = line;
+            while let Some(at) = rest.find("(rule: ") {
+                rest = &rest[at + "(rule: ".len()..];
+                let end = rest.find(')').unwrap_or_else(|| {
+                    panic!("unterminated rule name in {}: {line}", file.display())
+                });
+                let name = rest[..end].to_string();
+                if !rules.contains(&name) {
+                    rules.push(name);
+                }
+                rest = &rest[end..];
+            }
+        }
+    }
+    rules
+}
+
+/// The op mnemonics of a table: the string literal opening each `<macro>("` row.
+fn table_ops(path: &Path, row_start: &str) -> Vec<String> {
+    let text = read(path);
+    text.match_indices(row_start)
+        .filter_map(|(at, _)| {
+            let rest = &text[at + row_start.len()..];
+            rest.find('"').map(|end| rest[..end].to_string())
+        })
+        .collect()
+}
+
+/// Fails when a verifier rule has no `expected-error` test in `lit/`, or when a NISA or BIR op
+/// has no valid instance in a lit file (one whose name does not contain `invalid`).
+#[test]
+fn every_rule_and_op_has_a_lit_test() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    mlir_files(&root.join("lit"), &mut files);
+    let mut expected_errors = String::new();
+    let mut valid_text = String::new();
+    for file in &files {
+        let text = read(file);
+        for line in text.lines().filter(|l| l.contains("expected-error")) {
+            expected_errors.push_str(line);
+            expected_errors.push('\n');
+        }
+        if !file
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().contains("invalid"))
+        {
+            // IR lines only: an op named in a comment or a CHECK line is no instance of it.
+            for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+                valid_text.push_str(line);
+                valid_text.push('\n');
+            }
+        }
+    }
+
+    let rules = verifier_rules(root);
+    assert!(
+        !rules.is_empty(),
+        "no `(rule: ...)` found in dialects/src/verify*: has the message format changed?"
+    );
+    let untested: Vec<&String> = rules
+        .iter()
+        .filter(|r| !expected_errors.contains(&format!("(rule: {r})")))
+        .collect();
+
+    let nisa = table_ops(&root.join("dialects/src/nisa.rs"), "op!(\"");
+    let bir = table_ops(&root.join("dialects/src/bir.rs"), "bir!(\"");
+    assert!(
+        !nisa.is_empty() && !bir.is_empty(),
+        "no op rows found in dialects/src/{{nisa,bir}}.rs: has the table format changed?"
+    );
+    let missing_ops: Vec<String> = nisa
+        .iter()
+        .map(|n| format!("nisa.{n}"))
+        .chain(bir.iter().map(|n| format!("bir.{n}")))
+        .filter(|op| !valid_text.contains(&format!("\"{op}\"")))
+        .collect();
+
+    assert!(
+        untested.is_empty() && missing_ops.is_empty(),
+        "verifier rules without an `expected-error` lit test: {untested:?}\n\
+         ops without a valid instance in a lit file (ops*.mlir): {missing_ops:?}"
+    );
 }
