@@ -1,0 +1,5 @@
+// A diagnostic that no expectation announces (input of verify-diagnostics.mlir).
+func.func @f() {
+  "tosa.identity"() : () -> ()
+  return
+}
