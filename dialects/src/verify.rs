@@ -44,43 +44,73 @@ pub const TARGET_ATTR: &str = "sundial.target";
 /// Verifies every NISA and BIR op nested in `root` (including `root`), emitting one error per
 /// broken rule through the context's diagnostic engine. Returns whether everything passed.
 ///
-/// The target is `target` when given, else the `sundial.target` attribute of `root` or of its
-/// nearest ancestor that has one, else unknown (target-gated rules are then skipped).
+/// The target of an op is `target` when given, else the `sundial.target` attribute of the
+/// op's nearest enclosing op that has one (a nested module may name its own target), else
+/// unknown (target-gated rules are then skipped). A malformed `sundial.target` is reported at
+/// the op that carries it.
 pub fn verify(root: &OperationRef<'_, '_>, target: Option<Target>) -> bool {
     let mut errors = 0usize;
-    let target = match target {
-        Some(t) => Some(t),
-        None => {
-            let mut found = Ok(None);
-            let mut cursor = Some(root.to_raw());
-            let mut depth = 0;
-            while let Some(raw) = cursor {
-                match module_target(raw) {
-                    Ok(None) => {}
-                    other => {
-                        found = other;
-                        break;
-                    }
+    let root_raw = root.to_raw();
+    // The target named above `root` (when a pass is anchored below the module).
+    let mut outer = None;
+    if target.is_none() {
+        let mut cursor = parent_op(root_raw);
+        let mut depth = 0;
+        while let Some(raw) = cursor {
+            match module_target(raw) {
+                Ok(None) => {}
+                Ok(Some(t)) => {
+                    outer = Some(t);
+                    break;
                 }
-                let parent = unsafe { mlir_sys::mlirOperationGetParentOperation(raw) };
-                cursor = (!parent.ptr.is_null() && depth < 10_000).then_some(parent);
-                depth += 1;
-            }
-            match found {
-                Ok(t) => t,
                 Err(msg) => {
                     emit_error(root.location(), &msg);
                     errors += 1;
-                    None
+                    break;
                 }
             }
+            depth += 1;
+            cursor = parent_op(raw).filter(|_| depth < 10_000);
         }
-    };
+    }
     root.walk(WalkOrder::PreOrder, |op| {
-        errors += verify_op(&op, target);
+        let raw = op.to_raw();
+        if let Err(msg) = module_target(raw) {
+            emit_error(op.location(), &msg);
+            errors += 1;
+        }
+        // Only NISA and BIR ops need a target; the lookup walks up to `root` at most.
+        let name = op_name(raw);
+        if name.starts_with("nisa.") || name.starts_with("bir.") {
+            let op_target = target.or_else(|| nearest_target(raw, root_raw).unwrap_or(outer));
+            errors += verify_op(&op, op_target);
+        }
         WalkResult::Advance
     });
     errors == 0
+}
+
+fn parent_op(raw: MlirOperation) -> Option<MlirOperation> {
+    let parent = unsafe { mlir_sys::mlirOperationGetParentOperation(raw) };
+    (!parent.ptr.is_null()).then_some(parent)
+}
+
+/// The target named by `raw` or its nearest ancestor up to `stop` (inclusive): `None` when none
+/// names one, `Some(None)` when the nearest one is malformed (reported where it is written).
+fn nearest_target(raw: MlirOperation, stop: MlirOperation) -> Option<Option<Target>> {
+    let mut cursor = Some(raw);
+    while let Some(op) = cursor {
+        match module_target(op) {
+            Ok(None) => {}
+            Ok(Some(t)) => return Some(Some(t)),
+            Err(_) => return Some(None),
+        }
+        if op.ptr == stop.ptr {
+            break;
+        }
+        cursor = parent_op(op);
+    }
+    None
 }
 
 fn module_target(raw: MlirOperation) -> Result<Option<Target>, String> {

@@ -110,6 +110,15 @@ module attributes {sundial.target = "cayman"} {
 
 // -----
 
+// A transpose (is_transpose) keeps the data's dtype: no conversion to fp32.
+func.func @matmul_transpose_dtype(%d: memref<64x128xf32, "psum">, %s: memref<128x64xbf16, "sbuf">, %m: memref<128x128xbf16, "sbuf">) {
+  // expected-error@+1 {{operand 'dst' (f32) must have the dtype of 'stationary' (bf16) in transpose mode (rule: matmul transpose dtype)}}
+  "nisa.matmul"(%d, %s, %m) {is_transpose = true} : (memref<64x128xf32, "psum">, memref<128x64xbf16, "sbuf">, memref<128x128xbf16, "sbuf">) -> ()
+  return
+}
+
+// -----
+
 // fp32 on one side forces fp32/tf32 on the other.
 func.func @matmul_fp32_pairing(%d: memref<128x512xf32, "psum">, %s: memref<128x128xf32, "sbuf">, %m: memref<128x512xbf16, "sbuf">) {
   // expected-error@+1 {{an fp32/tf32 operand forces fp32/tf32 on the other operand (rule: matmul fp32 pairing)}}

@@ -320,6 +320,28 @@ module attributes {sundial.target = "cayman"} {
 
 // -----
 
+// The nearest module's target applies: a v2 module nested in a v4 one.
+module attributes {sundial.target = "mariana"} {
+  module attributes {sundial.target = "sunda"} {
+    func.func @target_nested(%d: memref<16x65xi32, "sbuf">, %s: memref<16x64xf32, "sbuf">) {
+      // expected-error@+1 {{'nisa.nonzero_with_count' op is not available on sunda (NeuronCore v2); it needs cayman (v3) or newer (rule: target)}}
+      "nisa.nonzero_with_count"(%d, %s) : (memref<16x65xi32, "sbuf">, memref<16x64xf32, "sbuf">) -> ()
+      return
+    }
+  }
+}
+
+// -----
+
+// A malformed target on a nested module is reported on that module.
+module attributes {sundial.target = "cayman"} {
+  // expected-error@+1 {{attribute 'sundial.target': unknown target "v5" (expected sunda|cayman|mariana)}}
+  module attributes {sundial.target = "v5"} {
+  }
+}
+
+// -----
+
 // An unknown target name (the error is on the module).
 // expected-error@+1 {{attribute 'sundial.target': unknown target "trn2" (expected sunda|cayman|mariana)}}
 module attributes {sundial.target = "trn2"} {

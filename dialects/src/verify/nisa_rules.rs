@@ -882,7 +882,19 @@ fn matmul(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
             d.shape_str()
         ));
     }
-    if d.dtype == Dtype::Bf16 && target.is_some_and(|t| t != Target::Mariana) {
+    if v.bool_attr("is_transpose") {
+        // PE transpose (NKI's nc_transpose on the Tensor engine is this op with an identity
+        // moving tensor): dst keeps the data's dtype bit for bit, on every target. The v4-only
+        // bf16 result rule below rejected valid bf16 transposes on sunda and cayman.
+        let storage = |t: Dtype| if t == Dtype::Tf32 { Dtype::F32 } else { t };
+        if d.dtype != storage(st.dtype) {
+            v.error(format!(
+                "operand 'dst' ({}) must have the dtype of 'stationary' ({}) in transpose mode (rule: matmul transpose dtype)",
+                d.dtype.mlir_name(),
+                storage(st.dtype).mlir_name()
+            ));
+        }
+    } else if d.dtype == Dtype::Bf16 && target.is_some_and(|t| t != Target::Mariana) {
         v.error("operand 'dst': a bf16 matmul result needs NeuronCore v4 (mariana) (rule: matmul dst dtype)");
     }
     let fp32ish = |t: Dtype| matches!(t, Dtype::F32 | Dtype::Tf32);
