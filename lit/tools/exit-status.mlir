@@ -18,6 +18,7 @@
 // VERSION: sundial-opt {{[0-9]+\.[0-9]+\.[0-9]+}}
 // BOGUS: error: unexpected argument '--bogus-flag' found
 
+// The input: a valid (empty) function.
 func.func @f() {
   return
 }

@@ -16,6 +16,7 @@
 
 // CHECK-LABEL: func.func @copy
 // CHECK: "nisa.tensor_copy"
+// The input: one valid op.
 func.func @copy(%t: memref<128x64xf32, "sbuf">) {
   "nisa.tensor_copy"(%t, %t) : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
   return

@@ -10,7 +10,7 @@
 
 // The target option overrides the module's target: nonzero_with_count is v3+.
 // RUN: not sundial-opt %s --pass-pipeline='builtin.module(sundial-verify{target=sunda})' 2>&1 | FileCheck %s --check-prefix=TARGET
-// TARGET: pass-pipeline.mlir:[[@LINE+20]]:3: error: 'nisa.nonzero_with_count' op is not available on sunda (NeuronCore v2); it needs cayman (v3) or newer (rule: target)
+// TARGET: pass-pipeline.mlir:[[@LINE+21]]:3: error: 'nisa.nonzero_with_count' op is not available on sunda (NeuronCore v2); it needs cayman (v3) or newer (rule: target)
 
 // A syntax error points at the offset.
 // RUN: not sundial-opt %s --pass-pipeline='builtin.module(cse' 2>&1 | FileCheck %s --check-prefix=SYNTAX
@@ -28,6 +28,7 @@
 // RUN: not sundial-opt %s --pass-pipeline='builtin.module(sundial-verify{target=sunda target=cayman})' 2>&1 | FileCheck %s --check-prefix=TWICE
 // TWICE: error: pass 'sundial-verify' option 'target' is given twice
 
+// The input: a v3 op in a v3 module.
 module attributes {sundial.target = "cayman"} {
 func.func @count(%dst: memref<16x65xi32, "sbuf">, %src: memref<16x64xf32, "sbuf">) {
   "nisa.nonzero_with_count"(%dst, %src) : (memref<16x65xi32, "sbuf">, memref<16x64xf32, "sbuf">) -> ()

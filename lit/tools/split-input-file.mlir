@@ -18,6 +18,7 @@
 // WHOLE: func.func @first
 // WHOLE: func.func @second
 
+// Chunk 1: no target.
 func.func @first(%t: memref<128x64xf32, "sbuf">) {
   "nisa.tensor_copy"(%t, %t) : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
   return
@@ -25,6 +26,7 @@ func.func @first(%t: memref<128x64xf32, "sbuf">) {
 
 // -----
 
+// Chunk 2: its own module, with a target.
 module attributes {sundial.target = "cayman"} {
   func.func @second(%d: memref<16x65xi32, "sbuf">, %s: memref<16x64xf32, "sbuf">) {
     "nisa.nonzero_with_count"(%d, %s) : (memref<16x65xi32, "sbuf">, memref<16x64xf32, "sbuf">) -> ()

@@ -10,6 +10,7 @@
 // UNEXPECTED: diag-unexpected.mlir:3:{{[0-9]+}}: error: unexpected error: operation being parsed with an unregistered dialect
 // MALFORMED: diag-malformed.mlir:3:6: error: expected '}}' to close the expected message
 
+// The diagnostic is on the line below the directive.
 func.func @below() {
   // expected-error@below {{operation being parsed with an unregistered dialect}}
   "tosa.identity"() : () -> ()
@@ -18,6 +19,7 @@ func.func @below() {
 
 // -----
 
+// The diagnostic is on the line above the directive.
 func.func @above() {
   "tosa.identity"() : () -> ()
   // expected-error@above {{operation being parsed with an unregistered dialect}}
@@ -26,7 +28,8 @@ func.func @above() {
 
 // -----
 
-// expected-error@31 {{operation being parsed with an unregistered dialect}}
+// An absolute line number.
+// expected-error@34 {{operation being parsed with an unregistered dialect}}
 func.func @absolute() {
   "tosa.identity"() : () -> ()
   return
