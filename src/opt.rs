@@ -192,9 +192,8 @@ pub fn run(args: &OptArgs, input: &[u8], input_name: &str) -> Outcome {
         timing: args.timing,
     };
     let pipeline = args.pass_pipeline.clone().unwrap_or_default();
-    if !pipeline.trim().is_empty()
-        && let Err(msg) = sundial_passes::pipeline::parse(&pipeline)
-    {
+    // A malformed pipeline is reported once, before any input is read as IR.
+    if let Err(msg) = session.check_pipeline(&pipeline) {
         outcome.stderr = format!("sundial-opt: error: {msg}\n");
         outcome.status = 1;
         return outcome;

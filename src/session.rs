@@ -197,6 +197,15 @@ impl Session {
         }
     }
 
+    /// Checks a textual pipeline (syntax, pass names, options, anchors) without running it.
+    pub fn check_pipeline(&self, pipeline: &str) -> Result<(), String> {
+        if pipeline.trim().is_empty() {
+            return Ok(());
+        }
+        let pm = PassManager::new(&self.context);
+        sundial_passes::pipeline::build(&self.context, &pm, pipeline)
+    }
+
     /// Prints a module.
     pub fn print(&self, module: &Module<'_>, options: PrintOptions) -> String {
         print_operation(module.as_operation().to_raw(), options)

@@ -370,7 +370,7 @@ pub static OPS: &[OpSpec] = &[
         engines: [E::Scalar], default: E::Scalar, min: None, prov: P_WIKI),
     // ---- Tensor (PE) --------------------------------------------------------------------------
     op!("matmul", Some(41), "nki.isa.nc_matmul", "dst[M, N] (PSUM) = stationary[K, M]^T @ moving[K, N] (LoadStationary 0x01 + MultiplyMoving 0x02). tf32 operands select the TF32 mode.",
-        operands: [dst("dst", S::PSUM, D::F32_BF16), src("stationary", S::SBUF, D::MATMUL_IN), src("moving", S::SBUF, D::MATMUL_IN)], results: NONE,
+        operands: [dst("dst", S::PSUM, D::F32_BF16.or(D::HALF).or(D::FP8)), src("stationary", S::SBUF, D::MATMUL_IN), src("moving", S::SBUF, D::MATMUL_IN)], results: NONE,
         attrs: [def("is_stationary_onezero", BOOL, "false"), def("is_moving_onezero", BOOL, "false"),
                 def("is_transpose", BOOL, "false"), opt("accumulate", BOOL),
                 opt("tile_position", AttrKind::I64Array { min_len: 2, max_len: 2 }),

@@ -72,7 +72,7 @@ func.func @matmul_m(%d: memref<128x512xf32, "psum">, %s: memref<128x256xbf16, "s
 
 // N is at most 512 before NeuronCore v4 (and when the target is unknown).
 func.func @matmul_n(%d: memref<128x1024xf32, "psum">, %s: memref<128x128xbf16, "sbuf">, %m: memref<128x1024xbf16, "sbuf">) {
-  // expected-error@+1 {{operand 'moving' has N = 1024; at most 512 on this target (rule: matmul N)}}
+  // expected-error@+1 {{operand 'moving' has N = 1024; at most 512 without sundial.target (the limit of every target) (rule: matmul N)}}
   "nisa.matmul"(%d, %s, %m) : (memref<128x1024xf32, "psum">, memref<128x128xbf16, "sbuf">, memref<128x1024xbf16, "sbuf">) -> ()
   return
 }
@@ -82,7 +82,7 @@ func.func @matmul_n(%d: memref<128x1024xf32, "psum">, %s: memref<128x128xbf16, "
 // On NeuronCore v4, 4096 with an fp32 result.
 module attributes {sundial.target = "mariana"} {
   func.func @matmul_n_v4(%d: memref<128x8192xf32, "psum">, %s: memref<128x128xbf16, "sbuf">, %m: memref<128x8192xbf16, "sbuf">) {
-    // expected-error@+1 {{operand 'moving' has N = 8192; at most 4096 on this target (rule: matmul N)}}
+    // expected-error@+1 {{operand 'moving' has N = 8192; at most 4096 on mariana with an fp32 result (rule: matmul N)}}
     "nisa.matmul"(%d, %s, %m) : (memref<128x8192xf32, "psum">, memref<128x128xbf16, "sbuf">, memref<128x8192xbf16, "sbuf">) -> ()
     return
   }
@@ -262,5 +262,14 @@ func.func @quantize_scale(%d: memref<32x16xvector<4xf8E4M3FN>, "sbuf">, %sc: mem
 func.func @quantize_fp4(%d: memref<32x16xvector<4xf4E2M1FN>, "sbuf">, %sc: memref<4x16xf8E8M0FNU, "sbuf">, %s: memref<32x64xbf16, "sbuf">) {
   // expected-error@+1 {{operand 'dst': dtype vector<4xf4E2M1FN> is not legal here (legal: vector<4xf8E4M3FN>, vector<4xf8E5M2>) (rule: operand dtype)}}
   "nisa.quantize_mx"(%d, %sc, %s) : (memref<32x16xvector<4xf4E2M1FN>, "sbuf">, memref<4x16xf8E8M0FNU, "sbuf">, memref<32x64xbf16, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// A product accumulates in fp32 (bf16 on v4); fp16 results exist only in transpose mode.
+func.func @matmul_product_dtype(%d: memref<64x512xf16, "psum">, %s: memref<128x64xbf16, "sbuf">, %m: memref<128x512xbf16, "sbuf">) {
+  // expected-error@+1 {{operand 'dst': a matmul product is fp32 (or bf16 on v4), got f16; only transpose mode keeps a narrower dtype (rule: matmul dst dtype)}}
+  "nisa.matmul"(%d, %s, %m) : (memref<64x512xf16, "psum">, memref<128x64xbf16, "sbuf">, memref<128x512xbf16, "sbuf">) -> ()
   return
 }

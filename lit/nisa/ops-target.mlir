@@ -17,6 +17,19 @@ module attributes {sundial.target = "sunda"} {
     return
   }
 
+  // fp16 and fp8 transposes keep their dtype too (the product rule would demand fp32).
+  // CHECK-LABEL: func.func @transpose_narrow
+  // CHECK: "nisa.matmul"(%{{.*}}, %{{.*}}, %{{.*}}) {is_transpose = true} : (memref<64x128xf16, "psum">
+  // CHECK: "nisa.matmul"(%{{.*}}, %{{.*}}, %{{.*}}) {is_transpose = true} : (memref<64x128xf8E5M2, "psum">
+  func.func @transpose_narrow(%d: memref<64x128xf16, "psum">, %data: memref<128x64xf16, "sbuf">, %id: memref<128x128xf16, "sbuf">,
+                              %d8: memref<64x128xf8E5M2, "psum">, %data8: memref<128x64xf8E5M2, "sbuf">, %id8: memref<128x128xf8E5M2, "sbuf">) {
+    "nisa.matmul"(%d, %data, %id) {is_transpose = true}
+        : (memref<64x128xf16, "psum">, memref<128x64xf16, "sbuf">, memref<128x128xf16, "sbuf">) -> ()
+    "nisa.matmul"(%d8, %data8, %id8) {is_transpose = true}
+        : (memref<64x128xf8E5M2, "psum">, memref<128x64xf8E5M2, "sbuf">, memref<128x128xf8E5M2, "sbuf">) -> ()
+    return
+  }
+
   // CHECK: module attributes {sundial.target = "cayman"}
   module attributes {sundial.target = "cayman"} {
     // A bf16 PE transpose on NeuronCore v3; tf32 data is transposed into fp32.

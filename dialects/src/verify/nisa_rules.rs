@@ -866,14 +866,16 @@ fn matmul(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
             "operand 'stationary' has M = {m}; at most 128 (rule: matmul M <= 128)"
         ));
     }
-    let n_max = match (target, d.dtype) {
-        (Some(Target::Mariana), Dtype::Bf16) => 8192,
-        (Some(Target::Mariana), _) => 4096,
-        _ => 512,
+    let (n_max, which) = match (target, d.dtype) {
+        (Some(Target::Mariana), Dtype::Bf16) => (8192, "on mariana with a bf16 result"),
+        (Some(Target::Mariana), _) => (4096, "on mariana with an fp32 result"),
+        (Some(_), _) => (512, "on NeuronCore v2/v3"),
+        // Without a target, the limit every target accepts.
+        (None, _) => (512, "without sundial.target (the limit of every target)"),
     };
     if n > n_max {
         v.error(format!(
-            "operand 'moving' has N = {n}; at most {n_max} on this target (rule: matmul N)"
+            "operand 'moving' has N = {n}; at most {n_max} {which} (rule: matmul N)"
         ));
     }
     if d.partitions() != m || d.free_size() != Some(n) {
@@ -894,6 +896,12 @@ fn matmul(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
                 storage(st.dtype).mlir_name()
             ));
         }
+    } else if !matches!(d.dtype, Dtype::F32 | Dtype::Bf16) {
+        // The table admits fp16/fp8 results for transposes only; a product accumulates in fp32.
+        v.error(format!(
+            "operand 'dst': a matmul product is fp32 (or bf16 on v4), got {}; only transpose mode keeps a narrower dtype (rule: matmul dst dtype)",
+            d.dtype.mlir_name()
+        ));
     } else if d.dtype == Dtype::Bf16 && target.is_some_and(|t| t != Target::Mariana) {
         v.error("operand 'dst': a bf16 matmul result needs NeuronCore v4 (mariana) (rule: matmul dst dtype)");
     }
