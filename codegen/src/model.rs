@@ -119,9 +119,12 @@ impl StaticAp {
         }
     }
 
-    /// Elements per partition (product of the free dims; 1 for none).
+    /// Elements per partition (product of the free dims; 1 for none). The product wraps modulo
+    /// 2^64 (more than four large dims can overflow), in debug builds as in release ones.
     pub fn num_elements_per_partition(&self) -> u64 {
-        self.dims.iter().map(|d| d.num as u64).product()
+        self.dims
+            .iter()
+            .fold(1u64, |p, d| p.wrapping_mul(d.num as u64))
     }
 
     /// Sets the parent instruction.
