@@ -167,8 +167,28 @@ pub fn bundle_count(inst: &Instruction) -> usize {
 
 /// GENERATE: encodes `inst` into `out`, returning the number of bundles written. On error the
 /// contents of `out` are unspecified and nothing should be counted as emitted.
+///
+/// The common case takes a fast path that builds each bundle in registers; anything it does not
+/// accept (every error included) goes through [`generate_reference`], so the bytes and the
+/// errors are those of the reference encoder.
 #[inline]
 pub fn generate(
+    inst: &Instruction,
+    arch: &ArchModel,
+    out: &mut [Bundle],
+) -> Result<usize, EncodeError> {
+    match ops::generate(inst, arch, out) {
+        Some(n) => Ok(n),
+        None => generate_reference(inst, arch, out),
+    }
+}
+
+/// GENERATE through the reference encoders, which fill each bundle field by field and check
+/// every assert in the spec's order. [`generate`] produces the same bytes and errors faster;
+/// this entry point exists for it to fall back on and for differential tests.
+#[cold]
+#[inline(never)]
+pub fn generate_reference(
     inst: &Instruction,
     arch: &ArchModel,
     out: &mut [Bundle],

@@ -107,13 +107,19 @@ pub const BIR_TO_WIRE_V4: [u8; 20] = [
     0x0a, 0x0b, 0x01, 0x0c,
 ];
 
-/// The wire dtype byte for a BIR dtype on a core generation (the `sub_120E650` conversion).
-pub fn bir_to_wire(d: BirDtype, core: CoreGen) -> WireDtype {
-    let lut = match core {
+/// The BIR -> wire LUT of a core generation, indexed by `BirDtype as usize`.
+#[inline(always)]
+pub fn wire_lut(core: CoreGen) -> &'static [u8; 20] {
+    match core {
         CoreGen::V2 | CoreGen::V3 => &BIR_TO_WIRE_V2_V3,
         CoreGen::V4 => &BIR_TO_WIRE_V4,
-    };
-    WireDtype(lut[d as usize])
+    }
+}
+
+/// The wire dtype byte for a BIR dtype on a core generation (the `sub_120E650` conversion).
+#[inline]
+pub fn bir_to_wire(d: BirDtype, core: CoreGen) -> WireDtype {
+    WireDtype(wire_lut(core)[d as usize])
 }
 
 /// An ISA wire dtype byte (`NEURON_ISA_TPB_DTYPE`). Any byte value can appear in a decoded

@@ -29,8 +29,8 @@ pub mod validate;
 
 pub use arch::{ArchModel, Target};
 pub use bundle::{
-    Bundle, CodeGen, CodeGenMode, OpcodeSet, bundle_count, collect, generate, generate_vec,
-    run_isa_checks,
+    Bundle, CodeGen, CodeGenMode, OpcodeSet, bundle_count, collect, generate, generate_reference,
+    generate_vec, run_isa_checks,
 };
 pub use error::{DecodeError, EncodeError, ParseError};
 pub use ops::{GATHER_CHUNK, TRANSPOSE_WIDE_PARTITIONS, gather_chunks};

@@ -1,11 +1,13 @@
 //! Property tests: random valid instructions encode -> validate -> decode -> encode to identical
 //! bytes and disassemble -> assemble to identical bytes; any decodable bundle's text parses back
-//! to the same decoded value; random bytes and random text never panic.
+//! to the same decoded value; random bytes and random text never panic; and GENERATE's fast path
+//! agrees with the reference encoders (bytes and errors) on valid and broken instructions, on
+//! perturbed architecture models and with short output buffers.
 
 mod common;
 
 use proptest::prelude::*;
-use sundial_codegen::arch::{ArchModel, Family, Target};
+use sundial_codegen::arch::{ArchModel, Family, FamilySet, Target};
 use sundial_codegen::decode::decode;
 use sundial_codegen::dtype::BirDtype::{self, *};
 use sundial_codegen::enums::{BirAccumulation, BirAluOp, BirUpdateMode, BirWaitMode};
@@ -15,7 +17,7 @@ use sundial_codegen::text::{
     assemble, assemble_stream, disassemble, disassemble_stream, format_decoded, parse_line,
 };
 use sundial_codegen::validate::validate_bundle;
-use sundial_codegen::{bundle_count, generate_vec};
+use sundial_codegen::{bundle_count, generate, generate_reference, generate_vec};
 
 /// A small deterministic generator driven by a proptest-chosen seed.
 struct Rng(u64);
@@ -267,6 +269,174 @@ fn valid_instruction(seed: u64, t: Target) -> Instruction {
     Instruction::new(op).with_sync(sync(r))
 }
 
+/// Every static AP of an access pattern (the AP itself, or an indirect AP's data and index).
+fn statics(ap: &mut AccessPattern) -> Vec<&mut StaticAp> {
+    match ap {
+        AccessPattern::Static(s) => vec![s],
+        AccessPattern::TensorIndirect(i) => vec![&mut i.data, &mut i.index],
+    }
+}
+
+/// The access patterns of an op.
+fn aps(op: &mut Op) -> Vec<&mut AccessPattern> {
+    match op {
+        Op::StreamShuffle(o) => vec![&mut o.src, &mut o.dst],
+        Op::StreamTranspose(o) => vec![&mut o.src, &mut o.dst],
+        Op::Gather(o) => vec![&mut o.data, &mut o.index, &mut o.dst],
+        Op::Dropout(o) => vec![&mut o.src, &mut o.dst],
+        Op::IndirectCopy(o) => vec![&mut o.src, &mut o.dst],
+        Op::RangeSelect(o) => vec![&mut o.src, &mut o.dst, &mut o.reduce_res],
+    }
+}
+
+/// One random edit of a static AP: most break an encoder check, some are legal but unusual
+/// (unit dims between kept ones, PSUM starts, register starts).
+fn mutate_static(r: &mut Rng, s: &mut StaticAp) {
+    match r.below(9) {
+        0 if !s.dims.is_empty() => {
+            let i = r.below(s.dims.len() as u64) as usize;
+            s.dims[i].num = 0;
+        }
+        1 => {
+            for _ in 0..r.range(1, 4) {
+                s.dims
+                    .push(Dim::new(r.range(0, 9) as i16 - 4, r.range(2, 9) as u16));
+            }
+        }
+        2 => {
+            let i = r.below(s.dims.len() as u64 + 1) as usize;
+            s.dims.insert(i, Dim::new(r.range(0, 9) as i16 - 4, 1));
+        }
+        3 => s.start = Start::Reg(r.below(80) as u8),
+        4 => {
+            let space = if r.coin() { Space::Sbuf } else { Space::Psum };
+            let partition = r.pick(&[0, 1, 31, 127, 128, 200, u32::MAX / 4]);
+            let offset = r.pick(&[0, 8, 0x3FF8, 0x4000, 0x3_0000, 0x3_FFF8, 0x4_0000, u32::MAX]);
+            s.start = Start::Imm(MemLoc {
+                space,
+                partition,
+                offset,
+            });
+        }
+        5 => s.partitions = r.pick(&[0, 1, 32, 128, 129, 255, 256, 1000]),
+        6 => s.dtype = r.pick(&BirDtype::ALL),
+        7 => s.dims.clear(),
+        _ => {
+            for d in &mut s.dims {
+                d.num = r.pick(&[1, 2, 65535, 512, 513]);
+            }
+        }
+    }
+}
+
+/// A random edit of an instruction (any number of them may be applied).
+fn mutate(r: &mut Rng, inst: &mut Instruction) {
+    match r.below(8) {
+        0..=3 => {
+            let mut aps = aps(&mut inst.op);
+            let k = r.below(aps.len() as u64) as usize;
+            let ap = &mut *aps[k];
+            if r.below(4) == 0 {
+                // Flip between static and indirect.
+                *ap = match ap.clone() {
+                    AccessPattern::Static(s) => AccessPattern::TensorIndirect(IndirectAp {
+                        index: StaticAp::sbuf(0, 0x100, s.partitions, &[], Uint32),
+                        data: s,
+                        num_indirect_indices: r.pick(&[0, 1, 64, 65535, 65536]),
+                        index_arg_id: 0,
+                    }),
+                    AccessPattern::TensorIndirect(i) => AccessPattern::Static(i.data),
+                };
+            } else {
+                if let AccessPattern::TensorIndirect(i) = ap
+                    && r.coin()
+                {
+                    i.num_indirect_indices = r.pick(&[0, 1, 64, 65535, 65536]);
+                }
+                let mut st = statics(ap);
+                let j = r.below(st.len() as u64) as usize;
+                mutate_static(r, st[j]);
+            }
+        }
+        4 => match &mut inst.op {
+            Op::StreamShuffle(StreamShuffle { mask, .. })
+            | Op::StreamTranspose(StreamTranspose { mask, .. }) => {
+                mask.resize(r.pick(&[0, 31, 32, 33]), 0xFF)
+            }
+            Op::Dropout(d) => d.threshold_dtype = r.pick(&BirDtype::ALL),
+            Op::IndirectCopy(c) => c.num_elem_per_idx = r.below(256) as u8,
+            Op::Gather(_) => {}
+            Op::RangeSelect(rs) => {
+                rs.fill_val = r.pick(&[f32::MIN, -1.0, f32::MAX]);
+                let ops = [
+                    BirAluOp::IsGe,
+                    BirAluOp::Add,
+                    BirAluOp::Average,
+                    BirAluOp::AbsMax,
+                    BirAluOp::NotEqual,
+                ];
+                rs.comp_op0 = r.pick(&ops);
+                rs.comp_op1 = r.pick(&ops);
+                rs.reduce_cmd = r.pick(&[
+                    BirAccumulation::Idle,
+                    BirAccumulation::Zero,
+                    BirAccumulation::Accumulate,
+                    BirAccumulation::LoadAccumulate,
+                ]);
+            }
+        },
+        5 => {
+            // Sync that may conflict on the shared value dword.
+            inst.sync.wait = Some(SyncWait {
+                mode: BirWaitMode::SemGeImm,
+                sem: 1,
+                value: r.below(3) as u32,
+            });
+            inst.sync.update = Some(SyncUpdate {
+                mode: r.pick(&[BirUpdateMode::SemAddImm, BirUpdateMode::SemInc]),
+                sem: 2,
+                value: r.below(3) as u32,
+            });
+        }
+        6 => inst.engine = r.pick(&[Engine::Vector, Engine::GpSimd, Engine::Scalar]),
+        _ => {}
+    }
+}
+
+/// A target model with random edits to the values the encoders read (strides that are not
+/// powers of two, active bytes beyond the stride, narrower windows, fewer partitions, other
+/// granularity masks and family sets).
+fn perturbed(r: &mut Rng, t: Target) -> ArchModel {
+    let mut a = t.model().clone();
+    for _ in 0..r.below(3) {
+        match r.below(7) {
+            0 => a.sbuf_partition_stride = r.pick(&[3 << 16, 1 << 17, (1 << 18) + 4]),
+            1 => a.sbuf_active_bytes = r.pick(&[1 << 16, 1 << 19]),
+            2 => a.sbuf_window = r.pick(&[1 << 24, 0x0200_0000 + 8]),
+            3 => a.partitions = r.pick(&[16, 64, 300]),
+            4 => a.granularity_mask = r.below(256) as u8,
+            5 => {
+                a.psum_base = r.pick(&[0x0200_0000, 0xFFF0_0000]);
+                a.psum_partition_stride = r.pick(&[1 << 15, 1000]);
+            }
+            _ => {
+                let all = [
+                    Family::StreamShuffle,
+                    Family::StreamTranspose,
+                    Family::Gather,
+                    Family::Dropout,
+                    Family::IndirectCopy,
+                    Family::RangeSelect,
+                    Family::TensorIndirect,
+                ];
+                let keep: Vec<Family> = all.into_iter().filter(|_| r.below(4) != 0).collect();
+                a.families = FamilySet::of(&keep);
+            }
+        }
+    }
+    a
+}
+
 fn target(i: u8) -> Target {
     Target::ALL[i as usize % 3]
 }
@@ -292,6 +462,27 @@ proptest! {
         let bytes = bundles.concat();
         let text = disassemble_stream(&bytes, arch).unwrap();
         prop_assert_eq!(assemble_stream(&text, arch).unwrap(), bytes);
+    }
+
+    #[test]
+    fn fast_path_matches_reference(seed in any::<u64>(), t in 0u8..3, edits in 0usize..4) {
+        let t = target(t);
+        let mut inst = valid_instruction(seed, t);
+        let r = &mut Rng(seed.rotate_left(17) | 1);
+        for _ in 0..edits {
+            mutate(r, &mut inst);
+        }
+        let arch = if r.below(4) == 0 { perturbed(r, t) } else { t.model().clone() };
+        // Room for every bundle, or a buffer that may be short by one or more.
+        let need = bundle_count(&inst).min(64);
+        let len = if r.coin() { need } else { r.below(need as u64 + 2) as usize };
+        let (mut fast, mut reference) = (vec![[0x5Au8; 64]; len], vec![[0xA5u8; 64]; len]);
+        let got = generate(&inst, &arch, &mut fast);
+        let want = generate_reference(&inst, &arch, &mut reference);
+        prop_assert_eq!(&got, &want, "{:?}", inst);
+        if let Ok(n) = got {
+            prop_assert_eq!(&fast[..n], &reference[..n]);
+        }
     }
 
     #[test]

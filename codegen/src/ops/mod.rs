@@ -1,8 +1,14 @@
 //! Op encoders, one file per op family. Each lowers one instruction of the model into its
 //! bundle sequence through a [`Sink`], writing every byte through the field constants of
 //! `formats.rs`. This module owns the dispatch, the per-target gate and the shared helpers.
+//!
+//! Each op file has two encoders: `encode`, the reference, which follows the spec step by step
+//! and returns its exact errors (COLLECT, RUN_ISA_CHECKS and every error path use it), and
+//! `generate`, the GENERATE fast path, which writes the same bytes straight into the output and
+//! gives up on anything it does not accept (see `fast`).
 
 mod dropout;
+mod fast;
 mod gather;
 mod indirect_copy;
 mod range_select;
@@ -10,7 +16,7 @@ mod stream_shuffle;
 mod stream_transpose;
 
 use crate::arch::ArchModel;
-use crate::bundle::Sink;
+use crate::bundle::{Bundle, Sink};
 use crate::dtype::{BirDtype, bir_to_wire};
 use crate::error::EncodeError;
 use crate::model::{AccessPattern, Instruction, Op, StaticAp};
@@ -87,6 +93,23 @@ pub(crate) fn encode<S: Sink>(
         Op::Dropout(o) => dropout::encode(inst, o, arch, sink),
         Op::IndirectCopy(o) => indirect_copy::encode(inst, o, arch, sink),
         Op::RangeSelect(o) => range_select::encode(inst, o, arch, sink),
+    }
+}
+
+/// The GENERATE fast path: `Some(n)` after writing the `n` bundles of `inst` to the front of
+/// `out`, `None` when the fast path declines (any failing check, a short `out`, or an input
+/// outside what it handles); the caller then runs [`encode`], which writes the same bytes or
+/// returns the exact error.
+#[inline(always)]
+pub(crate) fn generate(inst: &Instruction, arch: &ArchModel, out: &mut [Bundle]) -> Option<usize> {
+    fast::gate(inst, arch, inst.op.kind())?;
+    match &inst.op {
+        Op::StreamShuffle(o) => stream_shuffle::generate(inst, o, arch, out),
+        Op::StreamTranspose(o) => stream_transpose::generate(inst, o, arch, out),
+        Op::Gather(o) => gather::generate(inst, o, arch, out),
+        Op::Dropout(o) => dropout::generate(inst, o, arch, out),
+        Op::IndirectCopy(o) => indirect_copy::generate(inst, o, arch, out),
+        Op::RangeSelect(o) => range_select::generate(inst, o, arch, out),
     }
 }
 

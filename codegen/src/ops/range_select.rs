@@ -2,24 +2,37 @@
 //! (DveReadAccumulator, D1_RD: the header layout; the seed does not transcribe it) that reads the
 //! max-reduced result out to `reduce_res`.
 
+use super::fast::{self, Words};
 use super::{active, static_only, wire};
 use crate::arch::ArchModel;
-use crate::bundle::{Sink, setup_header, setup_sync};
+use crate::bundle::{Bundle, Sink, setup_header, setup_sync};
+use crate::dtype::wire_lut;
 use crate::enums::{ALU_MAX, RS_COMP_OPS, accum_to_wire, alu_to_wire};
 use crate::error::EncodeError;
 use crate::formats::{range_select as rs, read_acc as rd};
-use crate::model::{Instruction, RangeSelect, ScalarOperand};
+use crate::model::{AccessPattern, Instruction, RangeSelect, ScalarOperand};
 use crate::tensor::assign_static_pattern;
 
 /// -FLT_MAX, the only legal fill value.
 pub const MAX_NEG_BITS: u32 = 0xFF7F_FFFF;
 
-fn comp(op: crate::enums::BirAluOp, arch: &ArchModel) -> Result<u8, EncodeError> {
-    alu_to_wire(op, arch.core)
-        .filter(|w| RS_COMP_OPS.contains(w))
-        .ok_or(EncodeError::AluNotEncodable(op))
+/// The wire byte of a comparison op, if RangeSelect accepts it.
+#[inline(always)]
+fn comp_wire(op: crate::enums::BirAluOp, arch: &ArchModel) -> Option<u8> {
+    alu_to_wire(op, arch.core).filter(|w| RS_COMP_OPS.contains(w))
 }
 
+fn comp(op: crate::enums::BirAluOp, arch: &ArchModel) -> Result<u8, EncodeError> {
+    comp_wire(op, arch).ok_or(EncodeError::AluNotEncodable(op))
+}
+
+/// The reduce command's wire byte, if RangeSelect accepts it (idle, accumulate, zero-accumulate).
+#[inline(always)]
+fn cmd_wire(a: crate::enums::BirAccumulation) -> Option<u8> {
+    accum_to_wire(a).filter(|c| matches!(c, 0 | 2 | 3))
+}
+
+#[inline(always)]
 fn bound(o: ScalarOperand) -> (u8, u32) {
     match o {
         ScalarOperand::Imm(f) => (0, f.to_bits()),
@@ -50,9 +63,7 @@ pub(super) fn encode<S: Sink>(
     if hi > 0xF {
         return Err(EncodeError::DtypeNotEncodable(dst.dtype));
     }
-    let cmd = accum_to_wire(op.reduce_cmd)
-        .filter(|c| matches!(c, 0 | 2 | 3))
-        .ok_or(EncodeError::AccumNotEncodable(op.reduce_cmd))?;
+    let cmd = cmd_wire(op.reduce_cmd).ok_or(EncodeError::AccumNotEncodable(op.reduce_cmd))?;
 
     let b = sink.begin()?;
     setup_header(b, 0xBC);
@@ -84,4 +95,57 @@ pub(super) fn encode<S: Sink>(
     assign_static_pattern(rd::DST.slot::<8>(b), res, 1, arch)?;
     sink.end();
     Ok(())
+}
+
+/// The GENERATE fast path (see `fast`): the same two bundles, or `None`. The element-count
+/// assert compares the products of the packed count runs, which equal the reference's products
+/// whenever both packs succeed.
+#[inline(always)]
+pub(super) fn generate(
+    inst: &Instruction,
+    op: &RangeSelect,
+    arch: &ArchModel,
+    out: &mut [Bundle],
+) -> Option<usize> {
+    let (AccessPattern::Static(src), AccessPattern::Static(dst), AccessPattern::Static(res)) =
+        (&op.src, &op.dst, &op.reduce_res)
+    else {
+        return None;
+    };
+    let s = fast::tensor::<2>(src, arch)?;
+    let d = fast::tensor::<2>(dst, arch)?;
+    let lut = wire_lut(arch.core);
+    let (lo, hi) = (lut[src.dtype as usize], lut[dst.dtype as usize]);
+    let ok = (op.fill_val.to_bits() == MAX_NEG_BITS)
+        & (fast::lanes_product::<2>(s.nums) == fast::lanes_product::<2>(d.nums))
+        & (lo <= 0xF)
+        & (hi <= 0xF);
+    if !ok {
+        return None;
+    }
+    let [b0, b1] = fast::room::<2>(out)?;
+    let mut w = Words::new(b0, 0xBC, fast::events(&inst.sync, true, false)?);
+    w.u8(rs::ACTIVE, fast::active(src.partitions, arch)?);
+    w.u8(rs::IN_OUT_DTYPE, lo | hi << 4);
+    w.u8(rs::REDUCE_CMD, cmd_wire(op.reduce_cmd)?);
+    w.u8(rs::REDUCE_OP, ALU_MAX);
+    w.u32(rs::BASE, (op.range_start as f32).to_bits());
+    w.u32(rs::FILL_VAL, MAX_NEG_BITS);
+    w.slot::<2>(rs::SRC, s);
+    w.u8(rs::COMP_OP0, comp_wire(op.comp_op0, arch)?);
+    w.u8(rs::COMP_OP1, comp_wire(op.comp_op1, arch)?);
+    let (s0, v0) = bound(op.bound0);
+    let (s1, v1) = bound(op.bound1);
+    w.u8(rs::BOUND0_SRC, s0);
+    w.u8(rs::BOUND1_SRC, s1);
+    w.u32(rs::BOUND0, v0);
+    w.u32(rs::BOUND1, v1);
+    w.slot::<2>(rs::DST, d);
+
+    let mut w = Words::new(b1, 0x9B, fast::events(&inst.sync, false, true)?);
+    w.u32(rd::DST_ELEMENT_COUNT, 1);
+    w.u8(rd::DTYPE, lut[res.dtype as usize]);
+    w.u8(rd::ACTIVE, fast::active(res.partitions, arch)?);
+    w.slot::<1>(rd::DST, fast::tensor::<1>(res, arch)?);
+    Some(2)
 }

@@ -1,8 +1,10 @@
 //! StreamShuffle (`visitInstStreamShuffle`): {0x6A stream_transpose, 0x69 stream_shuffle}.
 
+use super::fast::{self, Words};
 use super::{active, fill_lanes, passthrough_sentinel, wire};
 use crate::arch::ArchModel;
-use crate::bundle::{Sink, setup_header, setup_sync};
+use crate::bundle::{Bundle, Sink, setup_header, setup_sync};
+use crate::dtype::wire_lut;
 use crate::error::EncodeError;
 use crate::formats::{shuffle, tr};
 use crate::indirect::assign_access_4d;
@@ -39,4 +41,36 @@ pub(super) fn encode<S: Sink>(
     fill_lanes(b, &op.mask, sentinel)?;
     sink.end();
     Ok(())
+}
+
+/// The GENERATE fast path (see `fast`): the same two bundles, or `None`. The source slot is
+/// encoded once and stamped into both halves.
+#[inline(always)]
+pub(super) fn generate(
+    inst: &Instruction,
+    op: &StreamShuffle,
+    arch: &ArchModel,
+    out: &mut [Bundle],
+) -> Option<usize> {
+    // A static AP that packs into TENSOR4D has a nonzero element count (no zero dim, and at
+    // most four non-unit counts below 2^16 cannot wrap a u64), so only an indirect count needs
+    // the guard's test here.
+    if !fast::nonzero_if_indirect(&op.src) || !fast::nonzero_if_indirect(&op.dst) {
+        return None;
+    }
+    let [b0, b1] = fast::room::<2>(out)?;
+    let lut = wire_lut(arch.core);
+    let src = fast::mem::<4>(&op.src, arch)?;
+    let mut w = Words::new(b0, 0x6A, fast::events(&inst.sync, true, false)?);
+    w.u8(tr::IN_DTYPE, lut[op.src.dtype() as usize]);
+    w.u8(tr::OUT_DTYPE, lut[op.dst.dtype() as usize]);
+    w.u8(tr::ACTIVE, fast::active(op.src.partitions(), arch)?);
+    w.slot::<4>(tr::SRC, src);
+    w.slot::<4>(tr::DST, fast::mem::<4>(&op.dst, arch)?);
+
+    let lanes = fast::lanes(&op.mask, passthrough_sentinel(&op.src, &op.dst))?;
+    let mut w = Words::new(b1, 0x69, fast::events(&inst.sync, false, true)?);
+    w.slot::<4>(shuffle::SRC, src);
+    w.lanes(shuffle::IMMEDIATE, &lanes);
+    Some(2)
 }

@@ -1,0 +1,362 @@
+//! The GENERATE fast path: the building blocks the op files' `generate` functions share.
+//!
+//! The reference encoders (`encode` in each op file) follow the spec step by step: zero the
+//! bundle, stamp each field through a `&mut [u8; 64]`, check each assert where the compiler does
+//! and return its exact error. The fast path produces the same bytes for the inputs it accepts
+//! and gives up (`None`) on everything else, leaving the error to the reference encoder, so every
+//! error a caller sees still comes from the reference encoder, in its order, with its payload.
+//! What makes it fast:
+//!
+//! * A bundle is zeroed with four wide stores and each field is then written once, a slot in
+//!   two or three 8-byte stores ([`Words`]); nothing is read back.
+//! * An access pattern is folded and packed once per instruction ([`Slot`]), even when two
+//!   bundles of a micro-pair carry it, and its checks are combined into one predictable branch.
+//! * The start-address fold ([`word`]) needs no division, and packing ([`pack`]) is
+//!   straight-line code when no dim is dropped.
+//!
+//! The fast path may be stricter than the reference (it may decline a legal input, which then
+//! takes the reference path), never looser; the differential property test compares the two on
+//! valid and invalid instructions and on perturbed architecture models.
+
+use crate::addr4::{INDIRECT_BIT, NUM_ADDR_REGISTERS, REG_BIT};
+use crate::arch::{ArchModel, Family};
+use crate::bundle::{Bundle, INST_WORD_LEN};
+use crate::fields::Field;
+use crate::formats::events;
+use crate::model::{
+    AccessPattern, Dim, IndirectAp, Instruction, MemLoc, OpKind, Space, Start, StaticAp, SyncInfo,
+};
+
+/// A bundle being filled in place: `new` zeroes it and stamps the header and the EVENTS band;
+/// each field is then one store of its final value (no read-modify-write, and nothing held in
+/// registers until the end).
+pub(crate) struct Words<'a>(&'a mut Bundle);
+
+impl<'a> Words<'a> {
+    /// Zeroes `b`, then writes the header (opcode, `inst_word_len`) and the EVENTS band.
+    #[inline(always)]
+    pub fn new(b: &'a mut Bundle, opcode: u8, events: u64) -> Words<'a> {
+        *b = [0; 64];
+        let head = opcode as u64 | (INST_WORD_LEN as u64) << 8 | events << (8 * BAND);
+        put(b, 0, head.to_le_bytes());
+        put(
+            b,
+            8,
+            ((events >> (64 - 8 * BAND as u32)) as u32).to_le_bytes(),
+        );
+        Words(b)
+    }
+
+    /// A one-byte field.
+    #[inline(always)]
+    pub fn u8(&mut self, f: Field, v: u8) {
+        self.0[f.offset as usize] = v;
+    }
+
+    /// A two-byte field.
+    #[inline(always)]
+    pub fn u16(&mut self, f: Field, v: u16) {
+        put(self.0, f.offset as usize, v.to_le_bytes());
+    }
+
+    /// A four-byte field.
+    #[inline(always)]
+    pub fn u32(&mut self, f: Field, v: u32) {
+        put(self.0, f.offset as usize, v.to_le_bytes());
+    }
+
+    /// A TENSORnD / MEM_PATTERNnD slot of rank `N` (`4 + 4N` bytes: word, steps, counts), in as
+    /// few 8-byte stores as the width allows.
+    #[inline(always)]
+    pub fn slot<const N: usize>(&mut self, f: Field, s: Slot) {
+        let o = f.offset as usize;
+        let lo = s.addr as u64 | s.steps << 32;
+        match N {
+            1 => put(self.0, o, (lo | s.nums << 48).to_le_bytes()),
+            2 => {
+                put(self.0, o, lo.to_le_bytes());
+                put(self.0, o + 8, (s.nums as u32).to_le_bytes());
+            }
+            3 => {
+                put(self.0, o, lo.to_le_bytes());
+                put(self.0, o + 8, (s.steps >> 32 | s.nums << 16).to_le_bytes());
+            }
+            _ => {
+                put(self.0, o, (s.addr).to_le_bytes());
+                put(self.0, o + 4, s.steps.to_le_bytes());
+                put(self.0, o + 12, s.nums.to_le_bytes());
+            }
+        }
+    }
+
+    /// The 32-byte 0x69 lane map at +0x20.
+    #[inline(always)]
+    pub fn lanes(&mut self, f: Field, l: &[u8; 32]) {
+        put(self.0, f.offset as usize, *l);
+    }
+}
+
+/// Stores `v` at byte `off` of `b` (a constant offset at every call site, so the bounds check
+/// folds away).
+#[inline(always)]
+fn put<const W: usize>(b: &mut Bundle, off: usize, v: [u8; W]) {
+    b[off..off + W].copy_from_slice(&v);
+}
+
+/// First byte of the EVENTS band.
+const BAND: u8 = events::WAIT_MODE.offset;
+// `Words::new` writes the band as the high half of word 0 and the low half of word 1.
+const _: () = assert!(BAND == 4 && events::SEMAPHORE_VALUE.offset == 8);
+
+/// Writes the EVENTS band of a filled bundle (the Gather chunk copies).
+#[inline(always)]
+pub(crate) fn put_events(b: &mut Bundle, events: u64) {
+    put(b, BAND as usize, events.to_le_bytes());
+}
+
+/// Bit position of a band field within the band word.
+const fn band_shift(f: Field) -> u32 {
+    8 * (f.offset - BAND) as u32
+}
+
+/// The EVENTS band of one bundle of a sequence as a little-endian u64 (`setup_sync`): the wait
+/// on the first bundle, the update on the last, the shared value dword; `None` on a value
+/// conflict.
+#[inline(always)]
+pub(crate) fn events(sync: &SyncInfo, first: bool, last: bool) -> Option<u64> {
+    if sync.wait.is_none() && sync.update.is_none() {
+        return Some(0);
+    }
+    let mut band = 0u64;
+    let mut value = None;
+    if first && let Some(w) = sync.wait {
+        band |= (w.mode.wire() as u64) << band_shift(events::WAIT_MODE);
+        band |= (w.sem as u64) << band_shift(events::WAIT_IDX);
+        value = Some(w.value);
+    }
+    if last && let Some(u) = sync.update {
+        band |= (u.mode.wire() as u64) << band_shift(events::UPDATE_MODE);
+        band |= (u.sem as u64) << band_shift(events::UPDATE_IDX);
+        if u.mode.writes_value() {
+            if value.is_some_and(|wv| wv != u.value) {
+                return None;
+            }
+            value = Some(u.value);
+        }
+    }
+    if let Some(v) = value {
+        band |= (v as u64) << band_shift(events::SEMAPHORE_VALUE);
+    }
+    Some(band)
+}
+
+/// The family and engine gate of `check_target`.
+#[inline(always)]
+pub(crate) fn gate(inst: &Instruction, arch: &ArchModel, kind: OpKind) -> Option<()> {
+    let info = kind.info();
+    (arch.has(info.family) && inst.engine == info.engine).then_some(())
+}
+
+/// The active-channels byte: the partition count, 1..=min(partitions, 255).
+#[inline(always)]
+pub(crate) fn active(partitions: u32, arch: &ArchModel) -> Option<u8> {
+    // One unsigned compare covers 0 (wraps to u32::MAX) and both upper bounds.
+    (partitions.wrapping_sub(1) < arch.partitions.min(255)).then_some(partitions as u8)
+}
+
+/// An encoded access-pattern slot: the first ADDR4 word, the step run and the count run of a
+/// TENSORnD (16-bit lanes, innermost in lane 0). An INDIRECT16B/20B record fits the same shape:
+/// INDEX (with the marker) as the word, DATA and NUM as the step run, zero counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Slot {
+    /// Bytes 0..4.
+    pub addr: u32,
+    /// Bytes 4..4+2N.
+    pub steps: u64,
+    /// Bytes 4+2N..4+4N.
+    pub nums: u64,
+}
+
+/// `addr4::fold` for the accepted cases: the in-partition offset is below both the stride and
+/// the active bytes (so nothing carries into the partition and no division is needed), the
+/// address is inside the window, and the word fits 32 bits. Equal to `fold` wherever it
+/// returns `Some`. Each space is its own straight-line arm.
+#[inline(always)]
+fn fold(loc: MemLoc, arch: &ArchModel) -> Option<u32> {
+    match loc.space {
+        Space::Sbuf => {
+            let (stride, window) = (arch.sbuf_partition_stride, arch.sbuf_window);
+            let rel = loc.partition as u64 * stride as u64 + loc.offset as u64;
+            // The SBUF base is 0, so `rel < window` (a u32) also bounds the word.
+            let ok = (loc.offset < arch.sbuf_active_bytes.min(stride)) & (rel < window as u64);
+            ok.then_some(rel as u32)
+        }
+        Space::Psum => {
+            let (stride, window) = (arch.psum_partition_stride, arch.psum_window);
+            let rel = loc.partition as u64 * stride as u64 + loc.offset as u64;
+            let word = rel + arch.psum_base as u64;
+            let ok = (loc.offset < arch.psum_active_bytes.min(stride))
+                & (rel < window as u64)
+                & (word >> 32 == 0);
+            ok.then_some(word as u32)
+        }
+    }
+}
+
+/// The ADDR4 word of a start (`addr4::word`).
+#[inline(always)]
+pub(crate) fn word(start: &Start, arch: &ArchModel) -> Option<u32> {
+    match *start {
+        Start::Imm(loc) => fold(loc, arch),
+        Start::Reg(r) => (r < NUM_ADDR_REGISTERS).then_some(REG_BIT | r as u32),
+    }
+}
+
+/// Lane value 1 in each of the first `k` 16-bit lanes.
+const ONES: [u64; 5] = [
+    0,
+    0x0001,
+    0x0001_0001,
+    0x0001_0001_0001,
+    0x0001_0001_0001_0001,
+];
+
+/// `tensor::pack` into rank `N` as two lane runs, or `None` where `pack` fails (a zero count, or
+/// more than `N` non-unit dims).
+///
+/// The common case, every dim kept, is the dims in reverse order: straight-line code per length
+/// (the length is a property of the call site, so the dispatch predicts well), each with its
+/// back-fill as a constant. Any unit or zero count takes the general one-pass compaction.
+#[inline(always)]
+pub(crate) fn pack<const N: usize>(dims: &[Dim]) -> Option<(u64, u64)> {
+    let fast = match *dims {
+        [] => Some((ONES[N], ONES[N])),
+        [a] => reversed::<N, 1>(&[a]),
+        [a, b] if N >= 2 => reversed::<N, 2>(&[a, b]),
+        [a, b, c] if N >= 3 => reversed::<N, 3>(&[a, b, c]),
+        [a, b, c, d] if N >= 4 => reversed::<N, 4>(&[a, b, c, d]),
+        _ => None,
+    };
+    match fast {
+        Some(r) => Some(r),
+        None => compact::<N>(dims),
+    }
+}
+
+/// Lane runs of `K <= N` dims that are all kept (every count >= 2), innermost in lane 0, with
+/// lanes `K..N` back-filled.
+#[inline(always)]
+fn reversed<const N: usize, const K: usize>(dims: &[Dim; K]) -> Option<(u64, u64)> {
+    let fill = ONES[N] - ONES[K];
+    let (mut steps, mut nums, mut min) = (0u64, 0u64, u16::MAX);
+    for d in dims {
+        steps = (steps << 16) | d.step as u16 as u64;
+        nums = (nums << 16) | d.num as u64;
+        min = min.min(d.num);
+    }
+    (min >= 2).then_some((steps | fill, nums | fill))
+}
+
+/// The general packing: one pass, outermost first; each kept dim shifts the runs up a lane, so
+/// the innermost ends in lane 0. `None` on a zero count or more than `N` kept dims.
+#[inline(never)]
+fn compact<const N: usize>(dims: &[Dim]) -> Option<(u64, u64)> {
+    let (mut steps, mut nums, mut kept, mut zero) = (0u64, 0u64, 0usize, false);
+    for d in dims {
+        let keep = d.num != 1;
+        zero |= d.num == 0;
+        if keep {
+            steps = (steps << 16) | d.step as u16 as u64;
+            nums = (nums << 16) | d.num as u64;
+            kept += 1;
+        }
+    }
+    if zero || kept > N {
+        return None;
+    }
+    let fill = ONES[N] - ONES[kept];
+    Some((steps | fill, nums | fill))
+}
+
+/// `assignStaticPattern<TENSORnD>` as a [`Slot`].
+#[inline(always)]
+pub(crate) fn tensor<const N: usize>(ap: &StaticAp, arch: &ArchModel) -> Option<Slot> {
+    let addr = word(&ap.start, arch)?;
+    let (steps, nums) = pack::<N>(&ap.dims)?;
+    Some(Slot { addr, steps, nums })
+}
+
+/// `assignIndirectPattern<INDIRECT16B/20B>` as a [`Slot`] (the dynamic-offset asserts included).
+#[inline(always)]
+fn indirect(ap: &IndirectAp, arch: &ArchModel) -> Option<Slot> {
+    if !arch.has(Family::TensorIndirect) {
+        return None;
+    }
+    let index = word(&ap.index.start, arch)?;
+    let data = word(&ap.data.start, arch)?;
+    let num = u16::try_from(ap.num_indirect_indices).ok()?;
+    let gran = (arch.granularity_mask as u32) << 24;
+    if (index | data) & gran != 0 {
+        return None;
+    }
+    Some(Slot {
+        addr: index | INDIRECT_BIT,
+        steps: data as u64 | (num as u64) << 32,
+        nums: 0,
+    })
+}
+
+/// `assignAccess3D` / `assignAccess4D` as a [`Slot`] of rank `N`.
+#[inline(always)]
+pub(crate) fn mem<const N: usize>(ap: &AccessPattern, arch: &ArchModel) -> Option<Slot> {
+    match ap {
+        AccessPattern::Static(s) => tensor::<N>(s, arch),
+        AccessPattern::TensorIndirect(i) => indirect(i, arch),
+    }
+}
+
+/// The IndirectCopy descriptor (`assign_indirect_copy_descriptor`): no family gate and no
+/// dynamic-offset asserts on this path.
+#[inline(always)]
+pub(crate) fn copy_descriptor(ap: &IndirectAp, arch: &ArchModel) -> Option<Slot> {
+    let index = word(&ap.index.start, arch)?;
+    let data = word(&ap.data.start, arch)?;
+    let num = u16::try_from(ap.num_indirect_indices).ok()?;
+    Some(Slot {
+        addr: index | INDIRECT_BIT,
+        steps: data as u64 | (num as u64) << 32,
+        nums: 0,
+    })
+}
+
+/// The 0x69 lane map (`fill_lanes`): mask 0xFF becomes the sentinel; `None` unless 32 entries.
+#[inline(always)]
+pub(crate) fn lanes(mask: &[u8], sentinel: u8) -> Option<[u8; 32]> {
+    let mask: &[u8; 32] = mask.try_into().ok()?;
+    Some(mask.map(|v| if v == 0xFF { sentinel } else { v }))
+}
+
+/// The first `K` bundles of `out`, or `None` when it is shorter (the reference path then
+/// reports `OutputFull`).
+#[inline(always)]
+pub(crate) fn room<const K: usize>(out: &mut [Bundle]) -> Option<&mut [Bundle; K]> {
+    out.get_mut(..K)?.try_into().ok()
+}
+
+/// False only for a tensor-indirect AP with a zero gather count (the static half of the
+/// "element counts nonzero" guard is implied by a successful [`pack`]).
+#[inline(always)]
+pub(crate) fn nonzero_if_indirect(ap: &AccessPattern) -> bool {
+    match ap {
+        AccessPattern::Static(_) => true,
+        AccessPattern::TensorIndirect(i) => i.num_indirect_indices != 0,
+    }
+}
+
+/// The element count of a packed run of `N` lanes (the fill lanes are 1). Equal to
+/// `num_elements_per_partition` of the AP it was packed from: at most four factors below 2^16
+/// cannot wrap.
+#[inline(always)]
+pub(crate) fn lanes_product<const N: usize>(nums: u64) -> u64 {
+    (0..N).fold(1u64, |p, i| p * ((nums >> (16 * i)) & 0xFFFF))
+}
