@@ -54,39 +54,16 @@ impl Session {
     /// Parses `source` (named `name` in diagnostics) into a module, then runs the semantic
     /// verifier. The module is `None` if anything failed; the diagnostics say why.
     pub fn parse<'c>(&'c self, source: &[u8], name: &str) -> Parsed<'c> {
-        if let Some((line, col)) = crate::source::nesting_error(source) {
+        if let Some(h) = crate::source::hazard(source) {
             let loc = FileLineCol {
                 file: name.to_string(),
-                line,
-                col,
+                line: h.line,
+                col: h.col,
             };
-            let msg = format!(
-                "nesting deeper than {} levels is not supported (this input would exhaust the parser's stack)",
-                crate::source::MAX_NESTING
-            );
+            let diag = Diagnostic::new(Severity::Error, Some(loc), h.message);
             return Parsed {
                 module: None,
-                diagnostics: vec![Diagnostic::new(Severity::Error, Some(loc), msg)],
-            };
-        }
-        // MLIR's lexer stops at a NUL byte and would silently ignore the rest of the buffer.
-        if let Some(offset) = source.iter().position(|b| *b == 0) {
-            let line = 1 + source[..offset].iter().filter(|b| **b == b'\n').count();
-            let col = 1 + offset
-                - source[..offset]
-                    .iter()
-                    .rposition(|b| *b == b'\n')
-                    .map_or(0, |p| p + 1);
-            let loc = FileLineCol {
-                file: name.to_string(),
-                line,
-                col,
-            };
-            let msg =
-                format!("unexpected NUL byte at offset {offset} (the input is not MLIR text)");
-            return Parsed {
-                module: None,
-                diagnostics: vec![Diagnostic::new(Severity::Error, Some(loc), msg)],
+                diagnostics: vec![diag],
             };
         }
         let capture = DiagnosticCapture::new(&self.context);

@@ -1,12 +1,10 @@
-//! Input buffers: `--split-input-file` chunks and the nesting guard.
+//! Input buffers: `--split-input-file` chunks and the guards run before MLIR parses.
 //!
 //! Chunks keep their position in the original file: each chunk is padded with the newlines
 //! that precede it, so every diagnostic's `line:col` is a position in the file the user wrote.
 //!
-//! MLIR's parser, verifier and printer recurse once per nesting level; a hostile input with
-//! tens of thousands of nested regions or brackets overflows any stack. [`nesting_error`]
-//! rejects such inputs before MLIR sees them, with the position of the first bracket past the
-//! limit.
+//! [`hazard`] rejects, before MLIR sees them, the inputs that would crash or mislead MLIR's
+//! parser (too-deep nesting, NUL bytes, a dense-array parser crash), with a position.
 
 /// The split marker line, as in `mlir-opt`.
 pub const SPLIT_MARKER: &str = "// -----";
@@ -69,17 +67,42 @@ pub fn split(buffer: &[u8], split: bool) -> Vec<Chunk> {
         .collect()
 }
 
-/// Finds the first bracket that nests deeper than [`MAX_NESTING`]; returns its 1-based
-/// (line, column). Strings and `//` comments are skipped; `->` and `>=` are not closers.
-pub fn nesting_error(buffer: &[u8]) -> Option<(usize, usize)> {
+/// An input MLIR must not see: where it is and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hazard {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub col: usize,
+    /// The diagnostic message.
+    pub message: String,
+}
+
+/// Scans a buffer for inputs that crash or mislead MLIR 22's parser, before MLIR sees them:
+/// - a NUL byte (the lexer stops there and silently ignores the rest of the buffer);
+/// - bracket nesting deeper than [`MAX_NESTING`] (the parser, verifier and printer recurse
+///   once per level and would overflow the stack);
+/// - `array<index ...>` (MLIR 22's dense-array parser accepts `index` as an element type and
+///   then crashes computing its bit width; `mlir-opt` segfaults on it too).
+///
+/// Strings and `//` comments are skipped; `->` and `>=` do not close a bracket.
+pub fn hazard(buffer: &[u8]) -> Option<Hazard> {
     let mut depth = 0usize;
     let (mut line, mut col) = (1usize, 0usize);
     let mut i = 0usize;
     let n = buffer.len();
+    let at = |line, col, message: String| Some(Hazard { line, col, message });
     while i < n {
         let b = buffer[i];
         col += 1;
         match b {
+            0 => {
+                return at(
+                    line,
+                    col,
+                    format!("unexpected NUL byte at offset {i} (the input is not MLIR text)"),
+                );
+            }
             b'\n' => {
                 line += 1;
                 col = 0;
@@ -88,6 +111,15 @@ pub fn nesting_error(buffer: &[u8]) -> Option<(usize, usize)> {
                 // Skip the string literal (with escapes), keeping line/col in step.
                 i += 1;
                 while i < n && buffer[i] != b'"' {
+                    if buffer[i] == 0 {
+                        return at(
+                            line,
+                            col + 1,
+                            format!(
+                                "unexpected NUL byte at offset {i} (the input is not MLIR text)"
+                            ),
+                        );
+                    }
                     if buffer[i] == b'\\' {
                         i += 1;
                         col += 1;
@@ -104,14 +136,46 @@ pub fn nesting_error(buffer: &[u8]) -> Option<(usize, usize)> {
             }
             b'/' if buffer.get(i + 1) == Some(&b'/') => {
                 while i < n && buffer[i] != b'\n' {
+                    if buffer[i] == 0 {
+                        return at(
+                            line,
+                            col,
+                            format!(
+                                "unexpected NUL byte at offset {i} (the input is not MLIR text)"
+                            ),
+                        );
+                    }
                     i += 1;
+                    col += 1;
                 }
+                col -= 1;
                 continue;
             }
             b'(' | b'[' | b'{' | b'<' => {
                 depth += 1;
                 if depth > MAX_NESTING {
-                    return Some((line, col));
+                    return at(
+                        line,
+                        col,
+                        format!(
+                            "nesting deeper than {MAX_NESTING} levels is not supported (this input would exhaust the parser's stack)"
+                        ),
+                    );
+                }
+                if b == b'<'
+                    && i >= 5
+                    && &buffer[i - 5..i] == b"array"
+                    && (i == 5 || !is_ident(buffer[i - 6]))
+                {
+                    let mut k = i + 1;
+                    while k < n && buffer[k].is_ascii_whitespace() {
+                        k += 1;
+                    }
+                    if buffer[k..].starts_with(b"index")
+                        && buffer.get(k + 5).is_none_or(|c| !is_ident(*c))
+                    {
+                        return at(line, col, "'array<index ...>' is not a dense array: its element type must be an integer or float type".into());
+                    }
                 }
             }
             b')' | b']' | b'}' => depth = depth.saturating_sub(1),
@@ -123,6 +187,10 @@ pub fn nesting_error(buffer: &[u8]) -> Option<(usize, usize)> {
         i += 1;
     }
     None
+}
+
+fn is_ident(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'$'
 }
 
 /// Finds the first `nisa.x` / `bir.x` op written in custom syntax (not quoted, not a type `!`,

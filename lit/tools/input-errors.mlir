@@ -32,3 +32,9 @@
 // RUN: python3 -c "print('func.func @f() {' + ' scf.execute_region {' * 600 + ' }' * 600 + ' return }')" > %t.regions
 // RUN: not sundial-opt %t.regions 2>&1 | FileCheck %s --check-prefix=REGIONS
 // REGIONS: error: nesting deeper than 512 levels is not supported
+
+// `array<index ...>` crashes MLIR 22's dense-array parser (mlir-opt segfaults on it): it is
+// refused with a position before MLIR parses (found by the mutation fuzzer).
+// RUN: printf 'func.func @f() attributes {a = array<\n  index = 1>} {\n  return\n}\n' > %t.array
+// RUN: not sundial-opt %t.array 2>&1 | FileCheck %s --check-prefix=ARRAY
+// ARRAY: {{.*}}.array:1:37: error: 'array<index ...>' is not a dense array: its element type must be an integer or float type

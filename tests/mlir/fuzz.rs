@@ -1,7 +1,8 @@
 //! Mutation fuzzing: at least 10,000 mutated inputs derived from the lit corpus go through
 //! parse + verify + print (and a pipeline for those that parse) in-process. Any panic, abort
 //! or signal fails this test binary. `SUNDIAL_FUZZ_ITERS` raises the count; the seed is fixed
-//! (`SUNDIAL_FUZZ_SEED` changes it) so a failure reproduces.
+//! (`SUNDIAL_FUZZ_SEED` changes it) so a failure reproduces; `SUNDIAL_FUZZ_DUMP=FILE` keeps the
+//! input being processed in FILE.
 
 use std::path::Path;
 use sundial::{RunOptions, Session};
@@ -186,6 +187,8 @@ fn ten_thousand_mutations_never_crash() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(0x5EED_5EED);
+    // SUNDIAL_FUZZ_DUMP=FILE keeps the current input in FILE (to reproduce a crash).
+    let dump = std::env::var_os("SUNDIAL_FUZZ_DUMP");
     let corpus = corpus();
     assert!(
         corpus.len() >= 5,
@@ -202,6 +205,10 @@ fn ten_thousand_mutations_never_crash() {
         }
         let base = &corpus[rng.below(corpus.len())];
         let input = mutate(&mut rng, base);
+        if let Some(path) = &dump {
+            // Written before parsing, so that a crash leaves its input behind.
+            let _ = std::fs::write(path, &input);
+        }
         let result = session.parse(&input, "fuzz.mlir");
         if let Some(mut module) = result.module {
             parsed += 1;

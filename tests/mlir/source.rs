@@ -15,12 +15,15 @@ fn split_keeps_lines() {
 #[test]
 fn nesting_limit_reports_position() {
     let deep = "(".repeat(MAX_NESTING + 1);
-    assert_eq!(nesting_error(deep.as_bytes()), Some((1, MAX_NESTING + 1)));
+    assert_eq!(
+        hazard(deep.as_bytes()).map(|h| (h.line, h.col)),
+        Some((1, MAX_NESTING + 1))
+    );
     let ok = format!("{}{}", "(".repeat(MAX_NESTING), ")".repeat(MAX_NESTING));
-    assert_eq!(nesting_error(ok.as_bytes()), None);
+    assert_eq!(hazard(ok.as_bytes()), None);
     // Arrows and strings do not count.
     let arrows = format!("\"{}\" () -> () ", "(".repeat(MAX_NESTING * 2));
-    assert_eq!(nesting_error(arrows.as_bytes()), None);
+    assert_eq!(hazard(arrows.as_bytes()), None);
 }
 
 #[test]
@@ -32,4 +35,18 @@ fn finds_custom_syntax_ops() {
         Some(("nisa.dma_copy".to_string(), 3, 3))
     );
     assert_eq!(custom_syntax_op(b"\"bir.gather\"() {a = #bir.x}"), None);
+}
+
+#[test]
+fn known_parser_crashes_are_refused() {
+    let h = hazard(b"x = array<  index = 1>").expect("array<index>");
+    assert_eq!((h.line, h.col), (1, 10));
+    assert!(h.message.contains("array<index"));
+    assert_eq!(
+        hazard(b"a = array<i64: 1>, b = myarray<index>, c = \"array<index>\""),
+        None
+    );
+    let h = hazard(b"ok\n  \0").expect("NUL");
+    assert_eq!((h.line, h.col), (2, 3));
+    assert!(hazard(b"// a comment \0 with a NUL").is_some());
 }
