@@ -6,10 +6,12 @@
 //!   with the upstream dialects Sundial accepts and NISA/BIR loaded from that IRDL.
 //! - [`enums`], [`dtype`], [`tile`]: typed views of attribute vocabularies, element types and
 //!   tiles (`memref<... , "sbuf">`).
+//! - [`build`]: table-driven op builders for front ends that build IR in memory.
 //! - [`verify`]: the semantic verifier for everything IRDL cannot express.
 //! - [`diag`], [`ffi`]: diagnostics as Rust values, and panic-free string/printing helpers.
 
 pub mod bir;
+pub mod build;
 pub mod context;
 pub mod diag;
 pub mod docs;

@@ -175,3 +175,92 @@ func.func @k(%a: memref<128x64xf32, "sbuf">, %b: memref<128x64xf32, "sbuf">) {
             .is_ok()
     );
 }
+
+#[test]
+fn table_driven_builder() {
+    use sundial_dialects::{
+        build::{BuildError, OpBuild, tile_type},
+        dtype::Dtype,
+        enums::Space,
+    };
+    let session = Session::new().unwrap();
+    let context = session.context();
+    let location = Location::unknown(context);
+    let sbuf = tile_type(context, Space::Sbuf, &[128, 64], Dtype::F32).unwrap();
+    let module = Module::new(location);
+    let block = Block::new(&[(sbuf, location), (sbuf, location)]);
+    let (dst, src) = (
+        block.argument(0).unwrap().into(),
+        block.argument(1).unwrap().into(),
+    );
+    // Operands by name in any order; operandSegmentSizes computed; attributes checked on entry.
+    let op = OpBuild::new(context, location, "nisa.tensor_scalar_arith")
+        .unwrap()
+        .operand("data", src)
+        .unwrap()
+        .operand("dst", dst)
+        .unwrap()
+        .str("op0", "mult")
+        .unwrap()
+        .f32("imm0", 0.5)
+        .unwrap()
+        .str("engine", "vector")
+        .unwrap()
+        .build()
+        .unwrap();
+    block.append_operation(op);
+    assert!(matches!(
+        OpBuild::new(context, location, "nisa.tensor_scalar_arith")
+            .unwrap()
+            .str("op0", "frobnicate"),
+        Err(BuildError::BadAttribute { .. })
+    ));
+    assert!(matches!(
+        OpBuild::new(context, location, "nisa.gather")
+            .unwrap()
+            .operand("idx", src),
+        Err(BuildError::UnknownOperand { .. })
+    ));
+    assert!(matches!(
+        OpBuild::new(context, location, "nisa.tensor_tensor_arith")
+            .unwrap()
+            .operand("dst", dst)
+            .unwrap()
+            .build(),
+        Err(BuildError::MissingAttribute { .. })
+    ));
+    assert!(matches!(
+        OpBuild::new(context, location, "nisa.nope"),
+        Err(BuildError::UnknownOp(_))
+    ));
+    block.append_operation(
+        OperationBuilder::new("func.return", location)
+            .build()
+            .unwrap(),
+    );
+    let region = Region::new();
+    region.append_block(block);
+    let func = OperationBuilder::new("func.func", location)
+        .add_attributes(&[
+            (
+                Identifier::new(context, "sym_name"),
+                StringAttribute::new(context, "k").into(),
+            ),
+            (
+                Identifier::new(context, "function_type"),
+                TypeAttribute::new(FunctionType::new(context, &[sbuf, sbuf], &[]).into()).into(),
+            ),
+        ])
+        .add_regions([region])
+        .build()
+        .unwrap();
+    module.body().append_operation(func);
+    assert!(module.as_operation().verify());
+    assert!(session.verify(&module, "built").is_empty());
+    let text = session.print(&module, PrintOptions::default());
+    assert!(
+        text.contains("operandSegmentSizes = array<i32: 1, 1, 0, 0>"),
+        "{text}"
+    );
+    assert!(session.parse(text.as_bytes(), "again").module.is_some());
+}
