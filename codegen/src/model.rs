@@ -378,7 +378,10 @@ pub struct RangeSelect {
 }
 
 /// The op and its operands.
+// An explicit one-byte tag: the encoders dispatch on it once per instruction, and a plain tag
+// load is cheaper than decoding a niche in an operand's fields.
 #[derive(Clone, Debug, PartialEq)]
+#[repr(u8)]
 pub enum Op {
     /// StreamShuffle.
     StreamShuffle(StreamShuffle),

@@ -1,11 +1,10 @@
 //! Dropout (`visitInstDropout`, 0x7F, S3D3_DROPOUT): one bundle, TENSOR3D slots, the threshold
 //! as a scalar-bank pointer and its dtype, and the RNG mode byte.
 
-use super::fast::{self, Words};
+use super::fast::{self, Ctx, Words};
 use super::{active, wire};
 use crate::arch::ArchModel;
 use crate::bundle::{Bundle, Sink, setup_header, setup_sync};
-use crate::dtype::wire_lut;
 use crate::error::EncodeError;
 use crate::formats::dropout as dr;
 use crate::indirect::assign_access_3d;
@@ -37,19 +36,20 @@ pub(super) fn encode<S: Sink>(
 pub(super) fn generate(
     inst: &Instruction,
     op: &Dropout,
-    arch: &ArchModel,
+    cx: Ctx,
     out: &mut [Bundle],
 ) -> Option<usize> {
     let [b] = fast::room::<1>(out)?;
-    let lut = wire_lut(arch.core);
+    let src = fast::operand::<3>(&op.src, &cx)?;
+    let dst = fast::operand::<3>(&op.dst, &cx)?;
     let mut w = Words::new(b, 0x7F, fast::events(&inst.sync, true, true)?);
-    w.u8(dr::IN_DTYPE, lut[op.src.dtype() as usize]);
-    w.u8(dr::OUT_DTYPE, lut[op.dst.dtype() as usize]);
-    w.u8(dr::ACTIVE, fast::active(op.src.partitions(), arch)?);
+    w.u8(dr::IN_DTYPE, cx.wire(src.dtype));
+    w.u8(dr::OUT_DTYPE, cx.wire(dst.dtype));
+    w.u8(dr::ACTIVE, cx.active(src.partitions)?);
     w.u8(dr::THRESHOLD_IMM_PTR, op.threshold_imm_ptr);
-    w.u8(dr::THRESHOLD_DTYPE, lut[op.threshold_dtype as usize]);
+    w.u8(dr::THRESHOLD_DTYPE, cx.wire(op.threshold_dtype));
     w.u8(dr::RNG_MODE, op.rng_mode);
-    w.slot::<3>(dr::SRC, fast::mem::<3>(&op.src, arch)?);
-    w.slot::<3>(dr::DST, fast::mem::<3>(&op.dst, arch)?);
+    w.slot::<3>(dr::SRC, src.slot);
+    w.slot::<3>(dr::DST, dst.slot);
     Some(1)
 }

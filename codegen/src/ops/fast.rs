@@ -21,6 +21,7 @@
 use crate::addr4::{INDIRECT_BIT, NUM_ADDR_REGISTERS, REG_BIT};
 use crate::arch::{ArchModel, Family};
 use crate::bundle::{Bundle, INST_WORD_LEN};
+use crate::dtype::{BirDtype, wire_lut};
 use crate::fields::Field;
 use crate::formats::events;
 use crate::model::{
@@ -150,18 +151,65 @@ pub(crate) fn events(sync: &SyncInfo, first: bool, last: bool) -> Option<u64> {
     Some(band)
 }
 
-/// The family and engine gate of `check_target`.
+/// The EVENTS bands (first bundle, last bundle) of a sequence of two or more bundles: the wait
+/// goes on the first and the update on the last, so the shared value dword cannot conflict.
+/// One test covers the common case of no sync at all.
+#[inline(always)]
+pub(crate) fn events_pair(sync: &SyncInfo) -> (u64, u64) {
+    if sync.wait.is_none() && sync.update.is_none() {
+        return (0, 0);
+    }
+    // Neither call can fail: each band carries one of the two.
+    (
+        events(sync, true, false).unwrap_or(0),
+        events(sync, false, true).unwrap_or(0),
+    )
+}
+
+/// The family and engine gate of `check_target` (`kind` is a constant at every call site, so
+/// the op-table row folds away).
 #[inline(always)]
 pub(crate) fn gate(inst: &Instruction, arch: &ArchModel, kind: OpKind) -> Option<()> {
     let info = kind.info();
     (arch.has(info.family) && inst.engine == info.engine).then_some(())
 }
 
-/// The active-channels byte: the partition count, 1..=min(partitions, 255).
-#[inline(always)]
-pub(crate) fn active(partitions: u32, arch: &ArchModel) -> Option<u8> {
-    // One unsigned compare covers 0 (wraps to u32::MAX) and both upper bounds.
-    (partitions.wrapping_sub(1) < arch.partitions.min(255)).then_some(partitions as u8)
+/// The per-target values an op encoder reads more than once, derived once per instruction.
+#[derive(Clone, Copy)]
+pub(crate) struct Ctx<'a> {
+    /// The model.
+    pub arch: &'a ArchModel,
+    /// BIR -> wire dtype LUT of the core.
+    pub lut: &'static [u8; 20],
+    /// Largest legal active-channels value: min(partitions, 255).
+    max_active: u32,
+    /// Bound on an SBUF in-partition offset the fast fold accepts: min(active bytes, stride).
+    sbuf_limit: u32,
+}
+
+impl<'a> Ctx<'a> {
+    #[inline(always)]
+    pub fn new(arch: &'a ArchModel) -> Ctx<'a> {
+        Ctx {
+            arch,
+            lut: wire_lut(arch.core),
+            max_active: arch.partitions.min(255),
+            sbuf_limit: arch.sbuf_active_bytes.min(arch.sbuf_partition_stride),
+        }
+    }
+
+    /// The wire dtype byte.
+    #[inline(always)]
+    pub fn wire(&self, d: BirDtype) -> u8 {
+        self.lut[d as usize]
+    }
+
+    /// The active-channels byte: the partition count, 1..=min(partitions, 255).
+    #[inline(always)]
+    pub fn active(&self, partitions: u32) -> Option<u8> {
+        // One unsigned compare covers 0 (wraps to u32::MAX) and both upper bounds.
+        (partitions.wrapping_sub(1) < self.max_active).then_some(partitions as u8)
+    }
 }
 
 /// An encoded access-pattern slot: the first ADDR4 word, the step run and the count run of a
@@ -182,13 +230,14 @@ pub(crate) struct Slot {
 /// address is inside the window, and the word fits 32 bits. Equal to `fold` wherever it
 /// returns `Some`. Each space is its own straight-line arm.
 #[inline(always)]
-fn fold(loc: MemLoc, arch: &ArchModel) -> Option<u32> {
+fn fold(loc: MemLoc, cx: &Ctx) -> Option<u32> {
+    let arch = cx.arch;
     match loc.space {
         Space::Sbuf => {
             let (stride, window) = (arch.sbuf_partition_stride, arch.sbuf_window);
             let rel = loc.partition as u64 * stride as u64 + loc.offset as u64;
             // The SBUF base is 0, so `rel < window` (a u32) also bounds the word.
-            let ok = (loc.offset < arch.sbuf_active_bytes.min(stride)) & (rel < window as u64);
+            let ok = (loc.offset < cx.sbuf_limit) & (rel < window as u64);
             ok.then_some(rel as u32)
         }
         Space::Psum => {
@@ -205,9 +254,9 @@ fn fold(loc: MemLoc, arch: &ArchModel) -> Option<u32> {
 
 /// The ADDR4 word of a start (`addr4::word`).
 #[inline(always)]
-pub(crate) fn word(start: &Start, arch: &ArchModel) -> Option<u32> {
+pub(crate) fn word(start: &Start, cx: &Ctx) -> Option<u32> {
     match *start {
-        Start::Imm(loc) => fold(loc, arch),
+        Start::Imm(loc) => fold(loc, cx),
         Start::Reg(r) => (r < NUM_ADDR_REGISTERS).then_some(REG_BIT | r as u32),
     }
 }
@@ -224,22 +273,20 @@ const ONES: [u64; 5] = [
 /// `tensor::pack` into rank `N` as two lane runs, or `None` where `pack` fails (a zero count, or
 /// more than `N` non-unit dims).
 ///
-/// The common case, every dim kept, is the dims in reverse order: straight-line code per length
-/// (the length is a property of the call site, so the dispatch predicts well), each with its
-/// back-fill as a constant. Any unit or zero count takes the general one-pass compaction.
+/// The common case, every dim kept, is the dims in reverse order. One and two dims (the usual
+/// shapes) are straight-line here, each with its back-fill as a constant; the length is a
+/// property of the call site, so these tests predict well. Everything else goes out of line.
 #[inline(always)]
 pub(crate) fn pack<const N: usize>(dims: &[Dim]) -> Option<(u64, u64)> {
     let fast = match *dims {
-        [] => Some((ONES[N], ONES[N])),
-        [a] => reversed::<N, 1>(&[a]),
         [a, b] if N >= 2 => reversed::<N, 2>(&[a, b]),
-        [a, b, c] if N >= 3 => reversed::<N, 3>(&[a, b, c]),
-        [a, b, c, d] if N >= 4 => reversed::<N, 4>(&[a, b, c, d]),
+        [a] => reversed::<N, 1>(&[a]),
+        [] => Some((ONES[N], ONES[N])),
         _ => None,
     };
     match fast {
         Some(r) => Some(r),
-        None => compact::<N>(dims),
+        None => pack_general::<N>(dims),
     }
 }
 
@@ -257,10 +304,10 @@ fn reversed<const N: usize, const K: usize>(dims: &[Dim; K]) -> Option<(u64, u64
     (min >= 2).then_some((steps | fill, nums | fill))
 }
 
-/// The general packing: one pass, outermost first; each kept dim shifts the runs up a lane, so
-/// the innermost ends in lane 0. `None` on a zero count or more than `N` kept dims.
+/// The general packing, out of line: one pass, outermost first; each kept dim shifts the runs
+/// up a lane, so the innermost ends in lane 0. `None` on a zero count or more than `N` kept dims.
 #[inline(never)]
-fn compact<const N: usize>(dims: &[Dim]) -> Option<(u64, u64)> {
+fn pack_general<const N: usize>(dims: &[Dim]) -> Option<(u64, u64)> {
     let (mut steps, mut nums, mut kept, mut zero) = (0u64, 0u64, 0usize, false);
     for d in dims {
         let keep = d.num != 1;
@@ -280,22 +327,22 @@ fn compact<const N: usize>(dims: &[Dim]) -> Option<(u64, u64)> {
 
 /// `assignStaticPattern<TENSORnD>` as a [`Slot`].
 #[inline(always)]
-pub(crate) fn tensor<const N: usize>(ap: &StaticAp, arch: &ArchModel) -> Option<Slot> {
-    let addr = word(&ap.start, arch)?;
+pub(crate) fn tensor<const N: usize>(ap: &StaticAp, cx: &Ctx) -> Option<Slot> {
+    let addr = word(&ap.start, cx)?;
     let (steps, nums) = pack::<N>(&ap.dims)?;
     Some(Slot { addr, steps, nums })
 }
 
 /// `assignIndirectPattern<INDIRECT16B/20B>` as a [`Slot`] (the dynamic-offset asserts included).
 #[inline(always)]
-fn indirect(ap: &IndirectAp, arch: &ArchModel) -> Option<Slot> {
-    if !arch.has(Family::TensorIndirect) {
+fn indirect(ap: &IndirectAp, cx: &Ctx) -> Option<Slot> {
+    if !cx.arch.has(Family::TensorIndirect) {
         return None;
     }
-    let index = word(&ap.index.start, arch)?;
-    let data = word(&ap.data.start, arch)?;
+    let index = word(&ap.index.start, cx)?;
+    let data = word(&ap.data.start, cx)?;
     let num = u16::try_from(ap.num_indirect_indices).ok()?;
-    let gran = (arch.granularity_mask as u32) << 24;
+    let gran = (cx.arch.granularity_mask as u32) << 24;
     if (index | data) & gran != 0 {
         return None;
     }
@@ -306,21 +353,39 @@ fn indirect(ap: &IndirectAp, arch: &ArchModel) -> Option<Slot> {
     })
 }
 
-/// `assignAccess3D` / `assignAccess4D` as a [`Slot`] of rank `N`.
+/// An operand of a 3-D / 4-D slot: its encoded slot, dtype and partition count, from one match
+/// on the AP kind.
+#[derive(Clone, Copy)]
+pub(crate) struct Operand {
+    /// The encoded slot.
+    pub slot: Slot,
+    /// `AccessPattern::dtype`.
+    pub dtype: BirDtype,
+    /// `AccessPattern::partitions`.
+    pub partitions: u32,
+}
+
+/// `assignAccess3D` / `assignAccess4D` as a [`Slot`] of rank `N`, with the AP's dtype and
+/// partition count.
 #[inline(always)]
-pub(crate) fn mem<const N: usize>(ap: &AccessPattern, arch: &ArchModel) -> Option<Slot> {
-    match ap {
-        AccessPattern::Static(s) => tensor::<N>(s, arch),
-        AccessPattern::TensorIndirect(i) => indirect(i, arch),
-    }
+pub(crate) fn operand<const N: usize>(ap: &AccessPattern, cx: &Ctx) -> Option<Operand> {
+    let (slot, base) = match ap {
+        AccessPattern::Static(s) => (tensor::<N>(s, cx)?, s),
+        AccessPattern::TensorIndirect(i) => (indirect(i, cx)?, &i.data),
+    };
+    Some(Operand {
+        slot,
+        dtype: base.dtype,
+        partitions: base.partitions,
+    })
 }
 
 /// The IndirectCopy descriptor (`assign_indirect_copy_descriptor`): no family gate and no
 /// dynamic-offset asserts on this path.
 #[inline(always)]
-pub(crate) fn copy_descriptor(ap: &IndirectAp, arch: &ArchModel) -> Option<Slot> {
-    let index = word(&ap.index.start, arch)?;
-    let data = word(&ap.data.start, arch)?;
+pub(crate) fn copy_descriptor(ap: &IndirectAp, cx: &Ctx) -> Option<Slot> {
+    let index = word(&ap.index.start, cx)?;
+    let data = word(&ap.data.start, cx)?;
     let num = u16::try_from(ap.num_indirect_indices).ok()?;
     Some(Slot {
         addr: index | INDIRECT_BIT,
@@ -341,6 +406,12 @@ pub(crate) fn lanes(mask: &[u8], sentinel: u8) -> Option<[u8; 32]> {
 #[inline(always)]
 pub(crate) fn room<const K: usize>(out: &mut [Bundle]) -> Option<&mut [Bundle; K]> {
     out.get_mut(..K)?.try_into().ok()
+}
+
+/// The 0x69 passthrough sentinel (`passthrough_sentinel`) from the two partition counts.
+#[inline(always)]
+pub(crate) fn sentinel(src_partitions: u32, dst_partitions: u32) -> u8 {
+    (src_partitions.min(dst_partitions) as u8) | 0x20
 }
 
 /// False only for a tensor-indirect AP with a zero gather count (the static half of the

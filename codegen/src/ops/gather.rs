@@ -6,11 +6,10 @@
 //! after; the seed says it "chains" the chunks) and in the chunk's element count (0x67 +0x28);
 //! the access patterns are the same in every chunk. The seed does not say more.
 
-use super::fast::{self, Words};
+use super::fast::{self, Ctx, Words};
 use super::{GATHER_CHUNK, active, gather_chunks, wire};
 use crate::arch::ArchModel;
 use crate::bundle::{Bundle, Sink, setup_header, setup_sync};
-use crate::dtype::wire_lut;
 use crate::error::EncodeError;
 use crate::formats::{pool_buffer_load as pb, reg_load as rl};
 use crate::indirect::assign_access_4d;
@@ -73,42 +72,43 @@ pub(super) fn encode<S: Sink>(
 }
 
 /// The GENERATE fast path (see `fast`): the same chunk pairs, or `None`. Both halves are built
-/// once as templates; a chunk only ORs in its continuation flag, its element count and, on the
-/// first and last bundle, the sync band.
+/// once as templates; each chunk copies them and patches its continuation flag, its element
+/// count and, on the first and last bundle, the sync band.
 #[inline(always)]
 pub(super) fn generate(
     inst: &Instruction,
     op: &Gather,
-    arch: &ArchModel,
+    cx: Ctx,
     out: &mut [Bundle],
 ) -> Option<usize> {
     let (AccessPattern::Static(data), AccessPattern::Static(index)) = (&op.data, &op.index) else {
         return None;
     };
-    let idx = fast::tensor::<4>(index, arch)?;
-    // A successful pack has no zero count, so n >= 1.
+    let idx = fast::tensor::<4>(index, &cx)?;
+    // A successful pack has no zero count and at most four counts below 2^16, so n is the exact
+    // element count and n >= 1.
     let n = fast::lanes_product::<4>(idx.nums);
     let chunks = gather_chunks(n);
     let out = out.get_mut(..usize::try_from(chunks).ok()?.checked_mul(2)?)?;
-    let lut = wire_lut(arch.core);
+    let src = fast::tensor::<4>(data, &cx)?;
+    let dst = fast::operand::<4>(&op.dst, &cx)?;
 
     let mut t68: Bundle = [0; 64];
     let mut w = Words::new(&mut t68, 0x68, 0);
-    w.u8(rl::IN_DTYPE, lut[data.dtype as usize]);
-    w.u8(rl::OUT_DTYPE, lut[op.dst.dtype() as usize]);
-    w.u8(rl::ACTIVE, fast::active(data.partitions, arch)?);
-    w.slot::<4>(rl::SRC, fast::tensor::<4>(data, arch)?);
-    w.slot::<4>(rl::DST, fast::mem::<4>(&op.dst, arch)?);
+    w.u8(rl::IN_DTYPE, cx.wire(data.dtype));
+    w.u8(rl::OUT_DTYPE, cx.wire(dst.dtype));
+    w.u8(rl::ACTIVE, cx.active(data.partitions)?);
+    w.slot::<4>(rl::SRC, src);
+    w.slot::<4>(rl::DST, dst.slot);
 
     let mut t67: Bundle = [0; 64];
     let mut w = Words::new(&mut t67, 0x67, 0);
-    w.u8(pb::IN_DTYPE, lut[index.dtype as usize]);
-    w.u8(pb::ACTIVE, fast::active(index.partitions, arch)?);
+    w.u8(pb::IN_DTYPE, cx.wire(index.dtype));
+    w.u8(pb::ACTIVE, cx.active(index.partitions)?);
     w.u32(pb::VECTOR_DEPTH, 0x1FF);
     w.slot::<4>(pb::SRC, idx);
 
-    let first = fast::events(&inst.sync, true, false)?;
-    let last = fast::events(&inst.sync, false, true)?;
+    let (first, last) = fast::events_pair(&inst.sync);
     let mut left = n;
     for (k, pair) in out.chunks_exact_mut(2).enumerate() {
         let [a, c] = pair else { continue };

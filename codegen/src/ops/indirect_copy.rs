@@ -1,11 +1,10 @@
 //! IndirectCopy (`visitInstIndirectCopy`, 0xE7, S4D4_IC): the source is a TensorIndirect AP
 //! whose {index, data, count} descriptor is embedded at +0x0C..+0x15 with the marker on +0x0F.
 
-use super::fast::{self, Words};
+use super::fast::{self, Ctx, Words};
 use super::{active, wire};
 use crate::arch::ArchModel;
 use crate::bundle::{Bundle, Sink, setup_header, setup_sync};
-use crate::dtype::wire_lut;
 use crate::error::EncodeError;
 use crate::formats::indirect_copy as ic;
 use crate::indirect::{assign_access_4d, assign_indirect_copy_descriptor};
@@ -39,21 +38,22 @@ pub(super) fn encode<S: Sink>(
 pub(super) fn generate(
     inst: &Instruction,
     op: &IndirectCopy,
-    arch: &ArchModel,
+    cx: Ctx,
     out: &mut [Bundle],
 ) -> Option<usize> {
     let AccessPattern::TensorIndirect(src) = &op.src else {
         return None;
     };
     let [b] = fast::room::<1>(out)?;
-    let lut = wire_lut(arch.core);
+    let desc = fast::copy_descriptor(src, &cx)?;
+    let dst = fast::operand::<4>(&op.dst, &cx)?;
     let mut w = Words::new(b, 0xE7, fast::events(&inst.sync, true, true)?);
-    w.slot::<4>(ic::SRC, fast::copy_descriptor(src, arch)?);
-    w.u8(ic::IN_DTYPE, lut[src.data.dtype as usize]);
-    w.u8(ic::OUT_DTYPE, lut[op.dst.dtype() as usize]);
-    w.u8(ic::ACTIVE, fast::active(src.data.partitions, arch)?);
+    w.slot::<4>(ic::SRC, desc);
+    w.u8(ic::IN_DTYPE, cx.wire(src.data.dtype));
+    w.u8(ic::OUT_DTYPE, cx.wire(dst.dtype));
+    w.u8(ic::ACTIVE, cx.active(src.data.partitions)?);
     w.u8(ic::SRC_NUM_ELEM_PER_IDX, op.num_elem_per_idx);
     w.u16(ic::SRC_BUFFER_SIZE, op.src_buffer_size);
-    w.slot::<4>(ic::DST, fast::mem::<4>(&op.dst, arch)?);
+    w.slot::<4>(ic::DST, dst.slot);
     Some(1)
 }

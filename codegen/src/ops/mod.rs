@@ -19,7 +19,7 @@ use crate::arch::ArchModel;
 use crate::bundle::{Bundle, Sink};
 use crate::dtype::{BirDtype, bir_to_wire};
 use crate::error::EncodeError;
-use crate::model::{AccessPattern, Instruction, Op, StaticAp};
+use crate::model::{AccessPattern, Instruction, Op, OpKind, StaticAp};
 
 /// Gather streams its index in chunks of this many elements (seed: chunk size 0x200).
 pub const GATHER_CHUNK: u64 = 512;
@@ -102,14 +102,34 @@ pub(crate) fn encode<S: Sink>(
 /// returns the exact error.
 #[inline(always)]
 pub(crate) fn generate(inst: &Instruction, arch: &ArchModel, out: &mut [Bundle]) -> Option<usize> {
-    fast::gate(inst, arch, inst.op.kind())?;
+    use fast::gate;
+    let cx = fast::Ctx::new(arch);
+    // The gate sits in each arm so that its op-table row is a constant.
     match &inst.op {
-        Op::StreamShuffle(o) => stream_shuffle::generate(inst, o, arch, out),
-        Op::StreamTranspose(o) => stream_transpose::generate(inst, o, arch, out),
-        Op::Gather(o) => gather::generate(inst, o, arch, out),
-        Op::Dropout(o) => dropout::generate(inst, o, arch, out),
-        Op::IndirectCopy(o) => indirect_copy::generate(inst, o, arch, out),
-        Op::RangeSelect(o) => range_select::generate(inst, o, arch, out),
+        Op::StreamShuffle(o) => {
+            gate(inst, arch, OpKind::StreamShuffle)?;
+            stream_shuffle::generate(inst, o, cx, out)
+        }
+        Op::StreamTranspose(o) => {
+            gate(inst, arch, OpKind::StreamTranspose)?;
+            stream_transpose::generate(inst, o, cx, out)
+        }
+        Op::Gather(o) => {
+            gate(inst, arch, OpKind::Gather)?;
+            gather::generate(inst, o, cx, out)
+        }
+        Op::Dropout(o) => {
+            gate(inst, arch, OpKind::Dropout)?;
+            dropout::generate(inst, o, cx, out)
+        }
+        Op::IndirectCopy(o) => {
+            gate(inst, arch, OpKind::IndirectCopy)?;
+            indirect_copy::generate(inst, o, cx, out)
+        }
+        Op::RangeSelect(o) => {
+            gate(inst, arch, OpKind::RangeSelect)?;
+            range_select::generate(inst, o, cx, out)
+        }
     }
 }
 

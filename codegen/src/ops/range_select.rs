@@ -2,11 +2,10 @@
 //! (DveReadAccumulator, D1_RD: the header layout; the seed does not transcribe it) that reads the
 //! max-reduced result out to `reduce_res`.
 
-use super::fast::{self, Words};
+use super::fast::{self, Ctx, Words};
 use super::{active, static_only, wire};
 use crate::arch::ArchModel;
 use crate::bundle::{Bundle, Sink, setup_header, setup_sync};
-use crate::dtype::wire_lut;
 use crate::enums::{ALU_MAX, RS_COMP_OPS, accum_to_wire, alu_to_wire};
 use crate::error::EncodeError;
 use crate::formats::{range_select as rs, read_acc as rd};
@@ -104,7 +103,7 @@ pub(super) fn encode<S: Sink>(
 pub(super) fn generate(
     inst: &Instruction,
     op: &RangeSelect,
-    arch: &ArchModel,
+    cx: Ctx,
     out: &mut [Bundle],
 ) -> Option<usize> {
     let (AccessPattern::Static(src), AccessPattern::Static(dst), AccessPattern::Static(res)) =
@@ -112,10 +111,10 @@ pub(super) fn generate(
     else {
         return None;
     };
-    let s = fast::tensor::<2>(src, arch)?;
-    let d = fast::tensor::<2>(dst, arch)?;
-    let lut = wire_lut(arch.core);
-    let (lo, hi) = (lut[src.dtype as usize], lut[dst.dtype as usize]);
+    let arch = cx.arch;
+    let s = fast::tensor::<2>(src, &cx)?;
+    let d = fast::tensor::<2>(dst, &cx)?;
+    let (lo, hi) = (cx.wire(src.dtype), cx.wire(dst.dtype));
     let ok = (op.fill_val.to_bits() == MAX_NEG_BITS)
         & (fast::lanes_product::<2>(s.nums) == fast::lanes_product::<2>(d.nums))
         & (lo <= 0xF)
@@ -124,8 +123,9 @@ pub(super) fn generate(
         return None;
     }
     let [b0, b1] = fast::room::<2>(out)?;
-    let mut w = Words::new(b0, 0xBC, fast::events(&inst.sync, true, false)?);
-    w.u8(rs::ACTIVE, fast::active(src.partitions, arch)?);
+    let (first, last) = fast::events_pair(&inst.sync);
+    let mut w = Words::new(b0, 0xBC, first);
+    w.u8(rs::ACTIVE, cx.active(src.partitions)?);
     w.u8(rs::IN_OUT_DTYPE, lo | hi << 4);
     w.u8(rs::REDUCE_CMD, cmd_wire(op.reduce_cmd)?);
     w.u8(rs::REDUCE_OP, ALU_MAX);
@@ -142,10 +142,10 @@ pub(super) fn generate(
     w.u32(rs::BOUND1, v1);
     w.slot::<2>(rs::DST, d);
 
-    let mut w = Words::new(b1, 0x9B, fast::events(&inst.sync, false, true)?);
+    let mut w = Words::new(b1, 0x9B, last);
     w.u32(rd::DST_ELEMENT_COUNT, 1);
-    w.u8(rd::DTYPE, lut[res.dtype as usize]);
-    w.u8(rd::ACTIVE, fast::active(res.partitions, arch)?);
-    w.slot::<1>(rd::DST, fast::tensor::<1>(res, arch)?);
+    w.u8(rd::DTYPE, cx.wire(res.dtype));
+    w.u8(rd::ACTIVE, cx.active(res.partitions)?);
+    w.slot::<1>(rd::DST, fast::tensor::<1>(res, &cx)?);
     Some(2)
 }

@@ -1,10 +1,9 @@
 //! StreamShuffle (`visitInstStreamShuffle`): {0x6A stream_transpose, 0x69 stream_shuffle}.
 
-use super::fast::{self, Words};
+use super::fast::{self, Ctx, Words};
 use super::{active, fill_lanes, passthrough_sentinel, wire};
 use crate::arch::ArchModel;
 use crate::bundle::{Bundle, Sink, setup_header, setup_sync};
-use crate::dtype::wire_lut;
 use crate::error::EncodeError;
 use crate::formats::{shuffle, tr};
 use crate::indirect::assign_access_4d;
@@ -49,7 +48,7 @@ pub(super) fn encode<S: Sink>(
 pub(super) fn generate(
     inst: &Instruction,
     op: &StreamShuffle,
-    arch: &ArchModel,
+    cx: Ctx,
     out: &mut [Bundle],
 ) -> Option<usize> {
     // A static AP that packs into TENSOR4D has a nonzero element count (no zero dim, and at
@@ -59,18 +58,20 @@ pub(super) fn generate(
         return None;
     }
     let [b0, b1] = fast::room::<2>(out)?;
-    let lut = wire_lut(arch.core);
-    let src = fast::mem::<4>(&op.src, arch)?;
-    let mut w = Words::new(b0, 0x6A, fast::events(&inst.sync, true, false)?);
-    w.u8(tr::IN_DTYPE, lut[op.src.dtype() as usize]);
-    w.u8(tr::OUT_DTYPE, lut[op.dst.dtype() as usize]);
-    w.u8(tr::ACTIVE, fast::active(op.src.partitions(), arch)?);
-    w.slot::<4>(tr::SRC, src);
-    w.slot::<4>(tr::DST, fast::mem::<4>(&op.dst, arch)?);
+    let src = fast::operand::<4>(&op.src, &cx)?;
+    let dst = fast::operand::<4>(&op.dst, &cx)?;
+    let (first, last) = fast::events_pair(&inst.sync);
+    let mut w = Words::new(b0, 0x6A, first);
+    w.u8(tr::IN_DTYPE, cx.wire(src.dtype));
+    w.u8(tr::OUT_DTYPE, cx.wire(dst.dtype));
+    w.u8(tr::ACTIVE, cx.active(src.partitions)?);
+    w.slot::<4>(tr::SRC, src.slot);
+    w.slot::<4>(tr::DST, dst.slot);
 
-    let lanes = fast::lanes(&op.mask, passthrough_sentinel(&op.src, &op.dst))?;
-    let mut w = Words::new(b1, 0x69, fast::events(&inst.sync, false, true)?);
-    w.slot::<4>(shuffle::SRC, src);
+    let sentinel = fast::sentinel(src.partitions, dst.partitions);
+    let lanes = fast::lanes(&op.mask, sentinel)?;
+    let mut w = Words::new(b1, 0x69, last);
+    w.slot::<4>(shuffle::SRC, src.slot);
     w.lanes(shuffle::IMMEDIATE, &lanes);
     Some(2)
 }

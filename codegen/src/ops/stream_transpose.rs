@@ -1,11 +1,10 @@
 //! StreamTranspose (`visitInstStreamTranspose`): {0x6B} when the dst spans <= 31 partitions,
 //! else {0x6B, 0x69}. The 0x69 half is identical in structure to StreamShuffle's.
 
-use super::fast::{self, Words};
+use super::fast::{self, Ctx, Words};
 use super::{TRANSPOSE_WIDE_PARTITIONS, active, fill_lanes, passthrough_sentinel, wire};
 use crate::arch::ArchModel;
 use crate::bundle::{Bundle, Sink, setup_header, setup_sync};
-use crate::dtype::wire_lut;
 use crate::error::EncodeError;
 use crate::formats::{shuffle, tr};
 use crate::indirect::assign_access_4d;
@@ -57,35 +56,40 @@ pub(super) fn encode<S: Sink>(
 pub(super) fn generate(
     inst: &Instruction,
     op: &StreamTranspose,
-    arch: &ArchModel,
+    cx: Ctx,
     out: &mut [Bundle],
 ) -> Option<usize> {
     let AccessPattern::Static(s) = &op.src else {
         return None;
     };
-    let src = fast::tensor::<4>(s, arch)?;
+    let src = fast::tensor::<4>(s, &cx)?;
     // Guard B: num_elem[3] is lane 3 of the count run.
     if src.nums >> 48 != 1 {
         return None;
     }
-    let wide = op.dst.partitions() >= TRANSPOSE_WIDE_PARTITIONS;
+    let dst = fast::operand::<4>(&op.dst, &cx)?;
+    let wide = dst.partitions >= TRANSPOSE_WIDE_PARTITIONS;
     let [b0, rest @ ..] = out else {
         return None;
     };
-    let lut = wire_lut(arch.core);
-    let mut w = Words::new(b0, 0x6B, fast::events(&inst.sync, true, !wide)?);
-    w.u8(tr::IN_DTYPE, lut[s.dtype as usize]);
-    w.u8(tr::OUT_DTYPE, lut[op.dst.dtype() as usize]);
-    w.u8(tr::ACTIVE, fast::active(s.partitions, arch)?);
+    let (first, last) = if wide {
+        fast::events_pair(&inst.sync)
+    } else {
+        (fast::events(&inst.sync, true, true)?, 0)
+    };
+    let mut w = Words::new(b0, 0x6B, first);
+    w.u8(tr::IN_DTYPE, cx.wire(s.dtype));
+    w.u8(tr::OUT_DTYPE, cx.wire(dst.dtype));
+    w.u8(tr::ACTIVE, cx.active(s.partitions)?);
     w.u8(tr::TRANSPOSE_CH, 1);
     w.slot::<4>(tr::SRC, src);
-    w.slot::<4>(tr::DST, fast::mem::<4>(&op.dst, arch)?);
+    w.slot::<4>(tr::DST, dst.slot);
     if !wide {
         return Some(1);
     }
     let b1 = rest.first_mut()?;
-    let lanes = fast::lanes(&op.mask, passthrough_sentinel(&op.src, &op.dst))?;
-    let mut w = Words::new(b1, 0x69, fast::events(&inst.sync, false, true)?);
+    let lanes = fast::lanes(&op.mask, fast::sentinel(s.partitions, dst.partitions))?;
+    let mut w = Words::new(b1, 0x69, last);
     w.slot::<4>(shuffle::SRC, src);
     w.lanes(shuffle::IMMEDIATE, &lanes);
     Some(2)
