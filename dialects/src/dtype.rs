@@ -14,8 +14,7 @@
 //!
 //! The BIR dtype enum (libBIR, codes 0..19) is a different vocabulary: see [`BirDtype`].
 
-#[allow(unused_imports)]
-use melior::ir::{attribute::AttributeLike, r#type::TypeLike};
+use melior::ir::r#type::TypeLike;
 
 use crate::ffi::print_type;
 use melior::ir::Type;

@@ -6,7 +6,6 @@
 //! comes out of MLIR goes through [`string_ref_lossy`] instead, and every printer uses a
 //! byte-collecting callback.
 
-#[allow(unused_imports)]
 use melior::ir::{attribute::AttributeLike, r#type::TypeLike};
 
 use melior::ir::{Attribute, Location, Type};

@@ -5,7 +5,6 @@
 //! [`Tile::from_type`] checks the rules every tile obeys wherever it appears and reports the
 //! first broken one as a sentence that names the rule.
 
-#[allow(unused_imports)]
 use melior::ir::{attribute::AttributeLike, r#type::TypeLike};
 
 use crate::{

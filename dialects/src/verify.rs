@@ -19,8 +19,7 @@
 //! name. It does not check: data-dependent facts (index values, OOB at run time), SBUF
 //! capacity (allocation is a later pass), or anything about ops of other dialects.
 
-#[allow(unused_imports)]
-use melior::ir::{attribute::AttributeLike, r#type::TypeLike};
+use melior::ir::attribute::AttributeLike;
 
 pub mod bir_rules;
 pub mod nisa_rules;

@@ -6,8 +6,7 @@
 //! (StreamShuffle {0x6A, 0x69}; StreamTranspose {0x6B} or {0x6B, 0x69} from 32 destination
 //! partitions; Gather {0x68, 0x67} once per 512-element chunk; RangeSelect {0xBC, 0x9B}).
 
-#[allow(unused_imports)]
-use melior::ir::{attribute::AttributeLike, r#type::TypeLike};
+use melior::ir::attribute::AttributeLike;
 
 use super::{OpView, float_value, i64_array_value, int_value_checked};
 use crate::{

@@ -4,8 +4,7 @@
 //! guide, the seeds' engine rules) and is named in its message after `rule:` so that a user
 //! can find it here. Table rules have already passed when these run.
 
-#[allow(unused_imports)]
-use melior::ir::{attribute::AttributeLike, r#type::TypeLike};
+use melior::ir::attribute::AttributeLike;
 
 use super::{OpView, defining_op, i64_array_list};
 use crate::{
