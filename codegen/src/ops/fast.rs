@@ -181,8 +181,6 @@ pub(crate) struct Ctx<'a> {
     pub arch: &'a ArchModel,
     /// BIR -> wire dtype LUT of the core.
     pub lut: &'static [u8; 20],
-    /// Largest legal active-channels value: min(partitions, 255).
-    max_active: u32,
     /// Bound on an SBUF in-partition offset the fast fold accepts: min(active bytes, stride).
     sbuf_limit: u32,
 }
@@ -193,7 +191,6 @@ impl<'a> Ctx<'a> {
         Ctx {
             arch,
             lut: wire_lut(arch.core),
-            max_active: arch.partitions.min(255),
             sbuf_limit: arch.sbuf_active_bytes.min(arch.sbuf_partition_stride),
         }
     }
@@ -207,8 +204,9 @@ impl<'a> Ctx<'a> {
     /// The active-channels byte: the partition count, 1..=min(partitions, 255).
     #[inline(always)]
     pub fn active(&self, partitions: u32) -> Option<u8> {
-        // One unsigned compare covers 0 (wraps to u32::MAX) and both upper bounds.
-        (partitions.wrapping_sub(1) < self.max_active).then_some(partitions as u8)
+        // Unsigned compares: 0 wraps to u32::MAX and fails both.
+        let p = partitions.wrapping_sub(1);
+        (p < self.arch.partitions && p < 255).then_some(partitions as u8)
     }
 }
 
@@ -225,38 +223,53 @@ pub(crate) struct Slot {
     pub nums: u64,
 }
 
-/// `addr4::fold` for the accepted cases: the in-partition offset is below both the stride and
-/// the active bytes (so nothing carries into the partition and no division is needed), the
-/// address is inside the window, and the word fits 32 bits. Equal to `fold` wherever it
-/// returns `Some`. Each space is its own straight-line arm.
-#[inline(always)]
-fn fold(loc: MemLoc, cx: &Ctx) -> Option<u32> {
-    let arch = cx.arch;
-    match loc.space {
-        Space::Sbuf => {
-            let (stride, window) = (arch.sbuf_partition_stride, arch.sbuf_window);
-            let rel = loc.partition as u64 * stride as u64 + loc.offset as u64;
-            // The SBUF base is 0, so `rel < window` (a u32) also bounds the word.
-            let ok = (loc.offset < cx.sbuf_limit) & (rel < window as u64);
-            ok.then_some(rel as u32)
-        }
-        Space::Psum => {
-            let (stride, window) = (arch.psum_partition_stride, arch.psum_window);
-            let rel = loc.partition as u64 * stride as u64 + loc.offset as u64;
-            let word = rel + arch.psum_base as u64;
-            let ok = (loc.offset < arch.psum_active_bytes.min(stride))
-                & (rel < window as u64)
-                & (word >> 32 == 0);
-            ok.then_some(word as u32)
-        }
-    }
-}
-
-/// The ADDR4 word of a start (`addr4::word`).
+/// The ADDR4 word of a start (`addr4::word`) for the accepted cases: the in-partition offset is
+/// below both the stride and the active bytes (so nothing carries into the partition and no
+/// division is needed), the address is inside the window, and the word fits 32 bits; equal to
+/// `addr4::word` wherever it returns `Some`. An SBUF start is one tag test and straight-line
+/// arithmetic; PSUM and register starts go out of line.
 #[inline(always)]
 pub(crate) fn word(start: &Start, cx: &Ctx) -> Option<u32> {
     match *start {
-        Start::Imm(loc) => fold(loc, cx),
+        Start::Imm(MemLoc {
+            space: Space::Sbuf,
+            partition,
+            offset,
+        }) => {
+            let arch = cx.arch;
+            let rel = partition as u64 * arch.sbuf_partition_stride as u64 + offset as u64;
+            // The SBUF base is 0, so `rel < window` (a u32) also bounds the word.
+            let ok = (offset < cx.sbuf_limit) & (rel < arch.sbuf_window as u64);
+            ok.then_some(rel as u32)
+        }
+        _ => word_other(start, cx.arch),
+    }
+}
+
+/// [`word`] for PSUM and register starts.
+#[inline(never)]
+fn word_other(start: &Start, arch: &ArchModel) -> Option<u32> {
+    match *start {
+        Start::Imm(loc) => {
+            let (base, stride, window, active) = match loc.space {
+                Space::Sbuf => (
+                    0,
+                    arch.sbuf_partition_stride,
+                    arch.sbuf_window,
+                    arch.sbuf_active_bytes,
+                ),
+                Space::Psum => (
+                    arch.psum_base,
+                    arch.psum_partition_stride,
+                    arch.psum_window,
+                    arch.psum_active_bytes,
+                ),
+            };
+            let rel = loc.partition as u64 * stride as u64 + loc.offset as u64;
+            let word = rel + base as u64;
+            let ok = (loc.offset < active.min(stride)) & (rel < window as u64) & (word >> 32 == 0);
+            ok.then_some(word as u32)
+        }
         Start::Reg(r) => (r < NUM_ADDR_REGISTERS).then_some(REG_BIT | r as u32),
     }
 }
@@ -334,7 +347,8 @@ pub(crate) fn tensor<const N: usize>(ap: &StaticAp, cx: &Ctx) -> Option<Slot> {
 }
 
 /// `assignIndirectPattern<INDIRECT16B/20B>` as a [`Slot`] (the dynamic-offset asserts included).
-#[inline(always)]
+/// Out of line: the static arm is the common one.
+#[inline(never)]
 fn indirect(ap: &IndirectAp, cx: &Ctx) -> Option<Slot> {
     if !cx.arch.has(Family::TensorIndirect) {
         return None;
@@ -398,7 +412,12 @@ pub(crate) fn copy_descriptor(ap: &IndirectAp, cx: &Ctx) -> Option<Slot> {
 #[inline(always)]
 pub(crate) fn lanes(mask: &[u8], sentinel: u8) -> Option<[u8; 32]> {
     let mask: &[u8; 32] = mask.try_into().ok()?;
-    Some(mask.map(|v| if v == 0xFF { sentinel } else { v }))
+    // An indexed loop over fixed arrays vectorises to a compare-and-select per 16 bytes.
+    let mut l = [0u8; 32];
+    for i in 0..32 {
+        l[i] = if mask[i] == 0xFF { sentinel } else { mask[i] };
+    }
+    Some(l)
 }
 
 /// The first `K` bundles of `out`, or `None` when it is shorter (the reference path then
