@@ -40,9 +40,11 @@ pub(super) fn generate(
     out: &mut [Bundle],
 ) -> Option<usize> {
     let [b] = fast::room::<1>(out)?;
-    let src = fast::operand::<3>(&op.src, &cx)?;
-    let dst = fast::operand::<3>(&op.dst, &cx)?;
-    let mut w = Words::new(b, 0x7F, fast::events(&inst.sync, true, true)?);
+    let src = fast::operand::<3>(&op.src, cx.geo)?;
+    let dst = fast::operand::<3>(&op.dst, cx.geo)?;
+    let band = fast::events_single(&inst.sync)?;
+    let mut w = Words::new(b, 0x7F);
+    w.band(band);
     w.u8(dr::IN_DTYPE, cx.wire(src.dtype));
     w.u8(dr::OUT_DTYPE, cx.wire(dst.dtype));
     w.u8(dr::ACTIVE, cx.active(src.partitions)?);

@@ -34,18 +34,20 @@ use crate::model::{
 pub(crate) struct Words<'a>(&'a mut Bundle);
 
 impl<'a> Words<'a> {
-    /// Zeroes `b`, then writes the header (opcode, `inst_word_len`) and the EVENTS band.
+    /// Zeroes `b`, then writes the header (opcode, `inst_word_len`).
     #[inline(always)]
-    pub fn new(b: &'a mut Bundle, opcode: u8, events: u64) -> Words<'a> {
+    pub fn new(b: &'a mut Bundle, opcode: u8) -> Words<'a> {
         *b = [0; 64];
-        let head = opcode as u64 | (INST_WORD_LEN as u64) << 8 | events << (8 * BAND);
-        put(b, 0, head.to_le_bytes());
-        put(
-            b,
-            8,
-            ((events >> (64 - 8 * BAND as u32)) as u32).to_le_bytes(),
-        );
+        put(b, 0, [opcode, INST_WORD_LEN]);
         Words(b)
+    }
+
+    /// The EVENTS band (zero, the common case, is already there).
+    #[inline(always)]
+    pub fn band(&mut self, band: u64) {
+        if band != 0 {
+            put_events(self.0, band);
+        }
     }
 
     /// A one-byte field.
@@ -106,7 +108,7 @@ fn put<const W: usize>(b: &mut Bundle, off: usize, v: [u8; W]) {
 
 /// First byte of the EVENTS band.
 const BAND: u8 = events::WAIT_MODE.offset;
-// `Words::new` writes the band as the high half of word 0 and the low half of word 1.
+// The band is the eight bytes from +0x04 (modes and indices) through the +0x08 value dword.
 const _: () = assert!(BAND == 4 && events::SEMAPHORE_VALUE.offset == 8);
 
 /// Writes the EVENTS band of a filled bundle (the Gather chunk copies).
@@ -120,14 +122,42 @@ const fn band_shift(f: Field) -> u32 {
     8 * (f.offset - BAND) as u32
 }
 
-/// The EVENTS band of one bundle of a sequence as a little-endian u64 (`setup_sync`): the wait
-/// on the first bundle, the update on the last, the shared value dword; `None` on a value
-/// conflict.
+/// The EVENTS band of a one-bundle sequence as a little-endian u64 (`setup_sync` with the
+/// wait and the update on the same bundle); `None` on a value conflict.
 #[inline(always)]
-pub(crate) fn events(sync: &SyncInfo, first: bool, last: bool) -> Option<u64> {
-    if sync.wait.is_none() && sync.update.is_none() {
-        return Some(0);
+pub(crate) fn events_single(sync: &SyncInfo) -> Option<u64> {
+    if sync.wait.is_some() || sync.update.is_some() {
+        return events(sync, true, true);
     }
+    Some(0)
+}
+
+/// The EVENTS bands (first bundle, last bundle) of a sequence of two or more bundles: the wait
+/// goes on the first and the update on the last, so the shared value dword cannot conflict.
+#[inline(always)]
+pub(crate) fn events_pair(sync: &SyncInfo) -> (u64, u64) {
+    if sync.wait.is_some() || sync.update.is_some() {
+        return events_split(sync);
+    }
+    (0, 0)
+}
+
+/// [`events_pair`] with sync present.
+#[cold]
+#[inline(never)]
+fn events_split(sync: &SyncInfo) -> (u64, u64) {
+    // Neither call can fail: each band carries one of the two.
+    (
+        events(sync, true, false).unwrap_or(0),
+        events(sync, false, true).unwrap_or(0),
+    )
+}
+
+/// The EVENTS band of one bundle of a sequence (`setup_sync`): the wait on the first bundle,
+/// the update on the last, the shared value dword; `None` on a value conflict.
+#[cold]
+#[inline(never)]
+fn events(sync: &SyncInfo, first: bool, last: bool) -> Option<u64> {
     let mut band = 0u64;
     let mut value = None;
     if first && let Some(w) = sync.wait {
@@ -151,27 +181,22 @@ pub(crate) fn events(sync: &SyncInfo, first: bool, last: bool) -> Option<u64> {
     Some(band)
 }
 
-/// The EVENTS bands (first bundle, last bundle) of a sequence of two or more bundles: the wait
-/// goes on the first and the update on the last, so the shared value dword cannot conflict.
-/// One test covers the common case of no sync at all.
-#[inline(always)]
-pub(crate) fn events_pair(sync: &SyncInfo) -> (u64, u64) {
-    if sync.wait.is_none() && sync.update.is_none() {
-        return (0, 0);
-    }
-    // Neither call can fail: each band carries one of the two.
-    (
-        events(sync, true, false).unwrap_or(0),
-        events(sync, false, true).unwrap_or(0),
-    )
-}
-
 /// The family and engine gate of `check_target` (`kind` is a constant at every call site, so
 /// the op-table row folds away).
 #[inline(always)]
 pub(crate) fn gate(inst: &Instruction, arch: &ArchModel, kind: OpKind) -> Option<()> {
     let info = kind.info();
     (arch.has(info.family) && inst.engine == info.engine).then_some(())
+}
+
+/// What the start-address fold reads: the model and one derived bound. Two words, so it
+/// travels in registers.
+#[derive(Clone, Copy)]
+pub(crate) struct Geometry<'a> {
+    /// The model.
+    pub arch: &'a ArchModel,
+    /// Bound on an SBUF in-partition offset the fast fold accepts: min(active bytes, stride).
+    sbuf_limit: u32,
 }
 
 /// The per-target values an op encoder reads more than once, derived once per instruction.
@@ -181,8 +206,8 @@ pub(crate) struct Ctx<'a> {
     pub arch: &'a ArchModel,
     /// BIR -> wire dtype LUT of the core.
     pub lut: &'static [u8; 20],
-    /// Bound on an SBUF in-partition offset the fast fold accepts: min(active bytes, stride).
-    sbuf_limit: u32,
+    /// The fold's view.
+    pub geo: Geometry<'a>,
 }
 
 impl<'a> Ctx<'a> {
@@ -191,7 +216,10 @@ impl<'a> Ctx<'a> {
         Ctx {
             arch,
             lut: wire_lut(arch.core),
-            sbuf_limit: arch.sbuf_active_bytes.min(arch.sbuf_partition_stride),
+            geo: Geometry {
+                arch,
+                sbuf_limit: arch.sbuf_active_bytes.min(arch.sbuf_partition_stride),
+            },
         }
     }
 
@@ -229,20 +257,20 @@ pub(crate) struct Slot {
 /// `addr4::word` wherever it returns `Some`. An SBUF start is one tag test and straight-line
 /// arithmetic; PSUM and register starts go out of line.
 #[inline(always)]
-pub(crate) fn word(start: &Start, cx: &Ctx) -> Option<u32> {
+pub(crate) fn word(start: &Start, g: Geometry) -> Option<u32> {
     match *start {
         Start::Imm(MemLoc {
             space: Space::Sbuf,
             partition,
             offset,
         }) => {
-            let arch = cx.arch;
+            let arch = g.arch;
             let rel = partition as u64 * arch.sbuf_partition_stride as u64 + offset as u64;
             // The SBUF base is 0, so `rel < window` (a u32) also bounds the word.
-            let ok = (offset < cx.sbuf_limit) & (rel < arch.sbuf_window as u64);
+            let ok = (offset < g.sbuf_limit) & (rel < arch.sbuf_window as u64);
             ok.then_some(rel as u32)
         }
-        _ => word_other(start, cx.arch),
+        _ => word_other(start, g.arch),
     }
 }
 
@@ -340,8 +368,8 @@ fn pack_general<const N: usize>(dims: &[Dim]) -> Option<(u64, u64)> {
 
 /// `assignStaticPattern<TENSORnD>` as a [`Slot`].
 #[inline(always)]
-pub(crate) fn tensor<const N: usize>(ap: &StaticAp, cx: &Ctx) -> Option<Slot> {
-    let addr = word(&ap.start, cx)?;
+pub(crate) fn tensor<const N: usize>(ap: &StaticAp, g: Geometry) -> Option<Slot> {
+    let addr = word(&ap.start, g)?;
     let (steps, nums) = pack::<N>(&ap.dims)?;
     Some(Slot { addr, steps, nums })
 }
@@ -349,14 +377,14 @@ pub(crate) fn tensor<const N: usize>(ap: &StaticAp, cx: &Ctx) -> Option<Slot> {
 /// `assignIndirectPattern<INDIRECT16B/20B>` as a [`Slot`] (the dynamic-offset asserts included).
 /// Out of line: the static arm is the common one.
 #[inline(never)]
-fn indirect(ap: &IndirectAp, cx: &Ctx) -> Option<Slot> {
-    if !cx.arch.has(Family::TensorIndirect) {
+fn indirect(ap: &IndirectAp, g: Geometry) -> Option<Slot> {
+    if !g.arch.has(Family::TensorIndirect) {
         return None;
     }
-    let index = word(&ap.index.start, cx)?;
-    let data = word(&ap.data.start, cx)?;
+    let index = word(&ap.index.start, g)?;
+    let data = word(&ap.data.start, g)?;
     let num = u16::try_from(ap.num_indirect_indices).ok()?;
-    let gran = (cx.arch.granularity_mask as u32) << 24;
+    let gran = (g.arch.granularity_mask as u32) << 24;
     if (index | data) & gran != 0 {
         return None;
     }
@@ -382,10 +410,10 @@ pub(crate) struct Operand {
 /// `assignAccess3D` / `assignAccess4D` as a [`Slot`] of rank `N`, with the AP's dtype and
 /// partition count.
 #[inline(always)]
-pub(crate) fn operand<const N: usize>(ap: &AccessPattern, cx: &Ctx) -> Option<Operand> {
+pub(crate) fn operand<const N: usize>(ap: &AccessPattern, g: Geometry) -> Option<Operand> {
     let (slot, base) = match ap {
-        AccessPattern::Static(s) => (tensor::<N>(s, cx)?, s),
-        AccessPattern::TensorIndirect(i) => (indirect(i, cx)?, &i.data),
+        AccessPattern::Static(s) => (tensor::<N>(s, g)?, s),
+        AccessPattern::TensorIndirect(i) => (indirect(i, g)?, &i.data),
     };
     Some(Operand {
         slot,
@@ -397,9 +425,9 @@ pub(crate) fn operand<const N: usize>(ap: &AccessPattern, cx: &Ctx) -> Option<Op
 /// The IndirectCopy descriptor (`assign_indirect_copy_descriptor`): no family gate and no
 /// dynamic-offset asserts on this path.
 #[inline(always)]
-pub(crate) fn copy_descriptor(ap: &IndirectAp, cx: &Ctx) -> Option<Slot> {
-    let index = word(&ap.index.start, cx)?;
-    let data = word(&ap.data.start, cx)?;
+pub(crate) fn copy_descriptor(ap: &IndirectAp, g: Geometry) -> Option<Slot> {
+    let index = word(&ap.index.start, g)?;
+    let data = word(&ap.data.start, g)?;
     let num = u16::try_from(ap.num_indirect_indices).ok()?;
     Some(Slot {
         addr: index | INDIRECT_BIT,

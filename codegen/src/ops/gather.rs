@@ -84,17 +84,17 @@ pub(super) fn generate(
     let (AccessPattern::Static(data), AccessPattern::Static(index)) = (&op.data, &op.index) else {
         return None;
     };
-    let idx = fast::tensor::<4>(index, &cx)?;
+    let idx = fast::tensor::<4>(index, cx.geo)?;
     // A successful pack has no zero count and at most four counts below 2^16, so n is the exact
     // element count and n >= 1.
     let n = fast::lanes_product::<4>(idx.nums);
     let chunks = gather_chunks(n);
     let out = out.get_mut(..usize::try_from(chunks).ok()?.checked_mul(2)?)?;
-    let src = fast::tensor::<4>(data, &cx)?;
-    let dst = fast::operand::<4>(&op.dst, &cx)?;
+    let src = fast::tensor::<4>(data, cx.geo)?;
+    let dst = fast::operand::<4>(&op.dst, cx.geo)?;
 
     let mut t68: Bundle = [0; 64];
-    let mut w = Words::new(&mut t68, 0x68, 0);
+    let mut w = Words::new(&mut t68, 0x68);
     w.u8(rl::IN_DTYPE, cx.wire(data.dtype));
     w.u8(rl::OUT_DTYPE, cx.wire(dst.dtype));
     w.u8(rl::ACTIVE, cx.active(data.partitions)?);
@@ -102,7 +102,7 @@ pub(super) fn generate(
     w.slot::<4>(rl::DST, dst.slot);
 
     let mut t67: Bundle = [0; 64];
-    let mut w = Words::new(&mut t67, 0x67, 0);
+    let mut w = Words::new(&mut t67, 0x67);
     w.u8(pb::IN_DTYPE, cx.wire(index.dtype));
     w.u8(pb::ACTIVE, cx.active(index.partitions)?);
     w.u32(pb::VECTOR_DEPTH, 0x1FF);

@@ -45,9 +45,11 @@ pub(super) fn generate(
         return None;
     };
     let [b] = fast::room::<1>(out)?;
-    let desc = fast::copy_descriptor(src, &cx)?;
-    let dst = fast::operand::<4>(&op.dst, &cx)?;
-    let mut w = Words::new(b, 0xE7, fast::events(&inst.sync, true, true)?);
+    let desc = fast::copy_descriptor(src, cx.geo)?;
+    let dst = fast::operand::<4>(&op.dst, cx.geo)?;
+    let band = fast::events_single(&inst.sync)?;
+    let mut w = Words::new(b, 0xE7);
+    w.band(band);
     w.slot::<4>(ic::SRC, desc);
     w.u8(ic::IN_DTYPE, cx.wire(src.data.dtype));
     w.u8(ic::OUT_DTYPE, cx.wire(dst.dtype));

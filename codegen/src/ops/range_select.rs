@@ -112,8 +112,8 @@ pub(super) fn generate(
         return None;
     };
     let arch = cx.arch;
-    let s = fast::tensor::<2>(src, &cx)?;
-    let d = fast::tensor::<2>(dst, &cx)?;
+    let s = fast::tensor::<2>(src, cx.geo)?;
+    let d = fast::tensor::<2>(dst, cx.geo)?;
     let (lo, hi) = (cx.wire(src.dtype), cx.wire(dst.dtype));
     let ok = (op.fill_val.to_bits() == MAX_NEG_BITS)
         & (fast::lanes_product::<2>(s.nums) == fast::lanes_product::<2>(d.nums))
@@ -124,7 +124,8 @@ pub(super) fn generate(
     }
     let [b0, b1] = fast::room::<2>(out)?;
     let (first, last) = fast::events_pair(&inst.sync);
-    let mut w = Words::new(b0, 0xBC, first);
+    let mut w = Words::new(b0, 0xBC);
+    w.band(first);
     w.u8(rs::ACTIVE, cx.active(src.partitions)?);
     w.u8(rs::IN_OUT_DTYPE, lo | hi << 4);
     w.u8(rs::REDUCE_CMD, cmd_wire(op.reduce_cmd)?);
@@ -142,10 +143,11 @@ pub(super) fn generate(
     w.u32(rs::BOUND1, v1);
     w.slot::<2>(rs::DST, d);
 
-    let mut w = Words::new(b1, 0x9B, last);
+    let mut w = Words::new(b1, 0x9B);
+    w.band(last);
     w.u32(rd::DST_ELEMENT_COUNT, 1);
     w.u8(rd::DTYPE, cx.wire(res.dtype));
     w.u8(rd::ACTIVE, cx.active(res.partitions)?);
-    w.slot::<1>(rd::DST, fast::tensor::<1>(res, &cx)?);
+    w.slot::<1>(rd::DST, fast::tensor::<1>(res, cx.geo)?);
     Some(2)
 }

@@ -58,10 +58,11 @@ pub(super) fn generate(
         return None;
     }
     let [b0, b1] = fast::room::<2>(out)?;
-    let src = fast::operand::<4>(&op.src, &cx)?;
-    let dst = fast::operand::<4>(&op.dst, &cx)?;
+    let src = fast::operand::<4>(&op.src, cx.geo)?;
+    let dst = fast::operand::<4>(&op.dst, cx.geo)?;
     let (first, last) = fast::events_pair(&inst.sync);
-    let mut w = Words::new(b0, 0x6A, first);
+    let mut w = Words::new(b0, 0x6A);
+    w.band(first);
     w.u8(tr::IN_DTYPE, cx.wire(src.dtype));
     w.u8(tr::OUT_DTYPE, cx.wire(dst.dtype));
     w.u8(tr::ACTIVE, cx.active(src.partitions)?);
@@ -70,7 +71,8 @@ pub(super) fn generate(
 
     let sentinel = fast::sentinel(src.partitions, dst.partitions);
     let lanes = fast::lanes(&op.mask, sentinel)?;
-    let mut w = Words::new(b1, 0x69, last);
+    let mut w = Words::new(b1, 0x69);
+    w.band(last);
     w.slot::<4>(shuffle::SRC, src.slot);
     w.lanes(shuffle::IMMEDIATE, &lanes);
     Some(2)

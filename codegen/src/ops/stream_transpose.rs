@@ -62,12 +62,12 @@ pub(super) fn generate(
     let AccessPattern::Static(s) = &op.src else {
         return None;
     };
-    let src = fast::tensor::<4>(s, &cx)?;
+    let src = fast::tensor::<4>(s, cx.geo)?;
     // Guard B: num_elem[3] is lane 3 of the count run.
     if src.nums >> 48 != 1 {
         return None;
     }
-    let dst = fast::operand::<4>(&op.dst, &cx)?;
+    let dst = fast::operand::<4>(&op.dst, cx.geo)?;
     let wide = dst.partitions >= TRANSPOSE_WIDE_PARTITIONS;
     let [b0, rest @ ..] = out else {
         return None;
@@ -75,9 +75,10 @@ pub(super) fn generate(
     let (first, last) = if wide {
         fast::events_pair(&inst.sync)
     } else {
-        (fast::events(&inst.sync, true, true)?, 0)
+        (fast::events_single(&inst.sync)?, 0)
     };
-    let mut w = Words::new(b0, 0x6B, first);
+    let mut w = Words::new(b0, 0x6B);
+    w.band(first);
     w.u8(tr::IN_DTYPE, cx.wire(s.dtype));
     w.u8(tr::OUT_DTYPE, cx.wire(dst.dtype));
     w.u8(tr::ACTIVE, cx.active(s.partitions)?);
@@ -89,7 +90,8 @@ pub(super) fn generate(
     }
     let b1 = rest.first_mut()?;
     let lanes = fast::lanes(&op.mask, fast::sentinel(s.partitions, dst.partitions))?;
-    let mut w = Words::new(b1, 0x69, last);
+    let mut w = Words::new(b1, 0x69);
+    w.band(last);
     w.slot::<4>(shuffle::SRC, src);
     w.lanes(shuffle::IMMEDIATE, &lanes);
     Some(2)
