@@ -95,6 +95,27 @@ pub fn word(start: &Start, arch: &ArchModel) -> Result<u32, EncodeError> {
     }
 }
 
+/// The canonical start an ADDR4 word encodes (the inverse of [`word`]): register mode when bit
+/// 31 is set (the id is the low byte), PSUM inside the PSUM window, SBUF otherwise, with the
+/// in-partition offset below the partition stride. Several starts fold to one word (an offset
+/// past the stride carries into the partition); this one re-folds to the same word whenever any
+/// does. `None` for a zero stride.
+pub fn unfold(w: u32, arch: &ArchModel) -> Option<Start> {
+    if w & REG_BIT != 0 {
+        return Some(Start::Reg(w as u8));
+    }
+    let (space, rel, stride) = if arch.in_psum(w) {
+        (Space::Psum, w - arch.psum_base, arch.psum_partition_stride)
+    } else {
+        (Space::Sbuf, w, arch.sbuf_partition_stride)
+    };
+    Some(Start::Imm(MemLoc {
+        space,
+        partition: rel.checked_div(stride)?,
+        offset: rel.checked_rem(stride)?,
+    }))
+}
+
 /// The ADDR4 word of an MX scale start (`a4 = 1`, `getStartAddressForMXScale`): SBUF only, the
 /// partition part is `(basePart << 18) & 0xFF800000` (bundle-layouts §1a, CC CERTAIN); the
 /// in-partition byte offset is added as for data addresses (ASSUMPTION: the CC quotes only the
@@ -277,6 +298,40 @@ mod tests {
             word(&Start::Reg(64), &MARIANA),
             Err(EncodeError::RegisterOutOfRange(64))
         );
+    }
+
+    #[test]
+    fn unfold_inverts_word() {
+        for s in [
+            Start::Reg(5),
+            Start::Imm(MemLoc {
+                space: Space::Sbuf,
+                partition: 7,
+                offset: 0x1230,
+            }),
+            Start::Imm(MemLoc {
+                space: Space::Psum,
+                partition: 3,
+                offset: 0x40,
+            }),
+        ] {
+            let w = word(&s, &MARIANA).unwrap();
+            assert_eq!(unfold(w, &MARIANA), Some(s));
+        }
+        // An offset past the stride unfolds to the carried partition.
+        let w = word(
+            &Start::Imm(MemLoc {
+                space: Space::Sbuf,
+                partition: 0,
+                offset: (1 << 18) + 4,
+            }),
+            &MARIANA,
+        )
+        .unwrap();
+        let Some(Start::Imm(l)) = unfold(w, &MARIANA) else {
+            panic!("not an immediate start")
+        };
+        assert_eq!((l.partition, l.offset), (1, 4));
     }
 
     #[test]

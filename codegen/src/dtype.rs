@@ -122,6 +122,34 @@ pub fn bir_to_wire(d: BirDtype, core: CoreGen) -> WireDtype {
     WireDtype(wire_lut(core)[d as usize])
 }
 
+/// The canonical BIR dtype of a wire code on `core`: the BIR dtype the code is named after
+/// (`uint16` for `u16`, `float8e4` for `fp8e4`, `float4_e2m1fn_x4` for `fp4`). Several BIR dtypes
+/// share a wire code (`float8_e4m3fn` and its x4 form are also `fp8e4`), and the bundle cannot tell
+/// them apart; `None` when no BIR dtype maps to the code on this core.
+pub fn wire_to_bir(code: u8, core: CoreGen) -> Option<BirDtype> {
+    use BirDtype::*;
+    let named = match code {
+        0x01 => Uint64,
+        0x02 => Int8,
+        0x03 => Uint8,
+        0x04 => Int16,
+        0x05 => Uint16,
+        0x06 => Bfloat16,
+        0x07 => Float16,
+        0x08 => Int32,
+        0x09 => Uint32,
+        0x0a => Float32,
+        0x0b => Float32r,
+        0x0c => Int64,
+        0x0d => Float8e3,
+        0x0e => Float8e4,
+        0x0f => Float8e5,
+        0x10 => Float4E2m1fnX4,
+        _ => return None,
+    };
+    (bir_to_wire(named, core).0 == code).then_some(named)
+}
+
 /// An ISA wire dtype byte (`NEURON_ISA_TPB_DTYPE`). Any byte value can appear in a decoded
 /// bundle; the table below names the defined ones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -322,6 +350,23 @@ mod tests {
                 assert_ne!(BIR_TO_WIRE_V2_V3[i], BIR_TO_WIRE_V4[i]);
             } else {
                 assert_eq!(BIR_TO_WIRE_V2_V3[i], BIR_TO_WIRE_V4[i]);
+            }
+        }
+    }
+
+    #[test]
+    fn wire_to_bir_inverts_the_luts() {
+        for core in [CoreGen::V2, CoreGen::V3, CoreGen::V4] {
+            for code in 0..=255u8 {
+                match wire_to_bir(code, core) {
+                    Some(d) => assert_eq!(bir_to_wire(d, core).0, code),
+                    None => assert!(
+                        BirDtype::ALL
+                            .iter()
+                            .all(|&d| bir_to_wire(d, core).0 != code),
+                        "{code:#x} on {core:?}"
+                    ),
+                }
             }
         }
     }

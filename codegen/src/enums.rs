@@ -122,6 +122,56 @@ pub enum BirAluOp {
     ModInt = 32,
 }
 
+impl BirAluOp {
+    /// Every BIR ALU op, in enum order.
+    pub const ALL: [BirAluOp; 33] = {
+        use BirAluOp::*;
+        [
+            Bypass,
+            BitwiseNot,
+            ArithShiftLeft,
+            ArithShiftRight,
+            Add,
+            Subtract,
+            Mult,
+            Divide,
+            Max,
+            Min,
+            BitwiseAnd,
+            BitwiseOr,
+            BitwiseXor,
+            LogicalAnd,
+            LogicalOr,
+            LogicalXor,
+            LogicalShiftLeft,
+            LogicalShiftRight,
+            IsEqual,
+            NotEqual,
+            IsGt,
+            IsGe,
+            IsLt,
+            IsLe,
+            Average,
+            ElemwiseMul,
+            Pow,
+            Mod,
+            Rsqrt,
+            Abs,
+            AbsMax,
+            AbsMin,
+            ModInt,
+        ]
+    };
+}
+
+/// The BIR ALU op [`alu_to_wire`] maps to `wire` on `core` (the mapping is one-to-one where it
+/// is defined).
+pub fn alu_from_wire(wire: u8, core: CoreGen) -> Option<BirAluOp> {
+    BirAluOp::ALL
+        .into_iter()
+        .find(|&op| alu_to_wire(op, core) == Some(wire))
+}
+
 /// BIR `AluOpType` -> wire byte (`sub_12039C0` v2/v3, `sub_142E030` v4; CC CONFIRMED).
 /// `None` = the converter errors (average, elemwise_mul; the v4-only rows on v2/v3).
 pub fn alu_to_wire(op: BirAluOp, core: CoreGen) -> Option<u8> {
@@ -181,6 +231,25 @@ pub fn accum_to_wire(a: BirAccumulation) -> Option<u8> {
     }
 }
 
+impl BirAccumulation {
+    /// Every BIR accumulation type, in enum order.
+    pub const ALL: [BirAccumulation; 6] = [
+        BirAccumulation::Idle,
+        BirAccumulation::Zero,
+        BirAccumulation::Accumulate,
+        BirAccumulation::ZeroAccumulate,
+        BirAccumulation::AddAccumulate,
+        BirAccumulation::LoadAccumulate,
+    ];
+}
+
+/// The BIR accumulation type [`accum_to_wire`] maps to `wire` (one-to-one where defined).
+pub fn accum_from_wire(wire: u8) -> Option<BirAccumulation> {
+    BirAccumulation::ALL
+        .into_iter()
+        .find(|&a| accum_to_wire(a) == Some(wire))
+}
+
 /// `IMM_SRC` (header): where a scalar operand comes from.
 pub const IMM_SRCS: NameTable = &[(0, "inst"), (1, "ptr"), (2, "reg_ptr")];
 
@@ -227,6 +296,14 @@ pub enum BirWaitMode {
 }
 
 impl BirWaitMode {
+    /// Both wait modes.
+    pub const ALL: [BirWaitMode; 2] = [BirWaitMode::SemGeImm, BirWaitMode::SemGeReg];
+
+    /// The mode whose wire byte is `wire`.
+    pub fn from_wire(wire: u8) -> Option<BirWaitMode> {
+        Self::ALL.into_iter().find(|m| m.wire() == wire)
+    }
+
     /// The wire byte (CC LUT `unk_1DF577A`).
     pub fn wire(self) -> u8 {
         match self {
@@ -254,6 +331,21 @@ pub enum BirUpdateMode {
 }
 
 impl BirUpdateMode {
+    /// Every update mode, in BIR order.
+    pub const ALL: [BirUpdateMode; 6] = [
+        BirUpdateMode::EventSet,
+        BirUpdateMode::SemAddImm,
+        BirUpdateMode::SemSubImm,
+        BirUpdateMode::SemInc,
+        BirUpdateMode::SemDec,
+        BirUpdateMode::SemWrImm,
+    ];
+
+    /// The mode whose wire byte is `wire`.
+    pub fn from_wire(wire: u8) -> Option<BirUpdateMode> {
+        Self::ALL.into_iter().find(|m| m.wire() == wire)
+    }
+
     /// The wire byte.
     pub fn wire(self) -> u8 {
         match self {

@@ -163,6 +163,112 @@ pub enum DecodeError {
         /// Its length.
         trailing: usize,
     },
+    /// A bundle sequence that no instruction of the model lowers to
+    /// ([`crate::lift::decode_instructions`]).
+    #[error("bundle {bundle} (byte offset {offset:#x}): {problem}")]
+    Sequence {
+        /// Index of the bundle where the sequence departs from encoder output.
+        bundle: usize,
+        /// Offset of the offending byte from the start of the input.
+        offset: usize,
+        /// What is wrong.
+        problem: SequenceProblem,
+    },
+}
+
+/// Why a bundle sequence does not lift to an instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SequenceProblem {
+    /// Byte 0 names no known format.
+    UnknownOpcode(u8),
+    /// A known format that no op of the instruction model emits (0xBB DMA_INDIRECT1D).
+    NoInstruction(u8),
+    /// The second half of a micro-pair without its first half (a 0x69 without a 0x6A or 0x6B
+    /// before it, a 0x67 without a 0x68, a 0x9B without a 0xBC).
+    Orphan(u8),
+    /// The first half of a micro-pair not followed by its second half (`None`: end of input).
+    Unpaired {
+        /// The first half's opcode.
+        opcode: u8,
+        /// The opcode that must follow.
+        expected: u8,
+        /// The opcode found instead.
+        found: Option<u8>,
+    },
+    /// A Gather chunk's continuation flag (0x68 +0x24) is not 0 on the first chunk.
+    Continuation(u16),
+    /// The number of {0x68, 0x67} chunks is not the one the index's element count needs.
+    ChunkCount {
+        /// Chunks the decoded index needs.
+        needed: usize,
+        /// Chunks present.
+        found: usize,
+    },
+    /// The decoded instruction fails an encoder check (the bundles are not encoder output).
+    NotEncodable(EncodeError),
+    /// Re-encoding the decoded instruction gives a different byte here: the bundles carry
+    /// something the instruction model cannot express (a reserved or inert byte, a field the
+    /// encoder derives, a non-canonical packing).
+    Differs {
+        /// The byte the encoder writes.
+        expected: u8,
+        /// The byte found.
+        found: u8,
+    },
+}
+
+impl std::fmt::Display for SequenceProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = |op: u8| crate::formats::by_opcode(op).map_or("?", |fm| fm.mnemonic);
+        match *self {
+            SequenceProblem::UnknownOpcode(op) => write!(f, "unknown opcode {op:#04x}"),
+            SequenceProblem::NoInstruction(op) => write!(
+                f,
+                "{op:#04x} {} is not emitted by any instruction of the model",
+                name(op)
+            ),
+            SequenceProblem::Orphan(op) => {
+                let first = match op {
+                    0x69 => "0x6a or 0x6b",
+                    0x67 => "0x68",
+                    _ => "0xbc",
+                };
+                write!(f, "{op:#04x} {} without its {first} before it", name(op))
+            }
+            SequenceProblem::Unpaired {
+                opcode,
+                expected,
+                found,
+            } => {
+                write!(
+                    f,
+                    "{opcode:#04x} {} must be followed by {expected:#04x} {}, found ",
+                    name(opcode),
+                    name(expected)
+                )?;
+                match found {
+                    Some(op) => write!(f, "{op:#04x}"),
+                    None => f.write_str("the end of the input"),
+                }
+            }
+            SequenceProblem::Continuation(flag) => write!(
+                f,
+                "gather chunk with continuation flag {flag} where a new gather starts (expected 0)"
+            ),
+            SequenceProblem::ChunkCount { needed, found } => write!(
+                f,
+                "the gather index needs {needed} chunk(s) of 512 elements, found {found}"
+            ),
+            SequenceProblem::NotEncodable(ref e) => {
+                write!(f, "the decoded instruction does not encode: {e}")
+            }
+            SequenceProblem::Differs { expected, found } => write!(
+                f,
+                "found {found:#04x} where the decoded instruction encodes {expected:#04x} \
+                 (not encoder output)"
+            ),
+        }
+    }
 }
 
 /// An assembler failure, located by 1-based line and column.

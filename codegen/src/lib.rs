@@ -3,7 +3,8 @@
 //!
 //! Data flow: an [`model::Instruction`] is lowered by the op encoders (`ops`) into 64-byte
 //! [`bundle::Bundle`]s in one of three [`bundle::CodeGenMode`]s; [`validate`] checks bundles
-//! against named rules; [`decode`] and [`text`] turn bundles into text and back. Every wire
+//! against named rules; [`decode`] and [`text`] turn bundles into text and back; [`lift`] turns
+//! bundles back into instructions ([`decode_instructions`]). Every wire
 //! offset lives once, in [`formats`]; arch constants live in [`arch`], dtype facts in [`dtype`].
 //!
 //! Sources (cited per row in the tables): the seeds (`indirect-gather-descriptors`,
@@ -21,6 +22,7 @@ pub mod error;
 pub mod fields;
 pub mod formats;
 pub mod indirect;
+pub mod lift;
 pub mod model;
 mod ops;
 pub mod tensor;
@@ -32,5 +34,6 @@ pub use bundle::{
     Bundle, CodeGen, CodeGenMode, OpcodeSet, bundle_count, collect, generate, generate_reference,
     generate_vec, run_isa_checks,
 };
-pub use error::{DecodeError, EncodeError, ParseError};
+pub use error::{DecodeError, EncodeError, ParseError, SequenceProblem};
+pub use lift::decode_instructions;
 pub use ops::{GATHER_CHUNK, TRANSPOSE_WIDE_PARTITIONS, gather_chunks};

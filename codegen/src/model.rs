@@ -527,6 +527,136 @@ impl Instruction {
     }
 }
 
+// ---------------------------------------------------------------- text
+
+/// One line per instruction: the op name, `id=` and `engine=` when they are not the defaults, the
+/// op's fields as `name=value`, then `wait=` / `update=` when present. Values:
+///
+/// | value | text |
+/// |-------|------|
+/// | start | `sb[P]+0xOFF`, `ps[P]+0xOFF` or `rN` |
+/// | static AP | `DTYPE@START/PARTITIONS[STEP:NUM,..]`, dims outermost first, e.g. `Bfloat16@sb[0]+0x100/64[4:4,1:16]` |
+/// | indirect AP | `indirect(data=STATIC,index=STATIC,num=N,arg=A)` |
+/// | lane map | the bytes in hex (64 digits for 32 lanes), `-` when empty |
+/// | scalar operand | `imm:F`, `ptr:0xP`, `reg:R` |
+/// | sync | `MODE:SEM:VALUE` |
+/// | enums, dtypes | their BIR names |
+impl std::fmt::Display for Instruction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let info = self.op.kind().info();
+        f.write_str(info.name)?;
+        if self.id != 0 {
+            write!(f, " id={}", self.id)?;
+        }
+        if self.engine != info.engine {
+            write!(f, " engine={:?}", self.engine)?;
+        }
+        match &self.op {
+            Op::StreamShuffle(o) => {
+                write!(f, " src={} dst={} mask={}", o.src, o.dst, Lanes(&o.mask))?
+            }
+            Op::StreamTranspose(o) => {
+                write!(f, " src={} dst={} mask={}", o.src, o.dst, Lanes(&o.mask))?
+            }
+            Op::Gather(o) => write!(f, " data={} index={} dst={}", o.data, o.index, o.dst)?,
+            Op::Dropout(o) => write!(
+                f,
+                " src={} dst={} threshold_imm_ptr={} threshold_dtype={:?} rng_mode={}",
+                o.src, o.dst, o.threshold_imm_ptr, o.threshold_dtype, o.rng_mode
+            )?,
+            Op::IndirectCopy(o) => write!(
+                f,
+                " src={} dst={} num_elem_per_idx={} src_buffer_size={}",
+                o.src, o.dst, o.num_elem_per_idx, o.src_buffer_size
+            )?,
+            Op::RangeSelect(o) => write!(
+                f,
+                " src={} dst={} range_start={} fill_val={:?} comp_op0={:?} comp_op1={:?} \
+                 bound0={} bound1={} reduce_cmd={:?} reduce_res={}",
+                o.src,
+                o.dst,
+                o.range_start,
+                o.fill_val,
+                o.comp_op0,
+                o.comp_op1,
+                o.bound0,
+                o.bound1,
+                o.reduce_cmd,
+                o.reduce_res
+            )?,
+        }
+        if let Some(w) = self.sync.wait {
+            write!(f, " wait={:?}:{}:{}", w.mode, w.sem, w.value)?;
+        }
+        if let Some(u) = self.sync.update {
+            write!(f, " update={:?}:{}:{}", u.mode, u.sem, u.value)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::fmt::Display for Start {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Start::Imm(MemLoc {
+                space,
+                partition,
+                offset,
+            }) => {
+                let s = if space == Space::Sbuf { "sb" } else { "ps" };
+                write!(f, "{s}[{partition}]+{offset:#x}")
+            }
+            Start::Reg(r) => write!(f, "r{r}"),
+        }
+    }
+}
+
+impl std::fmt::Display for StaticAp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}@{}/{}[", self.dtype, self.start, self.partitions)?;
+        for (i, d) in self.dims.iter().enumerate() {
+            let sep = if i == 0 { "" } else { "," };
+            write!(f, "{sep}{}:{}", d.step, d.num)?;
+        }
+        f.write_str("]")
+    }
+}
+
+impl std::fmt::Display for AccessPattern {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AccessPattern::Static(s) => s.fmt(f),
+            AccessPattern::TensorIndirect(i) => write!(
+                f,
+                "indirect(data={},index={},num={},arg={})",
+                i.data, i.index, i.num_indirect_indices, i.index_arg_id
+            ),
+        }
+    }
+}
+
+impl std::fmt::Display for ScalarOperand {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            ScalarOperand::Imm(x) => write!(f, "imm:{x:?}"),
+            ScalarOperand::Ptr(p) => write!(f, "ptr:{p:#x}"),
+            ScalarOperand::RegPtr(r) => write!(f, "reg:{r}"),
+        }
+    }
+}
+
+/// A lane map in hex, `-` when empty.
+struct Lanes<'a>(&'a [u8]);
+
+impl std::fmt::Display for Lanes<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0.is_empty() {
+            return f.write_str("-");
+        }
+        self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -536,6 +666,28 @@ mod tests {
         for (i, o) in OPS.iter().enumerate() {
             assert_eq!(o.kind as usize, i);
         }
+    }
+
+    #[test]
+    fn text_form() {
+        let inst = Instruction::new(Op::Dropout(Dropout {
+            src: AccessPattern::Static(StaticAp::sbuf(
+                0,
+                0x100,
+                64,
+                &[Dim::new(4, 4), Dim::new(1, 16)],
+                BirDtype::Bfloat16,
+            )),
+            dst: AccessPattern::Static(StaticAp::psum(1, 0x40, 64, &[], BirDtype::Float32)),
+            threshold_imm_ptr: 3,
+            threshold_dtype: BirDtype::Float32,
+            rng_mode: 1,
+        }));
+        assert_eq!(
+            inst.to_string(),
+            "dropout src=Bfloat16@sb[0]+0x100/64[4:4,1:16] dst=Float32@ps[1]+0x40/64[] \
+             threshold_imm_ptr=3 threshold_dtype=Float32 rng_mode=1"
+        );
     }
 
     #[test]

@@ -219,3 +219,31 @@ fn default_target_is_mariana() {
     let o = mc(&["--disassemble", "-", "--target", "trn9"], Some(&bytes));
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn lift_prints_one_instruction_per_line() {
+    for t in Target::ALL {
+        let bytes = stream(t);
+        let o = mc(&["--lift", "-", "--target", t.name()], Some(&bytes));
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let text = String::from_utf8(o.stdout).unwrap();
+        let want = if t == Target::Cayman { 5 } else { 4 };
+        assert_eq!(text.lines().count(), want, "{text}");
+        assert!(text.starts_with(
+            "dropout src=Bfloat16@sb[0]+0x100/64[1:128] dst=Bfloat16@sb[64]+0x100/64[1:128] \
+             threshold_imm_ptr=5 threshold_dtype=Float32 rng_mode=1\ngather "
+        ));
+    }
+    // Without the shuffle's first half (bundle 5), its 0x69 is an orphan: an error naming the
+    // bundle and offset, nothing written.
+    let bytes = stream(Target::Mariana);
+    let cut = [&bytes[..5 * 64], &bytes[6 * 64..]].concat();
+    let o = mc(&["--lift", "-"], Some(&cut));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "<stdin>: bundle 5 (byte offset 0x140): 0x69 stream_shuffle without its 0x6a or 0x6b \
+         before it\n"
+    );
+}

@@ -1,7 +1,8 @@
 //! Golden (instruction, expected hex, expected text) triples, transcribed by hand from the
 //! spec's byte maps (seed offsets noted per row). Each triple is checked in every direction:
 //! encode == hex, disassemble(hex) == text, assemble(text) == hex, the validators accept it,
-//! and COLLECT reports the opcodes.
+//! COLLECT reports the opcodes, and the hex lifts back to one instruction of the same op that
+//! encodes to it (and is the original wherever the original is already in canonical form).
 
 mod common;
 
@@ -13,7 +14,7 @@ use sundial_codegen::indirect::*;
 use sundial_codegen::model::*;
 use sundial_codegen::text::{assemble, disassemble, parse_line};
 use sundial_codegen::validate::{mxmem1d_valid, validate_bundle};
-use sundial_codegen::{OpcodeSet, collect, generate_vec, run_isa_checks};
+use sundial_codegen::{OpcodeSet, collect, decode_instructions, generate_vec, run_isa_checks};
 
 const EV0: &str = "wait_mode=none wait_idx=0 update_mode=none update_idx=0 semaphore_value=0";
 
@@ -34,6 +35,25 @@ fn golden(target: Target, inst: &Instruction, expected: &[(&str, String)]) {
         assert!(set.contains(b[0]), "COLLECT has {:#x}", b[0]);
     }
     assert_eq!(run_isa_checks(inst, arch, 0).unwrap(), vec![]);
+    let bytes: Vec<u8> = expected.iter().flat_map(|(h, _)| hex(h)).collect();
+    let lifted = decode_instructions(&bytes, arch).expect("lifts");
+    assert_eq!(lifted.len(), 1, "one instruction");
+    assert_eq!(lifted[0].op.kind(), inst.op.kind());
+    assert_eq!(
+        generate_vec(&lifted[0], arch).unwrap(),
+        got,
+        "lifted re-encodes"
+    );
+}
+
+/// Lifts the encoding of `inst` and expects `inst` itself back (it is in canonical form).
+fn lifts_to_itself(target: Target, inst: &Instruction) {
+    let arch = target.model();
+    let bytes: Vec<u8> = generate_vec(inst, arch).unwrap().concat();
+    assert_eq!(
+        decode_instructions(&bytes, arch).unwrap(),
+        vec![inst.clone()]
+    );
 }
 
 // ---------------------------------------------------------------- descriptor-level forms
@@ -424,6 +444,50 @@ fn dropout_static() {
             ),
         )],
     );
+}
+
+#[test]
+fn lifting_gives_canonical_instructions_back() {
+    lifts_to_itself(Target::Sunda, &dropout(sb(0, 0x100, 64, 128, Bfloat16)));
+    lifts_to_itself(Target::Cayman, &gather(1000));
+    let narrow = Instruction::new(Op::StreamTranspose(StreamTranspose {
+        src: sb(0, 0, 16, 16, Float32),
+        dst: sb(16, 0, 16, 16, Float32),
+        mask: vec![],
+    }));
+    lifts_to_itself(Target::Sunda, &narrow);
+    // Unit dims are dropped, offsets past the stride carry into the partition, the dtype is the
+    // one the wire code is named after, the destination takes the source's partition count.
+    let inst = dropout(sbd(
+        0,
+        (1 << 18) + 0x40,
+        64,
+        &[Dim::new(8, 4), Dim::new(3, 1), Dim::new(1, 16)],
+        Float8E4m3fn,
+    ));
+    let bytes = generate_vec(&inst, &MARIANA).unwrap().concat();
+    let lifted = decode_instructions(&bytes, &MARIANA).unwrap();
+    let Op::Dropout(d) = &lifted[0].op else {
+        panic!("not a dropout")
+    };
+    assert_eq!(
+        d.src,
+        sbd(1, 0x40, 64, &[Dim::new(8, 4), Dim::new(1, 16)], Float8e4)
+    );
+    assert_eq!(d.dst.partitions(), 64);
+    // An indirect source lifts to data and index with no dims and the index as uint32.
+    let inst = dropout(ind(0, 0x200, 3, 0x1000, 32, 128, Bfloat16));
+    let bytes = generate_vec(&inst, &MARIANA).unwrap().concat();
+    let lifted = decode_instructions(&bytes, &MARIANA).unwrap();
+    let Op::Dropout(d) = &lifted[0].op else {
+        panic!("not a dropout")
+    };
+    let AccessPattern::TensorIndirect(i) = &d.src else {
+        panic!("not indirect")
+    };
+    assert_eq!(i.data, StaticAp::sbuf(3, 0x1000, 32, &[], Bfloat16));
+    assert_eq!(i.index, StaticAp::sbuf(0, 0x200, 32, &[], Uint32));
+    assert_eq!((i.num_indirect_indices, i.index_arg_id), (128, 0));
 }
 
 #[test]

@@ -15,7 +15,10 @@ use sundial_codegen::indirect::*;
 use sundial_codegen::model::*;
 use sundial_codegen::text::{StreamError, assemble, assemble_stream, disassemble_stream};
 use sundial_codegen::validate::{RULES, mxmem1d_valid, validate_bundle};
-use sundial_codegen::{DecodeError, EncodeError, OpcodeSet, collect, generate, generate_vec};
+use sundial_codegen::{
+    DecodeError, EncodeError, OpcodeSet, SequenceProblem, collect, decode_instructions, generate,
+    generate_vec,
+};
 
 // ---------------------------------------------------------------- instruction builders
 
@@ -852,6 +855,161 @@ fn truncated_stream_reports_the_offset() {
         e[0].render("x.bin"),
         "x.bin: truncated input: 10 trailing bytes at byte offset 0x40 (bundles are 64 bytes)"
     );
+}
+
+/// The encoding of `insts` on `arch`.
+fn stream_of(insts: &[Instruction], arch: &ArchModel) -> Vec<u8> {
+    insts
+        .iter()
+        .flat_map(|i| generate_vec(i, arch).unwrap())
+        .flatten()
+        .collect()
+}
+
+/// The (bundle, offset, problem) of a lifting error.
+fn lift_err(bytes: &[u8], arch: &ArchModel) -> (usize, usize, SequenceProblem) {
+    match decode_instructions(bytes, arch) {
+        Err(DecodeError::Sequence {
+            bundle,
+            offset,
+            problem,
+        }) => (bundle, offset, problem),
+        other => panic!("expected a sequence error, got {other:?}"),
+    }
+}
+
+#[test]
+fn lifting_rejects_broken_sequences() {
+    let drop = dropout(sb(0, 0x100, 64, 128, Bfloat16));
+    let shuf = shuffle(sb(0, 0, 8, 32, Bfloat16), (0..32).collect());
+    let d = stream_of(std::slice::from_ref(&drop), &MARIANA);
+    let s = stream_of(std::slice::from_ref(&shuf), &MARIANA);
+
+    // A 0x69 without its 0x6A: the shuffle's second half alone, after a dropout.
+    let bytes = [&d[..], &s[64..]].concat();
+    assert_eq!(
+        lift_err(&bytes, &MARIANA),
+        (1, 64, SequenceProblem::Orphan(0x69))
+    );
+    // A truncated pair: the 0x6A at the end of the input, then before a dropout.
+    let bytes = [&d[..], &s[..64]].concat();
+    let e = decode_instructions(&bytes, &MARIANA).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "bundle 2 (byte offset 0x80): 0x6a stream_transpose_fwd must be followed by 0x69 \
+         stream_shuffle, found the end of the input"
+    );
+    let bytes = [&s[..64], &d[..]].concat();
+    assert_eq!(
+        lift_err(&bytes, &MARIANA),
+        (
+            1,
+            64,
+            SequenceProblem::Unpaired {
+                opcode: 0x6A,
+                expected: 0x69,
+                found: Some(0x7F)
+            }
+        )
+    );
+
+    // Gather: a chain that starts with the continuation flag set, a 0x68 without its 0x67, a
+    // chain one chunk short, and a 0x67 on its own.
+    let g = stream_of(
+        &[Instruction::new(Op::Gather(Gather {
+            data: sb(0, 0, 16, 4096, Float32),
+            index: sb(0, 0x4000, 16, 1000, Uint32),
+            dst: sb(0, 0x8000, 16, 1000, Float32),
+        }))],
+        &MARIANA,
+    );
+    assert_eq!(g.len(), 4 * 64);
+    let bytes = [&d[..], &g[128..]].concat();
+    assert_eq!(
+        lift_err(&bytes, &MARIANA),
+        (1, 64 + 0x24, SequenceProblem::Continuation(1))
+    );
+    let bytes = [&g[..64], &d[..]].concat();
+    assert!(matches!(
+        lift_err(&bytes, &MARIANA),
+        (
+            1,
+            64,
+            SequenceProblem::Unpaired {
+                opcode: 0x68,
+                expected: 0x67,
+                found: Some(0x7F)
+            }
+        )
+    ));
+    assert_eq!(
+        lift_err(&g[..128], &MARIANA),
+        (
+            0,
+            0,
+            SequenceProblem::ChunkCount {
+                needed: 2,
+                found: 1
+            }
+        )
+    );
+    assert_eq!(
+        lift_err(&[&d[..], &g[64..128]].concat(), &MARIANA),
+        (1, 64, SequenceProblem::Orphan(0x67))
+    );
+
+    // A reserved byte, and a field the model cannot hold (the 0x6A transpose flag), are
+    // reported where re-encoding departs from the input.
+    let mut bytes = d.clone();
+    bytes[0x0C] = 1;
+    assert_eq!(
+        lift_err(&bytes, &MARIANA),
+        (
+            0,
+            0x0C,
+            SequenceProblem::Differs {
+                expected: 0,
+                found: 1
+            }
+        )
+    );
+    let mut bytes = [&d[..], &s[..]].concat();
+    bytes[64 + 0x26] = 1;
+    assert_eq!(lift_err(&bytes, &MARIANA).0, 1);
+    // Bytes the encoder would reject: fill_val is not -FLT_MAX.
+    let rs = stream_of(&[rsel(|_| {})], &CAYMAN);
+    let mut bytes = rs.clone();
+    bytes[0x14..0x18].copy_from_slice(&(-1.0f32).to_bits().to_le_bytes());
+    assert_eq!(
+        lift_err(&bytes, &CAYMAN),
+        (
+            0,
+            0,
+            SequenceProblem::NotEncodable(EncodeError::FillValNotMaxNeg)
+        )
+    );
+    assert_eq!(decode_instructions(&rs, &CAYMAN).unwrap().len(), 1);
+
+    // An unknown opcode, a format no instruction emits, and a truncated input.
+    let mut bytes = d.clone();
+    bytes[0] = 0x00;
+    assert_eq!(
+        lift_err(&bytes, &MARIANA),
+        (0, 0, SequenceProblem::UnknownOpcode(0x00))
+    );
+    bytes[0] = 0xBB;
+    assert_eq!(
+        lift_err(&bytes, &MARIANA),
+        (0, 0, SequenceProblem::NoInstruction(0xBB))
+    );
+    assert_eq!(
+        decode_instructions(&d[..60], &MARIANA),
+        Err(DecodeError::Truncated {
+            offset: 0,
+            trailing: 60
+        })
+    );
+    assert_eq!(decode_instructions(&[], &MARIANA), Ok(vec![]));
 }
 
 #[test]

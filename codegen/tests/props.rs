@@ -2,7 +2,9 @@
 //! bytes and disassemble -> assemble to identical bytes; any decodable bundle's text parses back
 //! to the same decoded value; random bytes and random text never panic; and GENERATE's fast path
 //! agrees with the reference encoders (bytes and errors) on valid and broken instructions, on
-//! perturbed architecture models and with short output buffers.
+//! perturbed architecture models and with short output buffers; streams of random valid
+//! instructions lift back to instructions (`decode_instructions`) that encode to the same bytes,
+//! and lifting never panics on random or edited streams.
 
 mod common;
 
@@ -17,7 +19,9 @@ use sundial_codegen::text::{
     assemble, assemble_stream, disassemble, disassemble_stream, format_decoded, parse_line,
 };
 use sundial_codegen::validate::validate_bundle;
-use sundial_codegen::{bundle_count, generate, generate_reference, generate_vec};
+use sundial_codegen::{
+    DecodeError, bundle_count, decode_instructions, generate, generate_reference, generate_vec,
+};
 
 /// A small deterministic generator driven by a proptest-chosen seed.
 struct Rng(u64);
@@ -437,6 +441,22 @@ fn perturbed(r: &mut Rng, t: Target) -> ArchModel {
     a
 }
 
+/// The concatenated encoding of `insts`.
+fn encode_stream(insts: &[Instruction], arch: &ArchModel) -> Vec<u8> {
+    insts
+        .iter()
+        .flat_map(|i| generate_vec(i, arch).expect("encodes"))
+        .flatten()
+        .collect()
+}
+
+/// A stream of 1..=4 random valid instructions.
+fn valid_stream(seed: u64, t: Target, count: usize) -> Vec<Instruction> {
+    (0..count as u64)
+        .map(|k| valid_instruction(seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15), t))
+        .collect()
+}
+
 fn target(i: u8) -> Target {
     Target::ALL[i as usize % 3]
 }
@@ -486,6 +506,71 @@ proptest! {
     }
 
     #[test]
+    fn lifted_instructions_encode_to_the_same_bytes(seed in any::<u64>(), t in 0u8..3, count in 1usize..5) {
+        let t = target(t);
+        let arch = t.model();
+        let insts = valid_stream(seed, t, count);
+        let bytes = encode_stream(&insts, arch);
+        let lifted = decode_instructions(&bytes, arch).unwrap();
+        prop_assert_eq!(lifted.len(), insts.len());
+        for (a, b) in insts.iter().zip(&lifted) {
+            prop_assert_eq!(a.op.kind(), b.op.kind());
+            prop_assert_eq!(a.engine, b.engine);
+        }
+        prop_assert_eq!(&encode_stream(&lifted, arch), &bytes);
+        // The lifted form is canonical: lifting its encoding gives it back.
+        prop_assert_eq!(decode_instructions(&bytes, arch).unwrap(), lifted);
+    }
+
+    #[test]
+    fn lifting_edited_streams_never_panics(seed in any::<u64>(), t in 0u8..3, edits in 1usize..4) {
+        let t = target(t);
+        let arch = t.model();
+        let r = &mut Rng(seed.rotate_left(29) | 1);
+        let count = r.range(1, 4) as usize;
+        let mut bytes = encode_stream(&valid_stream(seed, t, count), arch);
+        for _ in 0..edits {
+            let n = bytes.len() / 64;
+            let k = r.below(n.max(1) as u64) as usize;
+            match r.below(6) {
+                // Drop, duplicate or swap whole bundles (breaks pairs and chunk chains).
+                0 if n > 1 => {
+                    bytes.drain(k * 64..k * 64 + 64);
+                }
+                1 if n > 0 => {
+                    let b: Vec<u8> = bytes[k * 64..k * 64 + 64].to_vec();
+                    bytes.splice(k * 64..k * 64, b);
+                }
+                2 if k + 1 < n => {
+                    for j in 0..64 {
+                        bytes.swap(k * 64 + j, (k + 1) * 64 + j);
+                    }
+                }
+                // Flip a byte, or set the gather continuation flag.
+                3 if !bytes.is_empty() => {
+                    let j = r.below(bytes.len() as u64) as usize;
+                    bytes[j] ^= 1 << r.below(8);
+                }
+                4 if n > 0 => bytes[k * 64 + 0x24] = r.below(3) as u8,
+                // Truncate.
+                _ => {
+                    let cut = r.below(bytes.len() as u64 + 1) as usize;
+                    bytes.truncate(cut);
+                }
+            }
+        }
+        match decode_instructions(&bytes, arch) {
+            Ok(insts) => prop_assert_eq!(encode_stream(&insts, arch), bytes),
+            Err(DecodeError::Sequence { bundle, offset, .. }) => {
+                prop_assert!(bundle <= bytes.len() / 64 && offset <= bytes.len());
+                prop_assert!(offset >= bundle * 64 || offset == bytes.len());
+            }
+            Err(DecodeError::Truncated { offset, .. }) => prop_assert!(offset < bytes.len()),
+            Err(e) => prop_assert!(false, "unexpected error {e}"),
+        }
+    }
+
+    #[test]
     fn decoded_text_always_parses_back(b in proptest::array::uniform32(any::<u8>()),
                                        c in proptest::array::uniform32(any::<u8>()),
                                        k in 0usize..10) {
@@ -509,6 +594,7 @@ proptest! {
         }
         for t in Target::ALL {
             let _ = disassemble_stream(&bytes, t.model());
+            let _ = decode_instructions(&bytes, t.model());
             for chunk in bytes.chunks_exact(64) {
                 let b: &[u8; 64] = chunk.try_into().unwrap();
                 let _ = validate_bundle(b, 0, t.model());
