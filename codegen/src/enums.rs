@@ -174,7 +174,8 @@ pub fn alu_from_wire(wire: u8, core: CoreGen) -> Option<BirAluOp> {
 
 /// BIR `AluOpType` -> wire byte (`sub_12039C0` v2/v3, `sub_142E030` v4; CC CONFIRMED).
 /// `None` = the converter errors (average, elemwise_mul; the v4-only rows on v2/v3).
-pub fn alu_to_wire(op: BirAluOp, core: CoreGen) -> Option<u8> {
+pub const fn alu_to_wire(op: BirAluOp, core: CoreGen) -> Option<u8> {
+    let v4 = matches!(core, CoreGen::V4);
     let v = op as u8;
     match v {
         0..=18 => Some(v),
@@ -188,9 +189,9 @@ pub fn alu_to_wire(op: BirAluOp, core: CoreGen) -> Option<u8> {
         27 => Some(0x1b),
         28 => Some(0x1d),
         29 => Some(0x19),
-        30 if core == CoreGen::V4 => Some(0x20),
-        31 if core == CoreGen::V4 => Some(0x21),
-        32 if core == CoreGen::V4 => Some(0xc8),
+        30 if v4 => Some(0x20),
+        31 if v4 => Some(0x21),
+        32 if v4 => Some(0xc8),
         _ => None,
     }
 }

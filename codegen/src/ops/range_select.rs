@@ -5,8 +5,9 @@
 use super::fast::{self, Ctx, Words};
 use super::{active, static_only, wire};
 use crate::arch::ArchModel;
+use crate::arch::CoreGen;
 use crate::bundle::{Bundle, Sink, setup_header, setup_sync};
-use crate::enums::{ALU_MAX, RS_COMP_OPS, accum_to_wire, alu_to_wire};
+use crate::enums::{ALU_MAX, BirAluOp, RS_COMP_OPS, accum_to_wire, alu_to_wire};
 use crate::error::EncodeError;
 use crate::formats::{range_select as rs, read_acc as rd};
 use crate::model::{AccessPattern, Instruction, RangeSelect, ScalarOperand};
@@ -16,12 +17,42 @@ use crate::tensor::assign_static_pattern;
 pub const MAX_NEG_BITS: u32 = 0xFF7F_FFFF;
 
 /// The wire byte of a comparison op, if RangeSelect accepts it.
-#[inline(always)]
-fn comp_wire(op: crate::enums::BirAluOp, arch: &ArchModel) -> Option<u8> {
+fn comp_wire(op: BirAluOp, arch: &ArchModel) -> Option<u8> {
     alu_to_wire(op, arch.core).filter(|w| RS_COMP_OPS.contains(w))
 }
 
-fn comp(op: crate::enums::BirAluOp, arch: &ArchModel) -> Result<u8, EncodeError> {
+/// [`comp_wire`] as a table per core generation (V2/V3, V4), 0 where RangeSelect rejects the
+/// op (0 is no comparison op): one load in the fast path instead of a jump table.
+static COMP_WIRE: [[u8; 33]; 2] = {
+    const fn row(core: CoreGen) -> [u8; 33] {
+        let mut t = [0u8; 33];
+        let mut i = 0;
+        while i < 33 {
+            let op = BirAluOp::ALL[i];
+            if let Some(w) = alu_to_wire(op, core) {
+                let mut k = 0;
+                while k < RS_COMP_OPS.len() {
+                    if RS_COMP_OPS[k] == w {
+                        t[i] = w;
+                    }
+                    k += 1;
+                }
+            }
+            i += 1;
+        }
+        t
+    }
+    [row(CoreGen::V3), row(CoreGen::V4)]
+};
+
+/// The fast path's [`comp_wire`].
+#[inline(always)]
+fn comp_wire_fast(op: BirAluOp, arch: &ArchModel) -> Option<u8> {
+    let w = COMP_WIRE[(arch.core == CoreGen::V4) as usize][op as usize];
+    (w != 0).then_some(w)
+}
+
+fn comp(op: BirAluOp, arch: &ArchModel) -> Result<u8, EncodeError> {
     comp_wire(op, arch).ok_or(EncodeError::AluNotEncodable(op))
 }
 
@@ -133,8 +164,8 @@ pub(super) fn generate(
     w.u32(rs::BASE, (op.range_start as f32).to_bits());
     w.u32(rs::FILL_VAL, MAX_NEG_BITS);
     w.slot::<2>(rs::SRC, s);
-    w.u8(rs::COMP_OP0, comp_wire(op.comp_op0, arch)?);
-    w.u8(rs::COMP_OP1, comp_wire(op.comp_op1, arch)?);
+    w.u8(rs::COMP_OP0, comp_wire_fast(op.comp_op0, arch)?);
+    w.u8(rs::COMP_OP1, comp_wire_fast(op.comp_op1, arch)?);
     let (s0, v0) = bound(op.bound0);
     let (s1, v1) = bound(op.bound1);
     w.u8(rs::BOUND0_SRC, s0);
@@ -150,4 +181,23 @@ pub(super) fn generate(
     w.u8(rd::ACTIVE, cx.active(res.partitions)?);
     w.slot::<1>(rd::DST, fast::tensor::<1>(res, cx.geo)?);
     Some(2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arch::Target;
+
+    #[test]
+    fn comparison_table_matches_the_converter() {
+        for t in Target::ALL {
+            for op in BirAluOp::ALL {
+                assert_eq!(
+                    comp_wire_fast(op, t.model()),
+                    comp_wire(op, t.model()),
+                    "{op:?}"
+                );
+            }
+        }
+    }
 }
