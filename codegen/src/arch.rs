@@ -207,7 +207,11 @@ const FAMILIES_V4: FamilySet = FamilySet::of(&[
 ]);
 
 /// sunda (CoreV2).
-pub static SUNDA: ArchModel = ArchModel {
+pub static SUNDA: ArchModel = SUNDA_MODEL;
+
+/// The value of [`SUNDA`] as a constant: encoders handed the static use this copy, whose fields
+/// every crate that inlines them can fold.
+pub(crate) const SUNDA_MODEL: ArchModel = ArchModel {
     target: Target::Sunda,
     core: CoreGen::V2,
     granularity_mask: 0xC0, // assumption, see above
@@ -226,7 +230,11 @@ pub static SUNDA: ArchModel = ArchModel {
 };
 
 /// cayman (CoreV3).
-pub static CAYMAN: ArchModel = ArchModel {
+pub static CAYMAN: ArchModel = CAYMAN_MODEL;
+
+/// The value of [`CAYMAN`] as a constant: encoders handed the static use this copy, whose fields
+/// every crate that inlines them can fold.
+pub(crate) const CAYMAN_MODEL: ArchModel = ArchModel {
     target: Target::Cayman,
     core: CoreGen::V3,
     granularity_mask: 0xC0, // assumption, see above
@@ -245,7 +253,11 @@ pub static CAYMAN: ArchModel = ArchModel {
 };
 
 /// mariana (CoreV4).
-pub static MARIANA: ArchModel = ArchModel {
+pub static MARIANA: ArchModel = MARIANA_MODEL;
+
+/// The value of [`MARIANA`] as a constant: encoders handed the static use this copy, whose fields
+/// every crate that inlines them can fold.
+pub(crate) const MARIANA_MODEL: ArchModel = ArchModel {
     target: Target::Mariana,
     core: CoreGen::V4,
     granularity_mask: 0xC0, // assumption, see above

@@ -15,7 +15,7 @@ mod range_select;
 mod stream_shuffle;
 mod stream_transpose;
 
-use crate::arch::ArchModel;
+use crate::arch::{ArchModel, CAYMAN, CAYMAN_MODEL, MARIANA, MARIANA_MODEL, SUNDA, SUNDA_MODEL};
 use crate::bundle::{Bundle, Sink};
 use crate::dtype::{BirDtype, bir_to_wire};
 use crate::error::EncodeError;
@@ -102,6 +102,24 @@ pub(crate) fn encode<S: Sink>(
 /// returns the exact error.
 #[inline(always)]
 pub(crate) fn generate(inst: &Instruction, arch: &ArchModel, out: &mut [Bundle]) -> Option<usize> {
+    // Handed one of the built-in models (immutable statics), an inlined copy of the fast path
+    // reads the same values from a constant, so every field folds to an immediate: the strides
+    // become shifts, the window and limits immediates, the family gate and the dtype LUT
+    // constants. Any other model, a clone of a built-in one included, takes the general copy.
+    if std::ptr::eq(arch, &MARIANA) {
+        generate_with(inst, &MARIANA_MODEL, out)
+    } else if std::ptr::eq(arch, &CAYMAN) {
+        generate_with(inst, &CAYMAN_MODEL, out)
+    } else if std::ptr::eq(arch, &SUNDA) {
+        generate_with(inst, &SUNDA_MODEL, out)
+    } else {
+        generate_with(inst, arch, out)
+    }
+}
+
+/// [`generate`] for one model.
+#[inline(always)]
+fn generate_with(inst: &Instruction, arch: &ArchModel, out: &mut [Bundle]) -> Option<usize> {
     use fast::gate;
     let cx = fast::Ctx::new(arch);
     // The gate sits in each arm so that its op-table row is a constant.
