@@ -71,9 +71,9 @@ pub(super) fn encode<S: Sink>(
     Ok(())
 }
 
-/// The GENERATE fast path (see `fast`): the same chunk pairs, or `None`. Both halves are built
-/// once as templates; each chunk copies them and patches its continuation flag, its element
-/// count and, on the first and last bundle, the sync band.
+/// The GENERATE fast path (see `fast`): the same chunk pairs, or `None`. Chunk 0 is built in
+/// place; every later chunk is a copy of it (whole bundles) with its continuation flag and
+/// element count patched; the sync bands go on the first and the last bundle at the end.
 #[inline(always)]
 pub(super) fn generate(
     inst: &Instruction,
@@ -92,36 +92,40 @@ pub(super) fn generate(
     let out = out.get_mut(..usize::try_from(chunks).ok()?.checked_mul(2)?)?;
     let src = fast::tensor::<4>(data, cx.geo)?;
     let dst = fast::operand::<4>(&op.dst, cx.geo)?;
+    let (a_active, c_active) = (cx.active(data.partitions)?, cx.active(index.partitions)?);
+    let (head, rest) = out.split_at_mut(2);
+    let [a0, c0] = head else {
+        return None;
+    };
 
-    let mut t68: Bundle = [0; 64];
-    let mut w = Words::new(&mut t68, 0x68);
+    let mut w = Words::new(a0, 0x68);
     w.u8(rl::IN_DTYPE, cx.wire(data.dtype));
     w.u8(rl::OUT_DTYPE, cx.wire(dst.dtype));
-    w.u8(rl::ACTIVE, cx.active(data.partitions)?);
+    w.u8(rl::ACTIVE, a_active);
     w.slot::<4>(rl::SRC, src);
     w.slot::<4>(rl::DST, dst.slot);
 
-    let mut t67: Bundle = [0; 64];
-    let mut w = Words::new(&mut t67, 0x67);
+    let mut w = Words::new(c0, 0x67);
     w.u8(pb::IN_DTYPE, cx.wire(index.dtype));
-    w.u8(pb::ACTIVE, cx.active(index.partitions)?);
+    w.u8(pb::ACTIVE, c_active);
     w.u32(pb::VECTOR_DEPTH, 0x1FF);
     w.slot::<4>(pb::SRC, idx);
 
-    let (first, last) = fast::events_pair(&inst.sync);
-    let mut left = n;
-    for (k, pair) in out.chunks_exact_mut(2).enumerate() {
+    let mut left = n - n.min(GATHER_CHUNK);
+    for pair in rest.chunks_exact_mut(2) {
         let [a, c] = pair else { continue };
-        *a = t68;
-        rl::OPTIONS.put_u16(a, (k != 0) as u16);
-        *c = t67;
+        *a = *a0;
+        rl::OPTIONS.put_u16(a, 1);
+        *c = *c0;
         let count = left.min(GATHER_CHUNK);
         pb::ELEM_COUNT.put_u32(c, count as u32);
         left -= count;
-        if k == 0 {
-            fast::put_events(a, first);
-        }
-        if left == 0 {
+    }
+    pb::ELEM_COUNT.put_u32(c0, n.min(GATHER_CHUNK) as u32);
+    let (first, last) = fast::events_pair(&inst.sync);
+    if (first | last) != 0 {
+        fast::put_events(a0, first);
+        if let Some(c) = out.last_mut() {
             fast::put_events(c, last);
         }
     }
