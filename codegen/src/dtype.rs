@@ -107,13 +107,14 @@ pub const BIR_TO_WIRE_V4: [u8; 20] = [
     0x0a, 0x0b, 0x01, 0x0c,
 ];
 
-/// The BIR -> wire LUTs by `CoreGen as usize` (V2, V3, V4).
-static WIRE_LUTS: [&[u8; 20]; 3] = [&BIR_TO_WIRE_V2_V3, &BIR_TO_WIRE_V2_V3, &BIR_TO_WIRE_V4];
+/// The BIR -> wire LUTs by `CoreGen as usize` (V2, V3, V4). A `const`, so a crate that inlines
+/// [`wire_lut`] holds its own copy and, for a known core, a constant table address.
+const WIRE_LUTS: [[u8; 20]; 3] = [BIR_TO_WIRE_V2_V3, BIR_TO_WIRE_V2_V3, BIR_TO_WIRE_V4];
 
 /// The BIR -> wire LUT of a core generation, indexed by `BirDtype as usize`.
 #[inline(always)]
 pub fn wire_lut(core: CoreGen) -> &'static [u8; 20] {
-    WIRE_LUTS[core as usize]
+    &WIRE_LUTS[core as usize]
 }
 
 /// The wire dtype byte for a BIR dtype on a core generation (the `sub_120E650` conversion).

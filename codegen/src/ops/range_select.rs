@@ -22,8 +22,9 @@ fn comp_wire(op: BirAluOp, arch: &ArchModel) -> Option<u8> {
 }
 
 /// [`comp_wire`] as a table per core generation (V2/V3, V4), 0 where RangeSelect rejects the
-/// op (0 is no comparison op): one load in the fast path instead of a jump table.
-static COMP_WIRE: [[u8; 33]; 2] = {
+/// op (0 is no comparison op): one load in the fast path instead of a jump table. A `const` so
+/// that the crate inlining the fast path holds the table itself.
+const COMP_WIRE: [[u8; 33]; 2] = {
     const fn row(core: CoreGen) -> [u8; 33] {
         let mut t = [0u8; 33];
         let mut i = 0;
