@@ -40,18 +40,19 @@ pub(super) fn generate(
     out: &mut [Bundle],
 ) -> Option<usize> {
     let [b] = fast::room::<1>(out)?;
-    let src = fast::operand::<3>(&op.src, cx.geo)?;
-    let dst = fast::operand::<3>(&op.dst, cx.geo)?;
-    let band = fast::events_single(&inst.sync)?;
+    // Each field is stored as soon as it is known (short live ranges, no spills); a later
+    // failure leaves a partial bundle, which the reference encoder then overwrites.
     let mut w = Words::new(b, 0x7F);
-    w.band(band);
+    w.band(fast::events_single(&inst.sync)?);
+    let src = fast::operand::<3>(&op.src, cx.geo)?;
+    w.slot::<3>(dr::SRC, src.slot);
     w.u8(dr::IN_DTYPE, cx.wire(src.dtype));
-    w.u8(dr::OUT_DTYPE, cx.wire(dst.dtype));
     w.u8(dr::ACTIVE, cx.active(src.partitions)?);
+    let dst = fast::operand::<3>(&op.dst, cx.geo)?;
+    w.slot::<3>(dr::DST, dst.slot);
+    w.u8(dr::OUT_DTYPE, cx.wire(dst.dtype));
     w.u8(dr::THRESHOLD_IMM_PTR, op.threshold_imm_ptr);
     w.u8(dr::THRESHOLD_DTYPE, cx.wire(op.threshold_dtype));
     w.u8(dr::RNG_MODE, op.rng_mode);
-    w.slot::<3>(dr::SRC, src.slot);
-    w.slot::<3>(dr::DST, dst.slot);
     Some(1)
 }

@@ -58,22 +58,21 @@ pub(super) fn generate(
         return None;
     }
     let [b0, b1] = fast::room::<2>(out)?;
-    let src = fast::operand::<4>(&op.src, cx.geo)?;
-    let dst = fast::operand::<4>(&op.dst, cx.geo)?;
+    // Fields are stored as soon as they are known (see dropout).
     let (first, last) = fast::events_pair(&inst.sync);
-    let mut w = Words::new(b0, 0x6A);
-    w.band(first);
-    w.u8(tr::IN_DTYPE, cx.wire(src.dtype));
-    w.u8(tr::OUT_DTYPE, cx.wire(dst.dtype));
-    w.u8(tr::ACTIVE, cx.active(src.partitions)?);
-    w.slot::<4>(tr::SRC, src.slot);
-    w.slot::<4>(tr::DST, dst.slot);
-
+    let mut w0 = Words::new(b0, 0x6A);
+    w0.band(first);
+    let mut w1 = Words::new(b1, 0x69);
+    w1.band(last);
+    let src = fast::operand::<4>(&op.src, cx.geo)?;
+    w0.slot::<4>(tr::SRC, src.slot);
+    w1.slot::<4>(shuffle::SRC, src.slot);
+    w0.u8(tr::IN_DTYPE, cx.wire(src.dtype));
+    w0.u8(tr::ACTIVE, cx.active(src.partitions)?);
+    let dst = fast::operand::<4>(&op.dst, cx.geo)?;
+    w0.slot::<4>(tr::DST, dst.slot);
+    w0.u8(tr::OUT_DTYPE, cx.wire(dst.dtype));
     let sentinel = fast::sentinel(src.partitions, dst.partitions);
-    let lanes = fast::lanes(&op.mask, sentinel)?;
-    let mut w = Words::new(b1, 0x69);
-    w.band(last);
-    w.slot::<4>(shuffle::SRC, src.slot);
-    w.lanes(shuffle::IMMEDIATE, &lanes);
+    w1.lanes(shuffle::IMMEDIATE, &fast::lanes(&op.mask, sentinel)?);
     Some(2)
 }

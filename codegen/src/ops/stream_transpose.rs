@@ -67,27 +67,24 @@ pub(super) fn generate(
     if src.nums >> 48 != 1 {
         return None;
     }
-    let dst = fast::operand::<4>(&op.dst, cx.geo)?;
-    let wide = dst.partitions >= TRANSPOSE_WIDE_PARTITIONS;
     let [b0, rest @ ..] = out else {
         return None;
     };
-    let (first, last) = if wide {
-        fast::events_pair(&inst.sync)
-    } else {
-        (fast::events_single(&inst.sync)?, 0)
-    };
+    // Fields are stored as soon as they are known (see dropout).
     let mut w = Words::new(b0, 0x6B);
-    w.band(first);
+    w.slot::<4>(tr::SRC, src);
     w.u8(tr::IN_DTYPE, cx.wire(s.dtype));
-    w.u8(tr::OUT_DTYPE, cx.wire(dst.dtype));
     w.u8(tr::ACTIVE, cx.active(s.partitions)?);
     w.u8(tr::TRANSPOSE_CH, 1);
-    w.slot::<4>(tr::SRC, src);
+    let dst = fast::operand::<4>(&op.dst, cx.geo)?;
     w.slot::<4>(tr::DST, dst.slot);
-    if !wide {
+    w.u8(tr::OUT_DTYPE, cx.wire(dst.dtype));
+    if dst.partitions < TRANSPOSE_WIDE_PARTITIONS {
+        w.band(fast::events_single(&inst.sync)?);
         return Some(1);
     }
+    let (first, last) = fast::events_pair(&inst.sync);
+    w.band(first);
     let b1 = rest.first_mut()?;
     let lanes = fast::lanes(&op.mask, fast::sentinel(s.partitions, dst.partitions))?;
     let mut w = Words::new(b1, 0x69);
