@@ -25,7 +25,7 @@
 //! * Starts as [`addr4::unfold`] gives them: PSUM inside the PSUM window, SBUF otherwise, with the
 //!   in-partition offset below the stride (an offset past the stride carries into the partition
 //!   when folded, so both forms encode alike).
-//! * Dtypes as [`dtype::wire_to_bir`] gives them: the BIR dtype a wire code is named after
+//! * Dtypes as [`crate::dtype::wire_to_bir`] gives them: the BIR dtype a wire code is named after
 //!   (`float8_e4m3fn` and `float8e4` are both `fp8e4` on the wire; the decoder says `float8e4`).
 //! * Partition counts the wire does not carry take the active-channels byte of the bundle: every
 //!   destination operand (and the 0x69 source), an indirect AP's index, Gather's destination.

@@ -7,16 +7,25 @@
 //! error a caller sees still comes from the reference encoder, in its order, with its payload.
 //! What makes it fast:
 //!
-//! * A bundle is zeroed with four wide stores and each field is then written once, a slot in
-//!   two or three 8-byte stores ([`Words`]); nothing is read back.
+//! * A bundle is zeroed with four wide stores and each field is then stored once, as soon as it
+//!   is known, a slot in two or three 8-byte stores ([`Words`]); nothing is read back and few
+//!   values stay live (the whole lowering is inlined into the caller's loop, where spills cost).
 //! * An access pattern is folded and packed once per instruction ([`Slot`]), even when two
-//!   bundles of a micro-pair carry it, and its checks are combined into one predictable branch.
-//! * The start-address fold ([`word`]) needs no division, and packing ([`pack`]) is
-//!   straight-line code when no dim is dropped.
+//!   bundles of a micro-pair carry it; its dtype and partition count come from the same match
+//!   ([`Operand`]).
+//! * The start-address fold ([`word`]) needs no division and, for an SBUF start, is two range
+//!   tests; PSUM and register starts, indirect records and unusual dim lists are out of line.
+//! * Packing ([`pack`]) is straight-line code per length when no dim is dropped.
+//! * The sync bands cost one test when there is no sync (the usual case).
+//! * `ops::generate` recognises the built-in models by address and runs a copy of the fast path
+//!   on a constant copy of the model, so every model field it reads is an immediate (strides
+//!   become shifts, the family gate and the dtype LUT constants); other models take the general
+//!   copy.
 //!
 //! The fast path may be stricter than the reference (it may decline a legal input, which then
 //! takes the reference path), never looser; the differential property test compares the two on
-//! valid and invalid instructions and on perturbed architecture models.
+//! valid and invalid instructions, on the built-in models, their clones and perturbed models, and
+//! with short output buffers.
 
 use crate::addr4::{INDIRECT_BIT, NUM_ADDR_REGISTERS, REG_BIT};
 use crate::arch::{ArchModel, Family};
@@ -28,9 +37,8 @@ use crate::model::{
     AccessPattern, Dim, IndirectAp, Instruction, MemLoc, OpKind, Space, Start, StaticAp, SyncInfo,
 };
 
-/// A bundle being filled in place: `new` zeroes it and stamps the header and the EVENTS band;
-/// each field is then one store of its final value (no read-modify-write, and nothing held in
-/// registers until the end).
+/// A bundle being filled in place: `new` zeroes it and stamps the header; each field is then one
+/// store of its final value (no read-modify-write, and nothing held in registers until the end).
 pub(crate) struct Words<'a>(&'a mut Bundle);
 
 impl<'a> Words<'a> {
