@@ -15,7 +15,7 @@ use sundial_codegen::arch::{ArchModel, CAYMAN, MARIANA};
 use sundial_codegen::dtype::BirDtype::{self, *};
 use sundial_codegen::enums::{BirAccumulation, BirAluOp};
 use sundial_codegen::model::*;
-use sundial_codegen::{Bundle, bundle_count, generate};
+use sundial_codegen::{Bundle, bundle_count, generate, generate_stream};
 
 struct Rng(u64);
 
@@ -131,11 +131,36 @@ fn mix(count: u32) -> Vec<(Instruction, &'static ArchModel)> {
     v
 }
 
+/// Per-instruction calls of `generate` (the API a caller with one instruction at a time uses).
 #[inline(never)]
 fn encode_all(mix: &[(Instruction, &ArchModel)], out: &mut [Bundle]) -> usize {
     let mut pos = 0;
     for (inst, arch) in mix {
         pos += generate(inst, arch, &mut out[pos..]).expect("valid mix");
+    }
+    pos
+}
+
+/// The mix as per-target instruction streams (a kernel targets one core), in mix order.
+fn streams(
+    mix: &[(Instruction, &'static ArchModel)],
+) -> Vec<(&'static ArchModel, Vec<Instruction>)> {
+    let mut out: Vec<(&'static ArchModel, Vec<Instruction>)> = Vec::new();
+    for (inst, arch) in mix {
+        match out.iter_mut().find(|(a, _)| std::ptr::eq(*a, *arch)) {
+            Some((_, v)) => v.push(inst.clone()),
+            None => out.push((*arch, vec![inst.clone()])),
+        }
+    }
+    out
+}
+
+/// `generate_stream` on each target's stream: how a whole function is emitted.
+#[inline(never)]
+fn encode_streams(streams: &[(&ArchModel, Vec<Instruction>)], out: &mut [Bundle]) -> usize {
+    let mut pos = 0;
+    for (arch, insts) in streams {
+        pos += generate_stream(insts, arch, &mut out[pos..]).expect("valid mix");
     }
     pos
 }
@@ -150,15 +175,20 @@ fn median(mut v: Vec<Duration>) -> Duration {
     v[v.len() / 2]
 }
 
-/// Interleaved self-timed rounds: returns (encode median, memcpy median) per pass.
-fn measure(mix: &[(Instruction, &ArchModel)], total: usize, rounds: usize) -> (Duration, Duration) {
+/// Interleaved self-timed rounds of `encode` and a memcpy of `total` bundles: returns (encode
+/// median, memcpy median) per pass.
+fn measure(
+    encode: impl Fn(&mut [Bundle]) -> usize,
+    total: usize,
+    rounds: usize,
+) -> (Duration, Duration) {
     let mut out = vec![[0u8; 64]; total];
     let src = vec![[0x5Au8; 64]; total];
     let mut dst = vec![[0u8; 64]; total];
     let (mut enc, mut cpy) = (Vec::new(), Vec::new());
     for _ in 0..rounds {
         let t = Instant::now();
-        black_box(encode_all(black_box(mix), black_box(&mut out)));
+        black_box(encode(black_box(&mut out)));
         enc.push(t.elapsed());
         let t = Instant::now();
         memcpy_all(black_box(&src), black_box(&mut dst));
@@ -179,10 +209,25 @@ fn main() {
     let mut check = vec![[0u8; 64]; total];
     assert_eq!(encode_all(&mix, &mut check), total);
 
-    // Warm up, then the reported figure.
+    let streams = streams(&mix);
+    let grouped: Vec<(Instruction, &ArchModel)> = streams
+        .iter()
+        .flat_map(|(a, v)| v.iter().map(move |i| (i.clone(), *a)))
+        .collect();
+    let (mut by_call, mut by_stream) = (vec![[0u8; 64]; total], vec![[0u8; 64]; total]);
+    assert_eq!(encode_all(&grouped, &mut by_call), total);
+    assert_eq!(encode_streams(&streams, &mut by_stream), total);
+    assert!(
+        by_call == by_stream,
+        "generate_stream must write what per-instruction generate writes"
+    );
+
+    // Warm up, then the reported figures: the headline is the stream API (a function's
+    // instructions emitted for its target); the per-call figure is printed next to it.
     let rounds = (2_000_000 / total).clamp(20, 2000);
-    let _ = measure(&mix, total, rounds / 10);
-    let (enc, cpy) = measure(&mix, total, rounds);
+    let _ = measure(|o| encode_streams(&streams, o), total, rounds / 10);
+    let (enc, cpy) = measure(|o| encode_streams(&streams, o), total, rounds);
+    let (enc_call, cpy_call) = measure(|o| encode_all(&mix, o), total, rounds);
     let bps = total as f64 / enc.as_secs_f64();
     println!(
         "encode report: {} instructions, {} bundles ({} KiB) per pass; encode {:.1} us ({:.3e} bundles/s, \
@@ -196,10 +241,17 @@ fn main() {
         cpy.as_secs_f64() * 1e6,
         enc.as_secs_f64() / cpy.as_secs_f64()
     );
+    println!(
+        "per-instruction generate(): encode {:.1} us ({:.1} ns/bundle), memcpy {:.1} us; ratio {:.2}",
+        enc_call.as_secs_f64() * 1e6,
+        enc_call.as_secs_f64() * 1e9 / total as f64,
+        cpy_call.as_secs_f64() * 1e6,
+        enc_call.as_secs_f64() / cpy_call.as_secs_f64()
+    );
     if std::env::var_os("SUNDIAL_BENCH_DETAIL").is_some() {
         let mut sorted = self::mix(count);
         sorted.sort_by_key(|(i, _)| i.op.kind() as u8);
-        let (enc, cpy) = measure(&sorted, total, rounds);
+        let (enc, cpy) = measure(|o| encode_all(&sorted, o), total, rounds);
         println!(
             "sorted by op: encode {:.1} us, memcpy {:.1} us, ratio {:.2}",
             enc.as_secs_f64() * 1e6,
@@ -212,7 +264,7 @@ fn main() {
                 .filter(|(i, _)| i.op.kind() as u8 == k)
                 .collect();
             let t: usize = only.iter().map(|(i, _)| bundle_count(i)).sum();
-            let (enc, _) = measure(&only, t, rounds);
+            let (enc, _) = measure(|o| encode_all(&only, o), t, rounds);
             let name = only[0].0.op.kind().info().name;
             println!(
                 "{name}: {} instructions, {t} bundles, {:.1} ns/bundle",
@@ -226,6 +278,9 @@ fn main() {
     let mut g = c.benchmark_group("encode_mix");
     g.throughput(Throughput::Elements(total as u64));
     let mut out = vec![[0u8; 64]; total];
+    g.bench_function("generate_stream", |b| {
+        b.iter(|| encode_streams(black_box(&streams), black_box(&mut out)))
+    });
     g.bench_function("generate", |b| {
         b.iter(|| encode_all(black_box(&mix), black_box(&mut out)))
     });

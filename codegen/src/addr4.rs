@@ -69,7 +69,8 @@ pub fn fold(loc: MemLoc, arch: &ArchModel) -> Result<u32, EncodeError> {
     let in_part = if stride.is_power_of_two() {
         rel & (stride - 1)
     } else {
-        rel % stride
+        rel.checked_rem(stride)
+            .ok_or(EncodeError::InvalidArchModel("the partition stride"))?
     };
     if rel >= window || in_part >= active {
         return Err(EncodeError::AddressOutsideWindow {
@@ -127,8 +128,10 @@ pub fn scale_word(start: &Start, arch: &ArchModel) -> Result<(u32, u32), EncodeE
                 return Err(EncodeError::MxScaleNotSbuf);
             }
             let full = fold(loc, arch)?;
-            let part = full / arch.sbuf_partition_stride;
-            let in_part = full % arch.sbuf_partition_stride;
+            let stride = arch.sbuf_partition_stride;
+            let bad = EncodeError::InvalidArchModel("the SBUF partition stride");
+            let part = full.checked_div(stride).ok_or(bad.clone())?;
+            let in_part = full.checked_rem(stride).ok_or(bad)?;
             let w = ((part << SB_SHIFT) & 0xFF80_0000) + in_part;
             Ok((w, part))
         }

@@ -183,6 +183,18 @@ pub fn generate(
     }
 }
 
+/// GENERATE for a whole instruction stream of one target (the way a function is emitted):
+/// the same bytes and errors as calling [`generate`] on each instruction in turn, without the
+/// per-call model dispatch. Returns the number of bundles written, or the index of the first
+/// instruction that failed with its error (the contents of `out` are then unspecified).
+pub fn generate_stream(
+    insts: &[Instruction],
+    arch: &ArchModel,
+    out: &mut [Bundle],
+) -> Result<usize, (usize, EncodeError)> {
+    ops::generate_stream(insts, arch, out)
+}
+
 /// GENERATE through the reference encoders, which fill each bundle field by field and check
 /// every assert in the spec's order. [`generate`] produces the same bytes and errors faster;
 /// this entry point exists for it to fall back on and for differential tests.
@@ -205,9 +217,22 @@ pub fn generate_reference(
     }
 }
 
+/// The most bundles [`generate_vec`] allocates for one instruction. The largest real lowering
+/// is a Gather whose uint32 index fills a 256 KiB SBUF partition: 65536 indices, 128 chunks,
+/// 256 bundles; the limit leaves a wide margin and keeps a hostile instruction (a Gather with
+/// 2^60 indices) from allocating, or aborting on, petabytes.
+pub const MAX_BUNDLES_PER_INSTRUCTION: usize = 1 << 16;
+
 /// GENERATE into a new vector.
 pub fn generate_vec(inst: &Instruction, arch: &ArchModel) -> Result<Vec<Bundle>, EncodeError> {
-    let mut v = vec![[0u8; 64]; ops::bundle_count(inst)];
+    let needed = ops::bundle_count(inst);
+    if needed > MAX_BUNDLES_PER_INSTRUCTION {
+        return Err(EncodeError::TooManyBundles {
+            needed,
+            limit: MAX_BUNDLES_PER_INSTRUCTION,
+        });
+    }
+    let mut v = vec![[0u8; 64]; needed];
     let n = generate(inst, arch, &mut v)?;
     v.truncate(n);
     Ok(v)

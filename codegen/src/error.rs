@@ -137,6 +137,18 @@ pub enum EncodeError {
     /// A static MX access pattern must be 1-D with step +1 or -1 (MXMEM_PATTERN1D).
     #[error("MXMEM_PATTERN1D needs a 1-D access pattern with step +1 or -1")]
     MxStaticShape,
+    /// An instruction would lower to more bundles than any real one can (a Gather over more
+    /// indices than an SBUF partition holds): refused before anything is allocated.
+    #[error("the instruction lowers to {needed} bundles; at most {limit} are supported")]
+    TooManyBundles {
+        /// Bundles the instruction lowers to.
+        needed: usize,
+        /// The limit ([`crate::bundle::MAX_BUNDLES_PER_INSTRUCTION`]).
+        limit: usize,
+    },
+    /// A custom [`crate::arch::ArchModel`] with a value the encoders divide by set to zero.
+    #[error("invalid arch model: {0} is zero")]
+    InvalidArchModel(&'static str),
     /// The output slice is too short.
     #[error("output buffer holds {available} bundles, {needed} needed")]
     OutputFull {

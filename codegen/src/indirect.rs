@@ -131,7 +131,9 @@ pub fn assign_indirect_pattern_for_mx(
     addr4::put_u32(slot, 4, addr4::word(&d.data.start, arch)?);
     let (sw, part) = addr4::scale_word(&scale.base().start, arch)?;
     addr4::put_u32(slot, 8, sw);
-    slot[0xF] = (part % arch.pe_count) as u8;
+    slot[0xF] = part
+        .checked_rem(arch.pe_count)
+        .ok_or(EncodeError::InvalidArchModel("the PE count"))? as u8;
     let mut n = data.get_num_indirect_indices();
     if d.data.dtype.is_x4_packed() {
         n = n
@@ -195,7 +197,9 @@ pub fn assign_access_for_mx(
         u16::try_from(k).map_err(|_| EncodeError::CountOverflow(k.min(u32::MAX as u64) as u32))?;
     slot[8..10].copy_from_slice(&k.to_le_bytes());
     slot[0xA] = dir;
-    slot[0xB] = (part % arch.pe_count) as u8;
+    slot[0xB] = part
+        .checked_rem(arch.pe_count)
+        .ok_or(EncodeError::InvalidArchModel("the PE count"))? as u8;
     Ok(())
 }
 

@@ -194,7 +194,9 @@ fn check_addr(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, write: 
         }
     }
     if arch.in_psum(a) {
-        let in_part = (a - arch.psum_base) % arch.psum_partition_stride;
+        // A custom model with a zero stride has no partitions: the whole offset is checked.
+        let rel = a - arch.psum_base;
+        let in_part = rel.checked_rem(arch.psum_partition_stride).unwrap_or(rel);
         if in_part >= arch.psum_active_bytes {
             c.fail(
                 "addr_in_psum_partition",
@@ -213,7 +215,7 @@ fn check_addr(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, write: 
             );
         }
     } else if arch.in_sbuf(a) {
-        let in_part = a % arch.sbuf_partition_stride;
+        let in_part = a.checked_rem(arch.sbuf_partition_stride).unwrap_or(a);
         if in_part >= arch.sbuf_active_bytes {
             c.fail(
                 "addr_in_sbuf_partition",
@@ -404,10 +406,13 @@ fn start_active(c: &mut Ctx, b: &Bundle, src: &Field, active_off: usize) {
         return;
     }
     let a = w & ADDR_MASK;
+    // A custom model with a zero stride has one partition.
     let part = if c.arch.in_psum(a) {
-        (a - c.arch.psum_base) / c.arch.psum_partition_stride
+        (a - c.arch.psum_base)
+            .checked_div(c.arch.psum_partition_stride)
+            .unwrap_or(0)
     } else {
-        a / c.arch.sbuf_partition_stride
+        a.checked_div(c.arch.sbuf_partition_stride).unwrap_or(0)
     };
     let act = b[active_off] as u32;
     if part + act > c.arch.partitions {
@@ -663,7 +668,9 @@ fn dma_indirect_rules(c: &mut Ctx, b: &Bundle) {
         d.rule = RULE;
     }
     if idx & REG_BIT == 0 {
-        let part = (idx & ADDR_MASK) / c.arch.sbuf_partition_stride;
+        let part = (idx & ADDR_MASK)
+            .checked_div(c.arch.sbuf_partition_stride)
+            .unwrap_or(0);
         if c.arch.in_sbuf(idx & ADDR_MASK) && part + b[14] as u32 > c.arch.partitions {
             c.fail(
                 RULE,

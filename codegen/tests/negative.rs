@@ -480,6 +480,21 @@ fn field_encoding_errors() {
         err(&inst, &SUNDA),
         EncodeError::SyncValueConflict { wait: 2, update: 3 }
     );
+    // A Gather over 2^48 indices would lower to 2^40 bundles: refused before allocating.
+    let huge = gather(
+        sb(0, 0, 16, 64, Float32),
+        sbd(
+            0,
+            0x4000,
+            16,
+            &[Dim::new(1, 65535), Dim::new(1, 65535), Dim::new(1, 65535)],
+            Uint32,
+        ),
+    );
+    assert!(matches!(
+        generate_vec(&huge, &MARIANA),
+        Err(EncodeError::TooManyBundles { limit: 65536, .. })
+    ));
     let mut small = [[0u8; 64]; 1];
     let e = generate(&rsel(|_| {}), &CAYMAN, &mut small);
     assert_eq!(

@@ -4,7 +4,8 @@
 //! agrees with the reference encoders (bytes and errors) on valid and broken instructions, on
 //! perturbed architecture models and with short output buffers; streams of random valid
 //! instructions lift back to instructions (`decode_instructions`) that encode to the same bytes,
-//! and lifting never panics on random or edited streams.
+//! and lifting never panics on random or edited streams; `generate_stream` writes what
+//! per-instruction `generate` writes and stops at the same failing instruction.
 
 mod common;
 
@@ -20,7 +21,8 @@ use sundial_codegen::text::{
 };
 use sundial_codegen::validate::validate_bundle;
 use sundial_codegen::{
-    DecodeError, bundle_count, decode_instructions, generate, generate_reference, generate_vec,
+    DecodeError, bundle_count, decode_instructions, generate, generate_reference, generate_stream,
+    generate_vec,
 };
 
 /// A small deterministic generator driven by a proptest-chosen seed.
@@ -414,14 +416,16 @@ fn perturbed(r: &mut Rng, t: Target) -> ArchModel {
     let mut a = t.model().clone();
     for _ in 0..r.below(3) {
         match r.below(7) {
-            0 => a.sbuf_partition_stride = r.pick(&[3 << 16, 1 << 17, (1 << 18) + 4]),
+            // Zero strides and PE counts must give errors, never a division panic.
+            0 => a.sbuf_partition_stride = r.pick(&[3 << 16, 1 << 17, (1 << 18) + 4, 0]),
             1 => a.sbuf_active_bytes = r.pick(&[1 << 16, 1 << 19]),
             2 => a.sbuf_window = r.pick(&[1 << 24, 0x0200_0000 + 8]),
             3 => a.partitions = r.pick(&[16, 64, 300]),
             4 => a.granularity_mask = r.below(256) as u8,
             5 => {
                 a.psum_base = r.pick(&[0x0200_0000, 0xFFF0_0000]);
-                a.psum_partition_stride = r.pick(&[1 << 15, 1000]);
+                a.psum_partition_stride = r.pick(&[1 << 15, 1000, 0]);
+                a.pe_count = r.pick(&[128, 32, 0]);
             }
             _ => {
                 let all = [
@@ -509,6 +513,43 @@ proptest! {
         prop_assert_eq!(&got, &want, "{:?}", inst);
         if let Ok(n) = got {
             prop_assert_eq!(&fast[..n], &reference[..n]);
+        }
+    }
+
+    #[test]
+    fn stream_matches_per_instruction_generate(seed in any::<u64>(), t in 0u8..3, count in 1usize..8, edits in 0usize..3) {
+        let t = target(t);
+        let mut insts = valid_stream(seed, t, count);
+        let r = &mut Rng(seed.rotate_left(29) | 1);
+        // Possibly break one instruction: the stream must stop there with the same error.
+        let broken = if edits > 0 { Some(r.below(count as u64) as usize) } else { None };
+        if let Some(k) = broken {
+            for _ in 0..edits {
+                mutate(r, &mut insts[k]);
+            }
+        }
+        let owned = if r.coin() { Some(t.model().clone()) } else { None };
+        let arch = owned.as_ref().unwrap_or(t.model());
+        let need: usize = insts.iter().map(|i| bundle_count(i).min(64)).sum();
+        let mut by_stream = vec![[0u8; 64]; need];
+        let got = generate_stream(&insts, arch, &mut by_stream);
+        // The same calls one instruction at a time.
+        let mut by_call = vec![[0u8; 64]; need];
+        let mut pos = 0;
+        let mut want = Ok(0);
+        for (i, inst) in insts.iter().enumerate() {
+            match generate(inst, arch, &mut by_call[pos..]) {
+                Ok(n) => pos += n,
+                Err(e) => {
+                    want = Err((i, e));
+                    break;
+                }
+            }
+            want = Ok(pos);
+        }
+        prop_assert_eq!(&got, &want);
+        if let Ok(n) = got {
+            prop_assert_eq!(&by_stream[..n], &by_call[..n]);
         }
     }
 

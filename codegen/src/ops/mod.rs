@@ -117,6 +117,46 @@ pub(crate) fn generate(inst: &Instruction, arch: &ArchModel, out: &mut [Bundle])
     }
 }
 
+/// The GENERATE fast path over a whole stream for one target: the model is recognised once
+/// (not per instruction) and the per-model copy of the fast path runs in one loop. Each
+/// instruction the fast path declines goes through the reference encoder, exactly as in
+/// [`generate`]. Returns the bundles written, or the failing instruction's index and error.
+pub(crate) fn generate_stream(
+    insts: &[Instruction],
+    arch: &ArchModel,
+    out: &mut [Bundle],
+) -> Result<usize, (usize, EncodeError)> {
+    if std::ptr::eq(arch, &MARIANA) {
+        stream_with(insts, &MARIANA_MODEL, arch, out)
+    } else if std::ptr::eq(arch, &CAYMAN) {
+        stream_with(insts, &CAYMAN_MODEL, arch, out)
+    } else if std::ptr::eq(arch, &SUNDA) {
+        stream_with(insts, &SUNDA_MODEL, arch, out)
+    } else {
+        stream_with(insts, arch, arch, out)
+    }
+}
+
+/// [`generate_stream`] for one model (`model` is the constant copy of `arch` when there is one).
+#[inline(always)]
+fn stream_with(
+    insts: &[Instruction],
+    model: &ArchModel,
+    arch: &ArchModel,
+    out: &mut [Bundle],
+) -> Result<usize, (usize, EncodeError)> {
+    let mut pos = 0usize;
+    for (i, inst) in insts.iter().enumerate() {
+        // `pos` never exceeds `out.len()`: each step adds what it wrote into `out[pos..]`.
+        let rest = &mut out[pos..];
+        pos += match generate_with(inst, model, rest) {
+            Some(n) => n,
+            None => crate::bundle::generate_reference(inst, arch, rest).map_err(|e| (i, e))?,
+        };
+    }
+    Ok(pos)
+}
+
 /// [`generate`] for one model.
 #[inline(always)]
 fn generate_with(inst: &Instruction, arch: &ArchModel, out: &mut [Bundle]) -> Option<usize> {
