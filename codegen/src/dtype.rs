@@ -82,9 +82,58 @@ impl BirDtype {
         BirDtype::Int64,
     ];
 
+    /// The libBIR spellings, in enum order (the names the BIR dialect's IR uses).
+    pub const NAMES: [&'static str; 20] = [
+        "uint8",
+        "int8",
+        "float4_e2m1fn_x4",
+        "float8e3",
+        "float8e4",
+        "float8_e4m3fn",
+        "float8_e8m0fnu",
+        "float8e5",
+        "float8_e4m3fn_x4",
+        "float8_e5m2_x4",
+        "uint16",
+        "int16",
+        "bfloat16",
+        "float16",
+        "uint32",
+        "int32",
+        "float32",
+        "float32r",
+        "uint64",
+        "int64",
+    ];
+
     /// The BIR dtype with this ordinal, if any.
     pub fn from_u8(v: u8) -> Option<BirDtype> {
         BirDtype::ALL.get(v as usize).copied()
+    }
+
+    /// The libBIR spelling.
+    pub fn name(self) -> &'static str {
+        BirDtype::NAMES[self as usize]
+    }
+
+    /// Parses a libBIR spelling.
+    pub fn from_name(name: &str) -> Option<BirDtype> {
+        BirDtype::NAMES
+            .iter()
+            .position(|n| *n == name)
+            .and_then(|i| BirDtype::from_u8(i as u8))
+    }
+
+    /// Bytes per element (per packed container for the x4 types: fp8 x4 is a 32-bit word,
+    /// fp4 x4 a 16-bit word).
+    pub fn byte_size(self) -> u32 {
+        use BirDtype::*;
+        match self {
+            Uint8 | Int8 | Float8e3 | Float8e4 | Float8E4m3fn | Float8E8m0fnu | Float8e5 => 1,
+            Float4E2m1fnX4 | Uint16 | Int16 | Bfloat16 | Float16 => 2,
+            Float8E4m3fnX4 | Float8E5m2X4 | Uint32 | Int32 | Float32 | Float32r => 4,
+            Uint64 | Int64 => 8,
+        }
     }
 
     /// The MX x4 gate of `assign_indirect_pattern_for_mx`: `Dtype == 2 || (unsigned)(Dtype - 8) <= 1`

@@ -110,7 +110,7 @@ pub static OPS: &[BirOpSpec] = &[
         attrs: [req("dst", AP), req("src", AP)], engines: [E::Vector], prov: P_SEED),
     bir!("dropout", "InstDropout", None, [0x7F], "Dropout with a threshold operand pointer (+0x23) and an RNG mode (+0x2B); the seed is set out of band.",
         attrs: [req("dst", AP), req("src", AP), req("threshold_imm_ptr", AttrKind::Int { min: 0, max: 255 }),
-                req("threshold_dtype", AttrKind::Enum(crate::dtype::BirDtype::VOCAB)),
+                req("threshold_dtype", AttrKind::Enum(crate::dtype::BIR_DTYPE_VOCAB)),
                 def("rng_mode", AttrKind::Int { min: 0, max: 255 }, "0")],
         engines: [E::Vector], prov: P_SEED),
     bir!("range_select", "InstRangeSelect", None, [0xBC, 0x9B], "CoreV3 RangeSelect (S2D2_RS, TENSOR2D) with its 0x9B read-accumulator companion.",

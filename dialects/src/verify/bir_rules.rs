@@ -188,7 +188,7 @@ pub fn decode_static(dict: Attribute<'_>) -> Result<StaticAp, String> {
     let dtype = match dict_get(dict, "dtype") {
         Some(a) if a.is_string() => {
             let t = string_attr_value(a);
-            BirDtype::parse(&t).ok_or_else(|| format!("unknown BIR dtype \"{t}\""))?
+            BirDtype::from_name(&t).ok_or_else(|| format!("unknown BIR dtype \"{t}\""))?
         }
         Some(_) => return Err("'dtype' must be a string (a libBIR dtype name)".into()),
         None => return Err("missing 'dtype'".into()),
@@ -208,7 +208,7 @@ pub fn decode_static(dict: Attribute<'_>) -> Result<StaticAp, String> {
             return Err(format!(
                 "byte offset {o} is not aligned to {} bytes for {} (rule: dtype alignment)",
                 dtype.byte_size(),
-                dtype.as_str()
+                dtype.name()
             ));
         }
     }
