@@ -142,12 +142,7 @@ fn list_ops() -> String {
     }
     let _ = writeln!(out, "BIR ops ({}):", sundial_dialects::bir::OPS.len());
     for op in sundial_dialects::bir::OPS {
-        let codes = op
-            .opcodes
-            .iter()
-            .map(|o| format!("0x{o:02X}"))
-            .collect::<Vec<_>>()
-            .join(",");
+        let codes = op.opcodes_text(",");
         let num = op.number.map(|n| format!("op {n}")).unwrap_or_default();
         let _ = writeln!(
             out,

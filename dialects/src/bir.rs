@@ -242,6 +242,17 @@ pub static OPS: &[BirOpSpec] = &[
         engines: [E::Gpsimd, E::Vector, E::Scalar, E::Tensor], prov: P_SEED),
 ];
 
+impl BirOpSpec {
+    /// The legal opcodes as `0xNN` text joined by `sep` (for listings and docs).
+    pub fn opcodes_text(&self, sep: &str) -> String {
+        self.opcodes
+            .iter()
+            .map(|o| format!("0x{o:02X}"))
+            .collect::<Vec<_>>()
+            .join(sep)
+    }
+}
+
 /// The collective kinds a `bir.collective` may carry (one per NISA collective op).
 pub const COLLECTIVE_KINDS: &[&str] = &[
     "all_reduce",

@@ -120,12 +120,7 @@ pub fn markdown() -> String {
     }
     let _ = writeln!(out, "## BIR ({} ops)\n", crate::bir::OPS.len());
     for op in crate::bir::OPS {
-        let codes = op
-            .opcodes
-            .iter()
-            .map(|o| format!("0x{o:02X}"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let codes = op.opcodes_text(", ");
         let mut extra = format!("libBIR `{}`; opcodes {codes}", op.bir_class);
         if let Some(n) = op.number {
             let _ = write!(extra, "; BIR op number {n}");

@@ -6,9 +6,7 @@
 //! comes out of MLIR goes through [`string_ref_lossy`] instead, and every printer uses a
 //! byte-collecting callback.
 
-use melior::ir::{attribute::AttributeLike, r#type::TypeLike};
-
-use melior::ir::{Attribute, Location, Type};
+use melior::ir::{Attribute, Location, Type, attribute::AttributeLike, r#type::TypeLike};
 use mlir_sys::{
     MlirStringRef, mlirAttributePrint, mlirIdentifierStr, mlirLocationCallSiteGetCaller,
     mlirLocationFileLineColRangeGetFilename, mlirLocationFileLineColRangeGetStartColumn,
@@ -53,8 +51,7 @@ pub struct PrintOptions {
 
 /// Prints an operation to a string (lossy UTF-8), never panicking.
 pub fn print_operation(op: mlir_sys::MlirOperation, options: PrintOptions) -> String {
-    let mut out = Vec::new();
-    unsafe {
+    print_with(|cb, data| unsafe {
         let flags = mlirOpPrintingFlagsCreate();
         if options.generic {
             mlirOpPrintingFlagsPrintGenericOpForm(flags);
@@ -62,41 +59,27 @@ pub fn print_operation(op: mlir_sys::MlirOperation, options: PrintOptions) -> St
         if options.debug_info {
             mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
         }
-        mlirOperationPrintWithFlags(
-            op,
-            flags,
-            Some(collect_bytes),
-            &mut out as *mut Vec<u8> as *mut c_void,
-        );
+        mlirOperationPrintWithFlags(op, flags, cb, data);
         mlirOpPrintingFlagsDestroy(flags);
-    }
+    })
+}
+
+/// Runs an MLIR printer that reports through a string callback and returns what it printed
+/// (lossy UTF-8).
+fn print_with(print: impl FnOnce(mlir_sys::MlirStringCallback, *mut c_void)) -> String {
+    let mut out = Vec::new();
+    print(Some(collect_bytes), &mut out as *mut Vec<u8> as *mut c_void);
     String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Prints a type to a string (lossy UTF-8).
 pub fn print_type(ty: Type<'_>) -> String {
-    let mut out = Vec::new();
-    unsafe {
-        mlirTypePrint(
-            ty.to_raw(),
-            Some(collect_bytes),
-            &mut out as *mut Vec<u8> as *mut c_void,
-        );
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    print_with(|cb, data| unsafe { mlirTypePrint(ty.to_raw(), cb, data) })
 }
 
 /// Prints an attribute to a string (lossy UTF-8).
 pub fn print_attribute(attr: Attribute<'_>) -> String {
-    let mut out = Vec::new();
-    unsafe {
-        mlirAttributePrint(
-            attr.to_raw(),
-            Some(collect_bytes),
-            &mut out as *mut Vec<u8> as *mut c_void,
-        );
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    print_with(|cb, data| unsafe { mlirAttributePrint(attr.to_raw(), cb, data) })
 }
 
 /// The value of a string attribute (lossy UTF-8). The caller must have checked

@@ -18,6 +18,30 @@ func.func @k(%a: memref<128x64xf32, "sbuf">, %b: memref<128x64xf32, "sbuf">) {
 }
 "#;
 
+/// `func.func @k(args) { block }` with `block` as its body.
+fn func_k<'c>(
+    context: &'c melior::Context,
+    block: Block<'c>,
+    args: &[Type<'c>],
+) -> melior::ir::Operation<'c> {
+    let region = Region::new();
+    region.append_block(block);
+    OperationBuilder::new("func.func", Location::unknown(context))
+        .add_attributes(&[
+            (
+                Identifier::new(context, "sym_name"),
+                StringAttribute::new(context, "k").into(),
+            ),
+            (
+                Identifier::new(context, "function_type"),
+                TypeAttribute::new(FunctionType::new(context, args, &[]).into()).into(),
+            ),
+        ])
+        .add_regions([region])
+        .build()
+        .expect("func.func builds")
+}
+
 #[test]
 fn parse_print_round_trip() {
     let session = Session::new().unwrap();
@@ -70,23 +94,9 @@ fn built_ir_is_verified_by_the_same_rules() {
             .build()
             .unwrap(),
     );
-    let region = Region::new();
-    region.append_block(block);
-    let func = OperationBuilder::new("func.func", location)
-        .add_attributes(&[
-            (
-                Identifier::new(context, "sym_name"),
-                StringAttribute::new(context, "k").into(),
-            ),
-            (
-                Identifier::new(context, "function_type"),
-                TypeAttribute::new(FunctionType::new(context, &[tile, tile], &[]).into()).into(),
-            ),
-        ])
-        .add_regions([region])
-        .build()
-        .expect("func");
-    module.body().append_operation(func);
+    module
+        .body()
+        .append_operation(func_k(context, block, &[tile, tile]));
     assert!(module.as_operation().verify(), "structurally valid");
     let diags = session.verify(&module, "built");
     assert_eq!(diags.len(), 1, "{diags:?}");
@@ -238,23 +248,9 @@ fn table_driven_builder() {
             .build()
             .unwrap(),
     );
-    let region = Region::new();
-    region.append_block(block);
-    let func = OperationBuilder::new("func.func", location)
-        .add_attributes(&[
-            (
-                Identifier::new(context, "sym_name"),
-                StringAttribute::new(context, "k").into(),
-            ),
-            (
-                Identifier::new(context, "function_type"),
-                TypeAttribute::new(FunctionType::new(context, &[sbuf, sbuf], &[]).into()).into(),
-            ),
-        ])
-        .add_regions([region])
-        .build()
-        .unwrap();
-    module.body().append_operation(func);
+    module
+        .body()
+        .append_operation(func_k(context, block, &[sbuf, sbuf]));
     assert!(module.as_operation().verify());
     assert!(session.verify(&module, "built").is_empty());
     let text = session.print(&module, PrintOptions::default());

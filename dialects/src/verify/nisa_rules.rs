@@ -116,54 +116,75 @@ fn shape_str(shape: &[i64]) -> String {
         .join("x")
 }
 
+/// Reports `message(a, b)` when operands `a` and `b` (both tiles) differ in `key`.
+fn agree<T: PartialEq>(
+    v: &mut OpView<'_, '_, '_>,
+    a: &str,
+    b: &str,
+    key: impl Fn(&Tile) -> T,
+    message: impl Fn(&Tile, &Tile) -> String,
+) {
+    if let (Some(ta), Some(tb)) = (v.tile(a), v.tile(b))
+        && key(&ta) != key(&tb)
+    {
+        v.error(message(&ta, &tb));
+    }
+}
+
 /// Rule `shapes agree`: operand `a` has the shape of operand `b`.
 fn same_shape(v: &mut OpView<'_, '_, '_>, a: &str, b: &str) {
-    if let (Some(ta), Some(tb)) = (v.tile(a), v.tile(b))
-        && ta.shape != tb.shape
-    {
-        v.error(format!(
-            "operand '{a}' has shape {} but '{b}' has shape {} (rule: shapes agree)",
-            ta.shape_str(),
-            tb.shape_str()
-        ));
-    }
+    agree(
+        v,
+        a,
+        b,
+        |t| t.shape.clone(),
+        |ta, tb| {
+            format!(
+                "operand '{a}' has shape {} but '{b}' has shape {} (rule: shapes agree)",
+                ta.shape_str(),
+                tb.shape_str()
+            )
+        },
+    );
 }
 
 /// Rule `element counts agree`.
 fn same_elements(v: &mut OpView<'_, '_, '_>, a: &str, b: &str) {
-    if let (Some(ta), Some(tb)) = (v.tile(a), v.tile(b))
-        && ta.num_elements() != tb.num_elements()
-    {
-        v.error(format!(
+    agree(v, a, b, Tile::num_elements, |ta, tb| {
+        format!(
             "operand '{a}' ({}) and '{b}' ({}) must have the same number of elements (rule: element counts agree)",
             ta.shape_str(),
             tb.shape_str()
-        ));
-    }
+        )
+    });
 }
 
+/// Rule `same dtype`.
 fn same_dtype(v: &mut OpView<'_, '_, '_>, a: &str, b: &str) {
-    if let (Some(ta), Some(tb)) = (v.tile(a), v.tile(b))
-        && ta.dtype != tb.dtype
-    {
-        v.error(format!(
-            "operand '{a}' ({}) and '{b}' ({}) must have the same dtype (rule: same dtype)",
-            ta.dtype.mlir_name(),
-            tb.dtype.mlir_name()
-        ));
-    }
+    agree(
+        v,
+        a,
+        b,
+        |t| t.dtype,
+        |ta, tb| {
+            format!(
+                "operand '{a}' ({}) and '{b}' ({}) must have the same dtype (rule: same dtype)",
+                ta.dtype.mlir_name(),
+                tb.dtype.mlir_name()
+            )
+        },
+    );
 }
 
+/// Rule `partitions agree`.
 fn same_partitions(v: &mut OpView<'_, '_, '_>, a: &str, b: &str) {
-    if let (Some(ta), Some(tb)) = (v.tile(a), v.tile(b))
-        && ta.partitions() != tb.partitions()
-    {
-        v.error(format!(
+    agree(v, a, b, Tile::partitions, |ta, tb| {
+        format!(
             "operand '{a}' has {} partitions but '{b}' has {} (rule: partitions agree)",
             ta.partitions(),
             tb.partitions()
-        ));
-    }
+        )
+    });
 }
 
 /// Rule `per-partition operand`: a `[P, 1]` tile whose P matches `data`.
