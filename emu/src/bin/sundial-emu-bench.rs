@@ -191,12 +191,17 @@ fn shape(s: &[usize]) -> String {
     format!("{s:?}")
 }
 
-fn print_table(reports: &[Report], repeat: usize) {
-    println!(
+/// The human-readable report (written to stdout in one piece by `main`).
+fn table(reports: &[Report], repeat: usize) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
         "sundial-emu-bench: indirect load, release build, median of {repeat} samples per figure"
     );
-    println!();
-    println!(
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
         "{:<16} | {:<25} | {:<20} | {:<18} | {:>15} | {:>9} | {:>9} | {:>9} | {:>8} | {:>6} | {:>8} | {:>5}",
         "Workload",
         "Access expr",
@@ -211,9 +216,10 @@ fn print_table(reports: &[Report], repeat: usize) {
         "MB moved",
         "agree"
     );
-    println!("{}", "-".repeat(178));
+    let _ = writeln!(out, "{}", "-".repeat(178));
     for r in reports {
-        println!(
+        let _ = writeln!(
+            out,
             "{:<16} | {:<25} | {:<20} | {:<18} | {:>12.3} ms | {:>6.3} ms | {:>6.3} ms | {:>6.3} ms | {:>7.2}x | {:>6.1} | {:>8.2} | {:>5}",
             r.workload,
             r.access,
@@ -233,8 +239,9 @@ fn print_table(reports: &[Report], repeat: usize) {
             },
         );
     }
-    println!();
-    println!(
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
         "{:<16} | {:>9} | {:>8} | {:>12} | {:>11} | {:>12} | {:>14} | {:>16} | {:>13} | {:>10}",
         "Workload",
         "points",
@@ -247,9 +254,10 @@ fn print_table(reports: &[Report], repeat: usize) {
         "vs seed (/pt)",
         "vs peer"
     );
-    println!("{}", "-".repeat(150));
+    let _ = writeln!(out, "{}", "-".repeat(150));
     for r in reports {
-        println!(
+        let _ = writeln!(
+            out,
             "{:<16} | {:>9} | {:>8} | {:>12} | {:>11} | {:>9.3} ms | {:>14.2} | {:>16.0} | {:>12.0}x | {:>9.1}x",
             r.workload,
             r.points,
@@ -263,13 +271,16 @@ fn print_table(reports: &[Report], repeat: usize) {
             r.speedup_vs_peer,
         );
     }
-    println!();
-    println!(
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
         "x memcpy = T_indirect_load / T_memcpy of the same bytes; vs seed = the seed's Python general path"
     );
-    println!(
+    let _ = writeln!(
+        out,
         "time / T_general (same points); vs peer = the Python peer's indirect_load median / T_indirect_load."
     );
+    out
 }
 
 fn main() -> ExitCode {
@@ -301,16 +312,24 @@ fn main() -> ExitCode {
             }
         }
     }
-    if args.json {
+    let text = if args.json {
         match serde_json::to_string_pretty(&reports) {
-            Ok(s) => println!("{s}"),
+            Ok(s) => s + "\n",
             Err(e) => {
                 eprintln!("cannot serialise the report: {e}");
                 return ExitCode::FAILURE;
             }
         }
     } else {
-        print_table(&reports, args.repeat);
+        table(&reports, args.repeat)
+    };
+    // One write; a closed pipe (`| head`) is a failure exit, not a panic.
+    let mut stdout = std::io::stdout().lock();
+    if std::io::Write::write_all(&mut stdout, text.as_bytes())
+        .and_then(|_| std::io::Write::flush(&mut stdout))
+        .is_err()
+    {
+        return ExitCode::FAILURE;
     }
     if reports.iter().all(|r| r.paths_agree && r.matches_reference) {
         ExitCode::SUCCESS
