@@ -477,4 +477,21 @@ irdl.dialect @nisa {
     %o1 = irdl.base "!builtin.memref"
     irdl.operands(dst: %o0, srcs: variadic %o1)
   }
+  irdl.operation @generic_load {
+    %o0 = irdl.base "!builtin.memref"
+    %o1 = irdl.base "!builtin.memref"
+    irdl.operands(dst: %o0, src: %o1)
+  }
+  irdl.operation @generic_indirect_load {
+    %o0 = irdl.base "!builtin.memref"
+    %o1 = irdl.base "!builtin.memref"
+    %o2 = irdl.base "!builtin.memref"
+    irdl.operands(dst: %o0, src: %o1, indices: %o2)
+  }
+  irdl.operation @generic_indirect_save {
+    %o0 = irdl.base "!builtin.memref"
+    %o1 = irdl.base "!builtin.memref"
+    %o2 = irdl.base "!builtin.memref"
+    irdl.operands(dst: %o0, src: %o1, indices: %o2)
+  }
 }

@@ -2,9 +2,11 @@
 //!
 //! [`OPS`] has one row per op: the 62 `emit_*` mnemonics of nki 0.3.0 (the `emit` column is
 //! the row number of `isa-table.md` §1), the six `_nki_irbuilder` methods outside them
-//! (`rand2`, `rng`, `rand_get_state`, `rand_set_state`, `set_rng_seed`, `dma_compute`), and
-//! three structural ops a kernel needs around them: `alloc` (a tile), `ap` (NKI's `.ap()`
-//! access pattern, with optional indirection) and `load_register`'s register result type.
+//! (`rand2`, `rng`, `rand_get_state`, `rand_set_state`, `set_rng_seed`, `dma_compute`), the
+//! generic loads and stores the generic-load-to-gather and LowerGenericIndirect passes consume
+//! (`generic_load`, `generic_indirect_load`, `generic_indirect_save`: the seeds' GenericLoad,
+//! GenericIndirectLoad and GenericIndirectSave), and two structural ops a kernel needs around
+//! them: `alloc` (a tile) and `ap` (NKI's `.ap()` access pattern, with optional indirection).
 //!
 //! Conventions (see `docs/dialects.md` for worked examples):
 //! - A tile is `memref<P x F0 x ... x dtype, "space">` with space `"hbm"`, `"sbuf"` or
@@ -18,6 +20,10 @@
 //! - Ops with several optional/variadic operand groups carry MLIR's `operandSegmentSizes`.
 //!
 //! Omitted on purpose: `rand` (an `_nki_irbuilder` method with no public signature to model).
+//!
+//! Known limitation: all values of one variadic operand group must have the same type (IRDL
+//! binds a constraint variable to the first value it checks), so a coalesced collective over
+//! tensors of different shapes is written as one op per shape.
 
 use crate::{
     dtype::DtypeSet as D,
@@ -485,6 +491,19 @@ pub static OPS: &[OpSpec] = &[
         attrs: [def("reduce_op", AttrKind::EnumSubset(ALU, &["add"]), "add"), opt("scales", AttrKind::F32Array),
                 def("unique_indices", BOOL, "true"), OOB],
         engines: [E::Dma], default: E::Dma, min: None, prov: P_SEED),
+    // ---- generic (not yet selected) loads and stores --------------------------------------------
+    op!("generic_load", None, "(penguin GenericLoad)", "A load not yet bound to an instruction: dst takes the elements of src (a tile or an access pattern, possibly indirect). The generic-load-to-gather pass turns the ones that qualify (can_lower_generic_load_to_gather) into nisa.gather; the rest become DMA copies.",
+        operands: [dst("dst", S::ON_CHIP, D::NUMERIC), src("src", S::HBM_SBUF, D::NUMERIC)], results: NONE,
+        attrs: [OOB],
+        engines: [E::Dma, E::Gpsimd], default: E::Unknown, min: None, prov: P_SEED),
+    op!("generic_indirect_load", None, "(BIR GenericIndirectLoad, op 42)", "Gather along indirect_dim: dst[..., i, ...] = src[..., indices[i], ...] (lowered by LowerGenericIndirect into offsets + an indirect DMA).",
+        operands: [dst("dst", S::ANY, D::NUMERIC), src("src", S::HBM_SBUF, D::NUMERIC), src("indices", S::SBUF, D::INDEX)], results: NONE,
+        attrs: [def("indirect_dim", UINT, "0"), OOB, DGE],
+        engines: [E::Dma], default: E::Dma, min: None, prov: P_SEED),
+    op!("generic_indirect_save", None, "(BIR GenericIndirectSave, op 44)", "Scatter along indirect_dim: dst[..., indices[i], ...] = src[..., i, ...], or += when accumulate (IndirectSaveAccumulate, op 46).",
+        operands: [dst("dst", S::HBM_SBUF, D::NUMERIC), src("src", S::ANY, D::NUMERIC), src("indices", S::SBUF, D::INDEX)], results: NONE,
+        attrs: [def("indirect_dim", UINT, "0"), OOB, DGE, def("unique_indices", BOOL, "true"), def("accumulate", BOOL, "false")],
+        engines: [E::Dma, E::Gpsimd], default: E::Dma, min: None, prov: P_SEED),
 ];
 
 /// Looks up a NISA op by mnemonic (without the `nisa.` prefix).

@@ -180,3 +180,39 @@ func.func @device_print(%t: memref<128x64xf32, "sbuf">) {
   "nisa.device_print"(%t) : (memref<128x64xf32, "sbuf">) -> ()
   return
 }
+
+// -----
+
+// A generic load moves every element of src: the counts must agree.
+func.func @generic_load_count(%d: memref<128x64xf32, "sbuf">, %s: memref<128x32xf32, "hbm">) {
+  // expected-error@+1 {{operand 'src' (128x32) and 'dst' (128x64) must have the same number of elements (rule: element counts agree)}}
+  "nisa.generic_load"(%d, %s) : (memref<128x64xf32, "sbuf">, memref<128x32xf32, "hbm">) -> ()
+  return
+}
+
+// -----
+
+// GenericIndirectLoad: dst is src with the indirect dimension replaced by the index count.
+func.func @generic_indirect_shape(%d: memref<64x64xbf16, "sbuf">, %s: memref<4096x64xbf16, "hbm">, %i: memref<128x1xui32, "sbuf">) {
+  // expected-error@+1 {{operand 'dst' must be 128x64 ('src' 4096x64 with dimension 0 replaced by the 128 indices), got 64x64 (rule: generic indirect shape)}}
+  "nisa.generic_indirect_load"(%d, %s, %i) : (memref<64x64xbf16, "sbuf">, memref<4096x64xbf16, "hbm">, memref<128x1xui32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// GenericIndirectSave: indirect_dim must be a dimension of the scattered-into tensor.
+func.func @generic_indirect_dim(%d: memref<4096x64xbf16, "hbm">, %s: memref<128x64xbf16, "sbuf">, %i: memref<128x1xui32, "sbuf">) {
+  // expected-error@+1 {{attribute 'indirect_dim': 2 is not a dimension of the 2-D 'dst' (rule: indirect dim)}}
+  "nisa.generic_indirect_save"(%d, %s, %i) {indirect_dim = 2} : (memref<4096x64xbf16, "hbm">, memref<128x64xbf16, "sbuf">, memref<128x1xui32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// Gathered rows keep the table's dtype.
+func.func @generic_indirect_dtype(%d: memref<128x64xf32, "sbuf">, %s: memref<4096x64xbf16, "hbm">, %i: memref<128x1xui32, "sbuf">) {
+  // expected-error@+1 {{operands 'src' (bf16) and 'dst' (f32) must have the same dtype (rule: same dtype)}}
+  "nisa.generic_indirect_load"(%d, %s, %i) : (memref<128x64xf32, "sbuf">, memref<4096x64xbf16, "hbm">, memref<128x1xui32, "sbuf">) -> ()
+  return
+}

@@ -104,6 +104,9 @@ pub fn check(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
         "load_register" => scalar_tile(v, "src"),
         "store_register" | "rank_id_store" => scalar_tile(v, "dst"),
         "dma_compute" => dma_compute(v),
+        "generic_load" => same_elements(v, "src", "dst"),
+        "generic_indirect_load" => generic_indirect(v, "src", "dst"),
+        "generic_indirect_save" => generic_indirect(v, "dst", "src"),
         _ => {}
     }
 }
@@ -1184,5 +1187,40 @@ fn dma_compute(v: &mut OpView<'_, '_, '_>) {
         } else if !all_one {
             v.error("attribute 'scales': only 1.0 is supported (rule: dma_compute scales)");
         }
+    }
+}
+
+/// GenericIndirectLoad/Save: `gathered` is `table` with dimension `indirect_dim` replaced by
+/// the number of indices (a load gathers rows of `src` into `dst`; a save scatters rows of
+/// `src` into `dst`).
+fn generic_indirect(v: &mut OpView<'_, '_, '_>, table: &str, gathered: &str) {
+    let (Some(t), Some(g), Some(idx)) = (v.tile(table), v.tile(gathered), v.tile("indices")) else {
+        return;
+    };
+    let dim = v.int_attr("indirect_dim").unwrap_or(0);
+    if dim < 0 || dim as usize >= t.shape.len() {
+        v.error(format!(
+            "attribute 'indirect_dim': {dim} is not a dimension of the {}-D '{table}' (rule: indirect dim)",
+            t.shape.len()
+        ));
+        return;
+    }
+    let Some(n) = idx.num_elements() else { return };
+    let mut want = t.shape.clone();
+    want[dim as usize] = n;
+    if g.shape != want {
+        v.error(format!(
+            "operand '{gathered}' must be {} ('{table}' {} with dimension {dim} replaced by the {n} indices), got {} (rule: generic indirect shape)",
+            shape_str(&want),
+            t.shape_str(),
+            g.shape_str()
+        ));
+    }
+    if t.dtype != g.dtype {
+        v.error(format!(
+            "operands '{table}' ({}) and '{gathered}' ({}) must have the same dtype (rule: same dtype)",
+            t.dtype.mlir_name(),
+            g.dtype.mlir_name()
+        ));
     }
 }
