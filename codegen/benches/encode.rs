@@ -31,14 +31,14 @@ impl Rng {
     }
 }
 
-fn sb(p: u32, off: u32, parts: u32, dims: &[Dim], d: BirDtype) -> AccessPattern {
+fn sb(p: u32, off: u32, parts: u32, dims: impl Into<Dims>, d: BirDtype) -> AccessPattern {
     AccessPattern::Static(StaticAp::sbuf(p, off, parts, dims, d))
 }
 
 fn ind(q: u32, parts: u32, num: u32, d: BirDtype) -> AccessPattern {
     AccessPattern::TensorIndirect(IndirectAp {
-        data: StaticAp::sbuf(q, 0x1000, parts, &[], d),
-        index: StaticAp::sbuf(q, 0x200, parts, &[Dim::new(1, num as u16)], Uint32),
+        data: StaticAp::sbuf(q, 0x1000, parts, [], d),
+        index: StaticAp::sbuf(q, 0x200, parts, [Dim::new(1, num as u16)], Uint32),
         num_indirect_indices: num,
         index_arg_id: 0,
     })
@@ -54,8 +54,8 @@ fn mix(count: u32) -> Vec<(Instruction, &'static ArchModel)> {
         let (op, arch): (Op, &'static ArchModel) = match r.below(100) {
             0..15 => (
                 Op::StreamShuffle(StreamShuffle {
-                    src: sb(p, 0, 32, &d2, Bfloat16),
-                    dst: sb(p, 0x8000, 32, &d2, Bfloat16),
+                    src: sb(p, 0, 32, d2, Bfloat16),
+                    dst: sb(p, 0x8000, 32, d2, Bfloat16),
                     mask: (0..32)
                         .map(|k| if k % 7 == 0 { 0xFF } else { 31 - k })
                         .collect(),
@@ -66,8 +66,8 @@ fn mix(count: u32) -> Vec<(Instruction, &'static ArchModel)> {
                 let parts = if r.below(2) == 0 { 16 } else { 32 };
                 (
                     Op::StreamTranspose(StreamTranspose {
-                        src: sb(p, 0, parts, &[Dim::new(1, 32)], Float32),
-                        dst: sb(p, 0x4000, parts, &[Dim::new(1, 32)], Float32),
+                        src: sb(p, 0, parts, [Dim::new(1, 32)], Float32),
+                        dst: sb(p, 0x4000, parts, [Dim::new(1, 32)], Float32),
                         mask: (0..32).collect(),
                     }),
                     &MARIANA,
@@ -77,9 +77,9 @@ fn mix(count: u32) -> Vec<(Instruction, &'static ArchModel)> {
                 let k = 1 + r.below(1500) as u16;
                 (
                     Op::Gather(Gather {
-                        data: sb(0, 0, 16, &[Dim::new(1, 4096)], Float32),
-                        index: sb(0, 0x4000, 16, &[Dim::new(1, k)], Uint32),
-                        dst: sb(0, 0x8000, 16, &[Dim::new(1, k)], Float32),
+                        data: sb(0, 0, 16, [Dim::new(1, 4096)], Float32),
+                        index: sb(0, 0x4000, 16, [Dim::new(1, k)], Uint32),
+                        dst: sb(0, 0x8000, 16, [Dim::new(1, k)], Float32),
                     }),
                     &MARIANA,
                 )
@@ -88,12 +88,12 @@ fn mix(count: u32) -> Vec<(Instruction, &'static ArchModel)> {
                 let src = if r.below(3) == 0 {
                     ind(p, 32, n as u32 * 4, Bfloat16)
                 } else {
-                    sb(p, 0x100, 32, &d2, Bfloat16)
+                    sb(p, 0x100, 32, d2, Bfloat16)
                 };
                 (
                     Op::Dropout(Dropout {
                         src,
-                        dst: sb(p, 0x9000, 32, &d2, Bfloat16),
+                        dst: sb(p, 0x9000, 32, d2, Bfloat16),
                         threshold_imm_ptr: 3,
                         threshold_dtype: Float32,
                         rng_mode: 1,
@@ -104,7 +104,7 @@ fn mix(count: u32) -> Vec<(Instruction, &'static ArchModel)> {
             70..85 => (
                 Op::IndirectCopy(IndirectCopy {
                     src: ind(p, 32, 64, Bfloat16),
-                    dst: sb(p, 0x6000, 32, &[Dim::new(1, 64)], Bfloat16),
+                    dst: sb(p, 0x6000, 32, [Dim::new(1, 64)], Bfloat16),
                     num_elem_per_idx: 1,
                     src_buffer_size: 512,
                 }),
@@ -112,8 +112,8 @@ fn mix(count: u32) -> Vec<(Instruction, &'static ArchModel)> {
             ),
             _ => (
                 Op::RangeSelect(RangeSelect {
-                    src: sb(p, 0, 32, &d2, Float32),
-                    dst: sb(p, 0x2000, 32, &d2, Float32),
+                    src: sb(p, 0, 32, d2, Float32),
+                    dst: sb(p, 0x2000, 32, d2, Float32),
                     range_start: i as i32,
                     fill_val: f32::MIN,
                     comp_op0: BirAluOp::IsGe,
@@ -121,7 +121,7 @@ fn mix(count: u32) -> Vec<(Instruction, &'static ArchModel)> {
                     bound0: ScalarOperand::Imm(0.0),
                     bound1: ScalarOperand::Ptr(0x40),
                     reduce_cmd: BirAccumulation::ZeroAccumulate,
-                    reduce_res: sb(p, 0x3000, 32, &[], Float32),
+                    reduce_res: sb(p, 0x3000, 32, [], Float32),
                 }),
                 &CAYMAN,
             ),

@@ -229,12 +229,15 @@ fn start(word: u32, arch: &ArchModel) -> Start {
 }
 
 /// Free dims from the lanes of a TENSORnD, outermost first, unit lanes dropped.
-fn dims(t: &TensorSlot) -> Vec<Dim> {
-    (0..(t.n as usize).min(4))
-        .rev()
-        .filter(|&i| t.num[i] != 1)
-        .map(|i| Dim::new(t.step[i], t.num[i]))
-        .collect()
+fn dims(t: &TensorSlot) -> Dims {
+    let mut out = Dims::new();
+    for i in (0..(t.n as usize).min(MAX_DIMS)).rev() {
+        if t.num[i] != 1 {
+            // At most four lanes: the push cannot fail.
+            let _ = out.try_push(Dim::new(t.step[i], t.num[i]));
+        }
+    }
+    out
 }
 
 fn static_ap(t: &TensorSlot, partitions: u32, dtype: BirDtype, arch: &ArchModel) -> StaticAp {
@@ -260,14 +263,14 @@ fn indirect_ap(
         data: StaticAp {
             start: start(data, arch),
             partitions,
-            dims: Vec::new(),
+            dims: Dims::new(),
             dtype,
             parent: 0,
         },
         index: StaticAp {
             start: start(index, arch),
             partitions,
-            dims: Vec::new(),
+            dims: Dims::new(),
             dtype: BirDtype::Uint32,
             parent: 0,
         },

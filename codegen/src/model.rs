@@ -59,6 +59,208 @@ impl Dim {
     }
 }
 
+/// The most free dims an access pattern has: a BIR `Pattern[]` is the partition axis plus at
+/// most four free dims (TENSOR4D, the widest slot, holds four).
+pub const MAX_DIMS: usize = 4;
+
+/// Why a [`Dims`] edit failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DimsError {
+    /// The edit would make more than [`MAX_DIMS`] dims.
+    #[error("an access pattern has at most {MAX_DIMS} free dims")]
+    Full,
+    /// The index is past the end.
+    #[error("dim index {index} is out of range for {len} dims")]
+    OutOfRange {
+        /// The index.
+        index: usize,
+        /// The number of dims.
+        len: usize,
+    },
+}
+
+/// The free dims of a static access pattern (`Pattern[1..]`): up to [`MAX_DIMS`] [`Dim`]s,
+/// outermost first and innermost last as in BIR, held inline (no allocation).
+///
+/// Every method numbers the dims outermost first. Build one from an array or a slice
+/// (`Dims::from([Dim::new(4, 4), Dim::new(1, 16)])`, `Dims::try_from(slice)`), or start from
+/// [`Dims::new`] and [`Dims::try_push`].
+///
+/// The storage is the layout of a TENSOR4D slot: the steps and the counts as two runs of four
+/// 16-bit lanes, innermost in lane 0, the lanes past the last dim holding the unit dim (step 1,
+/// count 1). The encoders read a slot's runs straight from it when no dim is a unit dim; two
+/// values with the same dims are equal in every byte, so the derived `Eq` and `Hash` compare dims.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Dims {
+    /// Steps as little-endian `i16` lanes.
+    steps: [u8; 8],
+    /// Counts as little-endian `u16` lanes.
+    nums: [u8; 8],
+    /// Number of dims (0..=4).
+    len: u8,
+}
+
+impl Dims {
+    /// No dims.
+    pub const fn new() -> Dims {
+        Dims {
+            steps: [1, 0, 1, 0, 1, 0, 1, 0],
+            nums: [1, 0, 1, 0, 1, 0, 1, 0],
+            len: 0,
+        }
+    }
+
+    /// Number of dims.
+    pub const fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether there are no dims.
+    pub const fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The lane of dim `i` (outermost first).
+    const fn lane(&self, i: usize) -> usize {
+        self.len as usize - 1 - i
+    }
+
+    /// Reads a lane.
+    const fn read(&self, lane: usize) -> Dim {
+        let s = [self.steps[2 * lane], self.steps[2 * lane + 1]];
+        let n = [self.nums[2 * lane], self.nums[2 * lane + 1]];
+        Dim::new(i16::from_le_bytes(s), u16::from_le_bytes(n))
+    }
+
+    /// Writes a lane.
+    const fn write(&mut self, lane: usize, d: Dim) {
+        let [s0, s1] = d.step.to_le_bytes();
+        let [n0, n1] = d.num.to_le_bytes();
+        self.steps[2 * lane] = s0;
+        self.steps[2 * lane + 1] = s1;
+        self.nums[2 * lane] = n0;
+        self.nums[2 * lane + 1] = n1;
+    }
+
+    /// Dim `i` (outermost first), if there is one.
+    pub const fn get(&self, i: usize) -> Option<Dim> {
+        if i < self.len() {
+            Some(self.read(self.lane(i)))
+        } else {
+            None
+        }
+    }
+
+    /// Replaces dim `i` (outermost first).
+    pub fn set(&mut self, i: usize, d: Dim) -> Result<(), DimsError> {
+        if i >= self.len() {
+            return Err(DimsError::OutOfRange {
+                index: i,
+                len: self.len(),
+            });
+        }
+        self.write(self.lane(i), d);
+        Ok(())
+    }
+
+    /// Appends `d` as the new innermost dim.
+    pub fn try_push(&mut self, d: Dim) -> Result<(), DimsError> {
+        self.try_insert(self.len(), d)
+    }
+
+    /// Inserts `d` before dim `i` (outermost first; `i == len` appends).
+    pub fn try_insert(&mut self, i: usize, d: Dim) -> Result<(), DimsError> {
+        let len = self.len();
+        if i > len {
+            return Err(DimsError::OutOfRange { index: i, len });
+        }
+        if len == MAX_DIMS {
+            return Err(DimsError::Full);
+        }
+        // Dim i sits in lane len - i after the insert: the lanes from there up shift one up.
+        let lane = len - i;
+        let mut k = len;
+        while k > lane {
+            let below = self.read(k - 1);
+            self.write(k, below);
+            k -= 1;
+        }
+        self.write(lane, d);
+        self.len += 1;
+        Ok(())
+    }
+
+    /// Removes every dim.
+    pub fn clear(&mut self) {
+        *self = Dims::new();
+    }
+
+    /// The dims, outermost first.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = Dim> + ExactSizeIterator + '_ {
+        (0..self.len()).rev().map(|lane| self.read(lane))
+    }
+
+    /// The dims in a vector, outermost first.
+    pub fn to_vec(&self) -> Vec<Dim> {
+        self.iter().collect()
+    }
+
+    /// The step and count runs of the lanes as little-endian `u64`s (innermost in the low lane,
+    /// unit lanes past the end) and the number of dims: what a TENSORnD slot holds when no dim
+    /// is a unit dim.
+    #[inline(always)]
+    pub(crate) fn runs(&self) -> (u64, u64, usize) {
+        (
+            u64::from_le_bytes(self.steps),
+            u64::from_le_bytes(self.nums),
+            self.len as usize,
+        )
+    }
+}
+
+impl Default for Dims {
+    fn default() -> Dims {
+        Dims::new()
+    }
+}
+
+impl std::fmt::Debug for Dims {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl TryFrom<&[Dim]> for Dims {
+    type Error = DimsError;
+
+    /// The dims of a slice (outermost first); `Full` past [`MAX_DIMS`].
+    fn try_from(dims: &[Dim]) -> Result<Dims, DimsError> {
+        let mut out = Dims::new();
+        for &d in dims {
+            out.try_push(d)?;
+        }
+        Ok(out)
+    }
+}
+
+/// `From` an array of up to [`MAX_DIMS`] dims, outermost first.
+macro_rules! dims_from_array {
+    ($($k:literal)*) => {$(
+        impl From<[Dim; $k]> for Dims {
+            fn from(dims: [Dim; $k]) -> Dims {
+                let mut out = Dims::new();
+                for (i, d) in dims.into_iter().enumerate() {
+                    out.write($k - (i + 1), d);
+                }
+                out.len = $k;
+                out
+            }
+        }
+    )*};
+}
+
+dims_from_array!(0 1 2 3 4);
+
 /// A static access pattern: BIR `Pattern[0]` is the partition axis (folded into the start
 /// address and the active-channels byte), `dims` are `Pattern[1..]`, outermost first and
 /// innermost last, as in BIR.
@@ -69,7 +271,7 @@ pub struct StaticAp {
     /// Number of partitions (`Pattern[0].num`).
     pub partitions: u32,
     /// Free dims, innermost last.
-    pub dims: Vec<Dim>,
+    pub dims: Dims,
     /// Element dtype.
     pub dtype: BirDtype,
     /// The BIR instruction this AP belongs to.
@@ -77,12 +279,13 @@ pub struct StaticAp {
 }
 
 impl StaticAp {
-    /// An SBUF access pattern starting at (partition, byte offset).
+    /// An SBUF access pattern starting at (partition, byte offset). `dims` is a [`Dims`] or an
+    /// array of up to four [`Dim`]s, outermost first.
     pub fn sbuf(
         partition: u32,
         offset: u32,
         partitions: u32,
-        dims: &[Dim],
+        dims: impl Into<Dims>,
         dtype: BirDtype,
     ) -> Self {
         StaticAp {
@@ -92,18 +295,19 @@ impl StaticAp {
                 offset,
             }),
             partitions,
-            dims: dims.to_vec(),
+            dims: dims.into(),
             dtype,
             parent: 0,
         }
     }
 
-    /// A PSUM access pattern starting at (partition, byte offset).
+    /// A PSUM access pattern starting at (partition, byte offset); `dims` as for
+    /// [`StaticAp::sbuf`].
     pub fn psum(
         partition: u32,
         offset: u32,
         partitions: u32,
-        dims: &[Dim],
+        dims: impl Into<Dims>,
         dtype: BirDtype,
     ) -> Self {
         StaticAp {
@@ -113,18 +317,16 @@ impl StaticAp {
                 offset,
             }),
             partitions,
-            dims: dims.to_vec(),
+            dims: dims.into(),
             dtype,
             parent: 0,
         }
     }
 
-    /// Elements per partition (product of the free dims; 1 for none). The product wraps modulo
-    /// 2^64 (more than four large dims can overflow), in debug builds as in release ones.
+    /// Elements per partition (product of the free dims; 1 for none). At most four factors
+    /// below 2^16 cannot overflow.
     pub fn num_elements_per_partition(&self) -> u64 {
-        self.dims
-            .iter()
-            .fold(1u64, |p, d| p.wrapping_mul(d.num as u64))
+        self.dims.iter().map(|d| d.num as u64).product()
     }
 
     /// Sets the parent instruction.
@@ -675,10 +877,10 @@ mod tests {
                 0,
                 0x100,
                 64,
-                &[Dim::new(4, 4), Dim::new(1, 16)],
+                [Dim::new(4, 4), Dim::new(1, 16)],
                 BirDtype::Bfloat16,
             )),
-            dst: AccessPattern::Static(StaticAp::psum(1, 0x40, 64, &[], BirDtype::Float32)),
+            dst: AccessPattern::Static(StaticAp::psum(1, 0x40, 64, [], BirDtype::Float32)),
             threshold_imm_ptr: 3,
             threshold_dtype: BirDtype::Float32,
             rng_mode: 1,
@@ -691,8 +893,41 @@ mod tests {
     }
 
     #[test]
+    fn dims_are_a_fixed_capacity_list() {
+        let (a, b, c) = (Dim::new(4, 4), Dim::new(-1, 16), Dim::new(7, 1));
+        let mut d = Dims::new();
+        assert!(d.is_empty());
+        d.try_push(a).unwrap();
+        d.try_push(c).unwrap();
+        d.try_insert(1, b).unwrap();
+        assert_eq!(d.to_vec(), vec![a, b, c]);
+        assert_eq!(d, Dims::from([a, b, c]));
+        assert_eq!(Dims::try_from(&[a, b, c][..]), Ok(d));
+        assert_eq!(format!("{d:?}"), format!("{:?}", [a, b, c]));
+        assert_eq!((d.get(0), d.get(2), d.get(3)), (Some(a), Some(c), None));
+        d.set(2, a).unwrap();
+        assert_eq!(d.to_vec(), vec![a, b, a]);
+        assert_eq!(d.set(3, a), Err(DimsError::OutOfRange { index: 3, len: 3 }));
+        assert_eq!(
+            d.try_insert(4, a),
+            Err(DimsError::OutOfRange { index: 4, len: 3 })
+        );
+        d.try_insert(0, c).unwrap();
+        assert_eq!(d.to_vec(), vec![c, a, b, a]);
+        assert_eq!(d.try_push(a), Err(DimsError::Full));
+        assert_eq!(Dims::try_from(&[a; 5][..]), Err(DimsError::Full));
+        // The lanes: innermost first, unit lanes past the end.
+        let d = Dims::from([a, b]);
+        assert_eq!(d.runs(), (0x0001_0001_0004_ffff, 0x0001_0001_0004_0010, 2));
+        let mut e = d;
+        e.clear();
+        assert_eq!(e, Dims::default());
+        assert_eq!(e.runs(), (0x0001_0001_0001_0001, 0x0001_0001_0001_0001, 0));
+    }
+
+    #[test]
     fn base_num_indirect_is_zero() {
-        let s = StaticAp::sbuf(0, 0, 1, &[Dim::new(1, 4)], BirDtype::Float32);
+        let s = StaticAp::sbuf(0, 0, 1, [Dim::new(1, 4)], BirDtype::Float32);
         let ap = AccessPattern::Static(s.clone());
         assert_eq!(ap.get_num_indirect_indices(), 0);
         assert!(!ap.is_tensor_indirect_dynamic_ap());

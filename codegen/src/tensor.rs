@@ -9,7 +9,7 @@
 use crate::addr4;
 use crate::arch::ArchModel;
 use crate::error::EncodeError;
-use crate::model::{Dim, StaticAp};
+use crate::model::{Dims, StaticAp};
 
 /// Byte width of TENSORnD: 4 + 4n.
 pub const fn tensor_bytes(n: usize) -> usize {
@@ -18,7 +18,7 @@ pub const fn tensor_bytes(n: usize) -> usize {
 
 /// Packs free dims (innermost last) into `n` slots, innermost in slot 0.
 #[inline]
-pub fn pack(dims: &[Dim], n: usize) -> Result<([i16; 4], [u16; 4]), EncodeError> {
+pub fn pack(dims: &Dims, n: usize) -> Result<([i16; 4], [u16; 4]), EncodeError> {
     let mut step = [1i16; 4];
     let mut num = [1u16; 4];
     let mut k = 0usize;
@@ -186,25 +186,29 @@ impl TensorSlot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Dim;
 
     #[test]
     fn packing_skips_unit_dims_and_backfills() {
-        let dims = [Dim::new(64, 4), Dim::new(7, 1), Dim::new(1, 16)];
+        let dims = Dims::from([Dim::new(64, 4), Dim::new(7, 1), Dim::new(1, 16)]);
         let (s, n) = pack(&dims, 3).unwrap();
         assert_eq!(s[..3], [1, 64, 1]);
         assert_eq!(n[..3], [16, 4, 1]);
-        assert_eq!(pack(&[], 1).unwrap(), ([1; 4], [1; 4]));
-        let four = [
+        assert_eq!(pack(&Dims::new(), 1).unwrap(), ([1; 4], [1; 4]));
+        let four = Dims::from([
             Dim::new(1, 2),
             Dim::new(1, 3),
             Dim::new(1, 4),
             Dim::new(1, 5),
-        ];
+        ]);
         assert_eq!(
             pack(&four, 3),
             Err(EncodeError::TooManyDims { n: 3, found: 4 })
         );
-        assert_eq!(pack(&[Dim::new(1, 0)], 3), Err(EncodeError::ZeroNumElem));
+        assert_eq!(
+            pack(&Dims::from([Dim::new(1, 0)]), 3),
+            Err(EncodeError::ZeroNumElem)
+        );
     }
 
     #[test]

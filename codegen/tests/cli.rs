@@ -77,7 +77,7 @@ fn stream(t: Target) -> Vec<u8> {
             bound0: ScalarOperand::Imm(1.5),
             bound1: ScalarOperand::Ptr(0x800),
             reduce_cmd: BirAccumulation::Idle,
-            reduce_res: sbd(0, 0x800, 32, &[], Float32),
+            reduce_res: sbd(0, 0x800, 32, [], Float32),
         })));
     }
     insts

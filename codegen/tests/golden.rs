@@ -65,7 +65,7 @@ fn tensor3d_packing_drops_unit_dims() {
         2,
         0x40,
         1,
-        &[Dim::new(64, 4), Dim::new(7, 1), Dim::new(1, 16)],
+        [Dim::new(64, 4), Dim::new(7, 1), Dim::new(1, 16)],
         Float32,
     );
     let mut slot = [0u8; 16];
@@ -83,7 +83,7 @@ fn tensor3d_packing_drops_unit_dims() {
 #[test]
 fn tensor4d_unused_dims_are_one_one() {
     // PSUM: 0x2000000 + (1<<15) + 0x100.
-    let ap = AccessPattern::Static(StaticAp::psum(1, 0x100, 1, &[Dim::new(2, 8)], Float32));
+    let ap = AccessPattern::Static(StaticAp::psum(1, 0x100, 1, [Dim::new(2, 8)], Float32));
     let mut slot = [0u8; 20];
     assign_access_4d(&mut slot, &ap, &MARIANA).unwrap();
     assert_eq!(
@@ -98,12 +98,12 @@ fn tensor4d_unused_dims_are_one_one() {
 #[test]
 fn tensor1d_and_2d_layouts() {
     use sundial_codegen::tensor::{TensorSlot, assign_static_pattern};
-    let ap = StaticAp::sbuf(0, 0x10, 1, &[Dim::new(3, 5), Dim::new(-1, 6)], Int16);
+    let ap = StaticAp::sbuf(0, 0x10, 1, [Dim::new(3, 5), Dim::new(-1, 6)], Int16);
     let mut s2 = [0u8; 12];
     assign_static_pattern(&mut s2, &ap, 2, &MARIANA).unwrap();
     // steps @+4/+6 = -1, 3; nums @+8/+0xA = 6, 5.
     assert_eq!(to_hex(&s2), to_hex(&hex("10000000 ffff 0300 0600 0500")));
-    let one = StaticAp::sbuf(0, 0x10, 1, &[], Int16);
+    let one = StaticAp::sbuf(0, 0x10, 1, [], Int16);
     let mut s1 = [0u8; 8];
     assign_static_pattern(&mut s1, &one, 1, &MARIANA).unwrap();
     // The 1D fast path: u32 0x00010001 at +4.
@@ -152,14 +152,14 @@ fn indirect20b_payload_is_identical_and_never_x4() {
 
 fn mx_pair(d: BirDtype, num: u32, scale_part: u32) -> (AccessPattern, AccessPattern) {
     let data = AccessPattern::TensorIndirect(IndirectAp {
-        data: StaticAp::sbuf(1, 0x80, 32, &[], d).with_parent(7),
-        index: StaticAp::sbuf(0, 0, 32, &[], Uint32),
+        data: StaticAp::sbuf(1, 0x80, 32, [], d).with_parent(7),
+        index: StaticAp::sbuf(0, 0, 32, [], Uint32),
         num_indirect_indices: num,
         index_arg_id: 1,
     });
     let scale = AccessPattern::TensorIndirect(IndirectAp {
-        data: StaticAp::sbuf(scale_part, 0x10, 32, &[], Float8E8m0fnu).with_parent(7),
-        index: StaticAp::sbuf(0, 0, 32, &[], Uint32),
+        data: StaticAp::sbuf(scale_part, 0x10, 32, [], Float8E8m0fnu).with_parent(7),
+        index: StaticAp::sbuf(0, 0, 32, [], Uint32),
         num_indirect_indices: num,
         index_arg_id: 1,
     });
@@ -213,10 +213,10 @@ fn mxmem1d_static_sibling() {
         1,
         0x80,
         32,
-        &[Dim::new(1, 64)],
+        [Dim::new(1, 64)],
         Float8E4m3fnX4,
     ));
-    let scale = AccessPattern::Static(StaticAp::sbuf(37, 0x10, 32, &[], Float8E8m0fnu));
+    let scale = AccessPattern::Static(StaticAp::sbuf(37, 0x10, 32, [], Float8E8m0fnu));
     let mut slot = [0u8; 16];
     assign_access_for_mx(&mut slot, &data, &scale, &MARIANA).unwrap();
     // data@+0, scale@+4, k_extent 64*4 = 256 @+8, step_dir 0x01 @+0xA, part 37 @+0xB, rsv 0.
@@ -462,7 +462,7 @@ fn lifting_gives_canonical_instructions_back() {
         0,
         (1 << 18) + 0x40,
         64,
-        &[Dim::new(8, 4), Dim::new(3, 1), Dim::new(1, 16)],
+        [Dim::new(8, 4), Dim::new(3, 1), Dim::new(1, 16)],
         Float8E4m3fn,
     ));
     let bytes = generate_vec(&inst, &MARIANA).unwrap().concat();
@@ -472,7 +472,7 @@ fn lifting_gives_canonical_instructions_back() {
     };
     assert_eq!(
         d.src,
-        sbd(1, 0x40, 64, &[Dim::new(8, 4), Dim::new(1, 16)], Float8e4)
+        sbd(1, 0x40, 64, [Dim::new(8, 4), Dim::new(1, 16)], Float8e4)
     );
     assert_eq!(d.dst.partitions(), 64);
     // An indirect source lifts to data and index with no dims and the index as uint32.
@@ -485,8 +485,8 @@ fn lifting_gives_canonical_instructions_back() {
     let AccessPattern::TensorIndirect(i) = &d.src else {
         panic!("not indirect")
     };
-    assert_eq!(i.data, StaticAp::sbuf(3, 0x1000, 32, &[], Bfloat16));
-    assert_eq!(i.index, StaticAp::sbuf(0, 0x200, 32, &[], Uint32));
+    assert_eq!(i.data, StaticAp::sbuf(3, 0x1000, 32, [], Bfloat16));
+    assert_eq!(i.index, StaticAp::sbuf(0, 0x200, 32, [], Uint32));
     assert_eq!((i.num_indirect_indices, i.index_arg_id), (128, 0));
 }
 
@@ -571,7 +571,7 @@ fn range_select_with_companion() {
         bound0: ScalarOperand::Imm(1.5),
         bound1: ScalarOperand::Ptr(0x800),
         reduce_cmd: BirAccumulation::ZeroAccumulate,
-        reduce_res: sbd(0, 0x800, 32, &[], Float32),
+        reduce_res: sbd(0, 0x800, 32, [], Float32),
     }));
     golden(
         Target::Cayman,

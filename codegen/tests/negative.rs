@@ -76,7 +76,7 @@ fn rsel(f: impl FnOnce(&mut RangeSelect)) -> Instruction {
         bound0: ScalarOperand::Imm(1.5),
         bound1: ScalarOperand::Ptr(0x800),
         reduce_cmd: BirAccumulation::ZeroAccumulate,
-        reduce_res: sbd(0, 0x800, 32, &[], Float32),
+        reduce_res: sbd(0, 0x800, 32, [], Float32),
     };
     f(&mut r);
     Instruction::new(Op::RangeSelect(r))
@@ -102,8 +102,8 @@ fn with_data_start(mut ap: AccessPattern, s: Start) -> AccessPattern {
 
 fn mx(d: BirDtype, parent: InstId, arg: u32, num: u32) -> AccessPattern {
     AccessPattern::TensorIndirect(IndirectAp {
-        data: StaticAp::sbuf(1, 0x80, 32, &[], d).with_parent(parent),
-        index: StaticAp::sbuf(0, 0, 32, &[], Uint32),
+        data: StaticAp::sbuf(1, 0x80, 32, [], d).with_parent(parent),
+        index: StaticAp::sbuf(0, 0, 32, [], Uint32),
         num_indirect_indices: num,
         index_arg_id: arg,
     })
@@ -177,7 +177,7 @@ fn assert_mx_parent_mismatch() {
 
 #[test]
 fn assert_mx_data_not_indirect() {
-    let data = AccessPattern::Static(StaticAp::sbuf(1, 0, 32, &[], Float8E4m3fnX4).with_parent(7));
+    let data = AccessPattern::Static(StaticAp::sbuf(1, 0, 32, [], Float8E4m3fnX4).with_parent(7));
     let e =
         assign_indirect_pattern_for_mx(&mut [0; 16], &data, &mx(Float8E8m0fnu, 7, 1, 4), &MARIANA)
             .unwrap_err();
@@ -186,7 +186,7 @@ fn assert_mx_data_not_indirect() {
 
 #[test]
 fn assert_mx_scale_not_indirect() {
-    let scale = AccessPattern::Static(StaticAp::sbuf(1, 0, 32, &[], Float8E8m0fnu).with_parent(7));
+    let scale = AccessPattern::Static(StaticAp::sbuf(1, 0, 32, [], Float8E8m0fnu).with_parent(7));
     let e = assign_indirect_pattern_for_mx(
         &mut [0; 16],
         &mx(Float8E4m3fnX4, 7, 1, 4),
@@ -251,7 +251,7 @@ fn assert_stream_transpose_num_elem3() {
         Dim::new(8, 2),
     ];
     let e = err(
-        &transpose(sbd(0, 0, 16, &four, Float32), 16, vec![]),
+        &transpose(sbd(0, 0, 16, four, Float32), 16, vec![]),
         &MARIANA,
     );
     assert_eq!(e.to_string(), "instr.src_mem_pattern.num_elem[3] == 1");
@@ -371,7 +371,7 @@ fn access_pattern_errors() {
         Dim::new(8, 2),
     ];
     assert_eq!(
-        err(&dropout(sbd(0, 0, 64, &four, Bfloat16)), &SUNDA),
+        err(&dropout(sbd(0, 0, 64, four, Bfloat16)), &SUNDA),
         EncodeError::TooManyDims { n: 3, found: 4 }
     );
     assert_eq!(
@@ -390,7 +390,7 @@ fn access_pattern_errors() {
     );
     let reg = AccessPattern::Static(StaticAp {
         start: Start::Reg(64),
-        ..StaticAp::sbuf(0, 0, 64, &[], Bfloat16)
+        ..StaticAp::sbuf(0, 0, 64, [], Bfloat16)
     });
     assert_eq!(
         err(&dropout(reg), &SUNDA),
@@ -421,7 +421,7 @@ fn mx_errors() {
     // Scale in PSUM.
     let mut scale = mx(Float8E8m0fnu, 7, 1, 4);
     if let AccessPattern::TensorIndirect(i) = &mut scale {
-        i.data = StaticAp::psum(0, 0, 1, &[], Float8E8m0fnu).with_parent(7);
+        i.data = StaticAp::psum(0, 0, 1, [], Float8E8m0fnu).with_parent(7);
     }
     let e = assign_indirect_pattern_for_mx(
         &mut [0; 16],
@@ -434,8 +434,8 @@ fn mx_errors() {
         Err("MX Scale Tensor can only be in SB".into())
     );
     // Static MX needs 1-D, step +-1.
-    let d2 = AccessPattern::Static(StaticAp::sbuf(0, 0, 1, &[Dim::new(2, 4)], Float8E4m3fnX4));
-    let sc = AccessPattern::Static(StaticAp::sbuf(0, 0, 1, &[], Float8E8m0fnu));
+    let d2 = AccessPattern::Static(StaticAp::sbuf(0, 0, 1, [Dim::new(2, 4)], Float8E4m3fnX4));
+    let sc = AccessPattern::Static(StaticAp::sbuf(0, 0, 1, [], Float8E8m0fnu));
     assert_eq!(
         assign_access_for_mx(&mut [0; 16], &d2, &sc, &MARIANA),
         Err(EncodeError::MxStaticShape)
@@ -487,7 +487,7 @@ fn field_encoding_errors() {
             0,
             0x4000,
             16,
-            &[Dim::new(1, 65535), Dim::new(1, 65535), Dim::new(1, 65535)],
+            [Dim::new(1, 65535), Dim::new(1, 65535), Dim::new(1, 65535)],
             Uint32,
         ),
     );
@@ -833,10 +833,10 @@ fn every_validator_rule_has_a_failing_case() {
         1,
         0x80,
         32,
-        &[Dim::new(1, 64)],
+        [Dim::new(1, 64)],
         Float8E4m3fnX4,
     ));
-    let ss = AccessPattern::Static(StaticAp::sbuf(3, 0, 32, &[], Float8E8m0fnu));
+    let ss = AccessPattern::Static(StaticAp::sbuf(3, 0, 32, [], Float8E8m0fnu));
     assign_access_for_mx(&mut st, &sd, &ss, &MARIANA).unwrap();
     bad(st, &|s| s[0xA] = 2, 0xA, &MARIANA); // step_dir
     bad(st, &|s| s[0xD] = 1, 0xC, &MARIANA); // reserved

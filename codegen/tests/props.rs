@@ -66,24 +66,32 @@ const DTYPES: [BirDtype; 12] = [
     Float32,
 ];
 
-/// Free dims with at most `rank` non-unit entries, total elements `total` when given.
-fn dims(r: &mut Rng, rank: usize) -> Vec<Dim> {
-    let n = r.range(0, rank as u64 + 1) as usize;
-    let mut v = Vec::new();
+/// Free dims with at most `rank` non-unit entries (and at most `MAX_DIMS` in all).
+fn dims(r: &mut Rng, rank: usize) -> Dims {
+    let n = (r.range(0, rank as u64 + 1) as usize).min(MAX_DIMS);
+    let mut v = Dims::new();
     let mut kept = 0;
     for _ in 0..n {
-        if kept < rank && r.coin() {
-            v.push(Dim::new(r.range(0, 70) as i16 - 3, r.range(2, 40) as u16));
+        let d = if kept < rank && r.coin() {
             kept += 1;
+            Dim::new(r.range(0, 70) as i16 - 3, r.range(2, 40) as u16)
         } else {
-            v.push(Dim::new(r.range(0, 9) as i16, 1));
-        }
+            Dim::new(r.range(0, 9) as i16, 1)
+        };
+        v.try_push(d).expect("at most MAX_DIMS dims");
     }
     v
 }
 
 /// A static SBUF AP in partitions [p0, p0 + parts).
-fn sap(r: &mut Rng, p0: u32, parts: u32, d: &[Dim], dt: BirDtype, arch: &ArchModel) -> StaticAp {
+fn sap(
+    r: &mut Rng,
+    p0: u32,
+    parts: u32,
+    d: impl Into<Dims>,
+    dt: BirDtype,
+    arch: &ArchModel,
+) -> StaticAp {
     let off = r.below(arch.sbuf_active_bytes as u64 / 8 - 64) as u32 * 8;
     StaticAp::sbuf(p0, off, parts, d, dt)
 }
@@ -93,7 +101,13 @@ fn start_partition(r: &mut Rng, parts: u32) -> u32 {
 }
 
 /// A static SBUF AP at a random start partition that leaves room for `parts`.
-fn sap_any(r: &mut Rng, parts: u32, d: &[Dim], dt: BirDtype, arch: &ArchModel) -> StaticAp {
+fn sap_any(
+    r: &mut Rng,
+    parts: u32,
+    d: impl Into<Dims>,
+    dt: BirDtype,
+    arch: &ArchModel,
+) -> StaticAp {
     let p0 = start_partition(r, parts);
     sap(r, p0, parts, d, dt, arch)
 }
@@ -103,10 +117,10 @@ fn iap(r: &mut Rng, parts: u32, num: u32, dt: BirDtype, arch: &ArchModel) -> Acc
     let q = r.below(4) as u32 * 32;
     let p = q + r.below((32 - parts.min(32) + 1) as u64) as u32;
     AccessPattern::TensorIndirect(IndirectAp {
-        data: sap(r, p, parts, &[], dt, arch),
+        data: sap(r, p, parts, [], dt, arch),
         index: {
             let ip = q + r.below(32) as u32;
-            sap(r, ip, parts, &[], Uint32, arch)
+            sap(r, ip, parts, [], Uint32, arch)
         },
         num_indirect_indices: num,
         index_arg_id: r.below(4) as u32,
@@ -153,11 +167,11 @@ fn valid_instruction(seed: u64, t: Target) -> Instruction {
                 let n: u64 = d.iter().map(|x| x.num as u64).product();
                 iap(r, parts, n as u32, dt, arch)
             } else {
-                AccessPattern::Static(sap_any(r, parts, &d, dt, arch))
+                AccessPattern::Static(sap_any(r, parts, d, dt, arch))
             };
             let dst = AccessPattern::Static({
                 let dt2 = r.pick(&DTYPES);
-                sap_any(r, parts, &d, dt2, arch)
+                sap_any(r, parts, d, dt2, arch)
             });
             let mask: Vec<u8> = (0..32)
                 .map(|_| if r.coin() { 0xFF } else { r.below(32) as u8 })
@@ -165,7 +179,7 @@ fn valid_instruction(seed: u64, t: Target) -> Instruction {
             if r.coin() {
                 Op::StreamShuffle(StreamShuffle { src, dst, mask })
             } else {
-                let src = AccessPattern::Static(sap_any(r, parts, &d, dt, arch));
+                let src = AccessPattern::Static(sap_any(r, parts, d, dt, arch));
                 Op::StreamTranspose(StreamTranspose { src, dst, mask })
             }
         }
@@ -175,12 +189,12 @@ fn valid_instruction(seed: u64, t: Target) -> Instruction {
             let n = r.range(1, 1600) as u16;
             let data = {
                 let dt2 = r.pick(&DTYPES);
-                sap_any(r, parts, &dd, dt2, arch)
+                sap_any(r, parts, dd, dt2, arch)
             };
-            let index = sap_any(r, parts, &[Dim::new(1, n)], Uint32, arch);
+            let index = sap_any(r, parts, [Dim::new(1, n)], Uint32, arch);
             let dst = {
                 let dt2 = r.pick(&DTYPES);
-                sap_any(r, parts, &[Dim::new(1, n)], dt2, arch)
+                sap_any(r, parts, [Dim::new(1, n)], dt2, arch)
             };
             Op::Gather(Gather {
                 data: data.into(),
@@ -196,10 +210,10 @@ fn valid_instruction(seed: u64, t: Target) -> Instruction {
             let src = if indirect_ok && r.coin() {
                 iap(r, parts.min(32), n as u32, dt, arch)
             } else {
-                AccessPattern::Static(sap_any(r, parts, &d, dt, arch))
+                AccessPattern::Static(sap_any(r, parts, d, dt, arch))
             };
             let p = src.partitions();
-            let dst = AccessPattern::Static(sap_any(r, p, &d, dt, arch));
+            let dst = AccessPattern::Static(sap_any(r, p, d, dt, arch));
             Op::Dropout(Dropout {
                 src,
                 dst,
@@ -213,16 +227,16 @@ fn valid_instruction(seed: u64, t: Target) -> Instruction {
             let parts = 16 * r.range(1, 2) as u32;
             let q = r.below(4) as u32 * 32;
             let src = AccessPattern::TensorIndirect(IndirectAp {
-                data: sap(r, q, parts, &[], dt, arch),
+                data: sap(r, q, parts, [], dt, arch),
                 index: {
                     let ip = q + r.below(16) as u32;
-                    sap(r, ip, parts, &[], Uint16, arch)
+                    sap(r, ip, parts, [], Uint16, arch)
                 },
                 num_indirect_indices: r.range(1, 4096) as u32,
                 index_arg_id: 0,
             });
             let dd = dims(r, 4);
-            let dst = sap_any(r, parts, &dd, dt, arch);
+            let dst = sap_any(r, parts, dd, dt, arch);
             Op::IndirectCopy(IndirectCopy {
                 src,
                 dst: dst.into(),
@@ -236,11 +250,11 @@ fn valid_instruction(seed: u64, t: Target) -> Instruction {
             let fp = [Bfloat16, Float16, Float32];
             let src = {
                 let dt2 = r.pick(&fp);
-                sap_any(r, parts, &d, dt2, arch)
+                sap_any(r, parts, d, dt2, arch)
             };
             let dst = {
                 let dt2 = r.pick(&fp);
-                sap_any(r, parts, &d, dt2, arch)
+                sap_any(r, parts, d, dt2, arch)
             };
             let comps = [
                 BirAluOp::IsEqual,
@@ -268,7 +282,7 @@ fn valid_instruction(seed: u64, t: Target) -> Instruction {
                     BirAccumulation::ZeroAccumulate,
                     BirAccumulation::AddAccumulate,
                 ]),
-                reduce_res: sap_any(r, parts, &[], Float32, arch).into(),
+                reduce_res: sap_any(r, parts, [], Float32, arch).into(),
             })
         }
     };
@@ -301,17 +315,19 @@ fn mutate_static(r: &mut Rng, s: &mut StaticAp) {
     match r.below(9) {
         0 if !s.dims.is_empty() => {
             let i = r.below(s.dims.len() as u64) as usize;
-            s.dims[i].num = 0;
+            let d = s.dims.get(i).expect("in range");
+            s.dims.set(i, Dim::new(d.step, 0)).expect("in range");
         }
         1 => {
+            // Pushes past the fourth dim fail (a pattern has at most four).
             for _ in 0..r.range(1, 4) {
-                s.dims
-                    .push(Dim::new(r.range(0, 9) as i16 - 4, r.range(2, 9) as u16));
+                let d = Dim::new(r.range(0, 9) as i16 - 4, r.range(2, 9) as u16);
+                let _ = s.dims.try_push(d);
             }
         }
         2 => {
             let i = r.below(s.dims.len() as u64 + 1) as usize;
-            s.dims.insert(i, Dim::new(r.range(0, 9) as i16 - 4, 1));
+            let _ = s.dims.try_insert(i, Dim::new(r.range(0, 9) as i16 - 4, 1));
         }
         3 => s.start = Start::Reg(r.below(80) as u8),
         4 => {
@@ -328,8 +344,10 @@ fn mutate_static(r: &mut Rng, s: &mut StaticAp) {
         6 => s.dtype = r.pick(&BirDtype::ALL),
         7 => s.dims.clear(),
         _ => {
-            for d in &mut s.dims {
-                d.num = r.pick(&[1, 2, 65535, 512, 513]);
+            for i in 0..s.dims.len() {
+                let d = s.dims.get(i).expect("in range");
+                let num = r.pick(&[1, 2, 65535, 512, 513]);
+                s.dims.set(i, Dim::new(d.step, num)).expect("in range");
             }
         }
     }
@@ -346,7 +364,7 @@ fn mutate(r: &mut Rng, inst: &mut Instruction) {
                 // Flip between static and indirect.
                 *ap = match ap.clone() {
                     AccessPattern::Static(s) => AccessPattern::TensorIndirect(IndirectAp {
-                        index: StaticAp::sbuf(0, 0x100, s.partitions, &[], Uint32),
+                        index: StaticAp::sbuf(0, 0x100, s.partitions, [], Uint32),
                         data: s,
                         num_indirect_indices: r.pick(&[0, 1, 64, 65535, 65536]),
                         index_arg_id: 0,

@@ -15,7 +15,8 @@
 //!   ([`Operand`]).
 //! * The start-address fold ([`word`]) needs no division and, for an SBUF start, is two range
 //!   tests; PSUM and register starts, indirect records and unusual dim lists are out of line.
-//! * Packing ([`pack`]) is straight-line code per length when no dim is dropped.
+//! * Packing ([`pack`]) takes the two lane runs [`Dims`] stores (the TENSOR4D layout) as they
+//!   are after one SWAR test when no dim is dropped: no per-dim work, no branch on the count.
 //! * The sync bands cost one test when there is no sync (the usual case).
 //! * `ops::generate` recognises the built-in models by address and runs a copy of the fast path
 //!   on a constant copy of the model, so every model field it reads is an immediate (strides
@@ -34,7 +35,7 @@ use crate::dtype::{BirDtype, wire_lut};
 use crate::fields::Field;
 use crate::formats::events;
 use crate::model::{
-    AccessPattern, Dim, IndirectAp, Instruction, MemLoc, OpKind, Space, Start, StaticAp, SyncInfo,
+    AccessPattern, Dims, IndirectAp, Instruction, MemLoc, OpKind, Space, Start, StaticAp, SyncInfo,
 };
 
 /// A bundle being filled in place: `new` zeroes it and stamps the header; each field is then one
@@ -77,20 +78,24 @@ impl<'a> Words<'a> {
     }
 
     /// A TENSORnD / MEM_PATTERNnD slot of rank `N` (`4 + 4N` bytes: word, steps, counts), in as
-    /// few 8-byte stores as the width allows.
+    /// few 8-byte stores as the width allows. Lanes `N..` of the runs are ignored.
     #[inline(always)]
     pub fn slot<const N: usize>(&mut self, f: Field, s: Slot) {
         let o = f.offset as usize;
         let lo = s.addr as u64 | s.steps << 32;
         match N {
-            1 => put(self.0, o, (lo | s.nums << 48).to_le_bytes()),
+            1 => {
+                let lo = s.addr as u64 | (s.steps & 0xFFFF) << 32;
+                put(self.0, o, (lo | s.nums << 48).to_le_bytes());
+            }
             2 => {
                 put(self.0, o, lo.to_le_bytes());
                 put(self.0, o + 8, (s.nums as u32).to_le_bytes());
             }
             3 => {
                 put(self.0, o, lo.to_le_bytes());
-                put(self.0, o + 8, (s.steps >> 32 | s.nums << 16).to_le_bytes());
+                let hi = (s.steps >> 32) & 0xFFFF | s.nums << 16;
+                put(self.0, o + 8, hi.to_le_bytes());
             }
             _ => {
                 put(self.0, o, (s.addr).to_le_bytes());
@@ -247,7 +252,7 @@ impl<'a> Ctx<'a> {
 }
 
 /// An encoded access-pattern slot: the first ADDR4 word, the step run and the count run of a
-/// TENSORnD (16-bit lanes, innermost in lane 0). An INDIRECT16B/20B record fits the same shape:
+/// TENSORnD (16-bit lanes, innermost in lane 0; a rank-`N` slot uses lanes `0..N`). An INDIRECT16B/20B record fits the same shape:
 /// INDEX (with the marker) as the word, DATA and NUM as the step run, zero counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Slot {
@@ -310,68 +315,75 @@ fn word_other(start: &Start, arch: &ArchModel) -> Option<u32> {
     }
 }
 
-/// Lane value 1 in each of the first `k` 16-bit lanes.
-const ONES: [u64; 5] = [
+/// Lane value 1 in each of the first `k` 16-bit lanes (padded to eight entries, so that an
+/// index masked with 7 needs no bounds check).
+const ONES: [u64; 8] = [
     0,
     0x0001,
     0x0001_0001,
     0x0001_0001_0001,
     0x0001_0001_0001_0001,
+    0x0001_0001_0001_0001,
+    0x0001_0001_0001_0001,
+    0x0001_0001_0001_0001,
 ];
+
+/// Lane value 2 in each of the first `k` 16-bit lanes, padded like [`ONES`].
+const TWOS: [u64; 8] = {
+    let mut t = [0u64; 8];
+    let mut k = 0;
+    while k < 8 {
+        t[k] = ONES[k] << 1;
+        k += 1;
+    }
+    t
+};
+
+/// The top bit of each 16-bit lane.
+const TOP: u64 = 0x8000_8000_8000_8000;
 
 /// `tensor::pack` into rank `N` as two lane runs, or `None` where `pack` fails (a zero count, or
 /// more than `N` non-unit dims).
 ///
-/// The common case, every dim kept, is the dims in reverse order. One and two dims (the usual
-/// shapes) are straight-line here, each with its back-fill as a constant; the length is a
-/// property of the call site, so these tests predict well. Everything else goes out of line.
+/// The common case, at most `N` dims and none of them a unit dim, is the runs [`Dims`] holds
+/// (innermost in lane 0, unit lanes past the end), taken as they are after one SWAR test: a used
+/// lane with its top bit set, minus 2, keeps the top bit exactly when the count's low 15 bits are
+/// at least 2, and no lane borrows from the next. Counts of 0x8000 and 0x8001 fail the test
+/// although they are kept; like everything else the test rejects, they take the general packing.
 #[inline(always)]
-pub(crate) fn pack<const N: usize>(dims: &[Dim]) -> Option<(u64, u64)> {
-    let fast = match *dims {
-        [a, b] if N >= 2 => reversed::<N, 2>(&[a, b]),
-        [a] => reversed::<N, 1>(&[a]),
-        [] => Some((ONES[N], ONES[N])),
-        _ => None,
-    };
-    match fast {
-        Some(r) => Some(r),
-        None => pack_general::<N>(dims),
+pub(crate) fn pack<const N: usize>(dims: &Dims) -> Option<(u64, u64)> {
+    let (steps, nums, len) = dims.runs();
+    // `Dims` holds at most four dims, so rank 4 needs no length test.
+    let fits = N >= 4 || len <= N;
+    if fits & (((nums | TOP) - TWOS[len & 7]) & TOP == TOP) {
+        Some((steps, nums))
+    } else {
+        pack_general::<N>(dims)
     }
 }
 
-/// Lane runs of `K <= N` dims that are all kept (every count >= 2), innermost in lane 0, with
-/// lanes `K..N` back-filled.
-#[inline(always)]
-fn reversed<const N: usize, const K: usize>(dims: &[Dim; K]) -> Option<(u64, u64)> {
-    let fill = ONES[N] - ONES[K];
-    let (mut steps, mut nums, mut min) = (0u64, 0u64, u16::MAX);
-    for d in dims {
-        steps = (steps << 16) | d.step as u16 as u64;
-        nums = (nums << 16) | d.num as u64;
-        min = min.min(d.num);
-    }
-    (min >= 2).then_some((steps | fill, nums | fill))
-}
-
-/// The general packing, out of line: one pass, outermost first; each kept dim shifts the runs
-/// up a lane, so the innermost ends in lane 0. `None` on a zero count or more than `N` kept dims.
+/// The general packing, out of line: one pass over the lanes, innermost first; each kept dim
+/// takes the next lane. `None` on a zero count or more than `N` kept dims.
 #[inline(never)]
-fn pack_general<const N: usize>(dims: &[Dim]) -> Option<(u64, u64)> {
-    let (mut steps, mut nums, mut kept, mut zero) = (0u64, 0u64, 0usize, false);
-    for d in dims {
-        let keep = d.num != 1;
-        zero |= d.num == 0;
-        if keep {
-            steps = (steps << 16) | d.step as u16 as u64;
-            nums = (nums << 16) | d.num as u64;
+fn pack_general<const N: usize>(dims: &Dims) -> Option<(u64, u64)> {
+    let (steps, nums, len) = dims.runs();
+    let (mut s, mut n, mut kept, mut zero) = (0u64, 0u64, 0usize, false);
+    for lane in 0..len.min(4) {
+        let step = steps >> (16 * lane) & 0xFFFF;
+        let num = nums >> (16 * lane) & 0xFFFF;
+        zero |= num == 0;
+        // `kept <= lane < 4`: the shifts stay inside the runs.
+        if num != 1 {
+            s |= step << (16 * kept);
+            n |= num << (16 * kept);
             kept += 1;
         }
     }
     if zero || kept > N {
         return None;
     }
-    let fill = ONES[N] - ONES[kept];
-    Some((steps | fill, nums | fill))
+    let fill = ONES[4] - ONES[kept & 7];
+    Some((s | fill, n | fill))
 }
 
 /// `assignStaticPattern<TENSORnD>` as a [`Slot`].

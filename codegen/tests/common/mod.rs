@@ -20,11 +20,11 @@ pub fn to_hex(b: &[u8]) -> String {
 
 /// An SBUF static AP with one free dim.
 pub fn sb(p: u32, off: u32, parts: u32, num: u16, d: BirDtype) -> AccessPattern {
-    AccessPattern::Static(StaticAp::sbuf(p, off, parts, &[Dim::new(1, num)], d))
+    AccessPattern::Static(StaticAp::sbuf(p, off, parts, [Dim::new(1, num)], d))
 }
 
-/// An SBUF static AP with explicit dims.
-pub fn sbd(p: u32, off: u32, parts: u32, dims: &[Dim], d: BirDtype) -> AccessPattern {
+/// An SBUF static AP with explicit dims (an array of up to four, outermost first).
+pub fn sbd(p: u32, off: u32, parts: u32, dims: impl Into<Dims>, d: BirDtype) -> AccessPattern {
     AccessPattern::Static(StaticAp::sbuf(p, off, parts, dims, d))
 }
 
@@ -39,14 +39,8 @@ pub fn ind(
     d: BirDtype,
 ) -> AccessPattern {
     AccessPattern::TensorIndirect(IndirectAp {
-        data: StaticAp::sbuf(dp, doff, parts, &[], d),
-        index: StaticAp::sbuf(
-            ip,
-            ioff,
-            parts,
-            &[Dim::new(1, num as u16)],
-            BirDtype::Uint32,
-        ),
+        data: StaticAp::sbuf(dp, doff, parts, [], d),
+        index: StaticAp::sbuf(ip, ioff, parts, [Dim::new(1, num as u16)], BirDtype::Uint32),
         num_indirect_indices: num,
         index_arg_id: 1,
     })
