@@ -138,6 +138,8 @@ pub(crate) fn generate_stream(
 }
 
 /// [`generate_stream`] for one model (`model` is the constant copy of `arch` when there is one).
+/// The loop carries the instruction pointer and the unwritten tail of `out`; an instruction's
+/// index is only worked out on the error path.
 #[inline(always)]
 fn stream_with(
     insts: &[Instruction],
@@ -145,16 +147,37 @@ fn stream_with(
     arch: &ArchModel,
     out: &mut [Bundle],
 ) -> Result<usize, (usize, EncodeError)> {
-    let mut pos = 0usize;
-    for (i, inst) in insts.iter().enumerate() {
-        // `pos` never exceeds `out.len()`: each step adds what it wrote into `out[pos..]`.
-        let rest = &mut out[pos..];
-        pos += match generate_with(inst, model, rest) {
+    let total = out.len();
+    let mut rest = out;
+    for inst in insts {
+        let n = match generate_with(inst, model, rest) {
             Some(n) => n,
-            None => crate::bundle::generate_reference(inst, arch, rest).map_err(|e| (i, e))?,
+            None => stream_fallback(insts, inst, arch, rest)?,
         };
+        // Both paths write at most `rest.len()` bundles; the `min` states it for the compiler,
+        // so the split has no panic path.
+        let done = n.min(rest.len());
+        rest = &mut std::mem::take(&mut rest)[done..];
     }
-    Ok(pos)
+    Ok(total - rest.len())
+}
+
+/// The reference encoder for an instruction of a stream, with the instruction's index on error.
+#[cold]
+#[inline(never)]
+fn stream_fallback(
+    insts: &[Instruction],
+    inst: &Instruction,
+    arch: &ArchModel,
+    out: &mut [Bundle],
+) -> Result<usize, (usize, EncodeError)> {
+    crate::bundle::generate_reference(inst, arch, out).map_err(|e| (index_of(insts, inst), e))
+}
+
+/// The index of `inst`, an element of `insts`.
+fn index_of(insts: &[Instruction], inst: &Instruction) -> usize {
+    let size = std::mem::size_of::<Instruction>();
+    (std::ptr::from_ref(inst).addr() - insts.as_ptr().addr()) / size
 }
 
 /// [`generate`] for one model.
