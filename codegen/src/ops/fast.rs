@@ -208,8 +208,10 @@ pub(crate) fn gate(inst: &Instruction, arch: &ArchModel, kind: OpKind) -> Option
 pub(crate) struct Geometry<'a> {
     /// The model.
     pub arch: &'a ArchModel,
-    /// Bound on an SBUF in-partition offset the fast fold accepts: min(active bytes, stride).
-    sbuf_limit: u32,
+    /// Bound on the SBUF offset the fast fold accepts: min(active bytes, stride), or 2^32 (no
+    /// bound) when every in-partition remainder is active (a nonzero stride no larger than the
+    /// active bytes, as on mariana; the built-in models fold the test away).
+    sbuf_limit: u64,
 }
 
 /// The per-target values an op encoder reads more than once, derived once per instruction.
@@ -231,7 +233,14 @@ impl<'a> Ctx<'a> {
             lut: wire_lut(arch.core),
             geo: Geometry {
                 arch,
-                sbuf_limit: arch.sbuf_active_bytes.min(arch.sbuf_partition_stride),
+                sbuf_limit: {
+                    let (stride, active) = (arch.sbuf_partition_stride, arch.sbuf_active_bytes);
+                    if stride != 0 && active >= stride {
+                        1 << 32
+                    } else {
+                        active.min(stride) as u64
+                    }
+                },
             },
         }
     }
@@ -252,8 +261,9 @@ impl<'a> Ctx<'a> {
 }
 
 /// An encoded access-pattern slot: the first ADDR4 word, the step run and the count run of a
-/// TENSORnD (16-bit lanes, innermost in lane 0; a rank-`N` slot uses lanes `0..N`). An INDIRECT16B/20B record fits the same shape:
-/// INDEX (with the marker) as the word, DATA and NUM as the step run, zero counts.
+/// TENSORnD (16-bit lanes, innermost in lane 0; a rank-`N` slot uses lanes `0..N`). An
+/// INDIRECT16B/20B record fits the same shape: INDEX (with the marker) as the word, DATA and NUM
+/// as the step run, zero counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Slot {
     /// Bytes 0..4.
@@ -264,10 +274,11 @@ pub(crate) struct Slot {
     pub nums: u64,
 }
 
-/// The ADDR4 word of a start (`addr4::word`) for the accepted cases: the in-partition offset is
+/// The ADDR4 word of a start (`addr4::word`) for the accepted cases: the address is inside the
+/// window, the word fits 32 bits, and either every in-partition remainder is active (a nonzero
+/// stride no larger than the active bytes: the offset needs no test of its own) or the offset is
 /// below both the stride and the active bytes (so nothing carries into the partition and no
-/// division is needed), the address is inside the window, and the word fits 32 bits; equal to
-/// `addr4::word` wherever it returns `Some`. An SBUF start is one tag test and straight-line
+/// division is needed); equal to `addr4::word` wherever it returns `Some`. An SBUF start is one tag test and straight-line
 /// arithmetic; PSUM and register starts go out of line.
 #[inline(always)]
 pub(crate) fn word(start: &Start, g: Geometry) -> Option<u32> {
@@ -280,7 +291,7 @@ pub(crate) fn word(start: &Start, g: Geometry) -> Option<u32> {
             let arch = g.arch;
             let rel = partition as u64 * arch.sbuf_partition_stride as u64 + offset as u64;
             // The SBUF base is 0, so `rel < window` (a u32) also bounds the word.
-            let ok = (offset < g.sbuf_limit) & (rel < arch.sbuf_window as u64);
+            let ok = ((offset as u64) < g.sbuf_limit) & (rel < arch.sbuf_window as u64);
             ok.then_some(rel as u32)
         }
         _ => word_other(start, g.arch),
