@@ -406,7 +406,9 @@ pub(crate) fn tensor<const N: usize>(ap: &StaticAp, g: Geometry) -> Option<Slot>
 }
 
 /// `assignIndirectPattern<INDIRECT16B/20B>` as a [`Slot`] (the dynamic-offset asserts included).
-/// Out of line: the static arm is the common one.
+/// It also declines a zero gather count, which some encoders reject (StreamShuffle's guard);
+/// where the count is legal, the reference path writes the same bytes. Out of line: the static
+/// arm is the common one.
 #[inline(never)]
 fn indirect(ap: &IndirectAp, g: Geometry) -> Option<Slot> {
     if !g.arch.has(Family::TensorIndirect) {
@@ -415,6 +417,9 @@ fn indirect(ap: &IndirectAp, g: Geometry) -> Option<Slot> {
     let index = word(&ap.index.start, g)?;
     let data = word(&ap.data.start, g)?;
     let num = u16::try_from(ap.num_indirect_indices).ok()?;
+    if num == 0 {
+        return None;
+    }
     let gran = (g.arch.granularity_mask as u32) << 24;
     if (index | data) & gran != 0 {
         return None;
@@ -490,16 +495,6 @@ pub(crate) fn room<const K: usize>(out: &mut [Bundle]) -> Option<&mut [Bundle; K
 #[inline(always)]
 pub(crate) fn sentinel(src_partitions: u32, dst_partitions: u32) -> u8 {
     (src_partitions.min(dst_partitions) as u8) | 0x20
-}
-
-/// False only for a tensor-indirect AP with a zero gather count (the static half of the
-/// "element counts nonzero" guard is implied by a successful [`pack`]).
-#[inline(always)]
-pub(crate) fn nonzero_if_indirect(ap: &AccessPattern) -> bool {
-    match ap {
-        AccessPattern::Static(_) => true,
-        AccessPattern::TensorIndirect(i) => i.num_indirect_indices != 0,
-    }
 }
 
 /// The element count of a packed run of `N` lanes (the fill lanes are 1). Equal to

@@ -51,12 +51,8 @@ pub(super) fn generate(
     cx: Ctx,
     out: &mut [Bundle],
 ) -> Option<usize> {
-    // A static AP that packs into TENSOR4D has a nonzero element count (no zero dim, and at
-    // most four non-unit counts below 2^16 cannot wrap a u64), so only an indirect count needs
-    // the guard's test here.
-    if !fast::nonzero_if_indirect(&op.src) || !fast::nonzero_if_indirect(&op.dst) {
-        return None;
-    }
+    // The guard (both element counts nonzero) holds wherever both operands encode: a static AP
+    // that packs has no zero dim, and the indirect slot declines a zero gather count.
     let [b0, b1] = fast::room::<2>(out)?;
     // Fields are stored as soon as they are known (see dropout).
     let (first, last) = fast::events_pair(&inst.sync);
