@@ -299,6 +299,7 @@ pub(crate) fn word(start: &Start, g: Geometry) -> Option<u32> {
 }
 
 /// [`word`] for PSUM and register starts.
+#[cold]
 #[inline(never)]
 fn word_other(start: &Start, arch: &ArchModel) -> Option<u32> {
     match *start {
@@ -375,6 +376,7 @@ pub(crate) fn pack<const N: usize>(dims: &Dims) -> Option<(u64, u64)> {
 
 /// The general packing, out of line: one pass over the lanes, innermost first; each kept dim
 /// takes the next lane. `None` on a zero count or more than `N` kept dims.
+#[cold]
 #[inline(never)]
 fn pack_general<const N: usize>(dims: &Dims) -> Option<(u64, u64)> {
     let (steps, nums, len) = dims.runs();
