@@ -13,8 +13,9 @@
 //! * An access pattern is folded and packed once per instruction ([`Slot`]), even when two
 //!   bundles of a micro-pair carry it; its dtype and partition count come from the same match
 //!   ([`Operand`]).
-//! * The start-address fold ([`word`]) needs no division and, for an SBUF start, is two range
-//!   tests; PSUM and register starts, indirect records and unusual dim lists are out of line.
+//! * The start-address fold ([`word`]) needs no division and, for an SBUF start, is one or two
+//!   range tests; PSUM and register starts and dim lists with a unit dim are out of line (and
+//!   cold); indirect records are inline, so their gates fold on the built-in models.
 //! * Packing ([`pack`]) takes the two lane runs [`Dims`] stores (the TENSOR4D layout) as they
 //!   are after one SWAR test when no dim is dropped: no per-dim work, no branch on the count.
 //! * The sync bands cost one test when there is no sync (the usual case).
@@ -409,9 +410,9 @@ pub(crate) fn tensor<const N: usize>(ap: &StaticAp, g: Geometry) -> Option<Slot>
 
 /// `assignIndirectPattern<INDIRECT16B/20B>` as a [`Slot`] (the dynamic-offset asserts included).
 /// It also declines a zero gather count, which some encoders reject (StreamShuffle's guard);
-/// where the count is legal, the reference path writes the same bytes. Out of line: the static
-/// arm is the common one.
-#[inline(never)]
+/// where the count is legal, the reference path writes the same bytes. Inline, so that on a
+/// built-in model the family gate and the granularity mask are constants.
+#[inline(always)]
 fn indirect(ap: &IndirectAp, g: Geometry) -> Option<Slot> {
     if !g.arch.has(Family::TensorIndirect) {
         return None;
