@@ -237,19 +237,11 @@ pub static CAYMAN: ArchModel = CAYMAN_MODEL;
 pub(crate) const CAYMAN_MODEL: ArchModel = ArchModel {
     target: Target::Cayman,
     core: CoreGen::V3,
-    granularity_mask: 0xC0, // assumption, see above
-    pe_count: 128,
-    partitions: 128,
-    sbuf_window: 0x0200_0000,
-    sbuf_partition_stride: 1 << 18,
     sbuf_active_bytes: 224 * 1024, // header ACTIVE size 224 KiB (§1c); docs: 28 MiB SBUF
-    quadrant_partitions: 32,
-    quadrants: 4,
-    psum_base: 0x0200_0000,
-    psum_window: 0x0040_0000,
-    psum_partition_stride: 1 << 15,
-    psum_active_bytes: 16 * 1024,
     families: FAMILIES_V3,
+    // Everything else as sunda: the same address map, strides, PSUM geometry, PE count and
+    // (assumed) granularity mask.
+    ..SUNDA_MODEL
 };
 
 /// mariana (CoreV4).
@@ -260,19 +252,10 @@ pub static MARIANA: ArchModel = MARIANA_MODEL;
 pub(crate) const MARIANA_MODEL: ArchModel = ArchModel {
     target: Target::Mariana,
     core: CoreGen::V4,
-    granularity_mask: 0xC0, // assumption, see above
-    pe_count: 128,
-    partitions: 128,
-    sbuf_window: 0x0200_0000,
-    sbuf_partition_stride: 1 << 18,
     sbuf_active_bytes: 256 * 1024, // header ACTIVE size 256 KiB (§1c); docs: 32 MiB SBUF
-    quadrant_partitions: 32,
-    quadrants: 4,
-    psum_base: 0x0200_0000,
-    psum_window: 0x0040_0000,
-    psum_partition_stride: 1 << 15,
-    psum_active_bytes: 16 * 1024,
     families: FAMILIES_V4,
+    // Everything else as sunda (see CAYMAN_MODEL).
+    ..SUNDA_MODEL
 };
 
 impl ArchModel {
