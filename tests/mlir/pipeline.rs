@@ -57,3 +57,22 @@ fn option_values() {
             .contains("invalid value 'x'")
     );
 }
+
+#[test]
+fn every_listed_upstream_pass_exists() {
+    // `--list-passes` prints this list: each entry must be a pass MLIR knows.
+    let session = sundial::Session::new().unwrap();
+    for (name, _) in registry::UPSTREAM_PASSES {
+        assert!(
+            session
+                .check_pipeline(&format!("builtin.module({name})"))
+                .is_ok(),
+            "{name}"
+        );
+    }
+    assert!(
+        session
+            .check_pipeline("builtin.module(no-such-pass)")
+            .is_err()
+    );
+}
