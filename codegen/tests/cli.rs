@@ -10,7 +10,7 @@ use std::process::{Command, Output, Stdio};
 use common::*;
 use sundial_codegen::arch::Target;
 use sundial_codegen::dtype::BirDtype::*;
-use sundial_codegen::enums::{BirAccumulation, BirAluOp};
+use sundial_codegen::enums::BirAccumulation;
 use sundial_codegen::generate_vec;
 use sundial_codegen::model::*;
 
@@ -67,18 +67,7 @@ fn stream(t: Target) -> Vec<u8> {
         })),
     ];
     if t == Target::Cayman {
-        insts.push(Instruction::new(Op::RangeSelect(RangeSelect {
-            src: sb(0, 0, 32, 64, Float32),
-            dst: sb(0, 0x400, 32, 64, Float32),
-            range_start: 3,
-            fill_val: f32::MIN,
-            comp_op0: BirAluOp::IsGe,
-            comp_op1: BirAluOp::IsLt,
-            bound0: ScalarOperand::Imm(1.5),
-            bound1: ScalarOperand::Ptr(0x800),
-            reduce_cmd: BirAccumulation::Idle,
-            reduce_res: sbd(0, 0x800, 32, [], Float32),
-        })));
+        insts.push(rsel(|r| r.reduce_cmd = BirAccumulation::Idle));
     }
     insts
         .iter()

@@ -9,7 +9,7 @@ mod common;
 use common::*;
 use sundial_codegen::arch::{ArchModel, MARIANA, Target};
 use sundial_codegen::dtype::BirDtype::{self, *};
-use sundial_codegen::enums::{BirAccumulation, BirAluOp, BirUpdateMode, BirWaitMode};
+use sundial_codegen::enums::{BirUpdateMode, BirWaitMode};
 use sundial_codegen::indirect::*;
 use sundial_codegen::model::*;
 use sundial_codegen::text::{assemble, disassemble, parse_line};
@@ -561,18 +561,7 @@ fn indirect_copy_accepts_a_register_index() {
 
 #[test]
 fn range_select_with_companion() {
-    let inst = Instruction::new(Op::RangeSelect(RangeSelect {
-        src: sb(0, 0, 32, 64, Float32),
-        dst: sb(0, 0x400, 32, 64, Float32),
-        range_start: 3,
-        fill_val: f32::MIN,
-        comp_op0: BirAluOp::IsGe,
-        comp_op1: BirAluOp::IsLt,
-        bound0: ScalarOperand::Imm(1.5),
-        bound1: ScalarOperand::Ptr(0x800),
-        reduce_cmd: BirAccumulation::ZeroAccumulate,
-        reduce_res: sbd(0, 0x800, 32, [], Float32),
-    }));
+    let inst = rsel(|_| {});
     golden(
         Target::Cayman,
         &inst,

@@ -65,23 +65,6 @@ fn icopy(src: AccessPattern) -> Instruction {
     }))
 }
 
-fn rsel(f: impl FnOnce(&mut RangeSelect)) -> Instruction {
-    let mut r = RangeSelect {
-        src: sb(0, 0, 32, 64, Float32),
-        dst: sb(0, 0x400, 32, 64, Float32),
-        range_start: 3,
-        fill_val: f32::MIN,
-        comp_op0: BirAluOp::IsGe,
-        comp_op1: BirAluOp::IsLt,
-        bound0: ScalarOperand::Imm(1.5),
-        bound1: ScalarOperand::Ptr(0x800),
-        reduce_cmd: BirAccumulation::ZeroAccumulate,
-        reduce_res: sbd(0, 0x800, 32, [], Float32),
-    };
-    f(&mut r);
-    Instruction::new(Op::RangeSelect(r))
-}
-
 fn err(inst: &Instruction, arch: &ArchModel) -> EncodeError {
     generate_vec(inst, arch).expect_err("must fail")
 }

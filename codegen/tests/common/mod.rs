@@ -1,7 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use sundial_codegen::dtype::BirDtype;
+use sundial_codegen::dtype::BirDtype::{self, Float32};
+use sundial_codegen::enums::{BirAccumulation, BirAluOp};
 use sundial_codegen::model::*;
 
 /// Parses hex, ignoring whitespace and `|` separators.
@@ -49,4 +50,23 @@ pub fn ind(
 /// The 32-entry identity lane map.
 pub fn identity_mask() -> Vec<u8> {
     (0..32).collect()
+}
+
+/// The sample RangeSelect of the golden, negative and CLI tests (bounds 1.5 and a pointer,
+/// range start 3, ZeroAccumulate), edited by `f`.
+pub fn rsel(f: impl FnOnce(&mut RangeSelect)) -> Instruction {
+    let mut r = RangeSelect {
+        src: sb(0, 0, 32, 64, Float32),
+        dst: sb(0, 0x400, 32, 64, Float32),
+        range_start: 3,
+        fill_val: f32::MIN,
+        comp_op0: BirAluOp::IsGe,
+        comp_op1: BirAluOp::IsLt,
+        bound0: ScalarOperand::Imm(1.5),
+        bound1: ScalarOperand::Ptr(0x800),
+        reduce_cmd: BirAccumulation::ZeroAccumulate,
+        reduce_res: sbd(0, 0x800, 32, [], Float32),
+    };
+    f(&mut r);
+    Instruction::new(Op::RangeSelect(r))
 }
