@@ -122,32 +122,19 @@ fn pipelines_mix_rust_and_upstream_passes() {
         )
         .expect("pipeline runs");
     assert!(diags.is_empty(), "{diags:?}");
-    let err = session
-        .run_pipeline(
-            &mut module,
-            "builtin.module(no-such-pass)",
-            &RunOptions::default(),
-            "k.mlir",
-        )
-        .unwrap_err();
-    assert!(
-        err[0].message.contains("no-such-pass"),
-        "{}",
-        err[0].message
-    );
-    let err = session
-        .run_pipeline(
-            &mut module,
-            "sundial-verify{target=trn9}",
-            &RunOptions::default(),
-            "k.mlir",
-        )
-        .unwrap_err();
-    assert!(
-        err[0].message.contains("invalid value 'trn9'"),
-        "{}",
-        err[0].message
-    );
+    for (pipeline, expected) in [
+        ("builtin.module(no-such-pass)", "no-such-pass"),
+        ("sundial-verify{target=trn9}", "invalid value 'trn9'"),
+    ] {
+        let err = session
+            .run_pipeline(&mut module, pipeline, &RunOptions::default(), "k.mlir")
+            .unwrap_err();
+        assert!(
+            err[0].message.contains(expected),
+            "{pipeline}: {}",
+            err[0].message
+        );
+    }
 }
 
 #[test]
