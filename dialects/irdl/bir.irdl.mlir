@@ -1,5 +1,5 @@
 // The bir dialect in IRDL. GENERATED from the op table in dialects/src/bir.rs: do not edit by hand;
-// run `SUNDIAL_BLESS=1 cargo test -p sundial-dialects` after changing the table.
+// run `SUNDIAL_BLESS=1 cargo test --test mlir irdl` after changing the table.
 irdl.dialect @bir {
   irdl.type @reg {
     irdl.parameters()

@@ -1,5 +1,5 @@
 // The nisa dialect in IRDL. GENERATED from the op table in dialects/src/nisa.rs: do not edit by hand;
-// run `SUNDIAL_BLESS=1 cargo test -p sundial-dialects` after changing the table.
+// run `SUNDIAL_BLESS=1 cargo test --test mlir irdl` after changing the table.
 irdl.dialect @nisa {
   irdl.type @reg {
     irdl.parameters()

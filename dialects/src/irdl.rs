@@ -6,7 +6,7 @@
 //! attributes and their kinds) cannot drift from what the Rust verifier checks. The generated
 //! text is also committed as `dialects/irdl/{nisa,bir}.irdl.mlir` for readers and for
 //! `mlir-opt --irdl-file=...`; a test keeps the files equal to the generator
-//! (`SUNDIAL_BLESS=1 cargo test -p sundial-dialects` rewrites them).
+//! (`SUNDIAL_BLESS=1 cargo test --test mlir irdl` rewrites them).
 //!
 //! IRDL cannot say "optional attribute", so only `Required` attributes appear here; the
 //! others (and every value constraint) are checked by [`crate::verify`]. A constraint
@@ -83,37 +83,30 @@ fn emit_op(out: &mut String, dialect: &str, op: &OpSpec) {
     let _ = writeln!(out, "  }}");
 }
 
-fn header(out: &mut String, dialect: &str) {
+/// The IRDL module defining dialect `dialect` with `ops`.
+fn module<'a>(dialect: &str, ops: impl Iterator<Item = &'a OpSpec>) -> String {
+    let mut out = String::new();
     let _ = writeln!(
         out,
         "// The {dialect} dialect in IRDL. GENERATED from the op table in \
-         dialects/src/{dialect}.rs: do not edit by hand;\n// run `SUNDIAL_BLESS=1 cargo test -p \
-         sundial-dialects` after changing the table."
+         dialects/src/{dialect}.rs: do not edit by hand;\n// run `SUNDIAL_BLESS=1 cargo test \
+         --test mlir irdl` after changing the table."
     );
+    let _ = writeln!(out, "irdl.dialect @{dialect} {{");
+    let _ = writeln!(out, "  irdl.type @reg {{\n    irdl.parameters()\n  }}");
+    for op in ops {
+        emit_op(&mut out, dialect, op);
+    }
+    let _ = writeln!(out, "}}");
+    out
 }
 
 /// The IRDL module defining the `nisa` dialect.
 pub fn nisa() -> String {
-    let mut out = String::new();
-    header(&mut out, "nisa");
-    let _ = writeln!(out, "irdl.dialect @nisa {{");
-    let _ = writeln!(out, "  irdl.type @reg {{\n    irdl.parameters()\n  }}");
-    for op in crate::nisa::OPS {
-        emit_op(&mut out, "nisa", op);
-    }
-    let _ = writeln!(out, "}}");
-    out
+    module("nisa", crate::nisa::OPS.iter())
 }
 
 /// The IRDL module defining the `bir` dialect.
 pub fn bir() -> String {
-    let mut out = String::new();
-    header(&mut out, "bir");
-    let _ = writeln!(out, "irdl.dialect @bir {{");
-    let _ = writeln!(out, "  irdl.type @reg {{\n    irdl.parameters()\n  }}");
-    for op in crate::bir::OPS {
-        emit_op(&mut out, "bir", &op.spec);
-    }
-    let _ = writeln!(out, "}}");
-    out
+    module("bir", crate::bir::OPS.iter().map(|b| &b.spec))
 }
