@@ -18,12 +18,17 @@ func.func @k(%a: memref<128x64xf32, "sbuf">, %b: memref<128x64xf32, "sbuf">) {
 }
 "#;
 
-/// `func.func @k(args) { block }` with `block` as its body.
+/// `func.func @k(args) { block; return }` with `block` as its body.
 fn func_k<'c>(
     context: &'c melior::Context,
     block: Block<'c>,
     args: &[Type<'c>],
 ) -> melior::ir::Operation<'c> {
+    block.append_operation(
+        OperationBuilder::new("func.return", Location::unknown(context))
+            .build()
+            .expect("func.return builds"),
+    );
     let region = Region::new();
     region.append_block(block);
     OperationBuilder::new("func.func", Location::unknown(context))
@@ -89,11 +94,6 @@ fn built_ir_is_verified_by_the_same_rules() {
         .build()
         .expect("op");
     block.append_operation(op);
-    block.append_operation(
-        OperationBuilder::new("func.return", location)
-            .build()
-            .unwrap(),
-    );
     module
         .body()
         .append_operation(func_k(context, block, &[tile, tile]));
@@ -230,11 +230,6 @@ fn table_driven_builder() {
         OpBuild::new(context, location, "nisa.nope"),
         Err(BuildError::UnknownOp(_))
     ));
-    block.append_operation(
-        OperationBuilder::new("func.return", location)
-            .build()
-            .unwrap(),
-    );
     module
         .body()
         .append_operation(func_k(context, block, &[sbuf, sbuf]));
