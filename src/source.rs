@@ -85,108 +85,236 @@ pub struct Hazard {
 /// - `array<index ...>` (MLIR 22's dense-array parser accepts `index` as an element type and
 ///   then crashes computing its bit width; `mlir-opt` segfaults on it too).
 ///
-/// Strings and `//` comments are skipped; `->` and `>=` do not close a bracket.
+/// The scan follows MLIR's own lexer ([`Lexer`]): it works on tokens, so whitespace, line
+/// breaks and `//` comments between `array`, `<` and `index` do not hide the construct, while
+/// `myarray`, `#array`, `!array` and text inside string literals and comments never match.
+/// (MLIR's lexer has no block comments and no line continuations: a `\` outside a string is
+/// an invalid character, so it cannot join two tokens either.) `->` does not close a bracket,
+/// and neither does the `>` of `>=`.
 pub fn hazard(buffer: &[u8]) -> Option<Hazard> {
     let mut depth = 0usize;
-    let (mut line, mut col) = (1usize, 0usize);
-    let mut i = 0usize;
-    let n = buffer.len();
-    let at = |line, col, message: String| Some(Hazard { line, col, message });
-    while i < n {
-        let b = buffer[i];
-        col += 1;
-        match b {
-            0 => {
-                return at(
-                    line,
-                    col,
-                    format!("unexpected NUL byte at offset {i} (the input is not MLIR text)"),
-                );
-            }
-            b'\n' => {
-                line += 1;
-                col = 0;
-            }
-            b'"' => {
-                // Skip the string literal (with escapes), keeping line/col in step.
-                i += 1;
-                while i < n && buffer[i] != b'"' {
-                    if buffer[i] == 0 {
-                        return at(
-                            line,
-                            col + 1,
-                            format!(
-                                "unexpected NUL byte at offset {i} (the input is not MLIR text)"
-                            ),
-                        );
-                    }
-                    if buffer[i] == b'\\' {
-                        i += 1;
-                        col += 1;
-                    }
-                    if i < n && buffer[i] == b'\n' {
-                        line += 1;
-                        col = 0;
-                    } else {
-                        col += 1;
-                    }
-                    i += 1;
-                }
-                col += 1;
-            }
-            b'/' if buffer.get(i + 1) == Some(&b'/') => {
-                while i < n && buffer[i] != b'\n' {
-                    if buffer[i] == 0 {
-                        return at(
-                            line,
-                            col,
-                            format!(
-                                "unexpected NUL byte at offset {i} (the input is not MLIR text)"
-                            ),
-                        );
-                    }
-                    i += 1;
-                    col += 1;
-                }
-                col -= 1;
-                continue;
-            }
-            b'(' | b'[' | b'{' | b'<' => {
+    let mut lexer = Lexer::new(buffer);
+    // The two previous significant tokens, for the `array` `<` `index` pattern.
+    let mut prev: [Option<Token>; 2] = [None, None];
+    loop {
+        let tok = match lexer.next_token() {
+            Ok(Some(t)) => t,
+            Ok(None) => return None,
+            Err(h) => return Some(h),
+        };
+        match tok.kind {
+            TokenKind::Punct(b'(' | b'[' | b'{' | b'<') => {
                 depth += 1;
                 if depth > MAX_NESTING {
-                    return at(
-                        line,
-                        col,
-                        format!(
-                            "nesting deeper than {MAX_NESTING} levels is not supported (this input would exhaust the parser's stack)"
-                        ),
-                    );
-                }
-                if b == b'<'
-                    && i >= 5
-                    && &buffer[i - 5..i] == b"array"
-                    && (i == 5 || !is_ident(buffer[i - 6]))
-                {
-                    let mut k = i + 1;
-                    while k < n && buffer[k].is_ascii_whitespace() {
-                        k += 1;
-                    }
-                    if buffer[k..].starts_with(b"index")
-                        && buffer.get(k + 5).is_none_or(|c| !is_ident(*c))
-                    {
-                        return at(line, col, "'array<index ...>' is not a dense array: its element type must be an integer or float type".into());
-                    }
+                    return Some(tok.hazard(format!(
+                        "nesting deeper than {MAX_NESTING} levels is not supported (this input would exhaust the parser's stack)"
+                    )));
                 }
             }
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            b'>' if i > 0 && buffer[i - 1] == b'-' => {}
-            b'>' if buffer.get(i + 1) == Some(&b'=') => {}
-            b'>' => depth = depth.saturating_sub(1),
+            TokenKind::Punct(b')' | b']' | b'}' | b'>') => depth = depth.saturating_sub(1),
+            TokenKind::BareIdent if tok.text(buffer) == b"index" => {
+                if let [Some(a), Some(lt)] = &prev
+                    && a.kind == TokenKind::BareIdent
+                    && a.text(buffer) == b"array"
+                    && lt.kind == TokenKind::Punct(b'<')
+                {
+                    return Some(lt.hazard(
+                        "'array<index ...>' is not a dense array: its element type must be an integer or float type".into(),
+                    ));
+                }
+            }
             _ => {}
         }
-        i += 1;
+        prev = [prev[1], Some(tok)];
     }
-    None
+}
+
+/// The token classes the guards need (a coarse view of MLIR's `Token::Kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenKind {
+    /// A bare identifier or keyword: `[a-zA-Z_][a-zA-Z0-9_$.]*`.
+    BareIdent,
+    /// An identifier with a sigil (`%x`, `@f`, `#a`, `!t`, `^bb`).
+    SigilIdent,
+    /// A string literal, escapes included.
+    String,
+    /// A number (integer, float or hex literal).
+    Number,
+    /// `->` (an arrow, not a closing `>`).
+    Arrow,
+    /// `>=` inside an affine constraint (not a closing `>`).
+    GreaterEqual,
+    /// A single punctuation character.
+    Punct(u8),
+    /// Any other byte (MLIR's lexer reports it as an unexpected character).
+    Other(u8),
+}
+
+/// A token: its class, byte range and 1-based position of its first byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token {
+    /// The class.
+    pub kind: TokenKind,
+    /// Byte offset of the first byte.
+    pub start: usize,
+    /// Byte offset one past the last byte.
+    pub end: usize,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub col: usize,
+}
+
+impl Token {
+    /// The token's bytes in `buffer`.
+    pub fn text<'a>(&self, buffer: &'a [u8]) -> &'a [u8] {
+        &buffer[self.start..self.end]
+    }
+
+    fn hazard(&self, message: String) -> Hazard {
+        Hazard {
+            line: self.line,
+            col: self.col,
+            message,
+        }
+    }
+}
+
+/// A lexer with MLIR's token boundaries: whitespace is space, tab, `\n` and `\r`; a comment
+/// runs from `//` to the end of the line; string literals take `\` escapes. A NUL byte
+/// anywhere (MLIR's lexer treats it as the end of the buffer) is a [`Hazard`].
+pub struct Lexer<'a> {
+    buf: &'a [u8],
+    i: usize,
+    line: usize,
+    col: usize,
+}
+
+impl<'a> Lexer<'a> {
+    /// A lexer at the start of `buf`.
+    pub fn new(buf: &'a [u8]) -> Lexer<'a> {
+        Lexer {
+            buf,
+            i: 0,
+            line: 1,
+            col: 1,
+        }
+    }
+
+    fn nul(&self) -> Hazard {
+        Hazard {
+            line: self.line,
+            col: self.col,
+            message: format!(
+                "unexpected NUL byte at offset {} (the input is not MLIR text)",
+                self.i
+            ),
+        }
+    }
+
+    /// Consumes one byte, keeping the position in step.
+    fn bump(&mut self) -> Result<u8, Hazard> {
+        let b = self.buf[self.i];
+        if b == 0 {
+            return Err(self.nul());
+        }
+        self.i += 1;
+        if b == b'\n' {
+            self.line += 1;
+            self.col = 1;
+        } else {
+            self.col += 1;
+        }
+        Ok(b)
+    }
+
+    fn peek(&self, k: usize) -> Option<u8> {
+        self.buf.get(self.i + k).copied()
+    }
+
+    fn eat_while(&mut self, pred: impl Fn(u8) -> bool) -> Result<(), Hazard> {
+        while let Some(c) = self.peek(0) {
+            if c == 0 {
+                return Err(self.nul());
+            }
+            if !pred(c) {
+                break;
+            }
+            self.bump()?;
+        }
+        Ok(())
+    }
+
+    /// The next token, `None` at the end of the buffer.
+    pub fn next_token(&mut self) -> Result<Option<Token>, Hazard> {
+        loop {
+            match (self.peek(0), self.peek(1)) {
+                (None, _) => return Ok(None),
+                (Some(b' ' | b'\t' | b'\n' | b'\r'), _) => {
+                    self.bump()?;
+                }
+                (Some(b'/'), Some(b'/')) => self.eat_while(|c| c != b'\n' && c != b'\r')?,
+                _ => break,
+            }
+        }
+        let (start, line, col) = (self.i, self.line, self.col);
+        let first = self.bump()?;
+        let kind = match first {
+            b'"' => {
+                while let Some(c) = self.peek(0) {
+                    self.bump()?;
+                    if c == b'"' {
+                        break;
+                    }
+                    if c == b'\\' && self.peek(0).is_some() {
+                        self.bump()?;
+                    }
+                }
+                TokenKind::String
+            }
+            c if c.is_ascii_alphabetic() || c == b'_' => {
+                self.eat_while(is_ident)?;
+                TokenKind::BareIdent
+            }
+            b'%' | b'@' | b'#' | b'!' | b'^' => {
+                if self.peek(0) == Some(b'"') {
+                    // `@"sym"`, `#"attr"`: a sigil on a string.
+                    let _ = self.next_token()?;
+                } else {
+                    self.eat_while(|c| is_ident(c) || c == b'-')?;
+                }
+                TokenKind::SigilIdent
+            }
+            c if c.is_ascii_digit() => {
+                self.eat_while(|c| c.is_ascii_alphanumeric() || c == b'.')?;
+                // A signed exponent (`1.0e-3`) stays in the number.
+                while matches!(self.peek(0), Some(b'-' | b'+'))
+                    && matches!(self.buf.get(self.i - 1), Some(b'e' | b'E'))
+                {
+                    self.bump()?;
+                    self.eat_while(|c| c.is_ascii_digit())?;
+                }
+                TokenKind::Number
+            }
+            b'-' if self.peek(0) == Some(b'>') => {
+                self.bump()?;
+                TokenKind::Arrow
+            }
+            b'>' if self.peek(0) == Some(b'=') => {
+                self.bump()?;
+                TokenKind::GreaterEqual
+            }
+            c if c.is_ascii_punctuation() => TokenKind::Punct(c),
+            c => TokenKind::Other(c),
+        };
+        Ok(Some(Token {
+            kind,
+            start,
+            end: self.i,
+            line,
+            col,
+        }))
+    }
 }
 
 fn is_ident(b: u8) -> bool {

@@ -38,3 +38,11 @@
 // RUN: printf 'func.func @f() attributes {a = array<\n  index = 1>} {\n  return\n}\n' > %t.array
 // RUN: not sundial-opt %t.array 2>&1 | FileCheck %s --check-prefix=ARRAY
 // ARRAY: {{.*}}.array:1:37: error: 'array<index ...>' is not a dense array: its element type must be an integer or float type
+
+// The guard follows MLIR's lexer: a comment or line break between the tokens does not hide
+// the construct (the minimised fuzz crash, which made sundial-opt exit 139).
+// RUN: not sundial-opt %S/Inputs/array-index-comment.mlir 2>&1 | FileCheck %s --check-prefix=ARRAYCOMMENT
+// ARRAYCOMMENT: array-index-comment.mlir:2:42: error: 'array<index ...>' is not a dense array
+// RUN: printf 'func.func @f() attributes {a = array // c\n <\n index>} {\n  return\n}\n' > %t.array2
+// RUN: not sundial-opt %t.array2 2>&1 | FileCheck %s --check-prefix=ARRAYSPACED
+// ARRAYSPACED: {{.*}}.array2:2:2: error: 'array<index ...>' is not a dense array

@@ -50,3 +50,77 @@ fn known_parser_crashes_are_refused() {
     assert_eq!((h.line, h.col), (2, 3));
     assert!(hazard(b"// a comment \0 with a NUL").is_some());
 }
+
+/// MLIR's lexer skips whitespace and `//` comments between tokens, so every spelling of
+/// `array` `<` `index` reaches the crashing dense-array parser; the guard works on tokens.
+#[test]
+fn array_index_is_refused_in_every_token_spelling() {
+    // The minimised fuzz crash (a comment between `array<` and `index`).
+    let crash = b"func.func @f() {\n  \"bir.gather\"() {data = {pattern = array<\n// x\n  index = 3>}} : () -> ()\n  return\n}\n";
+    let h = hazard(crash).expect("comment between the tokens");
+    assert_eq!((h.line, h.col), (2, 42));
+    for text in [
+        &b"a = array <index>"[..],
+        b"a = array\t<\tindex>",
+        b"a = array\r\n<\r\nindex>",
+        b"a = array // c\n < // d\n index>",
+        b"a = array<// x\n// y\nindex: 1>",
+        b"a = array<index",
+    ] {
+        assert!(
+            hazard(text).is_some(),
+            "{:?} must be refused",
+            String::from_utf8_lossy(text)
+        );
+    }
+    // Not the construct: other identifiers, sigils, strings, comments, other element types.
+    for text in [
+        &b"a = array<i64: 1>"[..],
+        b"a = myarray<index>",
+        b"a = #array<index>",
+        b"a = !array<index>",
+        b"a = \"array<index>\"",
+        b"// array<index>",
+        b"a = array<i32>, b = index",
+        b"a = array<indexes>",
+        b"a = array<\"index\">",
+    ] {
+        assert_eq!(
+            hazard(text),
+            None,
+            "{:?} must pass",
+            String::from_utf8_lossy(text)
+        );
+    }
+}
+
+/// The lexer's tokens carry MLIR's boundaries and 1-based positions.
+#[test]
+fn lexer_tokens_and_positions() {
+    let text = b"%0 = \"a\\\"b\" // c\n  @f -> 1.5e-3 >= x";
+    let mut lexer = Lexer::new(text);
+    let mut kinds = Vec::new();
+    while let Some(t) = lexer.next_token().expect("no NUL") {
+        kinds.push((
+            t.kind,
+            t.line,
+            t.col,
+            String::from_utf8_lossy(t.text(text)).into_owned(),
+        ));
+    }
+    let expect = [
+        (TokenKind::SigilIdent, 1, 1, "%0"),
+        (TokenKind::Punct(b'='), 1, 4, "="),
+        (TokenKind::String, 1, 6, "\"a\\\"b\""),
+        (TokenKind::SigilIdent, 2, 3, "@f"),
+        (TokenKind::Arrow, 2, 6, "->"),
+        (TokenKind::Number, 2, 9, "1.5e-3"),
+        (TokenKind::GreaterEqual, 2, 16, ">="),
+        (TokenKind::BareIdent, 2, 19, "x"),
+    ];
+    let got: Vec<_> = kinds
+        .iter()
+        .map(|(k, l, c, s)| (*k, *l, *c, s.as_str()))
+        .collect();
+    assert_eq!(got, expect);
+}
