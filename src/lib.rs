@@ -4,12 +4,14 @@
 //!   print; diagnostics as values).
 //! - [`opt`]: the `sundial-opt` driver (mlir-opt conventions).
 //! - [`expected`]: `--verify-diagnostics` matching of `expected-*` comments.
+//! - [`render`]: diagnostics as source snippets (codespan-reporting) or JSON lines.
 //! - [`source`]: `--split-input-file` chunking and the nesting guard.
 //!
 //! The dialects live in `sundial-dialects`, the passes in `sundial-passes`.
 
 pub mod expected;
 pub mod opt;
+pub mod render;
 pub mod session;
 pub mod source;
 

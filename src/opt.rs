@@ -8,6 +8,7 @@
 
 use crate::{
     expected,
+    render::{self, ColorMode, DiagnosticsFormat, RenderOptions},
     session::{RunOptions, Session},
     source,
 };
@@ -57,6 +58,22 @@ pub struct OptArgs {
     /// Print source locations.
     #[arg(long = "mlir-print-debuginfo")]
     pub print_debuginfo: bool,
+    /// Colour in diagnostics: on a terminal (`auto`), `always` or `never`.
+    #[arg(
+        long = "color",
+        value_enum,
+        default_value = "auto",
+        value_name = "WHEN"
+    )]
+    pub color: ColorMode,
+    /// Diagnostics as text (source snippets) or as one JSON object per line.
+    #[arg(
+        long = "diagnostics-format",
+        value_enum,
+        default_value = "text",
+        value_name = "FORMAT"
+    )]
+    pub diagnostics_format: DiagnosticsFormat,
 }
 
 const LONG_FLAGS: &[&str] = &[
@@ -69,6 +86,8 @@ const LONG_FLAGS: &[&str] = &[
     "mlir-timing",
     "mlir-print-op-generic",
     "mlir-print-debuginfo",
+    "color",
+    "diagnostics-format",
 ];
 
 /// Accepts LLVM's single-dash long options (`-split-input-file`) by doubling the dash.
@@ -153,9 +172,23 @@ fn list_ops() -> String {
     out
 }
 
-fn render_all(diags: &[Diagnostic], name: &str, out: &mut String) {
-    for d in diags {
-        out.push_str(&d.render(name));
+/// A diagnostic with no position (a driver error) in the requested format.
+fn driver_error(args: &OptArgs, name: &str, message: String) -> String {
+    match args.diagnostics_format {
+        DiagnosticsFormat::Text => format!("sundial-opt: error: {message}\n"),
+        DiagnosticsFormat::Json => render::render(
+            &[Diagnostic::new(
+                sundial_dialects::diag::Severity::Error,
+                None,
+                message,
+            )],
+            name,
+            &[],
+            RenderOptions {
+                format: DiagnosticsFormat::Json,
+                color: false,
+            },
+        ),
     }
 }
 
@@ -170,10 +203,14 @@ pub fn run(args: &OptArgs, input: &[u8], input_name: &str) -> Outcome {
         outcome.output = list_ops();
         return outcome;
     }
+    let render_options = RenderOptions {
+        format: args.diagnostics_format,
+        color: args.color.enabled(),
+    };
     let session = match Session::new() {
         Ok(s) => s,
         Err(e) => {
-            outcome.stderr = format!("sundial-opt: error: {e}\n");
+            outcome.stderr = driver_error(args, input_name, e.to_string());
             outcome.status = 1;
             return outcome;
         }
@@ -189,7 +226,7 @@ pub fn run(args: &OptArgs, input: &[u8], input_name: &str) -> Outcome {
     let pipeline = args.pass_pipeline.clone().unwrap_or_default();
     // A malformed pipeline is reported once, before any input is read as IR.
     if let Err(msg) = session.check_pipeline(&pipeline) {
-        outcome.stderr = format!("sundial-opt: error: {msg}\n");
+        outcome.stderr = driver_error(args, input_name, msg);
         outcome.status = 1;
         return outcome;
     }
@@ -237,7 +274,9 @@ pub fn run(args: &OptArgs, input: &[u8], input_name: &str) -> Outcome {
             let errors = diags
                 .iter()
                 .any(|d| d.severity == sundial_dialects::diag::Severity::Error);
-            render_all(&diags, input_name, &mut outcome.stderr);
+            outcome
+                .stderr
+                .push_str(&render::render(&diags, input_name, input, render_options));
             failed |= errors || text.is_none();
             if let Some(t) = text {
                 outputs.push(t);

@@ -5,7 +5,7 @@
 // RUN: not sundial-opt %s -split-input-file 2>/dev/null | count 0
 
 // CHECK: split-errors.mlir:[[@LINE+4]]:3: error: 'nisa.tensor_copy' op unknown attribute 'mode'
-// CHECK-NEXT: split-errors.mlir:[[@LINE+18]]:3: error: 'nisa.memset' op attribute 'value': NaN is not a legal immediate
+// CHECK: split-errors.mlir:[[@LINE+18]]:3: error: 'nisa.memset' op attribute 'value': NaN is not a legal immediate
 // Chunk 1: an unknown attribute.
 func.func @bad_attr(%t: memref<128x64xf32, "sbuf">) {
   "nisa.tensor_copy"(%t, %t) {mode = "fast"} : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()

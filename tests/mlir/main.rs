@@ -6,4 +6,5 @@ mod expected;
 mod fuzz;
 mod irdl;
 mod pipeline;
+mod render;
 mod source;

@@ -1,0 +1,262 @@
+//! Rendering IR diagnostics for people and for tools.
+//!
+//! Text form: the first line of every diagnostic is `file:line:col: error: message`, exactly
+//! as `mlir-opt` prints it (lit tests, editors and `--verify-diagnostics` read it); below it,
+//! when the location is in the input, a codespan-reporting snippet of the source with a label
+//! under the offending op (or under the attribute the message names, at the attribute's own
+//! column), the rule as a note and a `help:` line where the fix is known. Colour only on a
+//! terminal unless asked. JSON form: one object per diagnostic per line (severity, file, line,
+//! col, message, rule, help, notes) for IDEs and CI.
+
+use codespan_reporting::diagnostic::{Diagnostic as Report, Label};
+use codespan_reporting::files::SimpleFile;
+use codespan_reporting::term::{self, termcolor};
+use sundial_dialects::diag::{Diagnostic, Severity};
+
+/// How diagnostics are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum DiagnosticsFormat {
+    /// The `mlir-opt` line, then a source snippet with labels, notes and help.
+    #[default]
+    Text,
+    /// One JSON object per diagnostic per line.
+    Json,
+}
+
+/// When the text form uses colour.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorMode {
+    /// On a terminal (and `NO_COLOR` unset).
+    #[default]
+    Auto,
+    /// Always (ANSI escapes).
+    Always,
+    /// Never.
+    Never,
+}
+
+impl ColorMode {
+    /// Resolves `auto` against standard error.
+    pub fn enabled(self) -> bool {
+        use std::io::IsTerminal;
+        match self {
+            ColorMode::Always => true,
+            ColorMode::Never => false,
+            ColorMode::Auto => {
+                std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal()
+            }
+        }
+    }
+}
+
+/// Rendering options.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// Text or JSON.
+    pub format: DiagnosticsFormat,
+    /// Colour in the text form.
+    pub color: bool,
+}
+
+/// The rule name a message ends with (`... (rule: engine)`), if any.
+pub fn rule_of(message: &str) -> Option<&str> {
+    let start = message.rfind("(rule: ")?;
+    let rest = &message[start + "(rule: ".len()..];
+    let end = rest.find(')')?;
+    Some(&rest[..end])
+}
+
+/// A `help:` line for the diagnostics whose fix the message itself determines.
+pub fn help_of(message: &str) -> Option<String> {
+    if let Some(i) = message.find("(legal: ") {
+        let rest = &message[i + "(legal: ".len()..];
+        let legal = &rest[..rest.find(')')?];
+        return Some(format!("use one of: {legal}"));
+    }
+    if message.contains("partitions") && message.contains("128") {
+        return Some(
+            "an SBUF/PSUM tile spans at most 128 partitions: split the partition axis".into(),
+        );
+    }
+    if message.contains("has no custom assembly syntax") {
+        return Some(
+            "NISA and BIR ops are written in MLIR's generic form: \"nisa.op\"(%a) {attr = ...} : (types) -> ()"
+                .into(),
+        );
+    }
+    None
+}
+
+/// Renders every diagnostic. `source` is the whole input buffer named `name` (line numbers
+/// of the diagnostics are positions in it); snippets are shown for locations in it only.
+pub fn render(diags: &[Diagnostic], name: &str, source: &[u8], opts: RenderOptions) -> String {
+    let mut out = String::new();
+    match opts.format {
+        DiagnosticsFormat::Json => {
+            for d in diags {
+                out.push_str(&json(d, name).to_string());
+                out.push('\n');
+            }
+        }
+        DiagnosticsFormat::Text => {
+            let text = String::from_utf8_lossy(source);
+            for d in diags {
+                out.push_str(&d.render(name));
+                if let Some(s) = snippet(d, name, &text, opts.color) {
+                    out.push_str(&s);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn json(d: &Diagnostic, name: &str) -> serde_json::Value {
+    let (file, line, col) = match &d.loc {
+        Some(l) if !l.file.is_empty() => (l.file.clone(), Some(l.line), Some(l.col)),
+        Some(l) => (name.to_string(), Some(l.line), Some(l.col)),
+        None => (name.to_string(), None, None),
+    };
+    serde_json::json!({
+        "severity": d.severity.as_str(),
+        "file": file,
+        "line": line,
+        "col": col,
+        "message": d.message,
+        "rule": rule_of(&d.message),
+        "help": help_of(&d.message),
+        "notes": d.notes.iter().map(|n| json(n, name)).collect::<Vec<_>>(),
+    })
+}
+
+/// Byte offset of 1-based (line, col) in `text`, if it is inside it.
+fn offset_of(text: &str, line: usize, col: usize) -> Option<usize> {
+    let mut start = 0usize;
+    for _ in 1..line {
+        start += text[start..].find('\n')? + 1;
+    }
+    let line_len = text[start..].find('\n').unwrap_or(text.len() - start);
+    (col >= 1 && col - 1 <= line_len).then_some(start + col - 1)
+}
+
+/// The extent of the token at `at`: a string literal, or an identifier-like run.
+fn token_end(text: &str, at: usize) -> usize {
+    let b = text.as_bytes();
+    if b.get(at) == Some(&b'"') {
+        let mut i = at + 1;
+        while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
+            i += if b[i] == b'\\' { 2 } else { 1 };
+        }
+        return (i + 1).min(b.len());
+    }
+    let mut i = at;
+    while i < b.len() && (b[i].is_ascii_alphanumeric() || b"_.$%#@!-".contains(&b[i])) {
+        i += 1;
+    }
+    if i == at { (at + 1).min(b.len()) } else { i }
+}
+
+/// Where the attribute `attr` of the op starting at `op` is written (`attr = ...`), looked for
+/// in the op's own text (up to the line where the next op or the block's end begins).
+fn attribute_at(text: &str, op: usize, attr: &str) -> Option<(usize, usize)> {
+    let rest = &text[op..];
+    let mut end = rest.len();
+    let mut pos = rest.find('\n').map(|i| i + 1).unwrap_or(rest.len());
+    while pos < rest.len() {
+        let line = &rest[pos..];
+        let t = line.trim_start();
+        if t.starts_with('%')
+            || t.starts_with('"')
+            || t.starts_with('}')
+            || t.starts_with("return")
+            || t.starts_with("func.")
+        {
+            end = pos;
+            break;
+        }
+        pos += line.find('\n').map(|i| i + 1).unwrap_or(line.len());
+    }
+    let region = &rest[..end];
+    let bytes = region.as_bytes();
+    let mut from = 0;
+    while let Some(i) = region[from..].find(attr) {
+        let s = from + i;
+        let before_ok = s == 0 || !(bytes[s - 1].is_ascii_alphanumeric() || bytes[s - 1] == b'_');
+        let after = region[s + attr.len()..].trim_start();
+        if before_ok && after.starts_with('=') {
+            return Some((op + s, op + s + attr.len()));
+        }
+        from = s + attr.len();
+    }
+    None
+}
+
+/// The name in `attribute 'x'` / `attributes 'x' and 'y'` at the start of a message.
+fn attribute_named(message: &str) -> Option<&str> {
+    let rest = message
+        .find("attribute '")
+        .map(|i| &message[i + "attribute '".len()..])
+        .or_else(|| {
+            message
+                .find("attributes '")
+                .map(|i| &message[i + "attributes '".len()..])
+        })?;
+    Some(&rest[..rest.find('\'')?])
+}
+
+/// The word after `op ` in `'nisa.x' op engine "dma" ...`: verifier messages name the
+/// offending attribute that way; it is labelled only where the op's text writes `word =`.
+fn word_after_op(message: &str) -> Option<&str> {
+    let rest = &message[message.find("' op ")? + "' op ".len()..];
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    (end > 0).then(|| &rest[..end])
+}
+
+fn snippet(d: &Diagnostic, name: &str, text: &str, color: bool) -> Option<String> {
+    let loc = d.loc.as_ref()?;
+    if !(loc.file.is_empty() || loc.file == name) {
+        return None;
+    }
+    let at = offset_of(text, loc.line, loc.col)?;
+    let op_span = at..token_end(text, at);
+    let mut labels = Vec::new();
+    let attr = attribute_named(&d.message)
+        .and_then(|a| attribute_at(text, at, a))
+        .or_else(|| word_after_op(&d.message).and_then(|w| attribute_at(text, at, w)));
+    match attr {
+        Some((s, e)) => {
+            labels.push(Label::primary((), s..e).with_message("this attribute"));
+            labels.push(Label::secondary((), op_span).with_message("of this op"));
+        }
+        None => labels.push(Label::primary((), op_span)),
+    }
+    let mut notes = Vec::new();
+    if let Some(rule) = rule_of(&d.message) {
+        notes.push(format!("rule: {rule}"));
+    }
+    if let Some(help) = help_of(&d.message) {
+        notes.push(format!("help: {help}"));
+    }
+    let report = match d.severity {
+        Severity::Error => Report::error(),
+        Severity::Warning => Report::warning(),
+        Severity::Note => Report::note(),
+        Severity::Remark => Report::help(),
+    }
+    .with_message(&d.message)
+    .with_labels(labels)
+    .with_notes(notes);
+    let file = SimpleFile::new(name, text);
+    let mut buf = if color {
+        termcolor::Buffer::ansi()
+    } else {
+        termcolor::Buffer::no_color()
+    };
+    term::emit(&mut buf, &term::Config::default(), &file, &report).ok()?;
+    let rendered = String::from_utf8_lossy(buf.as_slice()).into_owned();
+    // codespan's own header repeats the message: the mlir-opt line above already says it.
+    let body = rendered.split_once('\n').map(|(_, b)| b)?;
+    Some(body.to_string())
+}
