@@ -66,12 +66,30 @@ impl Session {
                 diagnostics: vec![diag],
             };
         }
+        // MLIR's lexer reads one byte past the token it is lexing and relies on a NUL there
+        // to stop at the end of the buffer, but `mlirModuleCreateParse` wraps the caller's
+        // bytes without adding one: an input ending inside an identifier or number was lexed
+        // on into whatever memory followed it (a SIGSEGV found by the mutation fuzzer). The
+        // parser gets a NUL-terminated copy; `hazard` has already refused interior NULs.
+        let mut terminated = Vec::new();
+        if terminated.try_reserve_exact(source.len() + 1).is_err() {
+            return Parsed {
+                module: None,
+                diagnostics: vec![Diagnostic::new(
+                    Severity::Error,
+                    None,
+                    format!("the input ({} bytes) does not fit in memory", source.len()),
+                )],
+            };
+        }
+        terminated.extend_from_slice(source);
+        terminated.push(0);
         let capture = DiagnosticCapture::new(&self.context);
         let raw = unsafe {
             mlir_sys::mlirModuleCreateParse(
                 self.context.to_raw(),
                 mlir_sys::MlirStringRef {
-                    data: source.as_ptr() as *const _,
+                    data: terminated.as_ptr() as *const _,
                     length: source.len(),
                 },
             )

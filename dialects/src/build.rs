@@ -285,11 +285,15 @@ pub fn tile_type<'c>(
         dtype.mlir_name(),
         space.as_str()
     );
-    Type::parse(context, &text).ok_or_else(|| BuildError::Mlir(format!("invalid tile type {text}")))
+    Type::parse(context, crate::ffi::NulTerminated::new(&text).as_str())
+        .ok_or_else(|| BuildError::Mlir(format!("invalid tile type {text}")))
 }
 
 /// The register type of a dialect (`!nisa.reg`).
 pub fn reg_type(context: &Context) -> Result<Type<'_>, BuildError> {
-    Type::parse(context, "!nisa.reg")
-        .ok_or_else(|| BuildError::Mlir("the nisa dialect is not loaded".into()))
+    Type::parse(
+        context,
+        crate::ffi::NulTerminated::new("!nisa.reg").as_str(),
+    )
+    .ok_or_else(|| BuildError::Mlir("the nisa dialect is not loaded".into()))
 }

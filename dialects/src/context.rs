@@ -24,7 +24,7 @@ pub struct ContextError {
 
 fn load(context: &Context, dialect: &'static str, text: &str) -> Result<(), ContextError> {
     let capture = DiagnosticCapture::new(context);
-    let module = Module::parse(context, text);
+    let module = Module::parse(context, crate::ffi::NulTerminated::new(text).as_str());
     let message = |capture: &DiagnosticCapture| {
         capture
             .take()

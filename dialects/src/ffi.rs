@@ -154,3 +154,27 @@ pub fn emit_error(loc: Location<'_>, message: &str) {
     let text = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
     unsafe { mlir_sys::mlirEmitError(loc.to_raw(), text.as_ptr()) }
 }
+
+/// Text for MLIR's parsers, with a NUL byte stored just past its end.
+///
+/// MLIR's lexer reads the byte after the token it is lexing and relies on a NUL there to stop
+/// at the end of the buffer, but the C API (`mlirModuleCreateParse`, `mlirTypeParseGet`, ...)
+/// wraps the caller's bytes without adding one: text ending inside an identifier (`!nisa.reg`)
+/// was lexed on into whatever memory followed it. [`NulTerminated::as_str`] is the text
+/// itself (the NUL is not part of it), backed by a buffer that has the NUL after it.
+pub struct NulTerminated(String);
+
+impl NulTerminated {
+    /// Copies `text` and appends the NUL.
+    pub fn new(text: &str) -> NulTerminated {
+        let mut s = String::with_capacity(text.len() + 1);
+        s.push_str(text);
+        s.push('\0');
+        NulTerminated(s)
+    }
+
+    /// The text, without the NUL (which stays right after it in memory).
+    pub fn as_str(&self) -> &str {
+        &self.0[..self.0.len() - 1]
+    }
+}

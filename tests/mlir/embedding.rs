@@ -83,7 +83,11 @@ fn built_ir_is_verified_by_the_same_rules() {
     let session = Session::new().unwrap();
     let context = session.context();
     let location = Location::unknown(context);
-    let tile: Type = Type::parse(context, "memref<256x4xf32, \"sbuf\">").expect("type");
+    let tile: Type = Type::parse(
+        context,
+        sundial_dialects::ffi::NulTerminated::new("memref<256x4xf32, \"sbuf\">").as_str(),
+    )
+    .expect("type");
     let module = Module::new(location);
     let block = Block::new(&[(tile, location), (tile, location)]);
     let op = OperationBuilder::new("nisa.reciprocal", location)

@@ -320,3 +320,34 @@ fn hostile_inputs() {
         }
     }
 }
+
+/// MLIR's lexer reads the byte after the end of the text it is given and relied on a NUL
+/// there: the fuzzer crashed it (SIGSEGV) with an input ending inside an identifier, whose
+/// buffer's spare capacity held more identifier bytes. The bytes past the end of the input
+/// must never be read: here they hold a second function, which must not appear.
+#[test]
+fn bytes_past_the_end_of_the_input_are_never_parsed() {
+    let session = Session::new().unwrap();
+    let valid = b"func.func @f() {\n  return\n}\n";
+    let mut buf = valid.to_vec();
+    buf.extend_from_slice(b"func.func @hidden() {\n  return\n}\n");
+    buf.truncate(valid.len());
+    let parsed = session.parse(&buf, "past-end.mlir");
+    let module = parsed.module.expect("the input itself is valid");
+    let text = session.print(&module, PrintOptions::default());
+    assert!(!text.contains("hidden"), "read past the input:\n{text}");
+    // An input ending inside an identifier stops at its end (the minimised crash had
+    // `pattern = a` there). Here the keyword `unit` ends the input and its buffer goes on with
+    // more identifier bytes: read on, `unitabc` is no attribute and the error would point at
+    // it; stopping at the end, `unit` parses and the error is the missing `}` at the end.
+    let text = b"func.func @f() attributes {x = unit";
+    let mut buf = text.to_vec();
+    buf.extend_from_slice(b"abc} {\n  return\n}\n");
+    buf.truncate(text.len());
+    let parsed = session.parse(&buf, "ident-at-end.mlir");
+    assert!(parsed.module.is_none());
+    let d = &parsed.diagnostics[0];
+    let loc = d.loc.as_ref().expect("a position");
+    assert_eq!((loc.line, loc.col), (1, 35), "{}", d.message);
+    assert!(d.message.contains("expected '}'"), "{}", d.message);
+}
