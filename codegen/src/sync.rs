@@ -479,7 +479,7 @@ pub struct Semaphore {
 pub struct SyncPlan {
     /// Every cross-queue hazard: an edge producer -> consumer per conflicting pair; node `k`
     /// has weight `k`, the item's index.
-    pub hazards: DiGraph<usize, Hazards>,
+    pub hazards: HazardGraph,
     /// The waits kept after reduction: an edge producer -> consumer per wait (inline or
     /// barrier), weighted with the wait; same nodes as `hazards`.
     pub waits: DiGraph<usize, SyncWait>,
@@ -532,37 +532,65 @@ pub fn assign_sync(items: &[Item], opts: &SyncOptions) -> Result<SyncPlan, SyncE
             }
         }
     }
+    let lay = Layout::of(items)?;
+    let (hazards, targets) = reduce(items, &lay)?;
+    let sems = allocate(&lay, &targets, opts)?;
+    Ok(emit(items, &lay, hazards, &sems))
+}
 
-    // Dense queue ids in order of first use, and each item's 1-based position on its queue.
-    let mut queue_ids: HashMap<Queue, usize> = HashMap::new();
-    let mut queues: Vec<Queue> = Vec::new();
-    let mut qid = Vec::with_capacity(n);
-    let mut pos = Vec::with_capacity(n);
-    let mut len_of: Vec<u32> = Vec::new();
-    for it in items {
-        let q = *queue_ids.entry(it.queue).or_insert_with(|| {
-            queues.push(it.queue);
-            len_of.push(0);
-            queues.len() - 1
-        });
-        // At most MAX_ITEMS items: a position cannot overflow.
-        len_of[q] += 1;
-        qid.push(q);
-        pos.push(len_of[q]);
-    }
-    let nq = queues.len();
-    if n.saturating_mul(nq) > MAX_CLOCK_CELLS {
-        return Err(SyncError::TooManyQueues {
-            items: n,
-            queues: nq,
-        });
-    }
+/// The queues of a program: dense ids in order of first use, and each item's place.
+struct Layout {
+    /// The queues, by dense id.
+    queues: Vec<Queue>,
+    /// Each item's queue id.
+    qid: Vec<usize>,
+    /// Each item's 1-based position on its queue.
+    pos: Vec<u32>,
+}
 
-    let mut hazards: DiGraph<usize, Hazards> = DiGraph::with_capacity(n, 0);
+impl Layout {
+    fn of(items: &[Item]) -> Result<Layout, SyncError> {
+        let n = items.len();
+        let mut ids: HashMap<Queue, usize> = HashMap::new();
+        let mut queues: Vec<Queue> = Vec::new();
+        let mut len_of: Vec<u32> = Vec::new();
+        let mut qid = Vec::with_capacity(n);
+        let mut pos = Vec::with_capacity(n);
+        for it in items {
+            let q = *ids.entry(it.queue).or_insert_with(|| {
+                queues.push(it.queue);
+                len_of.push(0);
+                queues.len() - 1
+            });
+            // At most MAX_ITEMS items: a position cannot overflow.
+            len_of[q] += 1;
+            qid.push(q);
+            pos.push(len_of[q]);
+        }
+        if n.saturating_mul(queues.len()) > MAX_CLOCK_CELLS {
+            return Err(SyncError::TooManyQueues {
+                items: n,
+                queues: queues.len(),
+            });
+        }
+        Ok(Layout { queues, qid, pos })
+    }
+}
+
+/// The graph of every cross-queue hazard (node `k` is item `k`).
+pub type HazardGraph = DiGraph<usize, Hazards>;
+
+/// Steps 1 and 2: the hazard graph, and for each item the producers it must wait for (at most
+/// one per other queue, in program order).
+fn reduce(items: &[Item], lay: &Layout) -> Result<(HazardGraph, Vec<Vec<usize>>), SyncError> {
+    let (n, nq) = (items.len(), lay.queues.len());
+    let (qid, pos) = (&lay.qid, &lay.pos);
+    let mut hazards: HazardGraph = DiGraph::with_capacity(n, 0);
     for k in 0..n {
         hazards.add_node(k);
     }
-    // completed[j * nq + q]: how many items of queue q are known complete once j completes.
+    // completed[j * nq + q]: how many items of queue q are known complete once j completes
+    // (n * nq is bounded by MAX_CLOCK_CELLS, and nq <= n).
     let mut completed = vec![0u32; n * nq];
     // The clock of the last item of each queue (what its next item starts with).
     let mut tail = vec![0u32; nq * nq];
@@ -619,8 +647,29 @@ pub fn assign_sync(items: &[Item], opts: &SyncOptions) -> Result<SyncPlan, SyncE
         tail[qj * nq..(qj + 1) * nq].copy_from_slice(&clock);
         targets.push(kept);
     }
+    Ok((hazards, targets))
+}
 
-    // Signallers, their ranks, and one semaphore per producer queue in order of first need.
+/// Step 3's result: who signals, the semaphores, and each item's waits.
+struct Semaphores {
+    /// Whether each item is waited on (and so increments its queue's semaphore).
+    signals: Vec<bool>,
+    /// The semaphore of each queue id, if it has one.
+    sem_of: Vec<Option<u8>>,
+    /// The semaphores, in allocation order.
+    list: Vec<Semaphore>,
+    /// Each item's waits: (producer, wait), producers in program order.
+    waits: Vec<Vec<(usize, SyncWait)>>,
+}
+
+/// Step 3: ranks the signallers of each queue and gives each producer queue waited on one
+/// semaphore, in order of first need.
+fn allocate(
+    lay: &Layout,
+    targets: &[Vec<usize>],
+    opts: &SyncOptions,
+) -> Result<Semaphores, SyncError> {
+    let (n, nq) = (targets.len(), lay.queues.len());
     let mut signals = vec![false; n];
     for t in targets.iter().flatten() {
         signals[*t] = true;
@@ -629,10 +678,10 @@ pub fn assign_sync(items: &[Item], opts: &SyncOptions) -> Result<SyncPlan, SyncE
     let mut count = vec![0u32; nq];
     for j in 0..n {
         if signals[j] {
-            let q = qid[j];
+            let q = lay.qid[j];
             if count[q] >= opts.max_count {
                 return Err(SyncError::CountOverflow {
-                    queue: queues[q],
+                    queue: lay.queues[q],
                     item: j,
                     limit: opts.max_count,
                 });
@@ -641,32 +690,31 @@ pub fn assign_sync(items: &[Item], opts: &SyncOptions) -> Result<SyncPlan, SyncE
             rank[j] = count[q];
         }
     }
-    // One semaphore per producer queue, in order of first need; each item's waits with it.
     let mut sem_of: Vec<Option<u8>> = vec![None; nq];
-    let mut semaphores: Vec<Semaphore> = Vec::new();
-    let mut wait_lists: Vec<Vec<(usize, SyncWait)>> = Vec::with_capacity(n);
+    let mut list: Vec<Semaphore> = Vec::new();
+    let mut waits: Vec<Vec<(usize, SyncWait)>> = Vec::with_capacity(n);
     for (j, ts) in targets.iter().enumerate() {
-        let mut list = Vec::with_capacity(ts.len());
+        let mut mine = Vec::with_capacity(ts.len());
         for &t in ts {
-            let q = qid[t];
+            let q = lay.qid[t];
             let sem = match sem_of[q] {
                 Some(sem) => sem,
                 None => {
-                    let k = semaphores.len();
+                    let k = list.len();
                     if k >= opts.max_semaphores as usize {
                         return Err(SyncError::SemaphoresExhausted {
-                            queue: queues[q],
+                            queue: lay.queues[q],
                             consumer: j,
                             producer: t,
                             first: opts.first_semaphore,
                             max: opts.max_semaphores,
                         });
                     }
-                    // first + k < first + max <= 256, checked above.
+                    // first + k < first + max <= 256, checked by assign_sync.
                     let sem = (opts.first_semaphore as usize + k) as u8;
                     sem_of[q] = Some(sem);
-                    semaphores.push(Semaphore {
-                        queue: queues[q],
+                    list.push(Semaphore {
+                        queue: lay.queues[q],
                         sem,
                         signals: count[q],
                     });
@@ -678,19 +726,28 @@ pub fn assign_sync(items: &[Item], opts: &SyncOptions) -> Result<SyncPlan, SyncE
                 sem,
                 value: rank[t],
             };
-            list.push((t, wait));
+            mine.push((t, wait));
         }
-        wait_lists.push(list);
+        waits.push(mine);
     }
+    Ok(Semaphores {
+        signals,
+        sem_of,
+        list,
+        waits,
+    })
+}
 
-    // The output program.
+/// Step 4: the output program, barriers included, and the graph of the waits.
+fn emit(items: &[Item], lay: &Layout, hazards: HazardGraph, sems: &Semaphores) -> SyncPlan {
+    let n = items.len();
     let mut waits: DiGraph<usize, SyncWait> = DiGraph::with_capacity(n, 0);
     for k in 0..n {
         waits.add_node(k);
     }
     let mut out = Vec::with_capacity(n);
     let mut slots = Vec::with_capacity(n);
-    for (j, (it, list)) in items.iter().zip(&wait_lists).enumerate() {
+    for (j, (it, list)) in items.iter().zip(&sems.waits).enumerate() {
         for &(t, wait) in list {
             waits.add_edge(NodeIndex::new(t), NodeIndex::new(j), wait);
         }
@@ -708,7 +765,7 @@ pub fn assign_sync(items: &[Item], opts: &SyncOptions) -> Result<SyncPlan, SyncE
             });
         }
         // A signaller's queue always has a semaphore: someone waits on it.
-        let update = match (signals[j], sem_of[qid[j]]) {
+        let update = match (sems.signals[j], sems.sem_of[lay.qid[j]]) {
             (true, Some(sem)) => Some(SyncUpdate {
                 mode: BirUpdateMode::SemInc,
                 sem,
@@ -730,12 +787,11 @@ pub fn assign_sync(items: &[Item], opts: &SyncOptions) -> Result<SyncPlan, SyncE
             inst: it.inst.clone().map(|i| Box::new(i.with_sync(sync))),
         });
     }
-
-    Ok(SyncPlan {
+    SyncPlan {
         hazards,
         waits,
         items: out,
-        semaphores,
+        semaphores: sems.list.clone(),
         slots,
-    })
+    }
 }

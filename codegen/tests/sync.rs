@@ -907,6 +907,17 @@ fn check_plan(items: &[Item], plan: &SyncPlan, bad: &BTreeSet<(usize, usize)>) {
         "waits == cross-queue edges of the transitive reduction"
     );
     assert_eq!(kept.len(), plan.waits.edge_count());
+    // One band wait per item: every wait past the first into an item is one barrier.
+    let extra: usize = (0..n)
+        .map(|j| {
+            let into = plan
+                .waits
+                .edges_directed(NodeIndex::new(j), petgraph::Direction::Incoming)
+                .count();
+            into.saturating_sub(1)
+        })
+        .sum();
+    assert_eq!(plan.barrier_count(), extra);
 
     // Entries: every input once, in order; barriers sit right before their consumer.
     let mut has_dep = vec![false; n];
