@@ -25,6 +25,7 @@ pub mod indirect;
 pub mod lift;
 pub mod model;
 mod ops;
+pub mod sync;
 pub mod tensor;
 pub mod text;
 pub mod validate;
@@ -37,3 +38,4 @@ pub use bundle::{
 pub use error::{DecodeError, EncodeError, ParseError, SequenceProblem};
 pub use lift::decode_instructions;
 pub use ops::{GATHER_CHUNK, TRANSPOSE_WIDE_PARTITIONS, gather_chunks};
+pub use sync::{Item, Queue, Region, SyncError, SyncItem, SyncOptions, SyncPlan, assign_sync};

@@ -1,0 +1,797 @@
+//! Program-level synchronisation: owns turning a program (items in program order, each on one
+//! in-order [`Queue`] with the memory [`Region`]s it reads and writes) into the semaphore waits
+//! and updates of the EVENTS band (bytes 4..12 of every bundle) that order every cross-queue
+//! hazard, plus the standalone [`SyncItem::Barrier`] waits an item needs when it depends on more
+//! than one other queue.
+//!
+//! # Model
+//!
+//! * Each queue runs its items in program order, one at a time: an item starts only after the
+//!   previous item of its queue has completed. Same-queue hazards therefore need no semaphore.
+//! * A wait (`SEM_GE_IMM`, wire 0x05) holds an item back until a semaphore reaches a threshold;
+//!   an update (`SEM_INC`, wire 0x13, on COMPLETE) adds one when the item completes.
+//! * Every semaphore this pass uses starts at zero when the program starts (the caller resets
+//!   the range it hands over, e.g. with GroupReset 0xB0); nothing else writes it.
+//!
+//! # Scheme
+//!
+//! 1. **Hazards.** For every pair of items on different queues, `i` before `j` in program order,
+//!    whose regions overlap: RAW (`i` writes what `j` reads), WAR (`i` reads what `j` writes),
+//!    WAW (both write). These are the edges of [`SyncPlan::hazards`] (a petgraph graph whose node
+//!    `k` is item `k`).
+//! 2. **Reduction.** A vector clock per item records, for every queue, how many of that queue's
+//!    items are guaranteed complete when the item starts: program order on its own queue plus the
+//!    clocks of the producers it waits on (transitively). `j` must wait for its latest
+//!    conflicting producer on queue `P` only when its clock does not already cover it; among
+//!    the producers left, one that another remaining producer is known to follow is dropped. The
+//!    kept waits are exactly the cross-queue edges of the transitive reduction of
+//!    (hazards + queue order), so every wait kept is necessary, and each wait's target is the
+//!    latest producer needed, so no item waits for more than its dependencies.
+//! 3. **Semaphores.** One counting semaphore per producer queue that somebody waits on. Each
+//!    item some consumer waits on (a *signaller*) increments it on completion; the consumer
+//!    waits `SEM_GE_IMM` on the signaller's rank among its queue's signallers. Because a queue
+//!    completes in order, a count of `k` means the first `k` signallers have completed. Items
+//!    nobody waits on carry no update, and a queue nobody waits on gets no semaphore.
+//! 4. **Two or more waits.** An item carries one wait in its band. When it needs waits on `k`
+//!    queues, the wait for its latest producer (by program order) stays inline and the other
+//!    `k - 1` become [`SyncItem::Barrier`]s placed just before it on its queue (in the order of
+//!    their producers), each one standalone wait: what an EventSemaphore (0xA0) bundle carries.
+//!    The alternative of hoisting a wait onto the previous item of the queue would save a bundle
+//!    but hold that item back for a dependency it does not have, so it is not done.
+//!
+//! # The shared +0x08 dword
+//!
+//! Wait and update share `semaphore_value` (+0x08): the wait's threshold goes there, and so does
+//! an update's operand unless the update is inc/dec (CC `setupSyncUpdate` does not write it for
+//! those). This pass only ever emits `SEM_INC` updates, so an item that both waits and signals
+//! always fits one band: the dword is the wait threshold and the increment is implicit. An
+//! add-imm update on a waiting item would conflict, which is why the scheme counts by one.
+//!
+//! # Counter width (conflict settled here)
+//!
+//! GPSIMD gives the semaphore value as a u32 counter; the CC sync page calls the bank 256
+//! signed-32 counters. A threshold above `i32::MAX` would compare differently under the two
+//! readings, so [`SyncOptions::default`] caps a queue's signal count at `i32::MAX`; more is an
+//! [`SyncError::CountOverflow`]. The cap is a field so a caller who knows better can raise it
+//! (never past `u32::MAX`, the band's width).
+//!
+//! # Inline sync on every engine (conflict settled here)
+//!
+//! The CC capstone says the sync band is absent on the matmul bundle and compute deps go through
+//! standalone EventSemaphore ops; the GPSIMD headers put EVENTS at bytes 4..12 of every struct.
+//! Following the crate's safe rule (EVENTS on every op), this pass stamps waits and updates
+//! inline on every queue, Tensor included.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::ops::Range;
+
+use petgraph::graph::{DiGraph, NodeIndex};
+
+use crate::enums::{BirUpdateMode, BirWaitMode};
+use crate::model::{Engine, Instruction, Space, SyncInfo, SyncUpdate, SyncWait};
+
+/// Semaphores per NeuronCore (GPSIMD: the EVT_SEM array; the band's index is one byte).
+pub const NUM_SEMAPHORES: u16 = 256;
+
+/// The most items one program may have: the vector clocks and the pairwise hazard scan grow
+/// with it, so it is checked before anything is allocated.
+pub const MAX_ITEMS: usize = 1 << 16;
+
+/// The most (item, queue) clock cells one program may need (items times distinct queues): 16 MiB
+/// of clocks.
+pub const MAX_CLOCK_CELLS: usize = 1 << 22;
+
+/// The most hazard edges [`SyncPlan::hazards`] may hold (about 20 MiB of graph).
+pub const MAX_HAZARDS: usize = 1 << 20;
+
+/// One in-order instruction queue: an engine, and for DMA which of its queues.
+///
+/// Every compute engine is one queue; the DMA engine may be split into several independent
+/// queues (`Queue::dma(0)`, `Queue::dma(1)`, ...), each in order and unordered with the others.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Queue {
+    engine: Engine,
+    index: u8,
+}
+
+impl Queue {
+    /// The queue of a compute engine; for [`Engine::Dma`] this is DMA queue 0.
+    pub const fn of(engine: Engine) -> Queue {
+        Queue { engine, index: 0 }
+    }
+
+    /// DMA queue `index`.
+    pub const fn dma(index: u8) -> Queue {
+        Queue {
+            engine: Engine::Dma,
+            index,
+        }
+    }
+
+    /// The engine the queue issues to.
+    pub const fn engine(self) -> Engine {
+        self.engine
+    }
+
+    /// The queue's number within its engine (0 for every compute engine).
+    pub const fn index(self) -> u8 {
+        self.index
+    }
+}
+
+impl From<Engine> for Queue {
+    fn from(engine: Engine) -> Queue {
+        Queue::of(engine)
+    }
+}
+
+/// `Vector`, `GpSimd`, `Scalar`, `Tensor`, or `Dma<n>`.
+impl fmt::Display for Queue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.engine {
+            Engine::Dma => write!(f, "Dma{}", self.index),
+            e => write!(f, "{e:?}"),
+        }
+    }
+}
+
+/// A memory region an item reads or writes. Ranges are half-open; an empty range (start >=
+/// end) covers nothing and never conflicts.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Region {
+    /// On-chip memory: the rectangle of partitions `partitions` by bytes `bytes` (offsets
+    /// within each partition) in SBUF or PSUM.
+    OnChip {
+        /// SBUF or PSUM.
+        space: Space,
+        /// Partitions touched.
+        partitions: Range<u32>,
+        /// Byte offsets touched within each of those partitions.
+        bytes: Range<u32>,
+    },
+    /// Device memory: bytes `bytes` of HBM tensor `tensor`.
+    Hbm {
+        /// The tensor's id (distinct ids never alias).
+        tensor: u32,
+        /// Bytes touched.
+        bytes: Range<u64>,
+    },
+}
+
+/// Whether two half-open ranges share an element (an empty range shares none).
+fn ranges_meet<T: PartialOrd>(a: &Range<T>, b: &Range<T>) -> bool {
+    a.start < a.end && b.start < b.end && a.start < b.end && b.start < a.end
+}
+
+impl Region {
+    /// SBUF partitions `partitions`, bytes `bytes` of each.
+    pub fn sbuf(partitions: Range<u32>, bytes: Range<u32>) -> Region {
+        Region::OnChip {
+            space: Space::Sbuf,
+            partitions,
+            bytes,
+        }
+    }
+
+    /// PSUM partitions `partitions`, bytes `bytes` of each.
+    pub fn psum(partitions: Range<u32>, bytes: Range<u32>) -> Region {
+        Region::OnChip {
+            space: Space::Psum,
+            partitions,
+            bytes,
+        }
+    }
+
+    /// Bytes `bytes` of HBM tensor `tensor`.
+    pub fn hbm(tensor: u32, bytes: Range<u64>) -> Region {
+        Region::Hbm { tensor, bytes }
+    }
+
+    /// Whether the region covers no byte.
+    pub fn is_empty(&self) -> bool {
+        match self {
+            Region::OnChip {
+                partitions, bytes, ..
+            } => partitions.is_empty() || bytes.is_empty(),
+            Region::Hbm { bytes, .. } => bytes.is_empty(),
+        }
+    }
+
+    /// Whether the two regions share a byte: same space (or tensor), and both the partition and
+    /// the byte ranges intersect. Exact for the rectangles given.
+    pub fn overlaps(&self, other: &Region) -> bool {
+        match (self, other) {
+            (
+                Region::OnChip {
+                    space: s1,
+                    partitions: p1,
+                    bytes: b1,
+                },
+                Region::OnChip {
+                    space: s2,
+                    partitions: p2,
+                    bytes: b2,
+                },
+            ) => s1 == s2 && ranges_meet(p1, p2) && ranges_meet(b1, b2),
+            (
+                Region::Hbm {
+                    tensor: t1,
+                    bytes: b1,
+                },
+                Region::Hbm {
+                    tensor: t2,
+                    bytes: b2,
+                },
+            ) => t1 == t2 && ranges_meet(b1, b2),
+            _ => false,
+        }
+    }
+}
+
+/// One program item: the queue it runs on, what it reads and writes, and optionally the
+/// instruction it is (which then gets its sync stamped).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Item {
+    /// The queue it is issued to.
+    pub queue: Queue,
+    /// Regions it reads.
+    pub reads: Vec<Region>,
+    /// Regions it writes.
+    pub writes: Vec<Region>,
+    /// The instruction, if the item is one. Its engine must be the queue's and it must carry no
+    /// sync yet (this pass owns the band).
+    pub inst: Option<Instruction>,
+}
+
+impl Item {
+    /// An item on `queue` touching nothing.
+    pub fn new(queue: impl Into<Queue>) -> Item {
+        Item {
+            queue: queue.into(),
+            reads: Vec::new(),
+            writes: Vec::new(),
+            inst: None,
+        }
+    }
+
+    /// Adds a region read.
+    pub fn read(mut self, r: Region) -> Item {
+        self.reads.push(r);
+        self
+    }
+
+    /// Adds a region written.
+    pub fn write(mut self, r: Region) -> Item {
+        self.writes.push(r);
+        self
+    }
+
+    /// Sets the instruction.
+    pub fn with_inst(mut self, inst: Instruction) -> Item {
+        self.inst = Some(inst);
+        self
+    }
+}
+
+/// The hazard kinds between an earlier item (producer) and a later one (consumer).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Hazards {
+    /// Read after write: the producer writes what the consumer reads.
+    pub raw: bool,
+    /// Write after read: the producer reads what the consumer writes.
+    pub war: bool,
+    /// Write after write: both write the same bytes.
+    pub waw: bool,
+}
+
+impl Hazards {
+    /// The hazards of running `b` after `a`.
+    pub fn between(a: &Item, b: &Item) -> Hazards {
+        let any =
+            |xs: &[Region], ys: &[Region]| xs.iter().any(|x| ys.iter().any(|y| x.overlaps(y)));
+        Hazards {
+            raw: any(&a.writes, &b.reads),
+            war: any(&a.reads, &b.writes),
+            waw: any(&a.writes, &b.writes),
+        }
+    }
+
+    /// Whether there is no hazard.
+    pub fn is_empty(self) -> bool {
+        !(self.raw || self.war || self.waw)
+    }
+}
+
+/// Which semaphores the pass may use and how far a count may go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SyncOptions {
+    /// The first semaphore index the pass may use (the ones below are the runtime's).
+    pub first_semaphore: u8,
+    /// How many semaphores from `first_semaphore` on the pass may use; `first_semaphore +
+    /// max_semaphores` must not pass [`NUM_SEMAPHORES`].
+    pub max_semaphores: u16,
+    /// The highest count a semaphore may reach (see the module docs on counter width).
+    pub max_count: u32,
+}
+
+impl Default for SyncOptions {
+    /// All 256 semaphores; counts up to `i32::MAX`.
+    fn default() -> SyncOptions {
+        SyncOptions {
+            first_semaphore: 0,
+            max_semaphores: NUM_SEMAPHORES,
+            max_count: i32::MAX as u32,
+        }
+    }
+}
+
+/// Why a program could not be synchronised.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SyncError {
+    /// The options hand over semaphores that do not exist.
+    #[error(
+        "semaphore range {first}..{end} passes the {NUM_SEMAPHORES} semaphores of a NeuronCore",
+        end = *first as u32 + *max as u32
+    )]
+    BadSemaphoreRange {
+        /// `first_semaphore`.
+        first: u8,
+        /// `max_semaphores`.
+        max: u16,
+    },
+    /// More items than [`MAX_ITEMS`].
+    #[error("program has {items} items; at most {MAX_ITEMS} can be synchronised")]
+    TooManyItems {
+        /// Items given.
+        items: usize,
+    },
+    /// Items times queues passes [`MAX_CLOCK_CELLS`].
+    #[error(
+        "program has {items} items on {queues} queues; items x queues may be at most {MAX_CLOCK_CELLS}"
+    )]
+    TooManyQueues {
+        /// Items given.
+        items: usize,
+        /// Distinct queues used.
+        queues: usize,
+    },
+    /// More hazard edges than [`MAX_HAZARDS`].
+    #[error("program has more than {MAX_HAZARDS} cross-queue hazards (reached at item {item})")]
+    TooManyHazards {
+        /// The consumer whose hazards passed the limit.
+        item: usize,
+    },
+    /// An item's instruction is for another engine than its queue's.
+    #[error("item {item} is on queue {queue} but its instruction is for engine {engine:?}")]
+    EngineMismatch {
+        /// The item.
+        item: usize,
+        /// Its queue.
+        queue: Queue,
+        /// The instruction's engine.
+        engine: Engine,
+    },
+    /// An item's instruction already carries a wait or an update.
+    #[error("item {item}'s instruction already carries sync; this pass owns the EVENTS band")]
+    AlreadySynced {
+        /// The item.
+        item: usize,
+    },
+    /// More producer queues need a semaphore than the options allow.
+    #[error(
+        "semaphores exhausted: queue {queue} needs a semaphore because item {consumer} waits on \
+         item {producer}, but all {max} semaphores from index {first} are taken by other queues"
+    )]
+    SemaphoresExhausted {
+        /// The producer queue left without a semaphore.
+        queue: Queue,
+        /// The first item that waits on it.
+        consumer: usize,
+        /// The item it waits for.
+        producer: usize,
+        /// `first_semaphore`.
+        first: u8,
+        /// `max_semaphores`.
+        max: u16,
+    },
+    /// A queue signals more often than a semaphore can count.
+    #[error("semaphore count of queue {queue} overflows at item {item}: more than {limit} signals")]
+    CountOverflow {
+        /// The queue.
+        queue: Queue,
+        /// The signaller whose increment passes the limit.
+        item: usize,
+        /// `max_count`.
+        limit: u32,
+    },
+}
+
+/// One entry of the synchronised program.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SyncItem {
+    /// An input item with its band.
+    Item {
+        /// Its index in the input.
+        index: usize,
+        /// Its queue.
+        queue: Queue,
+        /// The wait and update to stamp.
+        sync: SyncInfo,
+        /// The item its inline wait waits for, if it has one.
+        waits_for: Option<usize>,
+        /// The input instruction with `sync` stamped, if the item had one (boxed: an
+        /// instruction is far larger than a barrier).
+        inst: Option<Box<Instruction>>,
+    },
+    /// A standalone wait inserted before `consumer` on its queue (an EventSemaphore-style
+    /// bundle carrying only this wait, no memory access and no update).
+    Barrier {
+        /// The queue it runs on (the consumer's).
+        queue: Queue,
+        /// The wait.
+        wait: SyncWait,
+        /// The item it waits for.
+        waits_for: usize,
+        /// The item it is inserted for.
+        consumer: usize,
+    },
+}
+
+impl SyncItem {
+    /// The queue the entry runs on.
+    pub fn queue(&self) -> Queue {
+        match self {
+            SyncItem::Item { queue, .. } | SyncItem::Barrier { queue, .. } => *queue,
+        }
+    }
+
+    /// The wait the entry carries.
+    pub fn wait(&self) -> Option<SyncWait> {
+        match self {
+            SyncItem::Item { sync, .. } => sync.wait,
+            SyncItem::Barrier { wait, .. } => Some(*wait),
+        }
+    }
+
+    /// The update the entry carries.
+    pub fn update(&self) -> Option<SyncUpdate> {
+        match self {
+            SyncItem::Item { sync, .. } => sync.update,
+            SyncItem::Barrier { .. } => None,
+        }
+    }
+}
+
+/// A semaphore the plan uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Semaphore {
+    /// The producer queue it counts.
+    pub queue: Queue,
+    /// Its index.
+    pub sem: u8,
+    /// How many items increment it: its value once the program has run.
+    pub signals: u32,
+}
+
+/// The result: the program with its sync, and the graphs it came from.
+#[derive(Clone, Debug)]
+pub struct SyncPlan {
+    /// Every cross-queue hazard: an edge producer -> consumer per conflicting pair; node `k`
+    /// has weight `k`, the item's index.
+    pub hazards: HazardGraph,
+    /// The waits kept after reduction: an edge producer -> consumer per wait (inline or
+    /// barrier), weighted with the wait; same nodes as `hazards`.
+    pub waits: DiGraph<usize, SyncWait>,
+    /// The program in order: every input item, with barriers inserted before their consumers.
+    pub items: Vec<SyncItem>,
+    /// The semaphores used, in the order they were allocated.
+    pub semaphores: Vec<Semaphore>,
+    /// The position in `items` of each input item.
+    slots: Vec<usize>,
+}
+
+impl SyncPlan {
+    /// The band of input item `index`, if there is such an item.
+    pub fn sync_info(&self, index: usize) -> Option<SyncInfo> {
+        match self.items.get(*self.slots.get(index)?)? {
+            SyncItem::Item { sync, .. } => Some(*sync),
+            SyncItem::Barrier { .. } => None,
+        }
+    }
+
+    /// The number of barriers inserted.
+    pub fn barrier_count(&self) -> usize {
+        self.items.len() - self.slots.len()
+    }
+}
+
+/// Builds the hazard graph, reduces it and assigns semaphores (see the module docs).
+pub fn assign_sync(items: &[Item], opts: &SyncOptions) -> Result<SyncPlan, SyncError> {
+    if opts.first_semaphore as u32 + opts.max_semaphores as u32 > NUM_SEMAPHORES as u32 {
+        return Err(SyncError::BadSemaphoreRange {
+            first: opts.first_semaphore,
+            max: opts.max_semaphores,
+        });
+    }
+    let n = items.len();
+    if n > MAX_ITEMS {
+        return Err(SyncError::TooManyItems { items: n });
+    }
+    for (i, it) in items.iter().enumerate() {
+        if let Some(inst) = &it.inst {
+            if inst.engine != it.queue.engine {
+                return Err(SyncError::EngineMismatch {
+                    item: i,
+                    queue: it.queue,
+                    engine: inst.engine,
+                });
+            }
+            if inst.sync != SyncInfo::default() {
+                return Err(SyncError::AlreadySynced { item: i });
+            }
+        }
+    }
+    let lay = Layout::of(items)?;
+    let (hazards, targets) = reduce(items, &lay)?;
+    let sems = allocate(&lay, &targets, opts)?;
+    Ok(emit(items, &lay, hazards, &sems))
+}
+
+/// The queues of a program: dense ids in order of first use, and each item's place.
+struct Layout {
+    /// The queues, by dense id.
+    queues: Vec<Queue>,
+    /// Each item's queue id.
+    qid: Vec<usize>,
+    /// Each item's 1-based position on its queue.
+    pos: Vec<u32>,
+}
+
+impl Layout {
+    fn of(items: &[Item]) -> Result<Layout, SyncError> {
+        let n = items.len();
+        let mut ids: HashMap<Queue, usize> = HashMap::new();
+        let mut queues: Vec<Queue> = Vec::new();
+        let mut len_of: Vec<u32> = Vec::new();
+        let mut qid = Vec::with_capacity(n);
+        let mut pos = Vec::with_capacity(n);
+        for it in items {
+            let q = *ids.entry(it.queue).or_insert_with(|| {
+                queues.push(it.queue);
+                len_of.push(0);
+                queues.len() - 1
+            });
+            // At most MAX_ITEMS items: a position cannot overflow.
+            len_of[q] += 1;
+            qid.push(q);
+            pos.push(len_of[q]);
+        }
+        if n.saturating_mul(queues.len()) > MAX_CLOCK_CELLS {
+            return Err(SyncError::TooManyQueues {
+                items: n,
+                queues: queues.len(),
+            });
+        }
+        Ok(Layout { queues, qid, pos })
+    }
+}
+
+/// The graph of every cross-queue hazard (node `k` is item `k`).
+pub type HazardGraph = DiGraph<usize, Hazards>;
+
+/// Steps 1 and 2: the hazard graph, and for each item the producers it must wait for (at most
+/// one per other queue, in program order).
+fn reduce(items: &[Item], lay: &Layout) -> Result<(HazardGraph, Vec<Vec<usize>>), SyncError> {
+    let (n, nq) = (items.len(), lay.queues.len());
+    let (qid, pos) = (&lay.qid, &lay.pos);
+    let mut hazards: HazardGraph = DiGraph::with_capacity(n, 0);
+    for k in 0..n {
+        hazards.add_node(k);
+    }
+    // completed[j * nq + q]: how many items of queue q are known complete once j completes
+    // (n * nq is bounded by MAX_CLOCK_CELLS, and nq <= n).
+    let mut completed = vec![0u32; n * nq];
+    // The clock of the last item of each queue (what its next item starts with).
+    let mut tail = vec![0u32; nq * nq];
+    let mut targets: Vec<Vec<usize>> = Vec::with_capacity(n);
+    // latest[q]: the latest producer on queue q the current item conflicts with.
+    let mut latest: Vec<Option<usize>> = vec![None; nq];
+
+    for j in 0..n {
+        let qj = qid[j];
+        latest.iter_mut().for_each(|l| *l = None);
+        for i in 0..j {
+            if qid[i] == qj {
+                continue;
+            }
+            let h = Hazards::between(&items[i], &items[j]);
+            if h.is_empty() {
+                continue;
+            }
+            if hazards.edge_count() >= MAX_HAZARDS {
+                return Err(SyncError::TooManyHazards { item: j });
+            }
+            hazards.add_edge(NodeIndex::new(i), NodeIndex::new(j), h);
+            latest[qid[i]] = Some(i);
+        }
+
+        let mut clock = tail[qj * nq..(qj + 1) * nq].to_vec();
+        // The producers the queue's own order does not already cover.
+        let needed: Vec<usize> = latest
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|&i| clock[qid[i]] < pos[i])
+            .collect();
+        // Keep a producer unless another needed producer is known to complete after it. Known
+        // completion is a strict partial order, so of two producers at most one drops the other.
+        let mut kept: Vec<usize> = needed
+            .iter()
+            .copied()
+            .filter(|&t| {
+                !needed
+                    .iter()
+                    .any(|&o| o != t && completed[o * nq + qid[t]] >= pos[t])
+            })
+            .collect();
+        kept.sort_unstable();
+        for &t in &kept {
+            let tc = &completed[t * nq..(t + 1) * nq];
+            for (c, &x) in clock.iter_mut().zip(tc) {
+                *c = (*c).max(x);
+            }
+        }
+        clock[qj] = pos[j];
+        completed[j * nq..(j + 1) * nq].copy_from_slice(&clock);
+        tail[qj * nq..(qj + 1) * nq].copy_from_slice(&clock);
+        targets.push(kept);
+    }
+    Ok((hazards, targets))
+}
+
+/// Step 3's result: who signals, the semaphores, and each item's waits.
+struct Semaphores {
+    /// Whether each item is waited on (and so increments its queue's semaphore).
+    signals: Vec<bool>,
+    /// The semaphore of each queue id, if it has one.
+    sem_of: Vec<Option<u8>>,
+    /// The semaphores, in allocation order.
+    list: Vec<Semaphore>,
+    /// Each item's waits: (producer, wait), producers in program order.
+    waits: Vec<Vec<(usize, SyncWait)>>,
+}
+
+/// Step 3: ranks the signallers of each queue and gives each producer queue waited on one
+/// semaphore, in order of first need.
+fn allocate(
+    lay: &Layout,
+    targets: &[Vec<usize>],
+    opts: &SyncOptions,
+) -> Result<Semaphores, SyncError> {
+    let (n, nq) = (targets.len(), lay.queues.len());
+    let mut signals = vec![false; n];
+    for t in targets.iter().flatten() {
+        signals[*t] = true;
+    }
+    let mut rank = vec![0u32; n];
+    let mut count = vec![0u32; nq];
+    for j in 0..n {
+        if signals[j] {
+            let q = lay.qid[j];
+            if count[q] >= opts.max_count {
+                return Err(SyncError::CountOverflow {
+                    queue: lay.queues[q],
+                    item: j,
+                    limit: opts.max_count,
+                });
+            }
+            count[q] += 1;
+            rank[j] = count[q];
+        }
+    }
+    let mut sem_of: Vec<Option<u8>> = vec![None; nq];
+    let mut list: Vec<Semaphore> = Vec::new();
+    let mut waits: Vec<Vec<(usize, SyncWait)>> = Vec::with_capacity(n);
+    for (j, ts) in targets.iter().enumerate() {
+        let mut mine = Vec::with_capacity(ts.len());
+        for &t in ts {
+            let q = lay.qid[t];
+            let sem = match sem_of[q] {
+                Some(sem) => sem,
+                None => {
+                    let k = list.len();
+                    if k >= opts.max_semaphores as usize {
+                        return Err(SyncError::SemaphoresExhausted {
+                            queue: lay.queues[q],
+                            consumer: j,
+                            producer: t,
+                            first: opts.first_semaphore,
+                            max: opts.max_semaphores,
+                        });
+                    }
+                    // first + k < first + max <= 256, checked by assign_sync.
+                    let sem = (opts.first_semaphore as usize + k) as u8;
+                    sem_of[q] = Some(sem);
+                    list.push(Semaphore {
+                        queue: lay.queues[q],
+                        sem,
+                        signals: count[q],
+                    });
+                    sem
+                }
+            };
+            let wait = SyncWait {
+                mode: BirWaitMode::SemGeImm,
+                sem,
+                value: rank[t],
+            };
+            mine.push((t, wait));
+        }
+        waits.push(mine);
+    }
+    Ok(Semaphores {
+        signals,
+        sem_of,
+        list,
+        waits,
+    })
+}
+
+/// Step 4: the output program, barriers included, and the graph of the waits.
+fn emit(items: &[Item], lay: &Layout, hazards: HazardGraph, sems: &Semaphores) -> SyncPlan {
+    let n = items.len();
+    let mut waits: DiGraph<usize, SyncWait> = DiGraph::with_capacity(n, 0);
+    for k in 0..n {
+        waits.add_node(k);
+    }
+    let mut out = Vec::with_capacity(n);
+    let mut slots = Vec::with_capacity(n);
+    for (j, (it, list)) in items.iter().zip(&sems.waits).enumerate() {
+        for &(t, wait) in list {
+            waits.add_edge(NodeIndex::new(t), NodeIndex::new(j), wait);
+        }
+        // The latest producer's wait stays inline; the others become barriers, in order.
+        let (inline, before) = match list.split_last() {
+            Some((&last, rest)) => (Some(last), rest),
+            None => (None, &[][..]),
+        };
+        for &(t, wait) in before {
+            out.push(SyncItem::Barrier {
+                queue: it.queue,
+                wait,
+                waits_for: t,
+                consumer: j,
+            });
+        }
+        // A signaller's queue always has a semaphore: someone waits on it.
+        let update = match (sems.signals[j], sems.sem_of[lay.qid[j]]) {
+            (true, Some(sem)) => Some(SyncUpdate {
+                mode: BirUpdateMode::SemInc,
+                sem,
+                // Inc carries no operand (the dword stays the wait's); 0 is what lifting reads.
+                value: 0,
+            }),
+            _ => None,
+        };
+        let sync = SyncInfo {
+            wait: inline.map(|(_, w)| w),
+            update,
+        };
+        slots.push(out.len());
+        out.push(SyncItem::Item {
+            index: j,
+            queue: it.queue,
+            sync,
+            waits_for: inline.map(|(t, _)| t),
+            inst: it.inst.clone().map(|i| Box::new(i.with_sync(sync))),
+        });
+    }
+    SyncPlan {
+        hazards,
+        waits,
+        items: out,
+        semaphores: sems.list.clone(),
+        slots,
+    }
+}
