@@ -764,7 +764,8 @@ pub static ROWS: &[Row] = &[
         VEC_POOL,
         0,
         DtypeRule::Any,
-        &[only("memset", &[0x49], AWS_WIKI)],
+        // The opcode number: 0x49 Memset in the CC opcode enum (bundle-layouts §3a).
+        &[only("memset", &[0x49], CC)],
         SEED_AWS,
         "Vector or GpSimd, never DMA (seed: \"Memset engine can only be Vector or GpSIMD or \
          Unknown.\"); emit default Vector (pass-rules §2)",
@@ -1000,7 +1001,8 @@ pub static ROWS: &[Row] = &[
                 Some("activation"),
                 Seq::Ops(&[0x25]),
                 CC,
-                "CC opcode enum: CoreV4 emits 0x25 ACTIVATE2 for activation",
+                "CC opcode enum: CoreV4 emits 0x25 ACTIVATE2 for activation (isa-table §1 gives \
+                 0x21 with no target; no source disagrees on v4)",
             ),
             only("activation", &[0x21], AWS_WIKI),
         ],
@@ -1740,6 +1742,13 @@ pub enum SelectError {
     },
 }
 
+/// `opcode 0x41` / `opcodes 0x6a, 0x69`.
+fn hex_list(what: &str, ops: &[u8]) -> String {
+    let list: Vec<String> = ops.iter().map(|o| format!("{o:#04x}")).collect();
+    let plural = if ops.len() == 1 { "" } else { "s" };
+    format!("{what}{plural} {}", list.join(", "))
+}
+
 fn engine_text(e: Option<Engine>) -> &'static str {
     e.map_or(Engine::UNKNOWN_NAME, Engine::name)
 }
@@ -1771,7 +1780,7 @@ pub fn select(op: &str, q: &SelectQuery) -> Result<Selection, SelectError> {
     let engine = resolve_engine(r, q)?;
     check_dtypes(r, q)?;
     let c = pick_case(r, q, engine)?;
-    check_min(name, c.min, q.target, c.note)?;
+    check_min(name, c.min, q.target, &hex_list("opcode", c.seq.named()))?;
     let (pattern, repeat) = match c.seq {
         Seq::Ops(p) => (p, 1),
         Seq::PerChunk(p) => {
