@@ -1136,3 +1136,70 @@ fn vocabulary_spellings() {
     }
     assert_eq!(Target::from_name("maverick"), None);
 }
+
+/// The instruction model's op table (model::OPS) states each seed op's engine and opcodes;
+/// it must agree with the ISA table until it is derived from it.
+#[test]
+fn model_op_table_agrees_with_the_isa_table() {
+    for info in sundial_codegen::model::OPS.iter() {
+        let r = isa::row(info.name).expect("every modelled op has an ISA row");
+        assert_eq!(r.default, DefaultEngine::Emit(info.engine), "{}", info.name);
+        let legal: Vec<u8> = r
+            .bir_ops()
+            .iter()
+            .flat_map(|b| isa::legal_opcodes(b).iter().collect::<Vec<_>>())
+            .collect();
+        for o in info.opcodes {
+            assert!(legal.contains(o), "{} {o:#04x}", info.name);
+        }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig {
+        cases: 512,
+        failure_persistence: None,
+        ..proptest::prelude::ProptestConfig::default()
+    })]
+
+    /// Any query on any row either selects (with an engine the row allows and a non-empty
+    /// pattern) or fails with an error naming the op; nothing panics.
+    #[test]
+    fn select_is_total(
+        row in 0usize..NAMES.len(),
+        t in 0usize..3,
+        engine in 0usize..7,
+        dtypes in proptest::array::uniform3(0u8..21),
+        alu in 0usize..34,
+        flags in proptest::array::uniform7(proptest::bool::ANY),
+        parts in proptest::option::of(0u32..200),
+        elems in proptest::option::of(proptest::num::u64::ANY),
+    ) {
+        let r = &ROWS[row];
+        let pick = |i: u8| BirDtype::from_u8(i);
+        let query = SelectQuery {
+            target: Target::ALL[t],
+            engine: Engine::ALL.get(engine).copied(),
+            dst: pick(dtypes[0]),
+            src: [pick(dtypes[1]), pick(dtypes[2])],
+            alu: BirAluOp::ALL.get(alu).copied(),
+            psum: flags[0],
+            accumulate: flags[1],
+            transpose: flags[2],
+            dst_partitions: parts,
+            index_elements: elems,
+            needs_rng_seed: flags[3],
+            gpsimd_dma: flags[4],
+            indirect: flags[5] || flags[6],
+        };
+        match select(r.name, &query) {
+            Ok(s) => {
+                proptest::prop_assert!(r.engines.contains(&s.engine));
+                proptest::prop_assert!(!s.pattern.is_empty() && s.repeat >= 1);
+                proptest::prop_assert!(r.bir_ops().contains(&s.bir));
+                proptest::prop_assert_eq!(s.pinned, s.clone().require_pinned().is_ok());
+            }
+            Err(e) => proptest::prop_assert!(e.to_string().starts_with(r.name), "{}", e),
+        }
+    }
+}
