@@ -33,6 +33,11 @@ impl Target {
         }
     }
 
+    /// Parses the lower-case target name (the NISA dialect's `sundial.target` spelling).
+    pub fn from_name(name: &str) -> Option<Target> {
+        Target::ALL.into_iter().find(|t| t.name() == name)
+    }
+
     /// The built-in architecture model of this target.
     pub fn model(self) -> &'static ArchModel {
         match self {

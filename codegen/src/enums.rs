@@ -164,6 +164,57 @@ impl BirAluOp {
     };
 }
 
+impl BirAluOp {
+    /// The BIR spellings, in enum order: the names the NISA and BIR dialects write in
+    /// `op = "..."` (NISA's ALU vocabulary is BIR `AluOpType` itself, so there is no separate
+    /// NKI enum; NKI's `nl.multiply` is `mult` here, joined by name as bundle-layouts §4x.1 notes).
+    pub const NAMES: [&'static str; 33] = [
+        "bypass",
+        "bitwise_not",
+        "arith_shift_left",
+        "arith_shift_right",
+        "add",
+        "subtract",
+        "mult",
+        "divide",
+        "max",
+        "min",
+        "bitwise_and",
+        "bitwise_or",
+        "bitwise_xor",
+        "logical_and",
+        "logical_or",
+        "logical_xor",
+        "logical_shift_left",
+        "logical_shift_right",
+        "is_equal",
+        "not_equal",
+        "is_gt",
+        "is_ge",
+        "is_lt",
+        "is_le",
+        "average",
+        "elemwise_mul",
+        "pow",
+        "mod",
+        "rsqrt",
+        "abs",
+        "abs_max",
+        "abs_min",
+        "mod_int",
+    ];
+
+    /// The BIR spelling.
+    pub fn name(self) -> &'static str {
+        BirAluOp::NAMES[self as usize]
+    }
+
+    /// Parses a BIR spelling.
+    pub fn from_name(name: &str) -> Option<BirAluOp> {
+        BirAluOp::ALL.into_iter().find(|op| op.name() == name)
+    }
+}
+
 /// The BIR ALU op [`alu_to_wire`] maps to `wire` on `core` (the mapping is one-to-one where it
 /// is defined).
 pub fn alu_from_wire(wire: u8, core: CoreGen) -> Option<BirAluOp> {

@@ -22,6 +22,7 @@ pub mod error;
 pub mod fields;
 pub mod formats;
 pub mod indirect;
+pub mod isa;
 pub mod lift;
 pub mod model;
 mod ops;
@@ -36,6 +37,7 @@ pub use bundle::{
     generate_stream, generate_vec, run_isa_checks,
 };
 pub use error::{DecodeError, EncodeError, ParseError, SequenceProblem};
+pub use isa::{SelectError, SelectQuery, Selection, select};
 pub use lift::decode_instructions;
 pub use ops::{GATHER_CHUNK, TRANSPOSE_WIDE_PARTITIONS, gather_chunks};
 pub use sync::{Item, Queue, Region, SyncError, SyncItem, SyncOptions, SyncPlan, assign_sync};

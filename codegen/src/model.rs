@@ -447,6 +447,74 @@ pub enum Engine {
     Tensor,
     /// DMA queues.
     Dma,
+    /// The sync engine's sequencer (NKI `engine.sync`): no datapath of its own; it runs
+    /// register loads/stores and DMA triggers.
+    Sync,
+}
+
+// ---- engine names (the NISA dialect's `engine = "..."` spellings)
+impl Engine {
+    /// Every engine, in declaration order.
+    pub const ALL: [Engine; 6] = [
+        Engine::Vector,
+        Engine::GpSimd,
+        Engine::Scalar,
+        Engine::Tensor,
+        Engine::Dma,
+        Engine::Sync,
+    ];
+
+    /// The spelling NKI and the NISA dialect write for "let the compiler choose"; it names no
+    /// engine, so [`Engine::from_name`] rejects it and an unknown engine is `None` wherever an
+    /// `Option<Engine>` is taken.
+    pub const UNKNOWN_NAME: &'static str = "unknown";
+
+    /// The NISA dialect spelling (`engine = "vector"`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Vector => "vector",
+            Engine::GpSimd => "gpsimd",
+            Engine::Scalar => "scalar",
+            Engine::Tensor => "tensor",
+            Engine::Dma => "dma",
+            Engine::Sync => "sync",
+        }
+    }
+
+    /// Parses a NISA dialect spelling of a concrete engine (`"unknown"` is not one).
+    pub fn from_name(name: &str) -> Option<Engine> {
+        Engine::ALL.into_iter().find(|e| e.name() == name)
+    }
+
+    /// The public NKI `engine` value (`nki.isa.engine`: unknown=0, tensor=1, scalar=2,
+    /// gpsimd=3, dma=4, vector=5, sync=6; compiler-map seed §2.1).
+    pub fn nki_code(self) -> u8 {
+        match self {
+            Engine::Tensor => 1,
+            Engine::Scalar => 2,
+            Engine::GpSimd => 3,
+            Engine::Dma => 4,
+            Engine::Vector => 5,
+            Engine::Sync => 6,
+        }
+    }
+
+    /// The engine with NKI value `code`: `Some(None)` for 0 (unknown), `None` past 6.
+    pub fn from_nki_code(code: u8) -> Option<Option<Engine>> {
+        if code == 0 {
+            return Some(None);
+        }
+        Engine::ALL
+            .into_iter()
+            .find(|e| e.nki_code() == code)
+            .map(Some)
+    }
+}
+
+impl std::fmt::Display for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// A semaphore wait: wire bytes +0x04 (mode), +0x05 (index), +0x08 (threshold).
