@@ -3,6 +3,7 @@
 //! - [`session`]: the embedding API front ends call ([`Session`]: parse, verify, run pipelines,
 //!   print; diagnostics as values).
 //! - [`opt`]: the `sundial-opt` driver (mlir-opt conventions).
+//! - [`fuzz`]: the `sundial-fuzz` harness (targets, mutators, crash-proof driver).
 //! - [`expected`]: `--verify-diagnostics` matching of `expected-*` comments.
 //! - [`render`]: diagnostics as source snippets (codespan-reporting) or JSON lines.
 //! - [`source`]: `--split-input-file` chunking and the nesting guard.
@@ -10,6 +11,7 @@
 //! The dialects live in `sundial-dialects`, the passes in `sundial-passes`.
 
 pub mod expected;
+pub mod fuzz;
 pub mod opt;
 pub mod render;
 pub mod session;
