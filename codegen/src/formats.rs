@@ -537,23 +537,27 @@ pub mod range_select {
         Prov::Seed,
         "constant 8 = MAX",
     );
-    /// +0x10 base.
-    pub const BASE: Field = f(
-        "base",
+    /// +0x10 lower bound.
+    pub const LOWER_BOUND: Field = f(
+        "lower_bound",
         0x10,
         Kind::F32,
         Prov::Seed,
-        "f32 = cvtsi2ss(int operand). CONFLICT #5: the seed calls it the LOWER bound, the header \
-         'base' (index origin); offsets and value source agree, the header name is used because \
-         the seed's own fill_val assert and the header's bounds at +0x28/+0x2C fit it",
+        "f32 = cvtsi2ss(int lower operand, getArgument(1)). CONFLICT #5 settled for the seed: the \
+         seed names +0x10/+0x14 the LOWER/UPPER bounds; the header names +0x10 'base' (index \
+         origin). Offsets and value source agree; the seed's name is used",
     );
-    /// +0x14 fill value.
-    pub const FILL_VAL: Field = f(
-        "fill_val",
+    /// +0x14 upper bound.
+    pub const UPPER_BOUND: Field = f(
+        "upper_bound",
         0x14,
         Kind::F32,
         Prov::Seed,
-        "raw f32; must be -FLT_MAX. CONFLICT #5: the seed calls it the UPPER bound, the header fill_val",
+        "raw f32 upper operand (getArgument(2)), stored as given. CONFLICT #5 settled for the \
+         seed: the header names +0x14 fill_val and fixes it to -FLT_MAX (0xFF7FFFFF); the seed's \
+         store is the upper bound, so nothing forces its value. The seed's rodata also holds the \
+         assert 'fill_val in RangeSelect must be float MAX_NEG', but no source ties it to a byte \
+         of this bundle once +0x14 is the upper bound, so no rule checks it",
     );
     /// +0x18 source.
     pub const SRC: Field = src(
@@ -896,8 +900,8 @@ pub static RANGE_SELECT: Format = Format {
         range_select::IN_OUT_DTYPE,
         range_select::REDUCE_CMD,
         range_select::REDUCE_OP,
-        range_select::BASE,
-        range_select::FILL_VAL,
+        range_select::LOWER_BOUND,
+        range_select::UPPER_BOUND,
         range_select::SRC,
         range_select::COMP_OP0,
         range_select::COMP_OP1,

@@ -48,6 +48,7 @@ fn stream(t: Target) -> Vec<u8> {
             threshold_imm_ptr: 5,
             threshold_dtype: Float32,
             rng_mode: 1,
+            rng_seed: None,
         })),
         Instruction::new(Op::Gather(Gather {
             data: sb(0, 0, 16, 4096, Float32),

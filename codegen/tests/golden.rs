@@ -423,6 +423,7 @@ fn dropout(src: AccessPattern) -> Instruction {
         threshold_imm_ptr: 5,
         threshold_dtype: Float32,
         rng_mode: 1,
+        rng_seed: None,
     }))
 }
 
@@ -458,13 +459,18 @@ fn lifting_gives_canonical_instructions_back() {
     lifts_to_itself(Target::Sunda, &narrow);
     // Unit dims are dropped, offsets past the stride carry into the partition, the dtype is the
     // one the wire code is named after, the destination takes the source's partition count.
-    let inst = dropout(sbd(
+    // (The destination matches the source's dtype and element count: GENERATE's ISA check
+    // rejects a dropout whose dtypes or counts differ.)
+    let mut inst = dropout(sbd(
         0,
         (1 << 18) + 0x40,
         64,
         [Dim::new(8, 4), Dim::new(3, 1), Dim::new(1, 16)],
         Float8E4m3fn,
     ));
+    if let Op::Dropout(d) = &mut inst.op {
+        d.dst = sbd(64, 0x100, 64, [Dim::new(1, 64)], Float8E4m3fn);
+    }
     let bytes = generate_vec(&inst, &MARIANA).unwrap().concat();
     let lifted = decode_instructions(&bytes, &MARIANA).unwrap();
     let Op::Dropout(d) = &lifted[0].op else {
@@ -568,15 +574,17 @@ fn range_select_with_companion() {
         &[
             (
                 // +0x0C active, +0x0D fp32:fp32, +0x0E zero_accumulate 3, +0x0F MAX 8,
-                // +0x10 f32(3), +0x14 -FLT_MAX, +0x18 TENSOR2D, +0x24/+0x25 is_ge/is_lt,
-                // +0x26/+0x27 inst/ptr, +0x28 1.5f, +0x2C ptr, +0x30 TENSOR2D
+                // +0x10 f32(3) lower bound, +0x14 raw f32 100.0 = 0x42C80000 upper bound (seed
+                // master table "+0x10 f32 LOWER, +0x14 f32 UPPER"; not the header's fixed
+                // -FLT_MAX), +0x18 TENSOR2D, +0x24/+0x25 is_ge/is_lt, +0x26/+0x27 inst/ptr,
+                // +0x28 1.5f, +0x2C ptr, +0x30 TENSOR2D
                 "bc100000 00000000 00000000 20aa0308
-                 00004040 ffff7fff 00000000 01000100
+                 00004040 0000c842 00000000 01000100
                  40000100 14160001 0000c03f 00080000
                  00040000 01000100 40000100 00000000",
                 format!(
                     "range_select {EV0} num_active_channels=32 in_out_dtype=fp32:fp32 reduce_cmd=zero_accumulate \
-                     reduce_op=max base=3.0 fill_val=-3.4028235e38 src_mem_pattern=t2d(sb[0]+0x0;1,1;64,1) \
+                     reduce_op=max lower_bound=3.0 upper_bound=100.0 src_mem_pattern=t2d(sb[0]+0x0;1,1;64,1) \
                      comp_op0=is_ge comp_op1=is_lt bound0_src=inst bound1_src=ptr bound0=0x3fc00000 bound1=0x800 \
                      dst_mem_pattern=t2d(sb[0]+0x400;1,1;64,1)"
                 ),
