@@ -145,6 +145,17 @@ macro_rules! with_events {
 }
 
 /// Fields of 0x69 stream_shuffle.
+///
+/// The seed states two things about the 0x69 bytes from +0x20 on: its master table gives 0x69
+/// access patterns at "+0x0C/+0x2C" (the lifecycle's step 5, `assignAccess` writing src ->
+/// +0x0C and dst -> +0x2C, as on 0x6A/0x6B), and its StreamShuffle section pins the 32 lane
+/// bytes at +0x20..+0x3F (`lea r15,[r12+20h]`, "the 32 lane bytes occupy the entire
+/// +0x20..+0x3F control band"; lanes past the mask's count are filled with the passthrough
+/// byte, so all 32 are always stored). Both hold because of the order of the stores: the perm
+/// pack loop (0x123c344..0x123c3be) closes the 0x69 GEN block, after the access patterns, so
+/// the dst TENSOR4D stored at +0x2C..+0x3F is overwritten by lanes 12..31 and none of its bytes
+/// reach the wire. The encoder performs both stores in that order ([`DST`] then
+/// [`IMMEDIATE`]); the format table lists only the fields whose bytes survive.
 pub mod shuffle {
     use super::*;
     /// +0x0C source access pattern.
@@ -153,11 +164,22 @@ pub mod shuffle {
         0x0C,
         Kind::Mem(4),
         DtypeRef::None,
-        Prov::Assumption,
-        "TENSOR4D: the master table lists an AP at +0x0C for 0x69 but not which operand; the \
-         shuffle's source is assumed. No dtype rides on 0x69 (seed QUIRK). CONFLICT settled: the \
-         master table's dst AP at +0x2C would overlap the lane map the seed pins at +0x20..+0x3F \
-         (lea r15,[r12+20h]), so 0x69 has no dst slot",
+        Prov::Seed,
+        "TENSOR4D / INDIRECT20B of the source (seed master table '+0x0C/+0x2C' with the \
+         lifecycle's src -> +0x0C). No dtype rides on 0x69 (seed QUIRK). Earlier an assumption \
+         (which operand): settled by the lifecycle's src/dst slot convention",
+    );
+    /// +0x2C destination access pattern: stored, then overwritten by [`IMMEDIATE`] (see the
+    /// module docs). Not a field of [`super::STREAM_SHUFFLE`]: no byte of it survives.
+    pub const DST: Field = dst(
+        "dst_mem_pattern",
+        0x2C,
+        Kind::Mem(4),
+        DtypeRef::None,
+        Prov::Seed,
+        "TENSOR4D / INDIRECT20B of the destination (seed master table '+0x0C/+0x2C'); the lane \
+         pack loop that ends the GEN block overwrites all 20 bytes (lanes 12..31). CONFLICT \
+         settled: the lane map (CONFIRMED store base) owns +0x20..+0x3F on the wire",
     );
     /// +0x20..+0x3F lane map.
     pub const IMMEDIATE: Field = f(
@@ -166,7 +188,7 @@ pub mod shuffle {
         Kind::Lanes,
         Prov::Seed,
         "instr.immediate.uint8[32] lane map; mask 0xFF becomes the passthrough sentinel \
-         partition_count|0x20",
+         partition_count|0x20; stored last, over the +0x2C dst access pattern",
     );
 }
 
