@@ -50,7 +50,7 @@ use crate::decode;
 use crate::dtype::{BirDtype, wire_to_bir};
 use crate::enums::{BirAccumulation, BirAluOp, BirUpdateMode, BirWaitMode};
 use crate::enums::{accum_from_wire, alu_from_wire};
-use crate::error::{DecodeError, SequenceProblem};
+use crate::error::{DecodeError, EncodeError, SequenceProblem};
 use crate::fields::{Field, Value};
 use crate::formats::{
     self, dropout as dr, events, indirect_copy as ic, pool_buffer_load as pb, range_select as rs,
@@ -171,7 +171,14 @@ fn check(
             };
             return Err(at(0, 0, p));
         }
-        Err(e) => return Err(at(0, 0, SequenceProblem::NotEncodable(e))),
+        Err(e) => {
+            // A failed ISA check names its bundle and byte; other encoder errors the sequence.
+            let (k, byte) = match &e {
+                EncodeError::IsaCheck(d) => (d.bundle, d.offset),
+                _ => (0, 0),
+            };
+            return Err(at(k, byte, SequenceProblem::NotEncodable(e)));
+        }
     }
     for (k, (want, got)) in again.iter().zip(group).enumerate() {
         if let Some(byte) = (0..64).find(|&j| want[j] != got[j]) {

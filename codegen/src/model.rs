@@ -495,9 +495,9 @@ pub enum ScalarOperand {
 /// StreamShuffle: lowers to {0x6A stream_transpose, 0x69 stream_shuffle}.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StreamShuffle {
-    /// Source (0x6A +0x0C and, by assumption, 0x69 +0x0C).
+    /// Source (0x6A +0x0C and 0x69 +0x0C).
     pub src: AccessPattern,
-    /// Destination (0x6A +0x2C).
+    /// Destination (0x6A +0x2C; also stored at 0x69 +0x2C, where the lane map overwrites it).
     pub dst: AccessPattern,
     /// Lane map; must have exactly 32 entries. 0xFF = passthrough.
     pub mask: Vec<u8>,

@@ -1,6 +1,7 @@
 //! GENERATE hands out only bundles the ISA check accepts (the seed's GENERATE blocks run
 //! `runISACheck` before the write), and every entry point that allocates or loops per bundle
-//! refuses an instruction past the bundle cap before doing either.
+//! refuses an instruction past the bundle cap before doing either. Lifting, which re-encodes
+//! through GENERATE, reports a failed ISA check at the failing rule's bundle and byte.
 
 mod common;
 
@@ -10,8 +11,8 @@ use sundial_codegen::bundle::MAX_BUNDLES_PER_INSTRUCTION;
 use sundial_codegen::dtype::BirDtype::*;
 use sundial_codegen::model::*;
 use sundial_codegen::{
-    CodeGen, CodeGenMode, EncodeError, generate, generate_reference, generate_stream, generate_vec,
-    run_isa_checks,
+    CodeGen, CodeGenMode, DecodeError, EncodeError, SequenceProblem, decode_instructions, generate,
+    generate_reference, generate_stream, generate_vec, run_isa_checks,
 };
 
 /// The regression case: an IndirectCopy over 8 channels with `num_elem_per_idx = 3`, which the
@@ -140,4 +141,31 @@ fn run_isa_checks_refuses_a_huge_gather_before_looping() {
     assert!(too_many(g.visit(&huge_gather())));
     assert!(g.diagnostics.is_empty());
     assert!(too_many(generate_vec(&huge_gather(), &MARIANA)));
+}
+
+#[test]
+fn lifting_reports_a_failed_isa_check_at_its_byte() {
+    // Valid IndirectCopy bytes, then num_elem_per_idx patched to 3 in the second instruction:
+    // the lifted instruction re-encodes, but GENERATE's ISA check refuses it, and the error
+    // names the bundle and the byte of the failing rule.
+    let mut good = bad_copy();
+    if let Op::IndirectCopy(c) = &mut good.op {
+        c.src = ind(0, 0x100, 0, 0x2000, 16, 64, Bfloat16);
+        c.dst = sb(16, 0, 16, 64, Bfloat16);
+        c.num_elem_per_idx = 4;
+    }
+    let one = generate_vec(&good, &SUNDA).unwrap().concat();
+    let mut bytes = [&one[..], &one[..]].concat();
+    bytes[64 + 0x23] = 3;
+    match decode_instructions(&bytes, &SUNDA) {
+        Err(DecodeError::Sequence {
+            bundle: 1,
+            offset,
+            problem: SequenceProblem::NotEncodable(EncodeError::IsaCheck(d)),
+        }) => {
+            assert_eq!(offset, 64 + 0x23);
+            assert_eq!(d.rule, "s4d4_ic_num_elem_per_idx");
+        }
+        other => panic!("expected an ISA-check lifting error, got {other:?}"),
+    }
 }
