@@ -175,8 +175,10 @@ pub fn bundle_count(inst: &Instruction) -> usize {
 /// contents of `out` are unspecified and nothing should be counted as emitted.
 ///
 /// The common case takes a fast path that builds each bundle in registers; anything it does not
-/// accept (every error included) goes through [`generate_reference`], so the bytes and the
-/// errors are those of the reference encoder.
+/// accept (every encoder error included) goes through [`generate_reference`], so the bytes and
+/// the errors are those of the reference encoder. Either way the bundles then pass the ISA check
+/// ([`isa_check`]) or the call fails with its first diagnostic: a bundle the validator rejects
+/// is never handed out.
 #[inline]
 pub fn generate(
     inst: &Instruction,

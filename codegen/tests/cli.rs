@@ -341,6 +341,14 @@ fn show_encoding_validates_like_the_plain_modes() {
     assert_eq!(o.status.code(), Some(1));
     assert!(o.stdout.is_empty());
     assert!(stderr(&o).contains("rule gather_valid_options"));
+    // Text input with --show-encoding: a parse error is reported as without it.
+    let o = mc(&["--assemble", "--show-encoding"], Some(b"dropout bogus\n"));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    assert_eq!(
+        stderr(&o).trim_end(),
+        "<stdin>:1:9: expected `field=value`, found `bogus`"
+    );
 }
 
 // ---------------------------------------------------------------- --list-opcodes
