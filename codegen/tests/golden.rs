@@ -266,7 +266,9 @@ fn stream_shuffle_pair_with_sync() {
         &inst,
         &[
             (
-                // 0x6A: wait on the first bundle (+4 0x05, +5 sem 3, +8 threshold 5)
+                // 0x6A: wait on the first bundle (+4 0x05, +5 sem 3, +8 threshold 5). Which
+                // bundle of a pair carries the wait and which the update is an ASSUMPTION
+                // (model `SyncInfo`): the seeds do not say; this golden pins the choice.
                 "6a100000 05030000 05000000 00000000
                  01000100 01000100 20000100 01000100
                  06060800 00000000 00000000 00002000
