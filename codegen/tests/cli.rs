@@ -6,6 +6,7 @@
 mod common;
 
 use std::io::Write;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -568,6 +569,18 @@ fn usage_errors_exit_2() {
     usage(&mc(&["--frobnicate"], None), "unexpected argument");
     usage(&mc(&["-frobnicate"], None), "unexpected argument");
     usage(&mc(&["--disassemble", "-o"], None), "a value is required");
+    // A file name that is not UTF-8 is a file name like any other (here: one that is absent).
+    let raw = std::ffi::OsStr::from_bytes(b"-\xff.bin");
+    let o = Command::new(env!("CARGO_BIN_EXE_sundial-mc"))
+        .args([
+            std::ffi::OsStr::new("--disassemble"),
+            std::ffi::OsStr::new("--"),
+            raw,
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    usage(&o, "sundial-mc: error: ");
     // A missing input file and an unwritable output are usage errors too.
     usage(
         &mc(&["--disassemble", s(&tmp("does-not-exist.bin"))], None),

@@ -26,8 +26,10 @@
 //! of the input; `<file>:LINE:COL: message` for text); 2 on a usage error (unknown or
 //! conflicting options, a missing or unreadable input file, an unwritable output).
 
+use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{ArgGroup, Parser};
@@ -51,7 +53,7 @@ use sundial_codegen::{ArchModel, decode_instructions};
 struct Cli {
     /// Input file; absent or `-` reads standard input.
     #[arg(value_name = "FILE")]
-    input: Option<String>,
+    input: Option<PathBuf>,
     /// Text to raw 64-byte bundles (the default mode).
     #[arg(long)]
     assemble: bool,
@@ -74,7 +76,7 @@ struct Cli {
     target: Target,
     /// Output file (`-` or absent: standard output).
     #[arg(short = 'o', value_name = "FILE")]
-    output: Option<String>,
+    output: Option<PathBuf>,
 }
 
 /// Long options llvm spells with one dash (`-disassemble`); see `normalize_args`.
@@ -90,9 +92,9 @@ const LONG_OPTIONS: &[&str] = &[
 ];
 
 /// Rewrites llvm's single-dash long options (`-disassemble`, `-target=sunda`) to clap's double
-/// dash. Only the names above are rewritten, so short options (`-o FILE`, `-ofile`), `-` and
-/// everything after `--` pass unchanged.
-fn normalize_args(args: impl IntoIterator<Item = String>) -> Vec<String> {
+/// dash. Only the names above are rewritten, so short options (`-o FILE`, `-oFILE`), `-`,
+/// arguments that are not UTF-8 and everything after `--` pass unchanged.
+fn normalize_args(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
     let mut rest = false;
     args.into_iter()
         .map(|a| {
@@ -103,11 +105,11 @@ fn normalize_args(args: impl IntoIterator<Item = String>) -> Vec<String> {
                 rest = true;
                 return a;
             }
-            if let Some(body) = a.strip_prefix('-')
+            if let Some(body) = a.to_str().and_then(|t| t.strip_prefix('-'))
                 && !body.starts_with('-')
                 && LONG_OPTIONS.contains(&body.split('=').next().unwrap_or(""))
             {
-                return format!("-{a}");
+                return OsString::from(format!("--{body}"));
             }
             a
         })
@@ -144,30 +146,41 @@ enum Failure {
     Usage(String),
 }
 
-fn read_input(path: Option<&str>) -> Result<(Vec<u8>, String), Failure> {
+/// Whether a path argument names standard input / output (`-`).
+fn is_dash(p: &Path) -> bool {
+    p.as_os_str() == "-"
+}
+
+fn read_input(path: Option<&Path>) -> Result<(Vec<u8>, String), Failure> {
     match path {
-        None | Some("-") => {
+        Some(p) if !is_dash(p) => {
+            let name = p.display().to_string();
+            std::fs::read(p)
+                .map(|v| (v, name.clone()))
+                .map_err(|e| Failure::Usage(format!("{name}: {e}")))
+        }
+        _ => {
             let mut v = Vec::new();
             std::io::stdin()
                 .read_to_end(&mut v)
                 .map_err(|e| Failure::Usage(format!("<stdin>: {e}")))?;
             Ok((v, "<stdin>".into()))
         }
-        Some(p) => std::fs::read(p)
-            .map(|v| (v, p.to_string()))
-            .map_err(|e| Failure::Usage(format!("{p}: {e}"))),
     }
 }
 
-fn write_output(path: Option<&str>, bytes: &[u8]) -> Result<(), Failure> {
-    let r = match path {
-        None | Some("-") => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(bytes).and_then(|()| out.flush())
+fn write_output(path: Option<&Path>, bytes: &[u8]) -> Result<(), Failure> {
+    match path {
+        Some(p) if !is_dash(p) => {
+            std::fs::write(p, bytes).map_err(|e| Failure::Usage(format!("{}: {e}", p.display())))
         }
-        Some(p) => std::fs::write(p, bytes),
-    };
-    r.map_err(|e| Failure::Usage(format!("{}: {e}", path.unwrap_or("<stdout>"))))
+        _ => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(bytes)
+                .and_then(|()| out.flush())
+                .map_err(|e| Failure::Usage(format!("<stdout>: {e}")))
+        }
+    }
 }
 
 fn stream_failure(errs: Vec<StreamError>, name: &str) -> Failure {
@@ -279,44 +292,51 @@ fn list_opcodes() -> String {
 }
 
 fn run(cli: &Cli) -> Result<Vec<u8>, Failure> {
-    let mode = cli.mode();
-    if mode == Mode::ListOpcodes {
-        return Ok(list_opcodes().into_bytes());
-    }
     let arch = cli.target.model();
-    let (input, name) = read_input(cli.input.as_deref())?;
-    match mode {
-        Mode::Disassemble if cli.show_encoding => with_encodings(&input, arch, &name),
-        Mode::Disassemble => disassemble_stream(&input, arch)
-            .map(String::into_bytes)
-            .map_err(|e| stream_failure(e, &name)),
-        Mode::Lift => match decode_instructions(&input, arch) {
-            Ok(insts) => Ok(insts
-                .iter()
-                .map(|i| format!("{i}\n"))
-                .collect::<String>()
-                .into_bytes()),
-            Err(e) => Err(Failure::Input(vec![format!("{name}: {e}")])),
-        },
-        _ => {
-            let text = String::from_utf8(input).map_err(|e| {
+    let input = || read_input(cli.input.as_deref());
+    match cli.mode() {
+        Mode::ListOpcodes => Ok(list_opcodes().into_bytes()),
+        Mode::Disassemble => {
+            let (bytes, name) = input()?;
+            if cli.show_encoding {
+                with_encodings(&bytes, arch, &name)
+            } else {
+                disassemble_stream(&bytes, arch)
+                    .map(String::into_bytes)
+                    .map_err(|e| stream_failure(e, &name))
+            }
+        }
+        Mode::Lift => {
+            let (bytes, name) = input()?;
+            match decode_instructions(&bytes, arch) {
+                Ok(insts) => Ok(insts
+                    .iter()
+                    .map(|i| format!("{i}\n"))
+                    .collect::<String>()
+                    .into_bytes()),
+                Err(e) => Err(Failure::Input(vec![format!("{name}: {e}")])),
+            }
+        }
+        Mode::Assemble => {
+            let (bytes, name) = input()?;
+            let text = String::from_utf8(bytes).map_err(|e| {
                 Failure::Input(vec![format!(
                     "{name}: input is not UTF-8 text (byte offset {:#x})",
                     e.utf8_error().valid_up_to()
                 )])
             })?;
-            let bytes = assemble_stream(&text, arch).map_err(|e| stream_failure(e, &name))?;
+            let bundles = assemble_stream(&text, arch).map_err(|e| stream_failure(e, &name))?;
             if cli.show_encoding {
-                with_encodings(&bytes, arch, &name)
+                with_encodings(&bundles, arch, &name)
             } else {
-                Ok(bytes)
+                Ok(bundles)
             }
         }
     }
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse_from(normalize_args(std::env::args())) {
+    let cli = match Cli::try_parse_from(normalize_args(std::env::args_os())) {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
