@@ -579,7 +579,10 @@ pub mod range_select {
          seed: the header names +0x14 fill_val and fixes it to -FLT_MAX (0xFF7FFFFF); the seed's \
          store is the upper bound, so nothing forces its value. The seed's rodata also holds the \
          assert 'fill_val in RangeSelect must be float MAX_NEG', but no source ties it to a byte \
-         of this bundle once +0x14 is the upper bound, so no rule checks it",
+         of this bundle once +0x14 is the upper bound, so no rule checks it. Against the seed: \
+         the header and the NKI API (on_false_value, must be -FLT_MAX) both read +0x14 as the \
+         fill value; the seed wins by the project's precedence, and this row is the one edit if \
+         a real bundle dump settles it the other way",
     );
     /// +0x18 source.
     pub const SRC: Field = src(
