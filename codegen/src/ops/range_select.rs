@@ -1,6 +1,11 @@
 //! RangeSelect (`CoreV3GenImpl::visitInstRangeSelect`, 0xBC, S2D2_RS) and its companion 0x9B
 //! (DveReadAccumulator, D1_RD: the header layout; the seed does not transcribe it) that reads the
 //! max-reduced result out to `reduce_res`.
+//!
+//! The two f32 words at +0x10/+0x14 are the seed's lower bound (the integer operand converted
+//! to f32) and upper bound (raw f32), see `formats::range_select`. The seed says the compiler's
+//! `backend::checkBoundRange` helpers validate them just before the stores but not what they
+//! check, so no bound check is made here.
 
 use super::fast::{self, Ctx, Words};
 use super::{active, static_only, wire};
