@@ -97,6 +97,7 @@ fn mix(count: u32) -> Vec<(Instruction, &'static ArchModel)> {
                         threshold_imm_ptr: 3,
                         threshold_dtype: Float32,
                         rng_mode: 1,
+                        rng_seed: None,
                     }),
                     &MARIANA,
                 )
@@ -114,8 +115,8 @@ fn mix(count: u32) -> Vec<(Instruction, &'static ArchModel)> {
                 Op::RangeSelect(RangeSelect {
                     src: sb(p, 0, 32, d2, Float32),
                     dst: sb(p, 0x2000, 32, d2, Float32),
-                    range_start: i as i32,
-                    fill_val: f32::MIN,
+                    lower_bound: i as i32,
+                    upper_bound: 1e6,
                     comp_op0: BirAluOp::IsGe,
                     comp_op1: BirAluOp::IsLt,
                     bound0: ScalarOperand::Imm(0.0),

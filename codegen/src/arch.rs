@@ -97,6 +97,9 @@ pub enum Family {
     Mx,
     /// DMA_INDIRECT1D 0xBB (decoded and validated only; no encoder from the instruction model).
     DmaIndirect,
+    // IndirectSaveAccumulate (BIR op 46).
+    /// IndirectSaveAccumulate 0xCA (CoreV2 indirect family; opcode pinned, bytes unpinned).
+    IndirectSaveAccumulate,
 }
 
 /// The constants one target's encoders and validators read.
@@ -181,6 +184,9 @@ const FAMILIES_V2: FamilySet = FamilySet::of(&[
     Family::Dropout,
     Family::IndirectCopy,
     Family::DmaIndirect,
+    // Seed: "the CoreV2 indirect opcode family (IndirectCopy 0xE7, IndirectSaveAccumulate 0xCA,
+    // DMA-indirect 0xBB)".
+    Family::IndirectSaveAccumulate,
 ]);
 
 const FAMILIES_V3: FamilySet = FamilySet::of(&[
@@ -192,6 +198,7 @@ const FAMILIES_V3: FamilySet = FamilySet::of(&[
     Family::Dropout,
     Family::IndirectCopy,
     Family::DmaIndirect,
+    Family::IndirectSaveAccumulate,
     // Seed: "RangeSelect is CoreV3-only".
     Family::RangeSelect,
 ]);
@@ -204,6 +211,7 @@ const FAMILIES_V4: FamilySet = FamilySet::of(&[
     Family::Dropout,
     Family::IndirectCopy,
     Family::DmaIndirect,
+    Family::IndirectSaveAccumulate,
     // Seed: INDIRECT16B/20B and MX encoders are CoreV4-family; MX is CoreV4-only.
     Family::TensorIndirect,
     Family::Mx,

@@ -5,14 +5,20 @@
 //! dtype/control fields and access-pattern slots, then emit. The mode (the compiler's
 //! `*(this+0x270)`) picks the sink:
 //!
-//! * [`CodeGenMode::Generate`] (1): fill and append the bytes.
+//! * [`CodeGenMode::Generate`] (1): fill, ISA-check, and append the bytes.
 //! * [`CodeGenMode::RunIsaChecks`] (2): build a byte-identical bundle in a scratch buffer, run
 //!   the validators on it, emit nothing.
 //! * [`CodeGenMode::Collect`] (0): insert every opcode of the lowering (micro-pairs included)
 //!   into an opcode set, emit nothing.
 //!
-//! `Generate` does not run the validators (that is `RunIsaChecks`); the encoders' own asserts
-//! run in every filling mode.
+//! `Generate` runs the validators too, as the seed's GENERATE blocks do (`runISACheck` before
+//! the `fwrite`): a bundle the validator rejects is an [`EncodeError::IsaCheck`] carrying the
+//! rule's diagnostic, never output. `RunIsaChecks` instead returns every diagnostic. The
+//! encoders' own asserts run in every filling mode, before the ISA check.
+//!
+//! Sizes: every entry point that allocates or loops per bundle (`generate_vec`,
+//! [`CodeGen::visit`], [`run_isa_checks`]) first refuses an instruction that lowers to more
+//! than [`MAX_BUNDLES_PER_INSTRUCTION`] bundles.
 
 use crate::arch::ArchModel;
 use crate::error::EncodeError;
@@ -169,8 +175,10 @@ pub fn bundle_count(inst: &Instruction) -> usize {
 /// contents of `out` are unspecified and nothing should be counted as emitted.
 ///
 /// The common case takes a fast path that builds each bundle in registers; anything it does not
-/// accept (every error included) goes through [`generate_reference`], so the bytes and the
-/// errors are those of the reference encoder.
+/// accept (every encoder error included) goes through [`generate_reference`], so the bytes and
+/// the errors are those of the reference encoder. Either way the bundles then pass the ISA check
+/// ([`isa_check`]) or the call fails with its first diagnostic: a bundle the validator rejects
+/// is never handed out.
 #[inline]
 pub fn generate(
     inst: &Instruction,
@@ -178,9 +186,26 @@ pub fn generate(
     out: &mut [Bundle],
 ) -> Result<usize, EncodeError> {
     match ops::generate(inst, arch, out) {
-        Some(n) => Ok(n),
+        Some(n) => {
+            // The fast path writes at most `out.len()` bundles; `min` keeps the slice total.
+            isa_check(&out[..n.min(out.len())], arch)?;
+            Ok(n)
+        }
         None => generate_reference(inst, arch, out),
     }
+}
+
+/// The ISA check GENERATE runs on the bundles of one instruction before handing them out
+/// (`runISACheck`): the first failing rule, as an [`EncodeError::IsaCheck`] whose diagnostic
+/// numbers the bundles from 0. Validation allocates nothing when every rule passes.
+#[inline]
+pub fn isa_check(bundles: &[Bundle], arch: &ArchModel) -> Result<(), EncodeError> {
+    for (i, b) in bundles.iter().enumerate() {
+        if let Some(d) = validate::validate_bundle(b, i, arch).into_iter().next() {
+            return Err(EncodeError::IsaCheck(d));
+        }
+    }
+    Ok(())
 }
 
 /// GENERATE for a whole instruction stream of one target (the way a function is emitted):
@@ -196,8 +221,9 @@ pub fn generate_stream(
 }
 
 /// GENERATE through the reference encoders, which fill each bundle field by field and check
-/// every assert in the spec's order. [`generate`] produces the same bytes and errors faster;
-/// this entry point exists for it to fall back on and for differential tests.
+/// every assert in the spec's order, then run the ISA check ([`isa_check`]). [`generate`]
+/// produces the same bytes and errors faster; this entry point exists for it to fall back on
+/// and for differential tests.
 #[cold]
 #[inline(never)]
 pub fn generate_reference(
@@ -207,7 +233,11 @@ pub fn generate_reference(
 ) -> Result<usize, EncodeError> {
     let mut sink = SliceSink { out, n: 0 };
     match ops::encode(inst, arch, &mut sink) {
-        Ok(()) => Ok(sink.n),
+        Ok(()) => {
+            let n = sink.n;
+            isa_check(&sink.out[..n.min(sink.out.len())], arch)?;
+            Ok(n)
+        }
         // The bundle count is only computed on this cold path.
         Err(EncodeError::OutputFull { available, .. }) => Err(EncodeError::OutputFull {
             needed: ops::bundle_count(inst),
@@ -223,8 +253,9 @@ pub fn generate_reference(
 /// 2^60 indices) from allocating, or aborting on, petabytes.
 pub const MAX_BUNDLES_PER_INSTRUCTION: usize = 1 << 16;
 
-/// GENERATE into a new vector.
-pub fn generate_vec(inst: &Instruction, arch: &ArchModel) -> Result<Vec<Bundle>, EncodeError> {
+/// The number of bundles `inst` lowers to, or [`EncodeError::TooManyBundles`] past
+/// [`MAX_BUNDLES_PER_INSTRUCTION`]: the check every allocating or per-bundle loop runs first.
+pub fn checked_bundle_count(inst: &Instruction) -> Result<usize, EncodeError> {
     let needed = ops::bundle_count(inst);
     if needed > MAX_BUNDLES_PER_INSTRUCTION {
         return Err(EncodeError::TooManyBundles {
@@ -232,6 +263,12 @@ pub fn generate_vec(inst: &Instruction, arch: &ArchModel) -> Result<Vec<Bundle>,
             limit: MAX_BUNDLES_PER_INSTRUCTION,
         });
     }
+    Ok(needed)
+}
+
+/// GENERATE into a new vector.
+pub fn generate_vec(inst: &Instruction, arch: &ArchModel) -> Result<Vec<Bundle>, EncodeError> {
+    let needed = checked_bundle_count(inst)?;
     let mut v = vec![[0u8; 64]; needed];
     let n = generate(inst, arch, &mut v)?;
     v.truncate(n);
@@ -240,12 +277,14 @@ pub fn generate_vec(inst: &Instruction, arch: &ArchModel) -> Result<Vec<Bundle>,
 
 /// RUN_ISA_CHECKS: builds each bundle in a scratch buffer and validates it; emits nothing.
 /// `first_index` numbers the bundles in the diagnostics. Encoder asserts are errors; validator
-/// failures are the returned diagnostics (empty = valid).
+/// failures are the returned diagnostics (empty = valid). An instruction past
+/// [`MAX_BUNDLES_PER_INSTRUCTION`] is refused before any bundle is built.
 pub fn run_isa_checks(
     inst: &Instruction,
     arch: &ArchModel,
     first_index: usize,
 ) -> Result<Vec<Diagnostic>, EncodeError> {
+    checked_bundle_count(inst)?;
     let mut sink = CheckSink {
         arch,
         scratch: [0; 64],
@@ -302,7 +341,7 @@ impl<'a> CodeGen<'a> {
         match self.mode {
             CodeGenMode::Generate => {
                 let start = self.bundles.len();
-                let n = ops::bundle_count(inst);
+                let n = checked_bundle_count(inst)?;
                 self.bundles.resize(start + n, [0; 64]);
                 match generate(inst, self.arch, &mut self.bundles[start..]) {
                     Ok(_) => Ok(()),
@@ -314,7 +353,7 @@ impl<'a> CodeGen<'a> {
             }
             CodeGenMode::RunIsaChecks => {
                 let d = run_isa_checks(inst, self.arch, self.checked)?;
-                self.checked += ops::bundle_count(inst);
+                self.checked += checked_bundle_count(inst)?;
                 self.diagnostics.extend(d);
                 Ok(())
             }

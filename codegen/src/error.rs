@@ -49,9 +49,6 @@ pub enum EncodeError {
     /// Spec assert (IndirectCopy guard). The spec itself truncates the string with an ellipsis.
     #[error("INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not …")]
     IndirectCopyNotIndirect,
-    /// Spec assert (RangeSelect).
-    #[error("fill_val in RangeSelect must be float MAX_NEG")]
-    FillValNotMaxNeg,
     /// Spec assert (RangeSelect `NeuronAssertion`).
     #[error("inNumEles == outNumEles")]
     NumElesMismatch,
@@ -149,6 +146,21 @@ pub enum EncodeError {
     /// A custom [`crate::arch::ArchModel`] with a value the encoders divide by set to zero.
     #[error("invalid arch model: {0} is zero")]
     InvalidArchModel(&'static str),
+    // GENERATE's ISA check and unpinned lowerings.
+    /// GENERATE ran the validator on a bundle it produced (the seed's `runISACheck` before the
+    /// write) and a rule failed; nothing is handed out. The diagnostic's bundle index counts from
+    /// the instruction's first bundle.
+    #[error("ISA check failed: {0}")]
+    IsaCheck(crate::validate::Diagnostic),
+    /// The lowering needs bundles whose bytes no source pins; the encoder refuses rather than
+    /// invent them.
+    #[error("{op}: unpinned: {missing}")]
+    Unpinned {
+        /// The instruction (or the part of its lowering) that cannot be encoded.
+        op: &'static str,
+        /// The fact no source gives.
+        missing: &'static str,
+    },
     /// The output slice is too short.
     #[error("output buffer holds {available} bundles, {needed} needed")]
     OutputFull {

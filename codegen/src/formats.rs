@@ -145,6 +145,17 @@ macro_rules! with_events {
 }
 
 /// Fields of 0x69 stream_shuffle.
+///
+/// The seed states two things about the 0x69 bytes from +0x20 on: its master table gives 0x69
+/// access patterns at "+0x0C/+0x2C" (the lifecycle's step 5, `assignAccess` writing src ->
+/// +0x0C and dst -> +0x2C, as on 0x6A/0x6B), and its StreamShuffle section pins the 32 lane
+/// bytes at +0x20..+0x3F (`lea r15,[r12+20h]`, "the 32 lane bytes occupy the entire
+/// +0x20..+0x3F control band"; lanes past the mask's count are filled with the passthrough
+/// byte, so all 32 are always stored). Both hold because of the order of the stores: the perm
+/// pack loop (0x123c344..0x123c3be) closes the 0x69 GEN block, after the access patterns, so
+/// the dst TENSOR4D stored at +0x2C..+0x3F is overwritten by lanes 12..31 and none of its bytes
+/// reach the wire. The encoder performs both stores in that order ([`DST`] then
+/// [`IMMEDIATE`]); the format table lists only the fields whose bytes survive.
 pub mod shuffle {
     use super::*;
     /// +0x0C source access pattern.
@@ -153,11 +164,22 @@ pub mod shuffle {
         0x0C,
         Kind::Mem(4),
         DtypeRef::None,
-        Prov::Assumption,
-        "TENSOR4D: the master table lists an AP at +0x0C for 0x69 but not which operand; the \
-         shuffle's source is assumed. No dtype rides on 0x69 (seed QUIRK). CONFLICT settled: the \
-         master table's dst AP at +0x2C would overlap the lane map the seed pins at +0x20..+0x3F \
-         (lea r15,[r12+20h]), so 0x69 has no dst slot",
+        Prov::Seed,
+        "TENSOR4D / INDIRECT20B of the source (seed master table '+0x0C/+0x2C' with the \
+         lifecycle's src -> +0x0C). No dtype rides on 0x69 (seed QUIRK). Earlier an assumption \
+         (which operand): settled by the lifecycle's src/dst slot convention",
+    );
+    /// +0x2C destination access pattern: stored, then overwritten by [`IMMEDIATE`] (see the
+    /// module docs). Not a field of [`super::STREAM_SHUFFLE`]: no byte of it survives.
+    pub const DST: Field = dst(
+        "dst_mem_pattern",
+        0x2C,
+        Kind::Mem(4),
+        DtypeRef::None,
+        Prov::Seed,
+        "TENSOR4D / INDIRECT20B of the destination (seed master table '+0x0C/+0x2C'); the lane \
+         pack loop that ends the GEN block overwrites all 20 bytes (lanes 12..31). CONFLICT \
+         settled: the lane map (CONFIRMED store base) owns +0x20..+0x3F on the wire",
     );
     /// +0x20..+0x3F lane map.
     pub const IMMEDIATE: Field = f(
@@ -166,7 +188,7 @@ pub mod shuffle {
         Kind::Lanes,
         Prov::Seed,
         "instr.immediate.uint8[32] lane map; mask 0xFF becomes the passthrough sentinel \
-         partition_count|0x20",
+         partition_count|0x20; stored last, over the +0x2C dst access pattern",
     );
 }
 
@@ -537,23 +559,30 @@ pub mod range_select {
         Prov::Seed,
         "constant 8 = MAX",
     );
-    /// +0x10 base.
-    pub const BASE: Field = f(
-        "base",
+    /// +0x10 lower bound.
+    pub const LOWER_BOUND: Field = f(
+        "lower_bound",
         0x10,
         Kind::F32,
         Prov::Seed,
-        "f32 = cvtsi2ss(int operand). CONFLICT #5: the seed calls it the LOWER bound, the header \
-         'base' (index origin); offsets and value source agree, the header name is used because \
-         the seed's own fill_val assert and the header's bounds at +0x28/+0x2C fit it",
+        "f32 = cvtsi2ss(int lower operand, getArgument(1)). CONFLICT #5 settled for the seed: the \
+         seed names +0x10/+0x14 the LOWER/UPPER bounds; the header names +0x10 'base' (index \
+         origin). Offsets and value source agree; the seed's name is used",
     );
-    /// +0x14 fill value.
-    pub const FILL_VAL: Field = f(
-        "fill_val",
+    /// +0x14 upper bound.
+    pub const UPPER_BOUND: Field = f(
+        "upper_bound",
         0x14,
         Kind::F32,
         Prov::Seed,
-        "raw f32; must be -FLT_MAX. CONFLICT #5: the seed calls it the UPPER bound, the header fill_val",
+        "raw f32 upper operand (getArgument(2)), stored as given. CONFLICT #5 settled for the \
+         seed: the header names +0x14 fill_val and fixes it to -FLT_MAX (0xFF7FFFFF); the seed's \
+         store is the upper bound, so nothing forces its value. The seed's rodata also holds the \
+         assert 'fill_val in RangeSelect must be float MAX_NEG', but no source ties it to a byte \
+         of this bundle once +0x14 is the upper bound, so no rule checks it. Against the seed: \
+         the header and the NKI API (on_false_value, must be -FLT_MAX) both read +0x14 as the \
+         fill value; the seed wins by the project's precedence, and this row is the one edit if \
+         a real bundle dump settles it the other way",
     );
     /// +0x18 source.
     pub const SRC: Field = src(
@@ -896,8 +925,8 @@ pub static RANGE_SELECT: Format = Format {
         range_select::IN_OUT_DTYPE,
         range_select::REDUCE_CMD,
         range_select::REDUCE_OP,
-        range_select::BASE,
-        range_select::FILL_VAL,
+        range_select::LOWER_BOUND,
+        range_select::UPPER_BOUND,
         range_select::SRC,
         range_select::COMP_OP0,
         range_select::COMP_OP1,

@@ -37,9 +37,11 @@
 //!   sentinel comes back as that value rather than 0xFF (both encode alike); a 0xFF byte stays
 //!   0xFF, which re-encodes only where the sentinel is 0xFF.
 //! * The narrow StreamTranspose's mask is empty (that path reads none).
+//! * A dropout's `rng_seed` is `None` (the 0x7F bundle carries no seed).
 //! * Sync: the wait from the first bundle, the update from the last; an increment or decrement
 //!   update has value 0 (the encoder does not write it).
-//! * RangeSelect's `range_start` is the +0x10 f32 converted to `i32`.
+//! * RangeSelect's `lower_bound` is the +0x10 f32 converted to `i32` (saturating); its
+//!   `upper_bound` is the +0x14 bits as they are.
 
 use crate::addr4::{self, INDIRECT_BIT};
 use crate::arch::ArchModel;
@@ -48,7 +50,7 @@ use crate::decode;
 use crate::dtype::{BirDtype, wire_to_bir};
 use crate::enums::{BirAccumulation, BirAluOp, BirUpdateMode, BirWaitMode};
 use crate::enums::{accum_from_wire, alu_from_wire};
-use crate::error::{DecodeError, SequenceProblem};
+use crate::error::{DecodeError, EncodeError, SequenceProblem};
 use crate::fields::{Field, Value};
 use crate::formats::{
     self, dropout as dr, events, indirect_copy as ic, pool_buffer_load as pb, range_select as rs,
@@ -169,7 +171,14 @@ fn check(
             };
             return Err(at(0, 0, p));
         }
-        Err(e) => return Err(at(0, 0, SequenceProblem::NotEncodable(e))),
+        Err(e) => {
+            // A failed ISA check names its bundle and byte; other encoder errors the sequence.
+            let (k, byte) = match &e {
+                EncodeError::IsaCheck(d) => (d.bundle, d.offset),
+                _ => (0, 0),
+            };
+            return Err(at(k, byte, SequenceProblem::NotEncodable(e)));
+        }
     }
     for (k, (want, got)) in again.iter().zip(group).enumerate() {
         if let Some(byte) = (0..64).find(|&j| want[j] != got[j]) {
@@ -393,6 +402,7 @@ fn dropout(a: &Bundle, arch: &ArchModel) -> Op {
         threshold_imm_ptr: byte(dr::THRESHOLD_IMM_PTR, a),
         threshold_dtype: dtype(byte(dr::THRESHOLD_DTYPE, a), arch),
         rng_mode: byte(dr::RNG_MODE, a),
+        rng_seed: None,
     })
 }
 
@@ -433,8 +443,8 @@ fn range_select(a: &Bundle, b: &Bundle, arch: &ArchModel) -> Op {
     Op::RangeSelect(RangeSelect {
         src: AccessPattern::Static(tensor_ap(rs::SRC, a, parts, dtype(pair & 0xF, arch), arch)),
         dst: AccessPattern::Static(tensor_ap(rs::DST, a, parts, dtype(pair >> 4, arch), arch)),
-        range_start: f32::from_bits(int(rs::BASE, a) as u32) as i32,
-        fill_val: f32::from_bits(int(rs::FILL_VAL, a) as u32),
+        lower_bound: f32::from_bits(int(rs::LOWER_BOUND, a) as u32) as i32,
+        upper_bound: f32::from_bits(int(rs::UPPER_BOUND, a) as u32),
         comp_op0: comp(rs::COMP_OP0),
         comp_op1: comp(rs::COMP_OP1),
         bound0: bound(rs::BOUND0_SRC, rs::BOUND0),

@@ -563,9 +563,9 @@ pub enum ScalarOperand {
 /// StreamShuffle: lowers to {0x6A stream_transpose, 0x69 stream_shuffle}.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StreamShuffle {
-    /// Source (0x6A +0x0C and, by assumption, 0x69 +0x0C).
+    /// Source (0x6A +0x0C and 0x69 +0x0C).
     pub src: AccessPattern,
-    /// Destination (0x6A +0x2C).
+    /// Destination (0x6A +0x2C; also stored at 0x69 +0x2C, where the lane map overwrites it).
     pub dst: AccessPattern,
     /// Lane map; must have exactly 32 entries. 0xFF = passthrough.
     pub mask: Vec<u8>,
@@ -605,8 +605,18 @@ pub struct Dropout {
     /// +0x24: the threshold's dtype.
     pub threshold_dtype: BirDtype,
     /// +0x2B: RNG mode, read by the compiler from a generator-wide setting (`*(this+0xF0)`);
-    /// caller-supplied. The seed is set out of band (PseudoSetRngSeed), not here.
+    /// caller-supplied. It selects an RNG variant; it is not the RNG seed.
     pub rng_mode: u8,
+    /// The RNG seed to establish ahead of the dropout. The seed document: "there is NO RNG seed
+    /// field in the dropout bundle ... the RNG seed/state is established out-of-band by a
+    /// separate PseudoSetRngSeed pseudo-instruction (s_rng_opcode) ... a reimplementation must
+    /// emit a seed-setter ahead of the dropout". `Some(tile)` (the tile holding the seed values)
+    /// asks for that setter; no source pins its opcode or bytes, so the lowering is refused
+    /// with [`crate::EncodeError::Unpinned`] in every mode rather than invented. `None`: the
+    /// dropout draws from the engine's current RNG stream as an earlier setter (or the runtime)
+    /// left it, and the sequence is the single 0x7F bundle. Lifting gives `None` (the 0x7F
+    /// bundle carries no seed).
+    pub rng_seed: Option<AccessPattern>,
 }
 
 /// IndirectCopy 0xE7.
@@ -629,10 +639,12 @@ pub struct RangeSelect {
     pub src: AccessPattern,
     /// `getOutput()` (+0x30 TENSOR2D).
     pub dst: AccessPattern,
-    /// +0x10: the integer operand the encoder converts to f32 (header: `base`, the index origin).
-    pub range_start: i32,
-    /// +0x14: raw f32 (header: `fill_val`); must be -FLT_MAX.
-    pub fill_val: f32,
+    /// +0x10: `getArgument(1)`, the integer lower bound the encoder converts to f32 (seed
+    /// "LOWER"; the header calls the byte `base`).
+    pub lower_bound: i32,
+    /// +0x14: `getArgument(2)`, the upper bound, written as raw f32 bits (seed "UPPER"; the
+    /// header calls the byte `fill_val` and fixes it to -FLT_MAX; the seed wins).
+    pub upper_bound: f32,
     /// +0x24 comparison op 0.
     pub comp_op0: BirAluOp,
     /// +0x25 comparison op 1.
@@ -645,6 +657,24 @@ pub struct RangeSelect {
     pub reduce_cmd: BirAccumulation,
     /// Destination of the 0x9B read-accumulator companion (+0x2C TENSOR1D).
     pub reduce_res: AccessPattern,
+}
+
+// IndirectSaveAccumulate (BIR op 46, CoreV2 indirect family, opcode 0xCA).
+/// IndirectSaveAccumulate: the scatter back of a gather, `dst[p][index[p][i]] += data[p][i]`
+/// (BIR op 46, `InstIndirectSaveAccumulate`). The seed (indirect-gather descriptors) gives its
+/// opcode in the CoreV2 indirect family (0xCA, not to be confused with the PSEUDO band's 0xCA
+/// PSEUDO_EMBEDDING_UPDATE: a different axis) and says it is "a plain ADDR4 RMW that carries no
+/// 0x20 indirect mode bit"; no source gives its byte layout, so GENERATE and RUN_ISA_CHECKS
+/// refuse it as unpinned ([`crate::EncodeError::Unpinned`]); COLLECT reports 0xCA. The operand
+/// list is this model's reading of that sentence (values, index vector, accumulated table).
+#[derive(Clone, Debug, PartialEq)]
+pub struct IndirectSaveAccumulate {
+    /// The values accumulated.
+    pub data: AccessPattern,
+    /// The index vector that picks the destination rows.
+    pub index: AccessPattern,
+    /// The table read, added to and written back.
+    pub dst: AccessPattern,
 }
 
 /// The op and its operands.
@@ -665,6 +695,9 @@ pub enum Op {
     IndirectCopy(IndirectCopy),
     /// RangeSelect.
     RangeSelect(RangeSelect),
+    // IndirectSaveAccumulate (BIR op 46).
+    /// IndirectSaveAccumulate.
+    IndirectSaveAccumulate(IndirectSaveAccumulate),
 }
 
 /// The op kinds, with their opcode sequences and engines as data.
@@ -682,6 +715,9 @@ pub enum OpKind {
     IndirectCopy,
     /// RangeSelect.
     RangeSelect,
+    // IndirectSaveAccumulate (BIR op 46).
+    /// IndirectSaveAccumulate.
+    IndirectSaveAccumulate,
 }
 
 /// One row of the op table.
@@ -699,7 +735,7 @@ pub struct OpInfo {
 }
 
 /// The op table (seed DVE page; engines from isa-table §1).
-pub const OPS: [OpInfo; 6] = [
+pub const OPS: [OpInfo; 7] = [
     OpInfo {
         kind: OpKind::StreamShuffle,
         name: "stream_shuffle",
@@ -742,6 +778,15 @@ pub const OPS: [OpInfo; 6] = [
         engine: Engine::Vector,
         family: crate::arch::Family::RangeSelect,
     },
+    // IndirectSaveAccumulate (BIR op 46): opcode 0xCA (seed, CoreV2 indirect family). Engine
+    // ASSUMPTION: GpSimd, as its gather counterpart IndirectCopy (no source names the engine).
+    OpInfo {
+        kind: OpKind::IndirectSaveAccumulate,
+        name: "indirect_save_accumulate",
+        opcodes: &[0xca],
+        engine: Engine::GpSimd,
+        family: crate::arch::Family::IndirectSaveAccumulate,
+    },
 ];
 
 impl Op {
@@ -754,6 +799,7 @@ impl Op {
             Op::Dropout(_) => OpKind::Dropout,
             Op::IndirectCopy(_) => OpKind::IndirectCopy,
             Op::RangeSelect(_) => OpKind::RangeSelect,
+            Op::IndirectSaveAccumulate(_) => OpKind::IndirectSaveAccumulate,
         }
     }
 }
@@ -810,6 +856,7 @@ impl Instruction {
 /// | lane map | the bytes in hex (64 digits for 32 lanes), `-` when empty |
 /// | scalar operand | `imm:F`, `ptr:0xP`, `reg:R` |
 /// | sync | `MODE:SEM:VALUE` |
+/// | dropout RNG seed | `rng_seed=STATIC` only when present |
 /// | enums, dtypes | their BIR names |
 impl std::fmt::Display for Instruction {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -829,11 +876,19 @@ impl std::fmt::Display for Instruction {
                 write!(f, " src={} dst={} mask={}", o.src, o.dst, Lanes(&o.mask))?
             }
             Op::Gather(o) => write!(f, " data={} index={} dst={}", o.data, o.index, o.dst)?,
-            Op::Dropout(o) => write!(
-                f,
-                " src={} dst={} threshold_imm_ptr={} threshold_dtype={:?} rng_mode={}",
-                o.src, o.dst, o.threshold_imm_ptr, o.threshold_dtype, o.rng_mode
-            )?,
+            Op::Dropout(o) => {
+                write!(
+                    f,
+                    " src={} dst={} threshold_imm_ptr={} threshold_dtype={:?} rng_mode={}",
+                    o.src, o.dst, o.threshold_imm_ptr, o.threshold_dtype, o.rng_mode
+                )?;
+                if let Some(seed) = &o.rng_seed {
+                    write!(f, " rng_seed={seed}")?;
+                }
+            }
+            Op::IndirectSaveAccumulate(o) => {
+                write!(f, " data={} index={} dst={}", o.data, o.index, o.dst)?
+            }
             Op::IndirectCopy(o) => write!(
                 f,
                 " src={} dst={} num_elem_per_idx={} src_buffer_size={}",
@@ -841,12 +896,12 @@ impl std::fmt::Display for Instruction {
             )?,
             Op::RangeSelect(o) => write!(
                 f,
-                " src={} dst={} range_start={} fill_val={:?} comp_op0={:?} comp_op1={:?} \
+                " src={} dst={} lower_bound={} upper_bound={:?} comp_op0={:?} comp_op1={:?} \
                  bound0={} bound1={} reduce_cmd={:?} reduce_res={}",
                 o.src,
                 o.dst,
-                o.range_start,
-                o.fill_val,
+                o.lower_bound,
+                o.upper_bound,
                 o.comp_op0,
                 o.comp_op1,
                 o.bound0,
@@ -952,6 +1007,7 @@ mod tests {
             threshold_imm_ptr: 3,
             threshold_dtype: BirDtype::Float32,
             rng_mode: 1,
+            rng_seed: None,
         }));
         assert_eq!(
             inst.to_string(),

@@ -123,7 +123,6 @@ rules! {
     "s_same_elem_count_rs_src_dst", Seed, "range_select src and dst element counts equal";
     "valid_rs_comp_op", Seed, "comp ops are IS_EQ/IS_GT/IS_GE/IS_LE/IS_LT";
     "s_valid_range_select_reduce_op", Seed, "reduce_op == MAX";
-    "range_select_fill_val", Seed, "fill_val == -FLT_MAX (the spec's assert)";
     "range_select_reduce_cmd", Header, "reduce_cmd in {IDLE, ACCUMULATE, ZERO_ACCUMULATE}";
     "range_select_bound_src", Header, "bound sources are IMM_SRC codes";
     "range_select_dtype", Header, "in (lo) is float and not FP32R; out (hi) is float";
@@ -195,7 +194,7 @@ fn check_addr(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, write: 
     }
     if arch.in_psum(a) {
         // A custom model with a zero stride has no partitions: the whole offset is checked.
-        let rel = a - arch.psum_base;
+        let rel = a.wrapping_sub(arch.psum_base); // in_psum wraps the same way
         let in_part = rel.checked_rem(arch.psum_partition_stride).unwrap_or(rel);
         if in_part >= arch.psum_active_bytes {
             c.fail(
@@ -408,7 +407,7 @@ fn start_active(c: &mut Ctx, b: &Bundle, src: &Field, active_off: usize) {
     let a = w & ADDR_MASK;
     // A custom model with a zero stride has one partition.
     let part = if c.arch.in_psum(a) {
-        (a - c.arch.psum_base)
+        a.wrapping_sub(c.arch.psum_base)
             .checked_div(c.arch.psum_partition_stride)
             .unwrap_or(0)
     } else {
@@ -584,13 +583,7 @@ fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
                     format!("reduce_op {:#04x} is not MAX", b[0x0F]),
                 );
             }
-            if get_u32(b, 0x14) != 0xFF7F_FFFF {
-                c.fail(
-                    "range_select_fill_val",
-                    0x14,
-                    "fill_val in RangeSelect must be float MAX_NEG",
-                );
-            }
+            // No rule on +0x14: it is the raw upper bound (seed), not a fixed fill_val.
             if !matches!(b[0x0E], 0 | 2 | 3) {
                 c.fail(
                     "range_select_reduce_cmd",

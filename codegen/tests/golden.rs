@@ -1,5 +1,6 @@
 //! Golden (instruction, expected hex, expected text) triples, transcribed by hand from the
-//! spec's byte maps (seed offsets noted per row). Each triple is checked in every direction:
+//! spec's byte maps (seed offsets noted per row); a golden that pins one of the crate's own
+//! choices where the seed says otherwise or nothing says so in its name or comment. Each triple is checked in every direction:
 //! encode == hex, disassemble(hex) == text, assemble(text) == hex, the validators accept it,
 //! COLLECT reports the opcodes, and the hex lifts back to one instruction of the same op that
 //! encodes to it (and is the original wherever the original is already in canonical form).
@@ -265,7 +266,9 @@ fn stream_shuffle_pair_with_sync() {
         &inst,
         &[
             (
-                // 0x6A: wait on the first bundle (+4 0x05, +5 sem 3, +8 threshold 5)
+                // 0x6A: wait on the first bundle (+4 0x05, +5 sem 3, +8 threshold 5). Which
+                // bundle of a pair carries the wait and which the update is an ASSUMPTION
+                // (model `SyncInfo`): the seeds do not say; this golden pins the choice.
                 "6a100000 05030000 05000000 00000000
                  01000100 01000100 20000100 01000100
                  06060800 00000000 00000000 00002000
@@ -279,7 +282,10 @@ fn stream_shuffle_pair_with_sync() {
                 ),
             ),
             (
-                // 0x69: update on the last (+6 0x13, +7 sem 4, inc writes no value); lanes @+0x20
+                // 0x69: update on the last (+6 0x13, +7 sem 4, inc writes no value); src
+                // TENSOR4D @+0x0C; lanes @+0x20..+0x3F. The dst TENSOR4D the seed's master table
+                // puts at +0x2C (it would read 00000800 0100.. here) is stored first and then
+                // overwritten by lanes 12..31 (the perm loop closes the GEN block).
                 "69100000 00001304 00000000 00000000
                  01000100 01000100 20000100 01000100
                  1f1e1d1c 1b1a1918 17161514 13121110
@@ -402,15 +408,26 @@ fn gather_pair(n: u16, cont: u8, count: u32) -> [(&'static str, String); 2] {
 }
 
 #[test]
-fn gather_512_chunking() {
-    // 1000 indices: two chunks of 512 and 488; continuation flag 0 then 1.
-    let [a, b] = gather_pair(1000, 0, 512);
-    let [c, d] = gather_pair(1000, 1, 488);
-    golden(Target::Sunda, &gather(1000), &[a, b, c, d]);
-    // An exact multiple: 1024 -> two full chunks (seed floor and ceil agree).
+fn gather_512_chunking_exact_multiple() {
+    // 1024 indices: two full chunks, continuation flag 0 then 1. The seed's chunk math
+    // (`floor(n x 1/512)`, chunk size 0x200) and the crate's ceil agree on exact multiples, so
+    // the chunk count here is the seed's. (The 0x67 elem_count value, the chunk's element count,
+    // is an ASSUMPTION of the field table, as is repeating the access patterns in every chunk.)
     let [a, b] = gather_pair(1024, 0, 512);
     let [c, d] = gather_pair(1024, 1, 512);
     golden(Target::Mariana, &gather(1024), &[a, b, c, d]);
+}
+
+#[test]
+fn gather_chunk_count_ceil_pins_an_assumption() {
+    // NOT transcribed from the seed: the seed writes `chunks = floor(n x 1/512)`, which would
+    // emit one pair for 1000 indices and none for 100; the crate keeps ceil(n / 512) (the NKI
+    // docs' "ceil(elems/512) sub-instructions", `ops::gather_chunks`). These goldens pin that
+    // choice, so changing it to the seed's floor fails here.
+    // 1000 indices: two chunks of 512 and 488.
+    let [a, b] = gather_pair(1000, 0, 512);
+    let [c, d] = gather_pair(1000, 1, 488);
+    golden(Target::Sunda, &gather(1000), &[a, b, c, d]);
     // Below one chunk: one pair.
     let [a, b] = gather_pair(100, 0, 100);
     golden(Target::Cayman, &gather(100), &[a, b]);
@@ -423,6 +440,7 @@ fn dropout(src: AccessPattern) -> Instruction {
         threshold_imm_ptr: 5,
         threshold_dtype: Float32,
         rng_mode: 1,
+        rng_seed: None,
     }))
 }
 
@@ -458,13 +476,18 @@ fn lifting_gives_canonical_instructions_back() {
     lifts_to_itself(Target::Sunda, &narrow);
     // Unit dims are dropped, offsets past the stride carry into the partition, the dtype is the
     // one the wire code is named after, the destination takes the source's partition count.
-    let inst = dropout(sbd(
+    // (The destination matches the source's dtype and element count: GENERATE's ISA check
+    // rejects a dropout whose dtypes or counts differ.)
+    let mut inst = dropout(sbd(
         0,
         (1 << 18) + 0x40,
         64,
         [Dim::new(8, 4), Dim::new(3, 1), Dim::new(1, 16)],
         Float8E4m3fn,
     ));
+    if let Op::Dropout(d) = &mut inst.op {
+        d.dst = sbd(64, 0x100, 64, [Dim::new(1, 64)], Float8E4m3fn);
+    }
     let bytes = generate_vec(&inst, &MARIANA).unwrap().concat();
     let lifted = decode_instructions(&bytes, &MARIANA).unwrap();
     let Op::Dropout(d) = &lifted[0].op else {
@@ -568,15 +591,17 @@ fn range_select_with_companion() {
         &[
             (
                 // +0x0C active, +0x0D fp32:fp32, +0x0E zero_accumulate 3, +0x0F MAX 8,
-                // +0x10 f32(3), +0x14 -FLT_MAX, +0x18 TENSOR2D, +0x24/+0x25 is_ge/is_lt,
-                // +0x26/+0x27 inst/ptr, +0x28 1.5f, +0x2C ptr, +0x30 TENSOR2D
+                // +0x10 f32(3) lower bound, +0x14 raw f32 100.0 = 0x42C80000 upper bound (seed
+                // master table "+0x10 f32 LOWER, +0x14 f32 UPPER"; not the header's fixed
+                // -FLT_MAX), +0x18 TENSOR2D, +0x24/+0x25 is_ge/is_lt, +0x26/+0x27 inst/ptr,
+                // +0x28 1.5f, +0x2C ptr, +0x30 TENSOR2D
                 "bc100000 00000000 00000000 20aa0308
-                 00004040 ffff7fff 00000000 01000100
+                 00004040 0000c842 00000000 01000100
                  40000100 14160001 0000c03f 00080000
                  00040000 01000100 40000100 00000000",
                 format!(
                     "range_select {EV0} num_active_channels=32 in_out_dtype=fp32:fp32 reduce_cmd=zero_accumulate \
-                     reduce_op=max base=3.0 fill_val=-3.4028235e38 src_mem_pattern=t2d(sb[0]+0x0;1,1;64,1) \
+                     reduce_op=max lower_bound=3.0 upper_bound=100.0 src_mem_pattern=t2d(sb[0]+0x0;1,1;64,1) \
                      comp_op0=is_ge comp_op1=is_lt bound0_src=inst bound1_src=ptr bound0=0x3fc00000 bound1=0x800 \
                      dst_mem_pattern=t2d(sb[0]+0x400;1,1;64,1)"
                 ),

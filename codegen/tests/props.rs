@@ -220,6 +220,7 @@ fn valid_instruction(seed: u64, t: Target) -> Instruction {
                 threshold_imm_ptr: r.below(256) as u8,
                 threshold_dtype: r.pick(&DTYPES),
                 rng_mode: r.below(256) as u8,
+                rng_seed: None,
             })
         }
         4 => {
@@ -271,8 +272,8 @@ fn valid_instruction(seed: u64, t: Target) -> Instruction {
             Op::RangeSelect(RangeSelect {
                 src: src.into(),
                 dst: dst.into(),
-                range_start: r.below(1 << 20) as i32 - (1 << 19),
-                fill_val: f32::MIN,
+                lower_bound: r.below(1 << 20) as i32 - (1 << 19),
+                upper_bound: r.pick(&[f32::MIN, -1.5, 0.0, 1e6, f32::INFINITY]),
                 comp_op0: r.pick(&comps),
                 comp_op1: r.pick(&comps),
                 bound0: bound(r),
@@ -306,6 +307,7 @@ fn aps(op: &mut Op) -> Vec<&mut AccessPattern> {
         Op::Dropout(o) => vec![&mut o.src, &mut o.dst],
         Op::IndirectCopy(o) => vec![&mut o.src, &mut o.dst],
         Op::RangeSelect(o) => vec![&mut o.src, &mut o.dst, &mut o.reduce_res],
+        Op::IndirectSaveAccumulate(o) => vec![&mut o.data, &mut o.index, &mut o.dst],
     }
 }
 
@@ -389,9 +391,9 @@ fn mutate(r: &mut Rng, inst: &mut Instruction) {
             }
             Op::Dropout(d) => d.threshold_dtype = r.pick(&BirDtype::ALL),
             Op::IndirectCopy(c) => c.num_elem_per_idx = r.below(256) as u8,
-            Op::Gather(_) => {}
+            Op::Gather(_) | Op::IndirectSaveAccumulate(_) => {}
             Op::RangeSelect(rs) => {
-                rs.fill_val = r.pick(&[f32::MIN, -1.0, f32::MAX]);
+                rs.upper_bound = r.pick(&[f32::MIN, -1.0, f32::MAX, f32::NAN]);
                 let ops = [
                     BirAluOp::IsGe,
                     BirAluOp::Add,
@@ -531,6 +533,10 @@ proptest! {
         prop_assert_eq!(&got, &want, "{:?}", inst);
         if let Ok(n) = got {
             prop_assert_eq!(&fast[..n], &reference[..n]);
+            // GENERATE hands out only bundles its ISA check accepts.
+            for (i, b) in fast[..n].iter().enumerate() {
+                prop_assert_eq!(validate_bundle(b, i, arch), vec![]);
+            }
         }
     }
 

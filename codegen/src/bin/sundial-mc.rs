@@ -1,136 +1,362 @@
-//! `sundial-mc`: disassemble raw NeuronCore bundles to text, or assemble that text to bytes, or
-//! lift bundles back to the instructions that encode to them.
+//! `sundial-mc`: NeuronCore bundles to text and back, with `llvm-mc`'s conventions.
 //!
 //! ```text
-//! sundial-mc --disassemble FILE|- [--target sunda|cayman|mariana] [-o FILE]
-//! sundial-mc --assemble    FILE|- [--target sunda|cayman|mariana] [-o FILE]
-//! sundial-mc --lift        FILE|- [--target sunda|cayman|mariana] [-o FILE]
+//! sundial-mc [--assemble | --disassemble | --lift | --list-opcodes] [FILE|-]
+//!            [--target sunda|cayman|mariana] [--show-encoding] [-o FILE|-]
 //! ```
 //!
-//! The default target is mariana (CoreV4, the family that has the INDIRECT16B/20B encoders).
-//! Output goes to `-o FILE`, or to standard output when `-o` is absent (for `--assemble` that is
-//! raw bytes). Both directions validate every bundle for the target: on any failure each
-//! diagnostic is printed to standard error as `<file>: bundle N (byte offset 0xOFF): rule R:
-//! message` (the offset is the failing field's offset in the input stream), nothing is written
-//! and the exit status is 1. Parse errors are `<file>:LINE:COL: message`. I/O errors exit 2.
+//! * The mode flags are plain flags and exclusive; with none the mode is `--assemble`
+//!   (llvm-mc's default). `--assemble` turns text into raw 64-byte bundles, `--disassemble` raw
+//!   bundles into one line of text per bundle, `--lift` raw bundles into the instructions that
+//!   encode to them (the `Display` form of the model, one per line), `--list-opcodes` prints
+//!   every opcode of the format table (no input).
+//! * The input is the one positional argument; absent or `-` reads standard input. Options and
+//!   the input may come in any order, and every long option has llvm's single-dash spelling
+//!   too (`-disassemble`, `-target=sunda`).
+//! * `--show-encoding` (with `--disassemble` or `--assemble`) prints the disassembly text with
+//!   each bundle's bytes beside it as a `# encoding: [0x..,...]` comment, which the assembler
+//!   reads back as a comment.
+//! * `--target` picks the rules every bundle is validated against (default mariana, CoreV4,
+//!   the family with the INDIRECT16B/20B encoders).
+//! * Output goes to `-o FILE` (or standard output when it is absent or `-`). It is built in
+//!   memory and written only when everything succeeded: an error never leaves a partial file.
 //!
-//! `--lift` prints one line per instruction (the `Display` form of the instruction model, in its
-//! canonical form); input that is not exactly encoder output is an error
-//! `<file>: bundle N (byte offset 0xOFF): message`, with nothing written and exit status 1.
+//! Exit status: 0 on success; 1 on invalid input, with every diagnostic on standard error
+//! (`<file>: bundle N (byte offset 0xOFF): rule R: message`, the offset counted from the start
+//! of the input; `<file>:LINE:COL: message` for text); 2 on a usage error (unknown or
+//! conflicting options, a missing or unreadable input file, an unwritable output).
 
+use std::ffi::OsString;
+use std::fmt::Write as _;
 use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{ArgGroup, Parser};
-use sundial_codegen::text::{assemble_stream, disassemble_stream};
-use sundial_codegen::{Target, decode_instructions};
+use sundial_codegen::arch::Target;
+use sundial_codegen::bundle::Bundle;
+use sundial_codegen::decode::split;
+use sundial_codegen::fields::Prov;
+use sundial_codegen::formats::{FORMATS, Format};
+use sundial_codegen::text::{StreamError, assemble_stream, disassemble_stream};
+use sundial_codegen::{ArchModel, decode_instructions};
 
 #[derive(Parser)]
 #[command(
     name = "sundial-mc",
-    about = "NeuronCore bundle assembler / disassembler"
+    version,
+    about = "NeuronCore bundle assembler / disassembler (llvm-mc conventions)",
+    after_help = "The mode defaults to --assemble. Single-dash spellings work too \
+                  (-disassemble, -target=sunda). Exit status: 0 ok, 1 invalid input, 2 usage."
 )]
-#[command(group(ArgGroup::new("mode").required(true).args(["disassemble", "assemble", "lift"])))]
+#[command(group(ArgGroup::new("mode").args(["assemble", "disassemble", "lift", "list_opcodes"])))]
 struct Cli {
-    /// Raw bundles (64 bytes each) to text; `-` reads standard input.
-    #[arg(long, value_name = "FILE")]
-    disassemble: Option<String>,
-    /// Text to raw bundles; `-` reads standard input.
-    #[arg(long, value_name = "FILE")]
-    assemble: Option<String>,
-    /// Raw bundles to the instructions that encode to them, one per line; `-` reads standard
-    /// input.
-    #[arg(long, value_name = "FILE")]
-    lift: Option<String>,
+    /// Input file; absent or `-` reads standard input.
+    #[arg(value_name = "FILE")]
+    input: Option<PathBuf>,
+    /// Text to raw 64-byte bundles (the default mode).
+    #[arg(long)]
+    assemble: bool,
+    /// Raw 64-byte bundles to text, one line per bundle.
+    #[arg(long)]
+    disassemble: bool,
+    /// Raw bundles to the instructions that encode to them, one per line.
+    #[arg(long)]
+    lift: bool,
+    /// Print every opcode of the format table (mnemonic, wire struct, family, targets, whether
+    /// every field is pinned by a source) and exit; reads no input.
+    #[arg(long = "list-opcodes", conflicts_with = "input")]
+    list_opcodes: bool,
+    /// Print text with each bundle's bytes as a `# encoding: [...]` comment (with
+    /// --disassemble, or with --assemble instead of the raw bytes).
+    #[arg(long = "show-encoding", conflicts_with_all = ["lift", "list_opcodes"])]
+    show_encoding: bool,
     /// Target whose rules validate the bundles.
     #[arg(long, default_value = "mariana")]
     target: Target,
-    /// Output file (default: standard output).
+    /// Output file (`-` or absent: standard output).
     #[arg(short = 'o', value_name = "FILE")]
-    output: Option<String>,
+    output: Option<PathBuf>,
 }
 
-fn read_input(path: &str) -> std::io::Result<Vec<u8>> {
-    if path == "-" {
-        let mut v = Vec::new();
-        std::io::stdin().read_to_end(&mut v)?;
-        Ok(v)
-    } else {
-        std::fs::read(path)
+/// Long options llvm spells with one dash (`-disassemble`); see `normalize_args`.
+const LONG_OPTIONS: &[&str] = &[
+    "assemble",
+    "disassemble",
+    "lift",
+    "list-opcodes",
+    "show-encoding",
+    "target",
+    "help",
+    "version",
+];
+
+/// Rewrites llvm's single-dash long options (`-disassemble`, `-target=sunda`) to clap's double
+/// dash. Only the names above are rewritten, so short options (`-o FILE`, `-oFILE`), `-`,
+/// arguments that are not UTF-8 and everything after `--` pass unchanged.
+fn normalize_args(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+    let mut rest = false;
+    args.into_iter()
+        .map(|a| {
+            if rest {
+                return a;
+            }
+            if a == "--" {
+                rest = true;
+                return a;
+            }
+            if let Some(body) = a.to_str().and_then(|t| t.strip_prefix('-'))
+                && !body.starts_with('-')
+                && LONG_OPTIONS.contains(&body.split('=').next().unwrap_or(""))
+            {
+                return OsString::from(format!("--{body}"));
+            }
+            a
+        })
+        .collect()
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    Assemble,
+    Disassemble,
+    Lift,
+    ListOpcodes,
+}
+
+impl Cli {
+    fn mode(&self) -> Mode {
+        if self.disassemble {
+            Mode::Disassemble
+        } else if self.lift {
+            Mode::Lift
+        } else if self.list_opcodes {
+            Mode::ListOpcodes
+        } else {
+            Mode::Assemble
+        }
     }
 }
 
-fn write_output(path: Option<&str>, bytes: &[u8]) -> std::io::Result<()> {
+/// Why a run failed, and so its exit status.
+enum Failure {
+    /// Invalid input: the diagnostics, each one line.
+    Input(Vec<String>),
+    /// A usage error (including I/O on the named files): one message.
+    Usage(String),
+}
+
+/// Whether a path argument names standard input / output (`-`).
+fn is_dash(p: &Path) -> bool {
+    p.as_os_str() == "-"
+}
+
+fn read_input(path: Option<&Path>) -> Result<(Vec<u8>, String), Failure> {
     match path {
-        Some(p) => std::fs::write(p, bytes),
-        None => {
+        Some(p) if !is_dash(p) => {
+            let name = p.display().to_string();
+            std::fs::read(p)
+                .map(|v| (v, name.clone()))
+                .map_err(|e| Failure::Usage(format!("{name}: {e}")))
+        }
+        _ => {
+            let mut v = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut v)
+                .map_err(|e| Failure::Usage(format!("<stdin>: {e}")))?;
+            Ok((v, "<stdin>".into()))
+        }
+    }
+}
+
+fn write_output(path: Option<&Path>, bytes: &[u8]) -> Result<(), Failure> {
+    match path {
+        Some(p) if !is_dash(p) => {
+            std::fs::write(p, bytes).map_err(|e| Failure::Usage(format!("{}: {e}", p.display())))
+        }
+        _ => {
             let mut out = std::io::stdout().lock();
-            out.write_all(bytes)?;
-            out.flush()
+            out.write_all(bytes)
+                .and_then(|()| out.flush())
+                .map_err(|e| Failure::Usage(format!("<stdout>: {e}")))
+        }
+    }
+}
+
+fn stream_failure(errs: Vec<StreamError>, name: &str) -> Failure {
+    Failure::Input(errs.iter().map(|e| e.render(name)).collect())
+}
+
+/// `# encoding: [0x7f,0x10,...]`, llvm-mc's comment, for one bundle.
+fn encoding_comment(b: &Bundle, out: &mut String) {
+    out.push_str("  # encoding: [");
+    for (i, x) in b.iter().enumerate() {
+        let sep = if i == 0 { "" } else { "," };
+        let _ = write!(out, "{sep}{x:#04x}");
+    }
+    out.push(']');
+}
+
+/// The disassembly of validated bundles, each line followed by its encoding comment.
+fn with_encodings(bytes: &[u8], arch: &ArchModel, name: &str) -> Result<Vec<u8>, Failure> {
+    let text = disassemble_stream(bytes, arch).map_err(|e| stream_failure(e, name))?;
+    let bundles = split(bytes).map_err(|e| stream_failure(vec![StreamError::Decode(e)], name))?;
+    let mut out = String::with_capacity(text.len() + bundles.len() * 340);
+    for (line, b) in text.lines().zip(bundles) {
+        out.push_str(line);
+        encoding_comment(b, &mut out);
+        out.push('\n');
+    }
+    Ok(out.into_bytes())
+}
+
+/// The `--list-opcodes` table, derived from the format table, the field provenance and the
+/// target models: one row per format, ascending opcode. `sources` lists the provenances of the
+/// format's fields (seed, header, compiler, assumption); `pinned` is `yes` when no field is an
+/// assumption, else names the assumed fields.
+fn list_opcodes() -> String {
+    let mut formats: Vec<&Format> = FORMATS.to_vec();
+    formats.sort_by_key(|f| f.opcode);
+    let rows: Vec<[String; 7]> = formats
+        .iter()
+        .map(|f| {
+            let targets: Vec<&str> = Target::ALL
+                .into_iter()
+                .filter(|t| t.model().has(f.family))
+                .map(Target::name)
+                .collect();
+            let assumed: Vec<&str> = f
+                .fields
+                .iter()
+                .filter(|x| !x.prov.pinned())
+                .map(|x| x.name)
+                .collect();
+            let pinned = if assumed.is_empty() {
+                "yes".to_string()
+            } else {
+                format!("no (assumed: {})", assumed.join(", "))
+            };
+            let sources: Vec<&str> = [
+                (Prov::Seed, "seed"),
+                (Prov::Header, "header"),
+                (Prov::Compiler, "compiler"),
+                (Prov::Assumption, "assumption"),
+            ]
+            .into_iter()
+            .filter(|(p, _)| f.fields.iter().any(|x| x.prov == *p))
+            .map(|(_, n)| n)
+            .collect();
+            [
+                format!("{:#04x}", f.opcode),
+                f.mnemonic.to_string(),
+                f.struct_name.to_string(),
+                format!("{:?}", f.family),
+                if targets.is_empty() {
+                    "-".to_string()
+                } else {
+                    targets.join(",")
+                },
+                sources.join("+"),
+                pinned,
+            ]
+        })
+        .collect();
+    let header = [
+        "opcode", "mnemonic", "struct", "family", "targets", "sources", "pinned",
+    ];
+    let mut width = header.map(str::len);
+    for r in &rows {
+        for (w, c) in width.iter_mut().zip(r) {
+            *w = (*w).max(c.len());
+        }
+    }
+    let mut out = String::new();
+    let line = |cells: &[&str], out: &mut String| {
+        let mut l = String::new();
+        for (i, (c, w)) in cells.iter().zip(width).enumerate() {
+            if i + 1 == cells.len() {
+                l.push_str(c);
+            } else {
+                let _ = write!(l, "{c:<w$}  ");
+            }
+        }
+        out.push_str(l.trim_end());
+        out.push('\n');
+    };
+    line(&header, &mut out);
+    for r in &rows {
+        let cells: Vec<&str> = r.iter().map(String::as_str).collect();
+        line(&cells, &mut out);
+    }
+    out
+}
+
+fn run(cli: &Cli) -> Result<Vec<u8>, Failure> {
+    let arch = cli.target.model();
+    let input = || read_input(cli.input.as_deref());
+    match cli.mode() {
+        Mode::ListOpcodes => Ok(list_opcodes().into_bytes()),
+        Mode::Disassemble => {
+            let (bytes, name) = input()?;
+            if cli.show_encoding {
+                with_encodings(&bytes, arch, &name)
+            } else {
+                disassemble_stream(&bytes, arch)
+                    .map(String::into_bytes)
+                    .map_err(|e| stream_failure(e, &name))
+            }
+        }
+        Mode::Lift => {
+            let (bytes, name) = input()?;
+            match decode_instructions(&bytes, arch) {
+                Ok(insts) => Ok(insts
+                    .iter()
+                    .map(|i| format!("{i}\n"))
+                    .collect::<String>()
+                    .into_bytes()),
+                Err(e) => Err(Failure::Input(vec![format!("{name}: {e}")])),
+            }
+        }
+        Mode::Assemble => {
+            let (bytes, name) = input()?;
+            let text = String::from_utf8(bytes).map_err(|e| {
+                Failure::Input(vec![format!(
+                    "{name}: input is not UTF-8 text (byte offset {:#x})",
+                    e.utf8_error().valid_up_to()
+                )])
+            })?;
+            let bundles = assemble_stream(&text, arch).map_err(|e| stream_failure(e, &name))?;
+            if cli.show_encoding {
+                with_encodings(&bundles, arch, &name)
+            } else {
+                Ok(bundles)
+            }
         }
     }
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let arch = cli.target.model();
-    #[derive(PartialEq)]
-    enum Mode {
-        Disassemble,
-        Assemble,
-        Lift,
-    }
-    let (path, mode) = match (&cli.disassemble, &cli.assemble, &cli.lift) {
-        (Some(p), _, _) => (p.as_str(), Mode::Disassemble),
-        (None, Some(p), _) => (p.as_str(), Mode::Assemble),
-        (None, None, Some(p)) => (p.as_str(), Mode::Lift),
-        (None, None, None) => unreachable!("clap requires one mode"),
-    };
-    let name = if path == "-" { "<stdin>" } else { path };
-    let input = match read_input(path) {
-        Ok(v) => v,
+    let cli = match Cli::try_parse_from(normalize_args(std::env::args_os())) {
+        Ok(c) => c,
         Err(e) => {
-            eprintln!("{name}: {e}");
-            return ExitCode::from(2);
+            let _ = e.print();
+            // --help and --version print to stdout and succeed; every other parse error is a
+            // usage error.
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    let result = match mode {
-        Mode::Disassemble => disassemble_stream(&input, arch).map(String::into_bytes),
-        Mode::Lift => match decode_instructions(&input, arch) {
-            Ok(insts) => Ok(insts
-                .iter()
-                .map(|i| format!("{i}\n"))
-                .collect::<String>()
-                .into_bytes()),
-            Err(e) => {
-                eprintln!("{name}: {e}");
-                return ExitCode::from(1);
-            }
-        },
-        Mode::Assemble => match String::from_utf8(input) {
-            Ok(text) => assemble_stream(&text, arch),
-            Err(e) => {
-                eprintln!(
-                    "{name}: input is not UTF-8 text (byte offset {:#x})",
-                    e.utf8_error().valid_up_to()
-                );
-                return ExitCode::from(1);
-            }
-        },
-    };
+    let result = run(&cli).and_then(|bytes| write_output(cli.output.as_deref(), &bytes));
     match result {
-        Ok(bytes) => match write_output(cli.output.as_deref(), &bytes) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("{}: {e}", cli.output.as_deref().unwrap_or("<stdout>"));
-                ExitCode::from(2)
-            }
-        },
-        Err(errs) => {
-            for e in errs {
-                eprintln!("{}", e.render(name));
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Input(lines)) => {
+            for l in lines {
+                eprintln!("{l}");
             }
             ExitCode::from(1)
+        }
+        Err(Failure::Usage(msg)) => {
+            eprintln!("sundial-mc: error: {msg}");
+            ExitCode::from(2)
         }
     }
 }

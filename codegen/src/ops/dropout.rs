@@ -1,5 +1,16 @@
 //! Dropout (`visitInstDropout`, 0x7F, S3D3_DROPOUT): one bundle, TENSOR3D slots, the threshold
 //! as a scalar-bank pointer and its dtype, and the RNG mode byte.
+//!
+//! The RNG seed (seed GOTCHA): the bundle has no seed field; "the RNG seed/state is established
+//! out-of-band by a separate PseudoSetRngSeed pseudo-instruction (s_rng_opcode) ... a
+//! reimplementation must emit a seed-setter ahead of the dropout". What the sources pin of that
+//! setter: its name (PseudoSetRngSeed), that it is a pseudo-instruction (the PSEUDO band
+//! 0xC1..0xDF, compiler-generated and runtime-translated) and its validator predicate name
+//! (`s_rng_opcode`). Not pinned: its opcode within the band and every byte of its layout (the
+//! irbuilder's `set_rng_seed` / `rand_set_state` (0x78) are other surfaces with no byte map
+//! either). So a dropout that asks for a seed (`rng_seed: Some`) is refused in every mode with
+//! [`SEED_SETTER_UNPINNED`] (the gate in `ops::check_target`) instead of inventing a setter; a
+//! dropout without one draws from the current RNG stream and is the single 0x7F bundle.
 
 use super::fast::{self, Ctx, Words};
 use super::{active, wire};
@@ -9,6 +20,14 @@ use crate::error::EncodeError;
 use crate::formats::dropout as dr;
 use crate::indirect::assign_access_3d;
 use crate::model::{Dropout, Instruction};
+
+/// The refusal of a dropout that asks for its RNG seed to be set.
+pub(crate) const SEED_SETTER_UNPINNED: EncodeError = EncodeError::Unpinned {
+    op: "dropout seed setter PseudoSetRngSeed",
+    missing: "no source gives its opcode or bytes (the seed names only the pseudo-instruction \
+              and its validator s_rng_opcode); drop `rng_seed` to draw from the current RNG \
+              stream",
+};
 
 pub(super) fn encode<S: Sink>(
     inst: &Instruction,
@@ -39,6 +58,10 @@ pub(super) fn generate(
     cx: Ctx,
     out: &mut [Bundle],
 ) -> Option<usize> {
+    // A seed needs the unpinned setter: the reference encoder refuses it.
+    if op.rng_seed.is_some() {
+        return None;
+    }
     let [b] = fast::room::<1>(out)?;
     // Each field is stored as soon as it is known (short live ranges, no spills); a later
     // failure leaves a partial bundle, which the reference encoder then overwrites.

@@ -11,6 +11,8 @@ mod dropout;
 mod fast;
 mod gather;
 mod indirect_copy;
+// IndirectSaveAccumulate (BIR op 46).
+mod indirect_save_accumulate;
 mod range_select;
 mod stream_shuffle;
 mod stream_transpose;
@@ -43,6 +45,13 @@ pub(crate) fn check_target(inst: &Instruction, arch: &ArchModel) -> Result<(), E
             engine: inst.engine,
         });
     }
+    // A lowering that needs bundles no source pins is refused in every mode, COLLECT included
+    // (the dropout's seed setter has no pinned opcode either).
+    if let Op::Dropout(d) = &inst.op
+        && d.rng_seed.is_some()
+    {
+        return Err(dropout::SEED_SETTER_UNPINNED);
+    }
     Ok(())
 }
 
@@ -64,9 +73,16 @@ pub(crate) fn bundle_count(inst: &Instruction) -> usize {
                 1
             }
         }
-        Op::Gather(g) => 2 * gather_chunks(g.index.num_elements_per_partition()) as usize,
-        Op::Dropout(_) | Op::IndirectCopy(_) => 1,
+        // Saturating: a count past usize (or past the cap) is refused by the callers' cap.
+        Op::Gather(g) => usize::try_from(gather_chunks(g.index.num_elements_per_partition()))
+            .unwrap_or(usize::MAX)
+            .saturating_mul(2),
+        // With a seed, the sequence would be {seed setter, 0x7F} (refused as unpinned).
+        Op::Dropout(d) => 1 + d.rng_seed.is_some() as usize,
+        Op::IndirectCopy(_) => 1,
         Op::RangeSelect(_) => 2,
+        // One bundle by the seed's description (a plain RMW); refused as unpinned.
+        Op::IndirectSaveAccumulate(_) => 1,
     }
 }
 
@@ -93,6 +109,7 @@ pub(crate) fn encode<S: Sink>(
         Op::Dropout(o) => dropout::encode(inst, o, arch, sink),
         Op::IndirectCopy(o) => indirect_copy::encode(inst, o, arch, sink),
         Op::RangeSelect(o) => range_select::encode(inst, o, arch, sink),
+        Op::IndirectSaveAccumulate(_) => Err(indirect_save_accumulate::UNPINNED),
     }
 }
 
@@ -151,7 +168,11 @@ fn stream_with(
     let mut rest = out;
     for inst in insts {
         let n = match generate_with(inst, model, rest) {
-            Some(n) => n,
+            // GENERATE's ISA check on the fast path's bundles (the fallback runs its own).
+            Some(n) => match crate::bundle::isa_check(&rest[..n.min(rest.len())], arch) {
+                Ok(()) => n,
+                Err(e) => return Err((index_of(insts, inst), e)),
+            },
             None => stream_fallback(insts, inst, arch, rest)?,
         };
         // Both paths write at most `rest.len()` bundles; the `min` states it for the compiler,
@@ -211,6 +232,8 @@ fn generate_with(inst: &Instruction, arch: &ArchModel, out: &mut [Bundle]) -> Op
             gate(inst, arch, OpKind::RangeSelect)?;
             range_select::generate(inst, o, cx, out)
         }
+        // Unpinned: the reference encoder returns the error.
+        Op::IndirectSaveAccumulate(_) => None,
     }
 }
 

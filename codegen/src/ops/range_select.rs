@@ -1,6 +1,11 @@
 //! RangeSelect (`CoreV3GenImpl::visitInstRangeSelect`, 0xBC, S2D2_RS) and its companion 0x9B
 //! (DveReadAccumulator, D1_RD: the header layout; the seed does not transcribe it) that reads the
 //! max-reduced result out to `reduce_res`.
+//!
+//! The two f32 words at +0x10/+0x14 are the seed's lower bound (the integer operand converted
+//! to f32) and upper bound (raw f32), see `formats::range_select`. The seed says the compiler's
+//! `backend::checkBoundRange` helpers validate them just before the stores but not what they
+//! check, so no bound check is made here.
 
 use super::fast::{self, Ctx, Words};
 use super::{active, static_only, wire};
@@ -12,9 +17,6 @@ use crate::error::EncodeError;
 use crate::formats::{range_select as rs, read_acc as rd};
 use crate::model::{AccessPattern, Instruction, RangeSelect, ScalarOperand};
 use crate::tensor::assign_static_pattern;
-
-/// -FLT_MAX, the only legal fill value.
-pub const MAX_NEG_BITS: u32 = 0xFF7F_FFFF;
 
 /// The wire byte of a comparison op, if RangeSelect accepts it.
 fn comp_wire(op: BirAluOp, arch: &ArchModel) -> Option<u8> {
@@ -78,9 +80,6 @@ pub(super) fn encode<S: Sink>(
     arch: &ArchModel,
     sink: &mut S,
 ) -> Result<(), EncodeError> {
-    if op.fill_val.to_bits() != MAX_NEG_BITS {
-        return Err(EncodeError::FillValNotMaxNeg);
-    }
     if op.src.num_elements_per_partition() != op.dst.num_elements_per_partition() {
         return Err(EncodeError::NumElesMismatch);
     }
@@ -103,8 +102,8 @@ pub(super) fn encode<S: Sink>(
     rs::IN_OUT_DTYPE.put_u8(b, lo | hi << 4);
     rs::REDUCE_CMD.put_u8(b, cmd);
     rs::REDUCE_OP.put_u8(b, ALU_MAX);
-    rs::BASE.put_u32(b, (op.range_start as f32).to_bits());
-    rs::FILL_VAL.put_u32(b, op.fill_val.to_bits());
+    rs::LOWER_BOUND.put_u32(b, (op.lower_bound as f32).to_bits());
+    rs::UPPER_BOUND.put_u32(b, op.upper_bound.to_bits());
     assign_static_pattern(rs::SRC.slot::<12>(b), src, 2, arch)?;
     rs::COMP_OP0.put_u8(b, comp(op.comp_op0, arch)?);
     rs::COMP_OP1.put_u8(b, comp(op.comp_op1, arch)?);
@@ -147,8 +146,7 @@ pub(super) fn generate(
     let s = fast::tensor::<2>(src, cx.geo)?;
     let d = fast::tensor::<2>(dst, cx.geo)?;
     let (lo, hi) = (cx.wire(src.dtype), cx.wire(dst.dtype));
-    let ok = (op.fill_val.to_bits() == MAX_NEG_BITS)
-        & (fast::lanes_product::<2>(s.nums) == fast::lanes_product::<2>(d.nums))
+    let ok = (fast::lanes_product::<2>(s.nums) == fast::lanes_product::<2>(d.nums))
         & (lo <= 0xF)
         & (hi <= 0xF);
     if !ok {
@@ -162,8 +160,8 @@ pub(super) fn generate(
     w.u8(rs::IN_OUT_DTYPE, lo | hi << 4);
     w.u8(rs::REDUCE_CMD, cmd_wire(op.reduce_cmd)?);
     w.u8(rs::REDUCE_OP, ALU_MAX);
-    w.u32(rs::BASE, (op.range_start as f32).to_bits());
-    w.u32(rs::FILL_VAL, MAX_NEG_BITS);
+    w.u32(rs::LOWER_BOUND, (op.lower_bound as f32).to_bits());
+    w.u32(rs::UPPER_BOUND, op.upper_bound.to_bits());
     w.slot::<2>(rs::SRC, s);
     w.u8(rs::COMP_OP0, comp_wire_fast(op.comp_op0, arch)?);
     w.u8(rs::COMP_OP1, comp_wire_fast(op.comp_op1, arch)?);

@@ -1,4 +1,8 @@
 //! StreamShuffle (`visitInstStreamShuffle`): {0x6A stream_transpose, 0x69 stream_shuffle}.
+//!
+//! The 0x69 half stores the source at +0x0C, the destination at +0x2C, then the 32 lane bytes
+//! at +0x20..+0x3F, which overwrite the destination (the order of the seed's GEN block; see
+//! `formats::shuffle`). The fast path skips the dead destination store: the bytes are the same.
 
 use super::fast::{self, Ctx, Words};
 use super::{active, fill_lanes, passthrough_sentinel, wire};
@@ -32,11 +36,12 @@ pub(super) fn encode<S: Sink>(
     assign_access_4d(tr::DST.slot(b), &op.dst, arch)?;
     sink.end();
 
-    // 0x69: the 32-byte lane map (no dtype).
+    // 0x69: the access patterns, then the 32-byte lane map over the dst (no dtype).
     let b = sink.begin()?;
     setup_header(b, 0x69);
     setup_sync(b, &inst.sync, false, true)?;
     assign_access_4d(shuffle::SRC.slot(b), &op.src, arch)?;
+    assign_access_4d(shuffle::DST.slot(b), &op.dst, arch)?;
     fill_lanes(b, &op.mask, sentinel)?;
     sink.end();
     Ok(())

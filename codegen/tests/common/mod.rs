@@ -52,14 +52,14 @@ pub fn identity_mask() -> Vec<u8> {
     (0..32).collect()
 }
 
-/// The sample RangeSelect of the golden, negative and CLI tests (bounds 1.5 and a pointer,
-/// range start 3, ZeroAccumulate), edited by `f`.
+/// The sample RangeSelect of the golden, negative and CLI tests (lower bound 3, upper bound
+/// 100.0, bound operands 1.5 and a pointer, ZeroAccumulate), edited by `f`.
 pub fn rsel(f: impl FnOnce(&mut RangeSelect)) -> Instruction {
     let mut r = RangeSelect {
         src: sb(0, 0, 32, 64, Float32),
         dst: sb(0, 0x400, 32, 64, Float32),
-        range_start: 3,
-        fill_val: f32::MIN,
+        lower_bound: 3,
+        upper_bound: 100.0,
         comp_op0: BirAluOp::IsGe,
         comp_op1: BirAluOp::IsLt,
         bound0: ScalarOperand::Imm(1.5),
