@@ -92,6 +92,23 @@ pub enum Family {
     Mx,
     /// DMA_INDIRECT1D 0xBB (decoded and validated only; no encoder from the instruction model).
     DmaIndirect,
+    // 4D-slot compute families.
+    /// TensorReduce 0x42 / 0x52 (S4D4_TR).
+    TensorReduce,
+    /// TensorCopy: Copy 0x46 / Cast 0x47 (S4D4_TR).
+    TensorCopy,
+    /// Reciprocal 0x48 (S4D4_TR).
+    Reciprocal,
+    /// Memset 0x49.
+    Memset,
+    /// Pool 0x45 (S4D4_PL).
+    Pool,
+    /// CrossLaneReduce 0x7C / 0x7D (S4D4_CR).
+    CrossLaneReduce,
+    /// Iota 0x7E (D4_IOTA).
+    Iota,
+    /// TensorScalarAffineSelect 0x92 (S2D2_TS_AS).
+    AffineSelect,
 }
 
 /// The constants one target's encoders and validators read.
@@ -130,14 +147,15 @@ pub struct ArchModel {
     pub families: FamilySet,
 }
 
-/// A set of encoder families (a bit mask, so the per-instruction gate is one AND).
+/// A set of encoder families (a bit mask, so the per-instruction gate is one AND). 64 bits: room
+/// for every family of the full ISA.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FamilySet(u16);
+pub struct FamilySet(u64);
 
 impl FamilySet {
     /// The set of the listed families.
     pub const fn of(fs: &[Family]) -> FamilySet {
-        let mut m = 0u16;
+        let mut m = 0u64;
         let mut i = 0;
         while i < fs.len() {
             m |= 1 << fs[i] as u8;
@@ -167,6 +185,21 @@ impl FamilySet {
 //   CC "ACTIVE/dynamic-AP", header SHAPE_REG); it must not cover 0x20 (the marker is ORed after
 //   the asserts) nor 0x02 (set by every legal PSUM address, and the spec allows PSUM data).
 
+// The 4D-slot compute families are on every target: the header structs S4D4_TR, S4D4_CR, D4_IOTA
+// and S2D2_TS_AS are byte-identical across the generations (GPSIMD, compile-verified);
+// ASSUMPTION for Pool and Memset, which only the CC (CoreV2 visitors) describes: the later cores
+// inherit them as they inherit the other CoreV2 visitors.
+const COMPUTE4D: [Family; 8] = [
+    Family::TensorReduce,
+    Family::TensorCopy,
+    Family::Reciprocal,
+    Family::Memset,
+    Family::Pool,
+    Family::CrossLaneReduce,
+    Family::Iota,
+    Family::AffineSelect,
+];
+
 const FAMILIES_V2: FamilySet = FamilySet::of(&[
     // The five DVE/Pool visitors are CoreV2GenImpl members (seed); IndirectCopy and
     // DMA-indirect are the CoreV2 indirect family (seed, "CoreV2 / CoreV4").
@@ -176,6 +209,14 @@ const FAMILIES_V2: FamilySet = FamilySet::of(&[
     Family::Dropout,
     Family::IndirectCopy,
     Family::DmaIndirect,
+    COMPUTE4D[0],
+    COMPUTE4D[1],
+    COMPUTE4D[2],
+    COMPUTE4D[3],
+    COMPUTE4D[4],
+    COMPUTE4D[5],
+    COMPUTE4D[6],
+    COMPUTE4D[7],
 ]);
 
 const FAMILIES_V3: FamilySet = FamilySet::of(&[
@@ -189,6 +230,14 @@ const FAMILIES_V3: FamilySet = FamilySet::of(&[
     Family::DmaIndirect,
     // Seed: "RangeSelect is CoreV3-only".
     Family::RangeSelect,
+    COMPUTE4D[0],
+    COMPUTE4D[1],
+    COMPUTE4D[2],
+    COMPUTE4D[3],
+    COMPUTE4D[4],
+    COMPUTE4D[5],
+    COMPUTE4D[6],
+    COMPUTE4D[7],
 ]);
 
 const FAMILIES_V4: FamilySet = FamilySet::of(&[
@@ -204,6 +253,14 @@ const FAMILIES_V4: FamilySet = FamilySet::of(&[
     Family::Mx,
     // CONFLICT (settled for the seed): the header defines S2D2_RS on mariana too; the seed says
     // RangeSelect is CoreV3-only, so mariana has no RangeSelect encoder here.
+    COMPUTE4D[0],
+    COMPUTE4D[1],
+    COMPUTE4D[2],
+    COMPUTE4D[3],
+    COMPUTE4D[4],
+    COMPUTE4D[5],
+    COMPUTE4D[6],
+    COMPUTE4D[7],
 ]);
 
 /// sunda (CoreV2).

@@ -9,6 +9,11 @@
 use crate::dtype::BirDtype;
 use crate::enums::{BirAccumulation, BirAluOp, BirUpdateMode, BirWaitMode};
 
+// 4D-slot compute ops (TensorReduce, TensorCopy, Reciprocal, Memset, Pool, CrossLaneReduce,
+// Iota, AffineSelect).
+pub mod compute4d;
+pub use compute4d::*;
+
 /// Identifier of a BIR instruction (an access pattern's parent instruction).
 pub type InstId = u32;
 
@@ -597,6 +602,27 @@ pub enum Op {
     IndirectCopy(IndirectCopy),
     /// RangeSelect.
     RangeSelect(RangeSelect),
+    // 4D-slot compute ops.
+    /// TensorReduce, arith opcode 0x42.
+    TensorReduceArith(TensorReduce),
+    /// TensorReduce, bitvec opcode 0x52.
+    TensorReduceBitvec(TensorReduce),
+    /// TensorCopy: 0x46 Copy or 0x47 Cast.
+    TensorCopy(TensorCopy),
+    /// Reciprocal 0x48.
+    Reciprocal(Reciprocal),
+    /// Memset 0x49.
+    Memset(Memset),
+    /// Pool 0x45.
+    Pool(Pool),
+    /// CrossLaneReduce, arith opcode 0x7C.
+    CrossLaneReduceArith(CrossLaneReduce),
+    /// CrossLaneReduce, bitvec opcode 0x7D.
+    CrossLaneReduceBitvec(CrossLaneReduce),
+    /// Iota 0x7E.
+    Iota(Iota),
+    /// TensorScalarAffineSelect 0x92.
+    AffineSelect(AffineSelect),
 }
 
 /// The op kinds, with their opcode sequences and engines as data.
@@ -614,6 +640,27 @@ pub enum OpKind {
     IndirectCopy,
     /// RangeSelect.
     RangeSelect,
+    // 4D-slot compute ops.
+    /// TensorReduce 0x42.
+    TensorReduceArith,
+    /// TensorReduce 0x52.
+    TensorReduceBitvec,
+    /// TensorCopy 0x46 / 0x47.
+    TensorCopy,
+    /// Reciprocal 0x48.
+    Reciprocal,
+    /// Memset 0x49.
+    Memset,
+    /// Pool 0x45.
+    Pool,
+    /// CrossLaneReduce 0x7C.
+    CrossLaneReduceArith,
+    /// CrossLaneReduce 0x7D.
+    CrossLaneReduceBitvec,
+    /// Iota 0x7E.
+    Iota,
+    /// TensorScalarAffineSelect 0x92.
+    AffineSelect,
 }
 
 /// One row of the op table.
@@ -631,7 +678,7 @@ pub struct OpInfo {
 }
 
 /// The op table (seed DVE page; engines from isa-table §1).
-pub const OPS: [OpInfo; 6] = [
+pub const OPS: [OpInfo; 16] = [
     OpInfo {
         kind: OpKind::StreamShuffle,
         name: "stream_shuffle",
@@ -674,6 +721,79 @@ pub const OPS: [OpInfo; 6] = [
         engine: Engine::Vector,
         family: crate::arch::Family::RangeSelect,
     },
+    // 4D-slot compute ops; engines are the isa-table §1 defaults (Pool: ASSUMPTION, the Pool
+    // engine, which this crate calls GpSimd). Poly-engine ops (tensor_copy, memset) take their
+    // default engine only.
+    OpInfo {
+        kind: OpKind::TensorReduceArith,
+        name: "tensor_reduce_arith",
+        opcodes: &[0x42],
+        engine: Engine::Vector,
+        family: crate::arch::Family::TensorReduce,
+    },
+    OpInfo {
+        kind: OpKind::TensorReduceBitvec,
+        name: "tensor_reduce_bitvec",
+        opcodes: &[0x52],
+        engine: Engine::Vector,
+        family: crate::arch::Family::TensorReduce,
+    },
+    OpInfo {
+        kind: OpKind::TensorCopy,
+        name: "tensor_copy",
+        opcodes: &[0x46, 0x47],
+        engine: Engine::Vector,
+        family: crate::arch::Family::TensorCopy,
+    },
+    OpInfo {
+        kind: OpKind::Reciprocal,
+        name: "reciprocal",
+        opcodes: &[0x48],
+        engine: Engine::Vector,
+        family: crate::arch::Family::Reciprocal,
+    },
+    OpInfo {
+        kind: OpKind::Memset,
+        name: "memset",
+        opcodes: &[0x49],
+        engine: Engine::Vector,
+        family: crate::arch::Family::Memset,
+    },
+    OpInfo {
+        kind: OpKind::Pool,
+        name: "pool",
+        opcodes: &[0x45],
+        engine: Engine::GpSimd,
+        family: crate::arch::Family::Pool,
+    },
+    OpInfo {
+        kind: OpKind::CrossLaneReduceArith,
+        name: "cross_lane_reduce_arith",
+        opcodes: &[0x7c],
+        engine: Engine::GpSimd,
+        family: crate::arch::Family::CrossLaneReduce,
+    },
+    OpInfo {
+        kind: OpKind::CrossLaneReduceBitvec,
+        name: "cross_lane_reduce_bitvec",
+        opcodes: &[0x7d],
+        engine: Engine::GpSimd,
+        family: crate::arch::Family::CrossLaneReduce,
+    },
+    OpInfo {
+        kind: OpKind::Iota,
+        name: "iota",
+        opcodes: &[0x7e],
+        engine: Engine::GpSimd,
+        family: crate::arch::Family::Iota,
+    },
+    OpInfo {
+        kind: OpKind::AffineSelect,
+        name: "tensor_scalar_affine_select",
+        opcodes: &[0x92],
+        engine: Engine::GpSimd,
+        family: crate::arch::Family::AffineSelect,
+    },
 ];
 
 impl Op {
@@ -686,6 +806,17 @@ impl Op {
             Op::Dropout(_) => OpKind::Dropout,
             Op::IndirectCopy(_) => OpKind::IndirectCopy,
             Op::RangeSelect(_) => OpKind::RangeSelect,
+            // 4D-slot compute ops.
+            Op::TensorReduceArith(_) => OpKind::TensorReduceArith,
+            Op::TensorReduceBitvec(_) => OpKind::TensorReduceBitvec,
+            Op::TensorCopy(_) => OpKind::TensorCopy,
+            Op::Reciprocal(_) => OpKind::Reciprocal,
+            Op::Memset(_) => OpKind::Memset,
+            Op::Pool(_) => OpKind::Pool,
+            Op::CrossLaneReduceArith(_) => OpKind::CrossLaneReduceArith,
+            Op::CrossLaneReduceBitvec(_) => OpKind::CrossLaneReduceBitvec,
+            Op::Iota(_) => OpKind::Iota,
+            Op::AffineSelect(_) => OpKind::AffineSelect,
         }
     }
 }
@@ -741,6 +872,7 @@ impl Instruction {
 /// | indirect AP | `indirect(data=STATIC,index=STATIC,num=N,arg=A)` |
 /// | lane map | the bytes in hex (64 digits for 32 lanes), `-` when empty |
 /// | scalar operand | `imm:F`, `ptr:0xP`, `reg:R` |
+/// | generator pattern (DATA4D) | `BASE[STEP:NUM,..]`, dims outermost first |
 /// | sync | `MODE:SEM:VALUE` |
 /// | enums, dtypes | their BIR names |
 impl std::fmt::Display for Instruction {
@@ -786,6 +918,15 @@ impl std::fmt::Display for Instruction {
                 o.reduce_cmd,
                 o.reduce_res
             )?,
+            // 4D-slot compute ops.
+            Op::TensorReduceArith(o) | Op::TensorReduceBitvec(o) => o.fmt_fields(f)?,
+            Op::TensorCopy(o) => write!(f, " src={} dst={}", o.src, o.dst)?,
+            Op::Reciprocal(o) => write!(f, " src={} dst={}", o.src, o.dst)?,
+            Op::Memset(o) => o.fmt_fields(f)?,
+            Op::Pool(o) => o.fmt_fields(f)?,
+            Op::CrossLaneReduceArith(o) | Op::CrossLaneReduceBitvec(o) => o.fmt_fields(f)?,
+            Op::Iota(o) => o.fmt_fields(f)?,
+            Op::AffineSelect(o) => o.fmt_fields(f)?,
         }
         if let Some(w) = self.sync.wait {
             write!(f, " wait={:?}:{}:{}", w.mode, w.sem, w.value)?;

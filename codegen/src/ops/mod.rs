@@ -6,6 +6,8 @@
 //! and returns its exact errors (COLLECT, RUN_ISA_CHECKS and every error path use it), and
 //! `generate`, the GENERATE fast path, which writes the same bytes straight into the output and
 //! gives up on anything it does not accept (see `fast`).
+//! The 4D-slot compute ops (`tr4d`, `pool`, `cross_lane_reduce`, `iota`, `memset`,
+//! `affine_select`) have the reference encoder only: the fast path declines them.
 
 mod dropout;
 mod fast;
@@ -14,6 +16,13 @@ mod indirect_copy;
 mod range_select;
 mod stream_shuffle;
 mod stream_transpose;
+// 4D-slot compute ops (reference encoders only; the fast path declines them).
+mod affine_select;
+mod cross_lane_reduce;
+mod iota;
+mod memset;
+mod pool;
+mod tr4d;
 
 use crate::arch::{ArchModel, CAYMAN, CAYMAN_MODEL, MARIANA, MARIANA_MODEL, SUNDA, SUNDA_MODEL};
 use crate::bundle::{Bundle, Sink};
@@ -53,6 +62,8 @@ pub fn gather_chunks(index_elements: u64) -> u64 {
     index_elements.div_ceil(GATHER_CHUNK)
 }
 
+pub(crate) use cross_lane_reduce::dst_count as cross_lane_dst_count;
+
 /// Number of bundles `inst` lowers to.
 pub(crate) fn bundle_count(inst: &Instruction) -> usize {
     match &inst.op {
@@ -67,6 +78,17 @@ pub(crate) fn bundle_count(inst: &Instruction) -> usize {
         Op::Gather(g) => 2 * gather_chunks(g.index.num_elements_per_partition()) as usize,
         Op::Dropout(_) | Op::IndirectCopy(_) => 1,
         Op::RangeSelect(_) => 2,
+        // 4D-slot compute ops: one bundle each.
+        Op::TensorReduceArith(_)
+        | Op::TensorReduceBitvec(_)
+        | Op::TensorCopy(_)
+        | Op::Reciprocal(_)
+        | Op::Memset(_)
+        | Op::Pool(_)
+        | Op::CrossLaneReduceArith(_)
+        | Op::CrossLaneReduceBitvec(_)
+        | Op::Iota(_)
+        | Op::AffineSelect(_) => 1,
     }
 }
 
@@ -74,6 +96,9 @@ pub(crate) fn bundle_count(inst: &Instruction) -> usize {
 pub(crate) fn opcodes(inst: &Instruction) -> &'static [u8] {
     match &inst.op {
         Op::StreamTranspose(t) if t.dst.partitions() < TRANSPOSE_WIDE_PARTITIONS => &[0x6b],
+        // TensorCopy emits one of Copy / Cast.
+        Op::TensorCopy(c) if tr4d::copy_opcode(c) == 0x46 => &[0x46],
+        Op::TensorCopy(_) => &[0x47],
         op => op.kind().info().opcodes,
     }
 }
@@ -93,6 +118,17 @@ pub(crate) fn encode<S: Sink>(
         Op::Dropout(o) => dropout::encode(inst, o, arch, sink),
         Op::IndirectCopy(o) => indirect_copy::encode(inst, o, arch, sink),
         Op::RangeSelect(o) => range_select::encode(inst, o, arch, sink),
+        // 4D-slot compute ops.
+        Op::TensorReduceArith(o) => tr4d::encode_reduce(inst, o, 0x42, arch, sink),
+        Op::TensorReduceBitvec(o) => tr4d::encode_reduce(inst, o, 0x52, arch, sink),
+        Op::TensorCopy(o) => tr4d::encode_copy(inst, o, arch, sink),
+        Op::Reciprocal(o) => tr4d::encode_reciprocal(inst, o, arch, sink),
+        Op::Memset(o) => memset::encode(inst, o, arch, sink),
+        Op::Pool(o) => pool::encode(inst, o, arch, sink),
+        Op::CrossLaneReduceArith(o) => cross_lane_reduce::encode(inst, o, 0x7C, arch, sink),
+        Op::CrossLaneReduceBitvec(o) => cross_lane_reduce::encode(inst, o, 0x7D, arch, sink),
+        Op::Iota(o) => iota::encode(inst, o, arch, sink),
+        Op::AffineSelect(o) => affine_select::encode(inst, o, arch, sink),
     }
 }
 
@@ -211,6 +247,17 @@ fn generate_with(inst: &Instruction, arch: &ArchModel, out: &mut [Bundle]) -> Op
             gate(inst, arch, OpKind::RangeSelect)?;
             range_select::generate(inst, o, cx, out)
         }
+        // 4D-slot compute ops have no fast path: declining sends them to the reference encoder.
+        Op::TensorReduceArith(_)
+        | Op::TensorReduceBitvec(_)
+        | Op::TensorCopy(_)
+        | Op::Reciprocal(_)
+        | Op::Memset(_)
+        | Op::Pool(_)
+        | Op::CrossLaneReduceArith(_)
+        | Op::CrossLaneReduceBitvec(_)
+        | Op::Iota(_)
+        | Op::AffineSelect(_) => None,
     }
 }
 
