@@ -12,6 +12,7 @@ use crate::enums::{BirAccumulation, BirAluOp, BirUpdateMode, BirWaitMode};
 // 4D-slot compute ops (TensorReduce, TensorCopy, Reciprocal, Memset, Pool, CrossLaneReduce,
 // Iota, AffineSelect).
 pub mod compute4d;
+use crate::formats::compute4d::opcode as compute4d_opcode;
 pub use compute4d::*;
 
 /// Identifier of a BIR instruction (an access pattern's parent instruction).
@@ -727,70 +728,70 @@ pub const OPS: [OpInfo; 16] = [
     OpInfo {
         kind: OpKind::TensorReduceArith,
         name: "tensor_reduce_arith",
-        opcodes: &[0x42],
+        opcodes: &[compute4d_opcode::TENSOR_REDUCE_ARITH],
         engine: Engine::Vector,
         family: crate::arch::Family::TensorReduce,
     },
     OpInfo {
         kind: OpKind::TensorReduceBitvec,
         name: "tensor_reduce_bitvec",
-        opcodes: &[0x52],
+        opcodes: &[compute4d_opcode::TENSOR_REDUCE_BITVEC],
         engine: Engine::Vector,
         family: crate::arch::Family::TensorReduce,
     },
     OpInfo {
         kind: OpKind::TensorCopy,
         name: "tensor_copy",
-        opcodes: &[0x46, 0x47],
+        opcodes: &[compute4d_opcode::COPY, compute4d_opcode::CAST],
         engine: Engine::Vector,
         family: crate::arch::Family::TensorCopy,
     },
     OpInfo {
         kind: OpKind::Reciprocal,
         name: "reciprocal",
-        opcodes: &[0x48],
+        opcodes: &[compute4d_opcode::RECIPROCAL],
         engine: Engine::Vector,
         family: crate::arch::Family::Reciprocal,
     },
     OpInfo {
         kind: OpKind::Memset,
         name: "memset",
-        opcodes: &[0x49],
+        opcodes: &[compute4d_opcode::MEMSET],
         engine: Engine::Vector,
         family: crate::arch::Family::Memset,
     },
     OpInfo {
         kind: OpKind::Pool,
         name: "pool",
-        opcodes: &[0x45],
+        opcodes: &[compute4d_opcode::POOL],
         engine: Engine::GpSimd,
         family: crate::arch::Family::Pool,
     },
     OpInfo {
         kind: OpKind::CrossLaneReduceArith,
         name: "cross_lane_reduce_arith",
-        opcodes: &[0x7c],
+        opcodes: &[compute4d_opcode::CROSS_LANE_REDUCE_ARITH],
         engine: Engine::GpSimd,
         family: crate::arch::Family::CrossLaneReduce,
     },
     OpInfo {
         kind: OpKind::CrossLaneReduceBitvec,
         name: "cross_lane_reduce_bitvec",
-        opcodes: &[0x7d],
+        opcodes: &[compute4d_opcode::CROSS_LANE_REDUCE_BITVEC],
         engine: Engine::GpSimd,
         family: crate::arch::Family::CrossLaneReduce,
     },
     OpInfo {
         kind: OpKind::Iota,
         name: "iota",
-        opcodes: &[0x7e],
+        opcodes: &[compute4d_opcode::IOTA],
         engine: Engine::GpSimd,
         family: crate::arch::Family::Iota,
     },
     OpInfo {
         kind: OpKind::AffineSelect,
         name: "tensor_scalar_affine_select",
-        opcodes: &[0x92],
+        opcodes: &[compute4d_opcode::AFFINE_SELECT],
         engine: Engine::GpSimd,
         family: crate::arch::Family::AffineSelect,
     },

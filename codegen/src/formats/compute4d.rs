@@ -14,6 +14,47 @@
 use super::*;
 use crate::enums::{AFFINE_SELECT_CMPS, CR_REDUCE_AXES, CR_REDUCE_OPS, POOL_FUNCS, TENSOR_SUBDIMS};
 
+/// The opcode bytes of the group, stated once: the `Format` rows, the encoders, the validator
+/// rules, the lifter and the op table read them from here.
+pub mod opcode {
+    /// tensor_reduce_arith.
+    pub const TENSOR_REDUCE_ARITH: u8 = 0x42;
+    /// tensor_reduce_bitvec.
+    pub const TENSOR_REDUCE_BITVEC: u8 = 0x52;
+    /// copy.
+    pub const COPY: u8 = 0x46;
+    /// cast.
+    pub const CAST: u8 = 0x47;
+    /// reciprocal.
+    pub const RECIPROCAL: u8 = 0x48;
+    /// pool.
+    pub const POOL: u8 = 0x45;
+    /// cross_lane_reduce_arith.
+    pub const CROSS_LANE_REDUCE_ARITH: u8 = 0x7c;
+    /// cross_lane_reduce_bitvec.
+    pub const CROSS_LANE_REDUCE_BITVEC: u8 = 0x7d;
+    /// iota.
+    pub const IOTA: u8 = 0x7e;
+    /// memset.
+    pub const MEMSET: u8 = 0x49;
+    /// affine_select.
+    pub const AFFINE_SELECT: u8 = 0x92;
+    /// Every opcode of the group.
+    pub const ALL: [u8; 11] = [
+        TENSOR_REDUCE_ARITH,
+        TENSOR_REDUCE_BITVEC,
+        COPY,
+        CAST,
+        RECIPROCAL,
+        POOL,
+        CROSS_LANE_REDUCE_ARITH,
+        CROSS_LANE_REDUCE_BITVEC,
+        IOTA,
+        MEMSET,
+        AFFINE_SELECT,
+    ];
+}
+
 /// S4D4_TR control bytes 35..38 as the header names them (TensorReduce, Copy, Cast, Reciprocal).
 pub mod tr4d {
     use super::*;
@@ -368,7 +409,7 @@ pub mod affine_select {
 
 /// 0x42 TensorReduce (arith).
 pub static TENSOR_REDUCE_ARITH: Format = Format {
-    opcode: 0x42,
+    opcode: opcode::TENSOR_REDUCE_ARITH,
     mnemonic: "tensor_reduce_arith",
     struct_name: "S4D4_TR",
     family: Family::TensorReduce,
@@ -388,7 +429,7 @@ pub static TENSOR_REDUCE_ARITH: Format = Format {
 
 /// 0x52 TensorReduce (bitvec).
 pub static TENSOR_REDUCE_BITVEC: Format = Format {
-    opcode: 0x52,
+    opcode: opcode::TENSOR_REDUCE_BITVEC,
     mnemonic: "tensor_reduce_bitvec",
     struct_name: "S4D4_TR",
     family: Family::TensorReduce,
@@ -408,7 +449,7 @@ pub static TENSOR_REDUCE_BITVEC: Format = Format {
 
 /// 0x46 Copy.
 pub static COPY: Format = Format {
-    opcode: 0x46,
+    opcode: opcode::COPY,
     mnemonic: "copy",
     struct_name: "S4D4_TR",
     family: Family::TensorCopy,
@@ -428,7 +469,7 @@ pub static COPY: Format = Format {
 
 /// 0x47 Cast.
 pub static CAST: Format = Format {
-    opcode: 0x47,
+    opcode: opcode::CAST,
     mnemonic: "cast",
     struct_name: "S4D4_TR",
     family: Family::TensorCopy,
@@ -448,7 +489,7 @@ pub static CAST: Format = Format {
 
 /// 0x48 Reciprocal (S4D4_TR per the header binding, §4.7).
 pub static RECIPROCAL: Format = Format {
-    opcode: 0x48,
+    opcode: opcode::RECIPROCAL,
     mnemonic: "reciprocal",
     struct_name: "S4D4_TR",
     family: Family::Reciprocal,
@@ -468,7 +509,7 @@ pub static RECIPROCAL: Format = Format {
 
 /// 0x45 Pool.
 pub static POOL: Format = Format {
-    opcode: 0x45,
+    opcode: opcode::POOL,
     mnemonic: "pool",
     struct_name: "S4D4_PL",
     family: Family::Pool,
@@ -487,7 +528,7 @@ pub static POOL: Format = Format {
 
 /// 0x7C CrossLaneReduce (arith).
 pub static CROSS_LANE_REDUCE_ARITH: Format = Format {
-    opcode: 0x7C,
+    opcode: opcode::CROSS_LANE_REDUCE_ARITH,
     mnemonic: "cross_lane_reduce_arith",
     struct_name: "S4D4_CR",
     family: Family::CrossLaneReduce,
@@ -506,7 +547,7 @@ pub static CROSS_LANE_REDUCE_ARITH: Format = Format {
 
 /// 0x7D CrossLaneReduce (bitvec).
 pub static CROSS_LANE_REDUCE_BITVEC: Format = Format {
-    opcode: 0x7D,
+    opcode: opcode::CROSS_LANE_REDUCE_BITVEC,
     mnemonic: "cross_lane_reduce_bitvec",
     struct_name: "S4D4_CR",
     family: Family::CrossLaneReduce,
@@ -525,7 +566,7 @@ pub static CROSS_LANE_REDUCE_BITVEC: Format = Format {
 
 /// 0x7E Iota.
 pub static IOTA: Format = Format {
-    opcode: 0x7E,
+    opcode: opcode::IOTA,
     mnemonic: "iota",
     struct_name: "D4_IOTA",
     family: Family::Iota,
@@ -541,7 +582,7 @@ pub static IOTA: Format = Format {
 
 /// 0x49 Memset.
 pub static MEMSET: Format = Format {
-    opcode: 0x49,
+    opcode: opcode::MEMSET,
     mnemonic: "memset",
     struct_name: "memset (CC layout; the roster's S3D3 struct not recovered)",
     family: Family::Memset,
@@ -557,7 +598,7 @@ pub static MEMSET: Format = Format {
 
 /// 0x92 TensorScalarAffineSelect.
 pub static AFFINE_SELECT: Format = Format {
-    opcode: 0x92,
+    opcode: opcode::AFFINE_SELECT,
     mnemonic: "tensor_scalar_affine_select",
     struct_name: "S2D2_TS_AS",
     family: Family::AffineSelect,

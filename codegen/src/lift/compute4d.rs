@@ -21,15 +21,14 @@ use crate::bundle::Bundle;
 use crate::dtype::{BirDtype, bir_to_wire};
 use crate::enums::{BirAluOp, alu_from_wire};
 use crate::fields::{Field, Value};
+use crate::formats::compute4d::opcode::*;
 use crate::formats::compute4d::{affine_select as af, cr, iota as io, memset as ms, pool, tr4d};
 use crate::formats::tr;
 use crate::model::*;
 use crate::tensor::TensorSlot;
 
 /// The opcodes lifted here.
-pub(super) const OPCODES: [u8; 11] = [
-    0x42, 0x52, 0x46, 0x47, 0x48, 0x45, 0x7C, 0x7D, 0x7E, 0x49, 0x92,
-];
+pub(super) const OPCODES: [u8; 11] = crate::formats::compute4d::opcode::ALL;
 
 fn pattern(f: Field, b: &Bundle) -> GenPattern {
     match f.read(b) {
@@ -61,13 +60,13 @@ fn twin(d: BirDtype, arch: &ArchModel) -> Option<BirDtype> {
 pub(super) fn lift(a: &Bundle, arch: &ArchModel) -> Op {
     let opcode = a[0];
     match opcode {
-        0x42 | 0x52 | 0x46 | 0x47 | 0x48 => {
+        TENSOR_REDUCE_ARITH | TENSOR_REDUCE_BITVEC | COPY | CAST | RECIPROCAL => {
             let parts = byte(tr::ACTIVE, a) as u32;
             let src = mem_ap(tr::SRC, a, parts, dtype(byte(tr::IN_DTYPE, a), arch), arch);
             let mut dst = mem_ap(tr::DST, a, parts, dtype(byte(tr::OUT_DTYPE, a), arch), arch);
             match opcode {
-                0x46 => Op::TensorCopy(TensorCopy { src, dst }),
-                0x47 => {
+                COPY => Op::TensorCopy(TensorCopy { src, dst }),
+                CAST => {
                     if src.dtype() == dst.dtype()
                         && let Some(t) = twin(dst.dtype(), arch)
                     {
@@ -75,7 +74,7 @@ pub(super) fn lift(a: &Bundle, arch: &ArchModel) -> Op {
                     }
                     Op::TensorCopy(TensorCopy { src, dst })
                 }
-                0x48 => Op::Reciprocal(Reciprocal { src, dst }),
+                RECIPROCAL => Op::Reciprocal(Reciprocal { src, dst }),
                 _ => {
                     let r = TensorReduce {
                         src,
@@ -85,7 +84,7 @@ pub(super) fn lift(a: &Bundle, arch: &ArchModel) -> Op {
                             .unwrap_or(BirAxisList::X),
                         negated: byte(tr4d::NEGATED, a) != 0,
                     };
-                    if opcode == 0x42 {
+                    if opcode == TENSOR_REDUCE_ARITH {
                         Op::TensorReduceArith(r)
                     } else {
                         Op::TensorReduceBitvec(r)
@@ -93,7 +92,7 @@ pub(super) fn lift(a: &Bundle, arch: &ArchModel) -> Op {
                 }
             }
         }
-        0x45 => {
+        POOL => {
             let parts = byte(pool::ACTIVE, a) as u32;
             Op::Pool(Pool {
                 src: tensor_ap(
@@ -116,7 +115,7 @@ pub(super) fn lift(a: &Bundle, arch: &ArchModel) -> Op {
                 pool_scale: f32::from_bits(int(pool::POOL_SCALE, a) as u32),
             })
         }
-        0x7C | 0x7D => {
+        CROSS_LANE_REDUCE_ARITH | CROSS_LANE_REDUCE_BITVEC => {
             let parts = byte(cr::ACTIVE, a) as u32;
             let r = CrossLaneReduce {
                 src: tensor_ap(cr::SRC, a, parts, dtype(byte(cr::IN_DTYPE, a), arch), arch).into(),
@@ -127,13 +126,13 @@ pub(super) fn lift(a: &Bundle, arch: &ArchModel) -> Op {
                     .unwrap_or(CrossLaneAxis::All),
                 scale: f32::from_bits(int(cr::SCALE, a) as u32),
             };
-            if opcode == 0x7C {
+            if opcode == CROSS_LANE_REDUCE_ARITH {
                 Op::CrossLaneReduceArith(r)
             } else {
                 Op::CrossLaneReduceBitvec(r)
             }
         }
-        0x7E => Op::Iota(Iota {
+        IOTA => Op::Iota(Iota {
             pattern: pattern(io::PATTERN, a),
             dst: tensor_ap(
                 io::DST,
@@ -145,7 +144,7 @@ pub(super) fn lift(a: &Bundle, arch: &ArchModel) -> Op {
             .into(),
             channel_multiplier: int(io::CHANNEL_MULTIPLIER, a) as u32 as i32,
         }),
-        0x49 => Op::Memset(Memset {
+        MEMSET => Op::Memset(Memset {
             dst: tensor_ap(
                 ms::DST,
                 a,

@@ -7,7 +7,7 @@ use crate::arch::ArchModel;
 use crate::bundle::{Sink, setup_header, setup_sync};
 use crate::data4d::assign_data4d;
 use crate::error::EncodeError;
-use crate::formats::compute4d::affine_select as af;
+use crate::formats::compute4d::{affine_select as af, opcode};
 use crate::model::{AffineSelect, Instruction};
 use crate::tensor::assign_static;
 
@@ -45,7 +45,7 @@ pub(super) fn encode<S: Sink>(
         return Err(EncodeError::DtypeNotEncodable(dst.dtype));
     }
     let b = sink.begin()?;
-    setup_header(b, 0x92);
+    setup_header(b, opcode::AFFINE_SELECT);
     setup_sync(b, &inst.sync, true, true)?;
     af::ACTIVE.put_u8(b, active(&op.src, arch)?);
     af::IN_OUT_DTYPE.put_u8(b, lo | hi << 4);

@@ -6,7 +6,7 @@ use super::{active, static_only, wire};
 use crate::arch::ArchModel;
 use crate::bundle::{Sink, setup_header, setup_sync};
 use crate::error::EncodeError;
-use crate::formats::compute4d::cr;
+use crate::formats::compute4d::{cr, opcode as op_code};
 use crate::model::{CrossLaneAxis, CrossLaneReduce, Instruction};
 use crate::tensor::assign_static;
 
@@ -26,7 +26,7 @@ pub(super) fn encode<S: Sink>(
     arch: &ArchModel,
     sink: &mut S,
 ) -> Result<(), EncodeError> {
-    if op.op.is_bitvec() != (opcode == 0x7D) {
+    if op.op.is_bitvec() != (opcode == op_code::CROSS_LANE_REDUCE_BITVEC) {
         return Err(EncodeError::CrossLaneOpClass { op: op.op, opcode });
     }
     let src = static_only(&op.src, "cross_lane_reduce src_mem_pattern")?;

@@ -6,7 +6,7 @@ use crate::arch::ArchModel;
 use crate::bundle::{Sink, setup_header, setup_sync};
 use crate::data4d::assign_data4d;
 use crate::error::EncodeError;
-use crate::formats::compute4d::iota as io;
+use crate::formats::compute4d::{iota as io, opcode};
 use crate::model::{Instruction, Iota};
 use crate::tensor::assign_static;
 
@@ -27,7 +27,7 @@ pub(super) fn encode<S: Sink>(
         });
     }
     let b = sink.begin()?;
-    setup_header(b, 0x7E);
+    setup_header(b, opcode::IOTA);
     setup_sync(b, &inst.sync, true, true)?;
     assign_data4d(io::PATTERN.slot(b), &op.pattern)?;
     io::OUT_DTYPE.put_u8(b, wire(dst.dtype, arch));

@@ -6,7 +6,7 @@ use super::{active, static_only, wire};
 use crate::arch::ArchModel;
 use crate::bundle::{Sink, setup_header, setup_sync};
 use crate::error::EncodeError;
-use crate::formats::compute4d::memset as ms;
+use crate::formats::compute4d::{memset as ms, opcode};
 use crate::model::{Instruction, Memset};
 use crate::tensor::assign_static;
 
@@ -20,7 +20,7 @@ pub(super) fn encode<S: Sink>(
     let n = dst.num_elements_per_partition();
     let count = u32::try_from(n).map_err(|_| EncodeError::ElementCountOverflow(n))?;
     let b = sink.begin()?;
-    setup_header(b, 0x49);
+    setup_header(b, opcode::MEMSET);
     setup_sync(b, &inst.sync, true, true)?;
     ms::DST_ELEMENT_COUNT.put_u32(b, count);
     ms::DTYPE.put_u8(b, wire(dst.dtype, arch));

@@ -28,6 +28,7 @@ use crate::arch::{ArchModel, CAYMAN, CAYMAN_MODEL, MARIANA, MARIANA_MODEL, SUNDA
 use crate::bundle::{Bundle, Sink};
 use crate::dtype::{BirDtype, bir_to_wire};
 use crate::error::EncodeError;
+use crate::formats::compute4d::opcode as c4d;
 use crate::model::{AccessPattern, Instruction, Op, OpKind, StaticAp};
 
 /// Gather streams its index in chunks of this many elements (seed: chunk size 0x200).
@@ -97,8 +98,8 @@ pub(crate) fn opcodes(inst: &Instruction) -> &'static [u8] {
     match &inst.op {
         Op::StreamTranspose(t) if t.dst.partitions() < TRANSPOSE_WIDE_PARTITIONS => &[0x6b],
         // TensorCopy emits one of Copy / Cast.
-        Op::TensorCopy(c) if tr4d::copy_opcode(c) == 0x46 => &[0x46],
-        Op::TensorCopy(_) => &[0x47],
+        Op::TensorCopy(c) if tr4d::copy_opcode(c) == c4d::COPY => &[c4d::COPY],
+        Op::TensorCopy(_) => &[c4d::CAST],
         op => op.kind().info().opcodes,
     }
 }
@@ -119,14 +120,22 @@ pub(crate) fn encode<S: Sink>(
         Op::IndirectCopy(o) => indirect_copy::encode(inst, o, arch, sink),
         Op::RangeSelect(o) => range_select::encode(inst, o, arch, sink),
         // 4D-slot compute ops.
-        Op::TensorReduceArith(o) => tr4d::encode_reduce(inst, o, 0x42, arch, sink),
-        Op::TensorReduceBitvec(o) => tr4d::encode_reduce(inst, o, 0x52, arch, sink),
+        Op::TensorReduceArith(o) => {
+            tr4d::encode_reduce(inst, o, c4d::TENSOR_REDUCE_ARITH, arch, sink)
+        }
+        Op::TensorReduceBitvec(o) => {
+            tr4d::encode_reduce(inst, o, c4d::TENSOR_REDUCE_BITVEC, arch, sink)
+        }
         Op::TensorCopy(o) => tr4d::encode_copy(inst, o, arch, sink),
         Op::Reciprocal(o) => tr4d::encode_reciprocal(inst, o, arch, sink),
         Op::Memset(o) => memset::encode(inst, o, arch, sink),
         Op::Pool(o) => pool::encode(inst, o, arch, sink),
-        Op::CrossLaneReduceArith(o) => cross_lane_reduce::encode(inst, o, 0x7C, arch, sink),
-        Op::CrossLaneReduceBitvec(o) => cross_lane_reduce::encode(inst, o, 0x7D, arch, sink),
+        Op::CrossLaneReduceArith(o) => {
+            cross_lane_reduce::encode(inst, o, c4d::CROSS_LANE_REDUCE_ARITH, arch, sink)
+        }
+        Op::CrossLaneReduceBitvec(o) => {
+            cross_lane_reduce::encode(inst, o, c4d::CROSS_LANE_REDUCE_BITVEC, arch, sink)
+        }
         Op::Iota(o) => iota::encode(inst, o, arch, sink),
         Op::AffineSelect(o) => affine_select::encode(inst, o, arch, sink),
     }

@@ -6,7 +6,7 @@ use crate::arch::ArchModel;
 use crate::bundle::{Sink, setup_header, setup_sync};
 use crate::enums::POOL_MODE;
 use crate::error::EncodeError;
-use crate::formats::compute4d::pool as pl;
+use crate::formats::compute4d::{opcode, pool as pl};
 use crate::model::{Instruction, Pool};
 use crate::tensor::assign_static;
 
@@ -19,7 +19,7 @@ pub(super) fn encode<S: Sink>(
     let src = static_only(&op.src, "pool src_mem_pattern")?;
     let dst = static_only(&op.dst, "pool dst_mem_pattern")?;
     let b = sink.begin()?;
-    setup_header(b, 0x45);
+    setup_header(b, opcode::POOL);
     setup_sync(b, &inst.sync, true, true)?;
     pl::IN_DTYPE.put_u8(b, wire(src.dtype, arch));
     pl::OUT_DTYPE.put_u8(b, wire(dst.dtype, arch));

@@ -9,7 +9,7 @@ use crate::arch::ArchModel;
 use crate::bundle::{Bundle, Sink, setup_header, setup_sync};
 use crate::enums::{alu_to_wire, is_arith_reduce_op, is_bitvec_reduce_op};
 use crate::error::EncodeError;
-use crate::formats::compute4d::tr4d;
+use crate::formats::compute4d::{opcode as op_code, tr4d};
 use crate::formats::tr;
 use crate::indirect::assign_access_4d;
 use crate::model::{AccessPattern, Instruction, Reciprocal, TensorCopy, TensorReduce};
@@ -17,9 +17,9 @@ use crate::model::{AccessPattern, Instruction, Reciprocal, TensorCopy, TensorRed
 /// Copy when the BIR dtypes agree, Cast otherwise (CC: opcode = (src != dst) + 0x46).
 pub(super) fn copy_opcode(op: &TensorCopy) -> u8 {
     if op.src.dtype() == op.dst.dtype() {
-        0x46
+        op_code::COPY
     } else {
-        0x47
+        op_code::CAST
     }
 }
 
@@ -68,7 +68,7 @@ pub(super) fn encode_reduce<S: Sink>(
     sink: &mut S,
 ) -> Result<(), EncodeError> {
     let alu = alu_to_wire(op.op, arch.core).ok_or(EncodeError::AluNotEncodable(op.op))?;
-    let in_class = if opcode == 0x52 {
+    let in_class = if opcode == op_code::TENSOR_REDUCE_BITVEC {
         is_bitvec_reduce_op(alu)
     } else {
         is_arith_reduce_op(alu)
@@ -105,7 +105,7 @@ pub(super) fn encode_reciprocal<S: Sink>(
     sink: &mut S,
 ) -> Result<(), EncodeError> {
     same_count(&op.src, &op.dst)?;
-    common(inst, 0x48, &op.src, &op.dst, arch, sink)?;
+    common(inst, op_code::RECIPROCAL, &op.src, &op.dst, arch, sink)?;
     sink.end();
     Ok(())
 }

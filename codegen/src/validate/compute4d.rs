@@ -9,6 +9,7 @@ use crate::bundle::Bundle;
 use crate::dtype::WIRE_FP32R;
 use crate::enums::{POOL_MODE, SUBDIM_UNUSED, SUBDIM_X, is_arith_reduce_op, is_bitvec_reduce_op};
 use crate::fields::{Field, Value};
+use crate::formats::compute4d::opcode::*;
 use crate::formats::compute4d::{affine_select as af, cr, iota as io, memset as ms, pool, tr4d};
 use crate::formats::tr;
 use crate::model::{CrossLaneAxis, CrossLaneReduceOp, PoolFunc};
@@ -35,12 +36,14 @@ fn d4d_count(f: &Field, b: &Bundle) -> Option<u64> {
 /// The per-op rules of one bundle; `false` when the opcode is not of this group.
 pub(super) fn op_rules(c: &mut Ctx, opcode: u8, b: &Bundle) -> bool {
     match opcode {
-        0x42 | 0x52 | 0x46 | 0x47 | 0x48 => s4d4_tr(c, opcode, b),
-        0x45 => pool_rules(c, b),
-        0x7C | 0x7D => cross_lane(c, opcode, b),
-        0x7E => iota_rules(c, b),
-        0x49 => memset_rules(c, b),
-        0x92 => affine_select_rules(c, b),
+        TENSOR_REDUCE_ARITH | TENSOR_REDUCE_BITVEC | COPY | CAST | RECIPROCAL => {
+            s4d4_tr(c, opcode, b)
+        }
+        POOL => pool_rules(c, b),
+        CROSS_LANE_REDUCE_ARITH | CROSS_LANE_REDUCE_BITVEC => cross_lane(c, opcode, b),
+        IOTA => iota_rules(c, b),
+        MEMSET => memset_rules(c, b),
+        AFFINE_SELECT => affine_select_rules(c, b),
         _ => return false,
     }
     true
@@ -52,7 +55,7 @@ fn s4d4_tr(c: &mut Ctx, opcode: u8, b: &Bundle) {
     start_active(c, b, &tr::SRC, act);
     let (sc, dc) = (slot_count(&tr::SRC.read(b)), slot_count(&tr::DST.read(b)));
     let src_off = tr::SRC.offset as usize;
-    let reduce = opcode == 0x42 || opcode == 0x52;
+    let reduce = opcode == TENSOR_REDUCE_ARITH || opcode == TENSOR_REDUCE_BITVEC;
     if sc == Some(0) || dc == Some(0) {
         c.fail(
             "d4_tr_transpose_src_dst_count",
@@ -74,7 +77,7 @@ fn s4d4_tr(c: &mut Ctx, opcode: u8, b: &Bundle) {
         byte(&tr4d::MASK_ENABLE, b),
     );
     if reduce {
-        let ok = if opcode == 0x42 {
+        let ok = if opcode == TENSOR_REDUCE_ARITH {
             is_arith_reduce_op(op)
         } else {
             is_bitvec_reduce_op(op)
@@ -94,7 +97,7 @@ fn s4d4_tr(c: &mut Ctx, opcode: u8, b: &Bundle) {
             );
         }
     }
-    if opcode == 0x46 && byte(&tr::IN_DTYPE, b) != byte(&tr::OUT_DTYPE, b) {
+    if opcode == COPY && byte(&tr::IN_DTYPE, b) != byte(&tr::OUT_DTYPE, b) {
         c.fail(
             "s4d4_tr_copy_same_dtype",
             tr::OUT_DTYPE.offset as usize,
@@ -105,7 +108,7 @@ fn s4d4_tr(c: &mut Ctx, opcode: u8, b: &Bundle) {
             ),
         );
     }
-    if opcode == 0x46 || opcode == 0x47 {
+    if opcode == COPY || opcode == CAST {
         let bad = [
             (&tr4d::NEGATED, neg != 0),
             (&tr4d::OP, op != 0),
@@ -159,7 +162,8 @@ fn cross_lane(c: &mut Ctx, opcode: u8, b: &Bundle) {
     active_range(c, b, act);
     start_active(c, b, &cr::SRC, act);
     let op = byte(&cr::REDUCE_OP, b);
-    let ok = CrossLaneReduceOp::from_wire(op).is_some_and(|o| o.is_bitvec() == (opcode == 0x7D));
+    let ok = CrossLaneReduceOp::from_wire(op)
+        .is_some_and(|o| o.is_bitvec() == (opcode == CROSS_LANE_REDUCE_BITVEC));
     if !ok {
         c.fail(
             "s4d4_cr_reduce_op",
