@@ -6,7 +6,8 @@
 //! What is checked: the header; the reserved bytes; dtype codes; every access-pattern slot
 //! (`tensor_start_addr_valid`, `tensorNd_valid`, the indirect arm and its quadrant invariant);
 //! the per-op predicates below; the MX descriptor selector `mxmem1d_valid` (on a 16-byte slot,
-//! since no bundle format here carries one); and DMA_INDIRECT1D's index rules.
+//! since no bundle format here carries one); and DMA_INDIRECT1D's index rules. The 4D-slot
+//! compute formats' per-op rules live in `validate/compute4d.rs`.
 //!
 //! What is not checked (the spec gives only a name, no semantics): `s4d4_tr_same_src_dst_count`
 //! (beyond `d4_tr_same_src_dst_count`), `d4_gt_same_src_dst`, `s_gather_index_dtype`,

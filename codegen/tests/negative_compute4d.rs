@@ -532,3 +532,22 @@ fn assembler_rejects_malformed_generator_patterns() {
         );
     }
 }
+
+#[test]
+fn copy_with_op_dim_x_is_valid_but_not_encoder_output() {
+    // The header accepts op_dim UNUSED or X on Copy/Cast; the encoder writes UNUSED (CC
+    // "+0x25 = 0"), so the X form validates but does not lift.
+    let mut b = generate_vec(&copy(), &CAYMAN).unwrap()[0];
+    b[0x25] = 0x02;
+    assert_eq!(validate_bundle(&b, 0, &CAYMAN), vec![]);
+    assert_eq!(
+        lift_problem(&b, &CAYMAN),
+        (
+            0x25,
+            SequenceProblem::Differs {
+                expected: 0,
+                found: 2
+            }
+        )
+    );
+}

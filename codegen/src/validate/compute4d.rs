@@ -21,6 +21,13 @@ fn byte(f: &Field, b: &Bundle) -> u8 {
 fn dword(f: &Field, b: &Bundle) -> u32 {
     match f.read(b) {
         Value::Int(x) => x as u32,
+        _ => 0,
+    }
+}
+
+/// The ADDR4 word of a plain TENSORnD field.
+fn start_word(f: &Field, b: &Bundle) -> u32 {
+    match f.read(b) {
         Value::Tensor(t) => t.addr,
         _ => 0,
     }
@@ -181,7 +188,7 @@ fn cross_lane(c: &mut Ctx, opcode: u8, b: &Bundle) {
         );
     }
     for f in [&cr::SRC, &cr::DST] {
-        let w = dword(f, b);
+        let w = start_word(f, b);
         if w & REG_BIT == 0 && c.arch.in_psum(w & ADDR_MASK) {
             c.fail(
                 "s4d4_cr_sbuf_only",
