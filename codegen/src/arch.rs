@@ -164,6 +164,11 @@ impl FamilySet {
         FamilySet(m)
     }
 
+    /// The families in either set.
+    pub const fn union(self, other: FamilySet) -> FamilySet {
+        FamilySet(self.0 | other.0)
+    }
+
     /// Whether `f` is in the set.
     pub const fn contains(self, f: Family) -> bool {
         self.0 & (1 << f as u8) != 0
@@ -189,7 +194,7 @@ impl FamilySet {
 // and S2D2_TS_AS are byte-identical across the generations (GPSIMD, compile-verified);
 // ASSUMPTION for Pool and Memset, which only the CC (CoreV2 visitors) describes: the later cores
 // inherit them as they inherit the other CoreV2 visitors.
-const COMPUTE4D: [Family; 8] = [
+const COMPUTE4D: FamilySet = FamilySet::of(&[
     Family::TensorReduce,
     Family::TensorCopy,
     Family::Reciprocal,
@@ -198,7 +203,7 @@ const COMPUTE4D: [Family; 8] = [
     Family::CrossLaneReduce,
     Family::Iota,
     Family::AffineSelect,
-];
+]);
 
 const FAMILIES_V2: FamilySet = FamilySet::of(&[
     // The five DVE/Pool visitors are CoreV2GenImpl members (seed); IndirectCopy and
@@ -209,15 +214,8 @@ const FAMILIES_V2: FamilySet = FamilySet::of(&[
     Family::Dropout,
     Family::IndirectCopy,
     Family::DmaIndirect,
-    COMPUTE4D[0],
-    COMPUTE4D[1],
-    COMPUTE4D[2],
-    COMPUTE4D[3],
-    COMPUTE4D[4],
-    COMPUTE4D[5],
-    COMPUTE4D[6],
-    COMPUTE4D[7],
-]);
+])
+.union(COMPUTE4D);
 
 const FAMILIES_V3: FamilySet = FamilySet::of(&[
     // ASSUMPTION: CoreV3 keeps the CoreV2 visitors (the seed names CoreV2GenImpl for them and
@@ -230,15 +228,8 @@ const FAMILIES_V3: FamilySet = FamilySet::of(&[
     Family::DmaIndirect,
     // Seed: "RangeSelect is CoreV3-only".
     Family::RangeSelect,
-    COMPUTE4D[0],
-    COMPUTE4D[1],
-    COMPUTE4D[2],
-    COMPUTE4D[3],
-    COMPUTE4D[4],
-    COMPUTE4D[5],
-    COMPUTE4D[6],
-    COMPUTE4D[7],
-]);
+])
+.union(COMPUTE4D);
 
 const FAMILIES_V4: FamilySet = FamilySet::of(&[
     // ASSUMPTION as for V3: the CoreV2 datamove visitors are inherited.
@@ -253,15 +244,8 @@ const FAMILIES_V4: FamilySet = FamilySet::of(&[
     Family::Mx,
     // CONFLICT (settled for the seed): the header defines S2D2_RS on mariana too; the seed says
     // RangeSelect is CoreV3-only, so mariana has no RangeSelect encoder here.
-    COMPUTE4D[0],
-    COMPUTE4D[1],
-    COMPUTE4D[2],
-    COMPUTE4D[3],
-    COMPUTE4D[4],
-    COMPUTE4D[5],
-    COMPUTE4D[6],
-    COMPUTE4D[7],
-]);
+])
+.union(COMPUTE4D);
 
 /// sunda (CoreV2).
 pub static SUNDA: ArchModel = SUNDA_MODEL;
@@ -354,6 +338,14 @@ mod tests {
         assert!(!SUNDA.has(Family::RangeSelect) && CAYMAN.has(Family::RangeSelect));
         assert!(!MARIANA.has(Family::RangeSelect));
         assert!(MARIANA.has(Family::TensorIndirect) && !CAYMAN.has(Family::TensorIndirect));
+        // The 4D-slot compute families are on every target.
+        for t in Target::ALL {
+            assert!(t.model().has(Family::TensorReduce) && t.model().has(Family::AffineSelect));
+        }
+        assert_eq!(
+            FamilySet::of(&[Family::Pool]).union(FamilySet::of(&[Family::Iota])),
+            FamilySet::of(&[Family::Iota, Family::Pool])
+        );
     }
 
     #[test]
