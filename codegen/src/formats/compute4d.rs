@@ -17,27 +17,27 @@ use crate::enums::{AFFINE_SELECT_CMPS, CR_REDUCE_AXES, CR_REDUCE_OPS, POOL_FUNCS
 /// The opcode bytes of the group, stated once: the `Format` rows, the encoders, the validator
 /// rules, the lifter and the op table read them from here.
 pub mod opcode {
-    /// tensor_reduce_arith.
+    /// TensorReduceArithOp (S4D4_TR; CC enum page, header binding).
     pub const TENSOR_REDUCE_ARITH: u8 = 0x42;
-    /// tensor_reduce_bitvec.
+    /// TensorReduce, bitvec twin (S4D4_TR).
     pub const TENSOR_REDUCE_BITVEC: u8 = 0x52;
-    /// copy.
+    /// Copy (S4D4_TR; CC `visitInstTensorCopy`, equal dtypes).
     pub const COPY: u8 = 0x46;
-    /// cast.
+    /// Cast (S4D4_TR; the same visitor when the dtypes differ).
     pub const CAST: u8 = 0x47;
-    /// reciprocal.
+    /// Reciprocal (S4D4_TR per the header binding).
     pub const RECIPROCAL: u8 = 0x48;
-    /// pool.
+    /// Pool (S4D4_PL, CC).
     pub const POOL: u8 = 0x45;
-    /// cross_lane_reduce_arith.
+    /// CrossLaneReduceArith (S4D4_CR; seed pass LegalizePartitionReduce).
     pub const CROSS_LANE_REDUCE_ARITH: u8 = 0x7c;
-    /// cross_lane_reduce_bitvec.
+    /// CrossLaneReduceBitvec (S4D4_CR).
     pub const CROSS_LANE_REDUCE_BITVEC: u8 = 0x7d;
-    /// iota.
+    /// Iota (D4_IOTA).
     pub const IOTA: u8 = 0x7e;
-    /// memset.
+    /// Memset (CC layout).
     pub const MEMSET: u8 = 0x49;
-    /// affine_select.
+    /// TensorScalarAffineSelect (S2D2_TS_AS; seed: distinct from 0x98).
     pub const AFFINE_SELECT: u8 = 0x92;
     /// Every opcode of the group.
     pub const ALL: [u8; 11] = [
