@@ -100,6 +100,23 @@ pub enum Family {
     // IndirectSaveAccumulate (BIR op 46).
     /// IndirectSaveAccumulate 0xCA (CoreV2 indirect family; opcode pinned, bytes unpinned).
     IndirectSaveAccumulate,
+    // 4D-slot compute families.
+    /// TensorReduce 0x42 / 0x52 (S4D4_TR).
+    TensorReduce,
+    /// TensorCopy: Copy 0x46 / Cast 0x47 (S4D4_TR).
+    TensorCopy,
+    /// Reciprocal 0x48 (S4D4_TR).
+    Reciprocal,
+    /// Memset 0x49.
+    Memset,
+    /// Pool 0x45 (S4D4_PL).
+    Pool,
+    /// CrossLaneReduce 0x7C / 0x7D (S4D4_CR).
+    CrossLaneReduce,
+    /// Iota 0x7E (D4_IOTA).
+    Iota,
+    /// TensorScalarAffineSelect 0x92 (S2D2_TS_AS).
+    AffineSelect,
 }
 
 /// The constants one target's encoders and validators read.
@@ -138,20 +155,26 @@ pub struct ArchModel {
     pub families: FamilySet,
 }
 
-/// A set of encoder families (a bit mask, so the per-instruction gate is one AND).
+/// A set of encoder families (a bit mask, so the per-instruction gate is one AND). 64 bits: room
+/// for every family of the full ISA.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FamilySet(u16);
+pub struct FamilySet(u64);
 
 impl FamilySet {
     /// The set of the listed families.
     pub const fn of(fs: &[Family]) -> FamilySet {
-        let mut m = 0u16;
+        let mut m = 0u64;
         let mut i = 0;
         while i < fs.len() {
             m |= 1 << fs[i] as u8;
             i += 1;
         }
         FamilySet(m)
+    }
+
+    /// The families in either set.
+    pub const fn union(self, other: FamilySet) -> FamilySet {
+        FamilySet(self.0 | other.0)
     }
 
     /// Whether `f` is in the set.
@@ -175,6 +198,21 @@ impl FamilySet {
 //   CC "ACTIVE/dynamic-AP", header SHAPE_REG); it must not cover 0x20 (the marker is ORed after
 //   the asserts) nor 0x02 (set by every legal PSUM address, and the spec allows PSUM data).
 
+// The 4D-slot compute families are on every target: the header structs S4D4_TR, S4D4_CR, D4_IOTA
+// and S2D2_TS_AS are byte-identical across the generations (GPSIMD, compile-verified);
+// ASSUMPTION for Pool and Memset, which only the CC (CoreV2 visitors) describes: the later cores
+// inherit them as they inherit the other CoreV2 visitors.
+const COMPUTE4D: FamilySet = FamilySet::of(&[
+    Family::TensorReduce,
+    Family::TensorCopy,
+    Family::Reciprocal,
+    Family::Memset,
+    Family::Pool,
+    Family::CrossLaneReduce,
+    Family::Iota,
+    Family::AffineSelect,
+]);
+
 const FAMILIES_V2: FamilySet = FamilySet::of(&[
     // The five DVE/Pool visitors are CoreV2GenImpl members (seed); IndirectCopy and
     // DMA-indirect are the CoreV2 indirect family (seed, "CoreV2 / CoreV4").
@@ -187,7 +225,8 @@ const FAMILIES_V2: FamilySet = FamilySet::of(&[
     // Seed: "the CoreV2 indirect opcode family (IndirectCopy 0xE7, IndirectSaveAccumulate 0xCA,
     // DMA-indirect 0xBB)".
     Family::IndirectSaveAccumulate,
-]);
+])
+.union(COMPUTE4D);
 
 const FAMILIES_V3: FamilySet = FamilySet::of(&[
     // ASSUMPTION: CoreV3 keeps the CoreV2 visitors (the seed names CoreV2GenImpl for them and
@@ -201,7 +240,8 @@ const FAMILIES_V3: FamilySet = FamilySet::of(&[
     Family::IndirectSaveAccumulate,
     // Seed: "RangeSelect is CoreV3-only".
     Family::RangeSelect,
-]);
+])
+.union(COMPUTE4D);
 
 const FAMILIES_V4: FamilySet = FamilySet::of(&[
     // ASSUMPTION as for V3: the CoreV2 datamove visitors are inherited.
@@ -217,7 +257,8 @@ const FAMILIES_V4: FamilySet = FamilySet::of(&[
     Family::Mx,
     // CONFLICT (settled for the seed): the header defines S2D2_RS on mariana too; the seed says
     // RangeSelect is CoreV3-only, so mariana has no RangeSelect encoder here.
-]);
+])
+.union(COMPUTE4D);
 
 /// sunda (CoreV2).
 pub static SUNDA: ArchModel = SUNDA_MODEL;
@@ -310,6 +351,14 @@ mod tests {
         assert!(!SUNDA.has(Family::RangeSelect) && CAYMAN.has(Family::RangeSelect));
         assert!(!MARIANA.has(Family::RangeSelect));
         assert!(MARIANA.has(Family::TensorIndirect) && !CAYMAN.has(Family::TensorIndirect));
+        // The 4D-slot compute families are on every target.
+        for t in Target::ALL {
+            assert!(t.model().has(Family::TensorReduce) && t.model().has(Family::AffineSelect));
+        }
+        assert_eq!(
+            FamilySet::of(&[Family::Pool]).union(FamilySet::of(&[Family::Iota])),
+            FamilySet::of(&[Family::Iota, Family::Pool])
+        );
     }
 
     #[test]

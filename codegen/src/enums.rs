@@ -7,6 +7,10 @@
 
 use crate::arch::CoreGen;
 
+// Enumerations of the 4D-slot compute formats.
+pub mod compute4d;
+pub use compute4d::*;
+
 /// A named wire-code table.
 pub type NameTable = &'static [(u8, &'static str)];
 

@@ -161,6 +161,36 @@ pub enum EncodeError {
         /// The fact no source gives.
         missing: &'static str,
     },
+    // 4D-slot compute ops.
+    /// A TensorReduce op outside its opcode's class (arith 0x42 / bitvec 0x52).
+    #[error("ALU op {op:?} is not in the ALU class of opcode {opcode:#04x}")]
+    ReduceOpClass {
+        /// The BIR op.
+        op: crate::enums::BirAluOp,
+        /// The opcode the instruction kind emits.
+        opcode: u8,
+    },
+    /// A CrossLaneReduce op of the other opcode's class (arith 0x7C / bitvec 0x7D).
+    #[error("cross-lane reduce op {op:?} belongs to the other opcode than {opcode:#04x}")]
+    CrossLaneOpClass {
+        /// The op.
+        op: crate::model::CrossLaneReduceOp,
+        /// The opcode the instruction kind emits.
+        opcode: u8,
+    },
+    /// Two operands (or a generator pattern and an operand) whose element counts must agree.
+    #[error("{what}: element counts {left} and {right} must agree")]
+    ElementCountMismatch {
+        /// The rule, in the header's words.
+        what: &'static str,
+        /// The first count.
+        left: u64,
+        /// The second count.
+        right: u64,
+    },
+    /// An element count that does not fit its u32 field.
+    #[error("element count {0} does not fit the u32 field")]
+    ElementCountOverflow(u64),
     /// The output slice is too short.
     #[error("output buffer holds {available} bundles, {needed} needed")]
     OutputFull {

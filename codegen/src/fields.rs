@@ -7,6 +7,7 @@
 use std::fmt::Write;
 
 use crate::addr4;
+use crate::data4d::{DATA4D_BYTES, Data4dSlot};
 use crate::dtype::WireDtype;
 use crate::enums::{self, NameTable};
 use crate::indirect::{MemSlot, parse_hex, push_hex};
@@ -63,6 +64,8 @@ pub enum Kind {
     Mem(u8),
     /// 32 lane bytes.
     Lanes,
+    /// A DATA4D generator pattern (int32 base, 4 x i16 step, 4 x u16 num; no ADDR4).
+    Data4d,
 }
 
 impl Kind {
@@ -75,6 +78,7 @@ impl Kind {
             Kind::Hex64 => 8,
             Kind::Tensor(n) | Kind::Mem(n) => tensor_bytes(n as usize),
             Kind::Lanes => 32,
+            Kind::Data4d => DATA4D_BYTES,
         }
     }
 }
@@ -133,6 +137,8 @@ pub enum Value {
     Mem(MemSlot),
     /// Lane map.
     Lanes([u8; 32]),
+    /// DATA4D generator pattern.
+    Data4d(Data4dSlot),
 }
 
 impl Field {
@@ -185,6 +191,7 @@ impl Field {
                 l.copy_from_slice(s);
                 Value::Lanes(l)
             }
+            Kind::Data4d => Value::Data4d(Data4dSlot::read(s)),
             _ => {
                 let mut v = [0u8; 8];
                 v[..s.len()].copy_from_slice(s);
@@ -203,6 +210,7 @@ impl Field {
             (Kind::Tensor(_), Value::Tensor(t)) => t.write(s),
             (Kind::Mem(_), Value::Mem(m)) => m.write(s),
             (Kind::Lanes, Value::Lanes(l)) => s.copy_from_slice(l),
+            (Kind::Data4d, Value::Data4d(d)) => d.write(s),
             (_, Value::Int(x)) => {
                 let w = s.len();
                 s.copy_from_slice(&x.to_le_bytes()[..w]);
@@ -240,6 +248,7 @@ impl Field {
             (Kind::Tensor(_), Value::Tensor(t)) => t.format(out),
             (Kind::Mem(_), Value::Mem(m)) => m.format(out),
             (Kind::Lanes, Value::Lanes(l)) => push_hex(out, l),
+            (Kind::Data4d, Value::Data4d(d)) => d.format(out),
             _ => out.push('?'),
         }
     }
@@ -290,6 +299,7 @@ impl Field {
                 parse_hex(s, &mut l)?;
                 Ok(Value::Lanes(l))
             }
+            Kind::Data4d => Data4dSlot::parse(s).map(Value::Data4d),
         }
     }
 }

@@ -986,8 +986,12 @@ pub static DMA_INDIRECT: Format = Format {
     reserved_rule: "reserved_zero",
 };
 
+// 4D-slot compute formats (TensorReduce, Copy/Cast, Reciprocal, Pool, CrossLaneReduce, Iota,
+// Memset, AffineSelect).
+pub mod compute4d;
+
 /// Every format the decoder knows.
-pub static FORMATS: [&Format; 10] = [
+pub static FORMATS: [&Format; 21] = [
     &STREAM_SHUFFLE,
     &STREAM_TRANSPOSE_FWD,
     &STREAM_TRANSPOSE,
@@ -998,6 +1002,18 @@ pub static FORMATS: [&Format; 10] = [
     &RANGE_SELECT,
     &DVE_READ_ACCUMULATOR,
     &DMA_INDIRECT,
+    // 4D-slot compute formats.
+    &compute4d::TENSOR_REDUCE_ARITH,
+    &compute4d::TENSOR_REDUCE_BITVEC,
+    &compute4d::COPY,
+    &compute4d::CAST,
+    &compute4d::RECIPROCAL,
+    &compute4d::POOL,
+    &compute4d::CROSS_LANE_REDUCE_ARITH,
+    &compute4d::CROSS_LANE_REDUCE_BITVEC,
+    &compute4d::IOTA,
+    &compute4d::MEMSET,
+    &compute4d::AFFINE_SELECT,
 ];
 
 /// The format for an opcode.

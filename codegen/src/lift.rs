@@ -3,7 +3,9 @@
 //! [`decode_instructions`] splits the input into bundles, groups them into the sequences the op
 //! encoders emit (StreamShuffle {0x6A, 0x69}; StreamTranspose {0x6B} or {0x6B, 0x69}; Gather one
 //! {0x68, 0x67} pair per 512-element chunk, chained by the continuation flag; Dropout 0x7F;
-//! IndirectCopy 0xE7; RangeSelect {0xBC, 0x9B}), rebuilds each instruction from the field tables
+//! IndirectCopy 0xE7; RangeSelect {0xBC, 0x9B}; the one-bundle 4D-slot compute ops 0x42, 0x52,
+//! 0x46, 0x47, 0x48, 0x45, 0x7C, 0x7D, 0x7E, 0x49, 0x92, whose canonical forms `compute4d`
+//! documents), rebuilds each instruction from the field tables
 //! of `formats.rs`, and re-encodes it with [`generate`]: the input must be exactly what the
 //! encoder writes for the decoded instruction. Anything else is a [`DecodeError`] naming the
 //! bundle and the byte offset (from the start of the input) where the input departs from
@@ -60,6 +62,9 @@ use crate::indirect::MemSlot;
 use crate::model::*;
 use crate::tensor::TensorSlot;
 
+// Lifting of the 4D-slot compute formats.
+mod compute4d;
+
 /// Decodes a stream of bundles into the instructions that encode to it (see the module docs for
 /// the canonical forms). `generate` of each returned instruction, concatenated, reproduces
 /// `bytes` exactly; any input for which that cannot hold is an error naming the bundle and byte.
@@ -112,6 +117,8 @@ fn group_len(b: &[&Bundle], i: usize, input_len: usize) -> Result<usize, DecodeE
         0xBC if opcode_at(i + 1) == Some(0x9B) => Ok(2),
         0xBC => Err(unpaired(i + 1, 0xBC, 0x9B)),
         0x7F | 0xE7 => Ok(1),
+        // 4D-slot compute ops: one bundle each.
+        op if compute4d::OPCODES.contains(&op) => Ok(1),
         0x68 => {
             let flag = options(b[i]);
             if flag != 0 {
@@ -202,6 +209,7 @@ fn lift(g: &[&Bundle], arch: &ArchModel) -> Instruction {
         [a] if a[0] == 0x7F => dropout(a, arch),
         [a] if a[0] == 0xE7 => indirect_copy(a, arch),
         [a, b] if a[0] == 0xBC => range_select(a, b, arch),
+        [a] if compute4d::OPCODES.contains(&a[0]) => compute4d::lift(a, arch),
         _ => gather(g, arch),
     };
     Instruction::new(op).with_sync(sync(first, last))

@@ -9,6 +9,12 @@
 use crate::dtype::BirDtype;
 use crate::enums::{BirAccumulation, BirAluOp, BirUpdateMode, BirWaitMode};
 
+// 4D-slot compute ops (TensorReduce, TensorCopy, Reciprocal, Memset, Pool, CrossLaneReduce,
+// Iota, AffineSelect).
+pub mod compute4d;
+use crate::formats::compute4d::opcode as compute4d_opcode;
+pub use compute4d::*;
+
 /// Identifier of a BIR instruction (an access pattern's parent instruction).
 pub type InstId = u32;
 
@@ -698,6 +704,27 @@ pub enum Op {
     // IndirectSaveAccumulate (BIR op 46).
     /// IndirectSaveAccumulate.
     IndirectSaveAccumulate(IndirectSaveAccumulate),
+    // 4D-slot compute ops.
+    /// TensorReduce, arith opcode 0x42.
+    TensorReduceArith(TensorReduce),
+    /// TensorReduce, bitvec opcode 0x52.
+    TensorReduceBitvec(TensorReduce),
+    /// TensorCopy: 0x46 Copy or 0x47 Cast.
+    TensorCopy(TensorCopy),
+    /// Reciprocal 0x48.
+    Reciprocal(Reciprocal),
+    /// Memset 0x49.
+    Memset(Memset),
+    /// Pool 0x45.
+    Pool(Pool),
+    /// CrossLaneReduce, arith opcode 0x7C.
+    CrossLaneReduceArith(CrossLaneReduce),
+    /// CrossLaneReduce, bitvec opcode 0x7D.
+    CrossLaneReduceBitvec(CrossLaneReduce),
+    /// Iota 0x7E.
+    Iota(Iota),
+    /// TensorScalarAffineSelect 0x92.
+    AffineSelect(AffineSelect),
 }
 
 /// The op kinds, with their opcode sequences and engines as data.
@@ -718,6 +745,27 @@ pub enum OpKind {
     // IndirectSaveAccumulate (BIR op 46).
     /// IndirectSaveAccumulate.
     IndirectSaveAccumulate,
+    // 4D-slot compute ops.
+    /// TensorReduce 0x42.
+    TensorReduceArith,
+    /// TensorReduce 0x52.
+    TensorReduceBitvec,
+    /// TensorCopy 0x46 / 0x47.
+    TensorCopy,
+    /// Reciprocal 0x48.
+    Reciprocal,
+    /// Memset 0x49.
+    Memset,
+    /// Pool 0x45.
+    Pool,
+    /// CrossLaneReduce 0x7C.
+    CrossLaneReduceArith,
+    /// CrossLaneReduce 0x7D.
+    CrossLaneReduceBitvec,
+    /// Iota 0x7E.
+    Iota,
+    /// TensorScalarAffineSelect 0x92.
+    AffineSelect,
 }
 
 /// One row of the op table.
@@ -735,7 +783,7 @@ pub struct OpInfo {
 }
 
 /// The op table (seed DVE page; engines from isa-table §1).
-pub const OPS: [OpInfo; 7] = [
+pub const OPS: [OpInfo; 17] = [
     OpInfo {
         kind: OpKind::StreamShuffle,
         name: "stream_shuffle",
@@ -787,6 +835,79 @@ pub const OPS: [OpInfo; 7] = [
         engine: Engine::GpSimd,
         family: crate::arch::Family::IndirectSaveAccumulate,
     },
+    // 4D-slot compute ops; engines are the isa-table §1 defaults (Pool: ASSUMPTION, the Pool
+    // engine, which this crate calls GpSimd). Poly-engine ops (tensor_copy, memset) take their
+    // default engine only.
+    OpInfo {
+        kind: OpKind::TensorReduceArith,
+        name: "tensor_reduce_arith",
+        opcodes: &[compute4d_opcode::TENSOR_REDUCE_ARITH],
+        engine: Engine::Vector,
+        family: crate::arch::Family::TensorReduce,
+    },
+    OpInfo {
+        kind: OpKind::TensorReduceBitvec,
+        name: "tensor_reduce_bitvec",
+        opcodes: &[compute4d_opcode::TENSOR_REDUCE_BITVEC],
+        engine: Engine::Vector,
+        family: crate::arch::Family::TensorReduce,
+    },
+    OpInfo {
+        kind: OpKind::TensorCopy,
+        name: "tensor_copy",
+        opcodes: &[compute4d_opcode::COPY, compute4d_opcode::CAST],
+        engine: Engine::Vector,
+        family: crate::arch::Family::TensorCopy,
+    },
+    OpInfo {
+        kind: OpKind::Reciprocal,
+        name: "reciprocal",
+        opcodes: &[compute4d_opcode::RECIPROCAL],
+        engine: Engine::Vector,
+        family: crate::arch::Family::Reciprocal,
+    },
+    OpInfo {
+        kind: OpKind::Memset,
+        name: "memset",
+        opcodes: &[compute4d_opcode::MEMSET],
+        engine: Engine::Vector,
+        family: crate::arch::Family::Memset,
+    },
+    OpInfo {
+        kind: OpKind::Pool,
+        name: "pool",
+        opcodes: &[compute4d_opcode::POOL],
+        engine: Engine::GpSimd,
+        family: crate::arch::Family::Pool,
+    },
+    OpInfo {
+        kind: OpKind::CrossLaneReduceArith,
+        name: "cross_lane_reduce_arith",
+        opcodes: &[compute4d_opcode::CROSS_LANE_REDUCE_ARITH],
+        engine: Engine::GpSimd,
+        family: crate::arch::Family::CrossLaneReduce,
+    },
+    OpInfo {
+        kind: OpKind::CrossLaneReduceBitvec,
+        name: "cross_lane_reduce_bitvec",
+        opcodes: &[compute4d_opcode::CROSS_LANE_REDUCE_BITVEC],
+        engine: Engine::GpSimd,
+        family: crate::arch::Family::CrossLaneReduce,
+    },
+    OpInfo {
+        kind: OpKind::Iota,
+        name: "iota",
+        opcodes: &[compute4d_opcode::IOTA],
+        engine: Engine::GpSimd,
+        family: crate::arch::Family::Iota,
+    },
+    OpInfo {
+        kind: OpKind::AffineSelect,
+        name: "tensor_scalar_affine_select",
+        opcodes: &[compute4d_opcode::AFFINE_SELECT],
+        engine: Engine::GpSimd,
+        family: crate::arch::Family::AffineSelect,
+    },
 ];
 
 impl Op {
@@ -800,6 +921,17 @@ impl Op {
             Op::IndirectCopy(_) => OpKind::IndirectCopy,
             Op::RangeSelect(_) => OpKind::RangeSelect,
             Op::IndirectSaveAccumulate(_) => OpKind::IndirectSaveAccumulate,
+            // 4D-slot compute ops.
+            Op::TensorReduceArith(_) => OpKind::TensorReduceArith,
+            Op::TensorReduceBitvec(_) => OpKind::TensorReduceBitvec,
+            Op::TensorCopy(_) => OpKind::TensorCopy,
+            Op::Reciprocal(_) => OpKind::Reciprocal,
+            Op::Memset(_) => OpKind::Memset,
+            Op::Pool(_) => OpKind::Pool,
+            Op::CrossLaneReduceArith(_) => OpKind::CrossLaneReduceArith,
+            Op::CrossLaneReduceBitvec(_) => OpKind::CrossLaneReduceBitvec,
+            Op::Iota(_) => OpKind::Iota,
+            Op::AffineSelect(_) => OpKind::AffineSelect,
         }
     }
 }
@@ -855,6 +987,7 @@ impl Instruction {
 /// | indirect AP | `indirect(data=STATIC,index=STATIC,num=N,arg=A)` |
 /// | lane map | the bytes in hex (64 digits for 32 lanes), `-` when empty |
 /// | scalar operand | `imm:F`, `ptr:0xP`, `reg:R` |
+/// | generator pattern (DATA4D) | `BASE[STEP:NUM,..]`, dims outermost first |
 /// | sync | `MODE:SEM:VALUE` |
 /// | dropout RNG seed | `rng_seed=STATIC` only when present |
 /// | enums, dtypes | their BIR names |
@@ -909,6 +1042,15 @@ impl std::fmt::Display for Instruction {
                 o.reduce_cmd,
                 o.reduce_res
             )?,
+            // 4D-slot compute ops.
+            Op::TensorReduceArith(o) | Op::TensorReduceBitvec(o) => o.fmt_fields(f)?,
+            Op::TensorCopy(o) => write!(f, " src={} dst={}", o.src, o.dst)?,
+            Op::Reciprocal(o) => write!(f, " src={} dst={}", o.src, o.dst)?,
+            Op::Memset(o) => o.fmt_fields(f)?,
+            Op::Pool(o) => o.fmt_fields(f)?,
+            Op::CrossLaneReduceArith(o) | Op::CrossLaneReduceBitvec(o) => o.fmt_fields(f)?,
+            Op::Iota(o) => o.fmt_fields(f)?,
+            Op::AffineSelect(o) => o.fmt_fields(f)?,
         }
         if let Some(w) = self.sync.wait {
             write!(f, " wait={:?}:{}:{}", w.mode, w.sem, w.value)?;

@@ -13,6 +13,7 @@
 //! | TENSORnD | `tNd(ADDR;step0,..;num0,..)` |
 //! | INDIRECT16B/20B | `i16b(INDEX;DATA;NUM)` / `i20b(...)`, plus `;inert=HEX` if an inert byte is nonzero |
 //! | lane map | 64 hex digits |
+//! | DATA4D | `d4d(BASE;step0,..,step3;num0,..,num3)` (base signed decimal, four lanes) |
 //!
 //! The assembler accepts the fields in any order (each exactly once), numbers in decimal or
 //! `0x` hex, blank lines and `#` comments. Errors carry 1-based line:column.

@@ -6,7 +6,8 @@
 //! What is checked: the header; the reserved bytes; dtype codes; every access-pattern slot
 //! (`tensor_start_addr_valid`, `tensorNd_valid`, the indirect arm and its quadrant invariant);
 //! the per-op predicates below; the MX descriptor selector `mxmem1d_valid` (on a 16-byte slot,
-//! since no bundle format here carries one); and DMA_INDIRECT1D's index rules.
+//! since no bundle format here carries one); and DMA_INDIRECT1D's index rules. The 4D-slot
+//! compute formats' per-op rules live in `validate/compute4d.rs`.
 //!
 //! What is not checked (the spec gives only a name, no semantics): `s4d4_tr_same_src_dst_count`
 //! (beyond `d4_tr_same_src_dst_count`), `d4_gt_same_src_dst`, `s_gather_index_dtype`,
@@ -23,6 +24,9 @@ use crate::fields::{DtypeRef, Field, Kind, Role, Value};
 use crate::formats::{self, Format};
 use crate::indirect::{MemSlot, MxSlot};
 use crate::tensor::TensorSlot;
+
+// Rules of the 4D-slot compute formats.
+mod compute4d;
 
 /// One validator failure.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -127,6 +131,23 @@ rules! {
     "range_select_bound_src", Header, "bound sources are IMM_SRC codes";
     "range_select_dtype", Header, "in (lo) is float and not FP32R; out (hi) is float";
     "d1_rd_dst_element_count", Header, "dve_read_accumulator dst_element_count == 1";
+    // 4D-slot compute formats (validate/compute4d.rs).
+    "tensor_reduce_op_class", Local, "0x42 op is an arith ALU op, 0x52 op a bitvec one (header class predicates)";
+    "tensor_reduce_op_dim", Header, "TensorReduce op_dim is a TENSOR_SUBDIM X..XYZW";
+    "s4d4_tr_copy_same_dtype", Header, "Copy requires out dtype == in dtype";
+    "s4d4_tr_copy_cast_bypass", Header, "Copy and Cast require op BYPASS, negated 0, mask_enable 0, op_dim UNUSED or X";
+    "pool_func", Local, "Pool pool_func is Max (1) or Avg (2) (CC)";
+    "pool_mode", Local, "Pool pool_mode == 3 (CC constant)";
+    "pool_max_scale", Local, "Max pooling has pool_scale 1.0 (CC)";
+    "s4d4_cr_reduce_op", Header, "0x7C reduce_op is ADD/AVERAGE/MAX, 0x7D OR/AND/XOR";
+    "s4d4_cr_reduce_axis", Header, "reduce_axis is ALL (0) or PARTITIONS (1)";
+    "s4d4_cr_sbuf_only", Header, "cross-lane reduce source and destination are in SBUF";
+    "s4d4_cr_dst_count", Header, "ALL: dst element count 1; PARTITIONS: dst count == src count";
+    "d4_iota_count", Header, "iota d4d element count == dst t4d count";
+    "memset_dst_element_count", Local, "memset dst_element_count == dst elements per partition";
+    "s2d2_ts_as_count", Header, "affine select d4d count(mask) == count(src) == count(dst)";
+    "s2d2_ts_as_fill_mode", Header, "fill_mode is an AFFINE_SELECT_CMP (0..3)";
+    "s2d2_ts_as_dtype", Header, "affine select in dtype (lo nibble) is not FP32R";
 }
 
 /// Collects failures for one bundle.
@@ -428,6 +449,10 @@ fn start_active(c: &mut Ctx, b: &Bundle, src: &Field, active_off: usize) {
 
 fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
     use formats::*;
+    // 4D-slot compute formats.
+    if self::compute4d::op_rules(c, fmt.opcode, b) {
+        return;
+    }
     match fmt.opcode {
         0x6A | 0x6B => {
             active_range(c, b, 0x22);

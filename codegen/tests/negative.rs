@@ -3,6 +3,9 @@
 //! list covers all of `RULES`), and the decoder / assembler errors.
 
 mod common;
+// 4D-slot compute samples and rule cases.
+#[path = "compute4d/cases.rs"]
+mod compute4d_cases;
 
 use std::collections::BTreeSet;
 
@@ -771,6 +774,15 @@ fn cases() -> Vec<Case> {
         "has_dma_indirect_valid_idx_start_addr",
     ); // register secondary
     m(14, &|b| b[14] = 64, "check_dma_indirect_indices");
+    // 4D-slot compute formats.
+    for c in compute4d_cases::rule_cases() {
+        v.push(Case {
+            rule: c.rule,
+            offset: c.offset,
+            target: c.target,
+            bundle: c.bundle,
+        });
+    }
     v
 }
 

@@ -308,6 +308,15 @@ fn aps(op: &mut Op) -> Vec<&mut AccessPattern> {
         Op::IndirectCopy(o) => vec![&mut o.src, &mut o.dst],
         Op::RangeSelect(o) => vec![&mut o.src, &mut o.dst, &mut o.reduce_res],
         Op::IndirectSaveAccumulate(o) => vec![&mut o.data, &mut o.index, &mut o.dst],
+        // 4D-slot compute ops (generated in props_compute4d.rs).
+        Op::TensorReduceArith(o) | Op::TensorReduceBitvec(o) => vec![&mut o.src, &mut o.dst],
+        Op::TensorCopy(o) => vec![&mut o.src, &mut o.dst],
+        Op::Reciprocal(o) => vec![&mut o.src, &mut o.dst],
+        Op::Memset(o) => vec![&mut o.dst],
+        Op::Pool(o) => vec![&mut o.src, &mut o.dst],
+        Op::CrossLaneReduceArith(o) | Op::CrossLaneReduceBitvec(o) => vec![&mut o.src, &mut o.dst],
+        Op::Iota(o) => vec![&mut o.dst],
+        Op::AffineSelect(o) => vec![&mut o.src, &mut o.dst],
     }
 }
 
@@ -410,6 +419,17 @@ fn mutate(r: &mut Rng, inst: &mut Instruction) {
                     BirAccumulation::LoadAccumulate,
                 ]);
             }
+            // 4D-slot compute ops: their field edits are in props_compute4d.rs.
+            Op::TensorReduceArith(_)
+            | Op::TensorReduceBitvec(_)
+            | Op::TensorCopy(_)
+            | Op::Reciprocal(_)
+            | Op::Memset(_)
+            | Op::Pool(_)
+            | Op::CrossLaneReduceArith(_)
+            | Op::CrossLaneReduceBitvec(_)
+            | Op::Iota(_)
+            | Op::AffineSelect(_) => {}
         },
         5 => {
             // Sync that may conflict on the shared value dword.

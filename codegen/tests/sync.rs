@@ -619,6 +619,7 @@ fn dropout_inst() -> Instruction {
         threshold_imm_ptr: 5,
         threshold_dtype: Float32,
         rng_mode: 1,
+        rng_seed: None,
     }))
 }
 

@@ -6,6 +6,8 @@
 //! and returns its exact errors (COLLECT, RUN_ISA_CHECKS and every error path use it), and
 //! `generate`, the GENERATE fast path, which writes the same bytes straight into the output and
 //! gives up on anything it does not accept (see `fast`).
+//! The 4D-slot compute ops (`tr4d`, `pool`, `cross_lane_reduce`, `iota`, `memset`,
+//! `affine_select`) have the reference encoder only: the fast path declines them.
 
 mod dropout;
 mod fast;
@@ -16,11 +18,19 @@ mod indirect_save_accumulate;
 mod range_select;
 mod stream_shuffle;
 mod stream_transpose;
+// 4D-slot compute ops (reference encoders only; the fast path declines them).
+mod affine_select;
+mod cross_lane_reduce;
+mod iota;
+mod memset;
+mod pool;
+mod tr4d;
 
 use crate::arch::{ArchModel, CAYMAN, CAYMAN_MODEL, MARIANA, MARIANA_MODEL, SUNDA, SUNDA_MODEL};
 use crate::bundle::{Bundle, Sink};
 use crate::dtype::{BirDtype, bir_to_wire};
 use crate::error::EncodeError;
+use crate::formats::compute4d::opcode as c4d;
 use crate::model::{AccessPattern, Instruction, Op, OpKind, StaticAp};
 
 /// Gather streams its index in chunks of this many elements (seed: chunk size 0x200).
@@ -62,6 +72,8 @@ pub fn gather_chunks(index_elements: u64) -> u64 {
     index_elements.div_ceil(GATHER_CHUNK)
 }
 
+pub(crate) use cross_lane_reduce::dst_count as cross_lane_dst_count;
+
 /// Number of bundles `inst` lowers to.
 pub(crate) fn bundle_count(inst: &Instruction) -> usize {
     match &inst.op {
@@ -83,6 +95,17 @@ pub(crate) fn bundle_count(inst: &Instruction) -> usize {
         Op::RangeSelect(_) => 2,
         // One bundle by the seed's description (a plain RMW); refused as unpinned.
         Op::IndirectSaveAccumulate(_) => 1,
+        // 4D-slot compute ops: one bundle each.
+        Op::TensorReduceArith(_)
+        | Op::TensorReduceBitvec(_)
+        | Op::TensorCopy(_)
+        | Op::Reciprocal(_)
+        | Op::Memset(_)
+        | Op::Pool(_)
+        | Op::CrossLaneReduceArith(_)
+        | Op::CrossLaneReduceBitvec(_)
+        | Op::Iota(_)
+        | Op::AffineSelect(_) => 1,
     }
 }
 
@@ -90,6 +113,9 @@ pub(crate) fn bundle_count(inst: &Instruction) -> usize {
 pub(crate) fn opcodes(inst: &Instruction) -> &'static [u8] {
     match &inst.op {
         Op::StreamTranspose(t) if t.dst.partitions() < TRANSPOSE_WIDE_PARTITIONS => &[0x6b],
+        // TensorCopy emits one of Copy / Cast.
+        Op::TensorCopy(c) if tr4d::copy_opcode(c) == c4d::COPY => &[c4d::COPY],
+        Op::TensorCopy(_) => &[c4d::CAST],
         op => op.kind().info().opcodes,
     }
 }
@@ -110,6 +136,25 @@ pub(crate) fn encode<S: Sink>(
         Op::IndirectCopy(o) => indirect_copy::encode(inst, o, arch, sink),
         Op::RangeSelect(o) => range_select::encode(inst, o, arch, sink),
         Op::IndirectSaveAccumulate(_) => Err(indirect_save_accumulate::UNPINNED),
+        // 4D-slot compute ops.
+        Op::TensorReduceArith(o) => {
+            tr4d::encode_reduce(inst, o, c4d::TENSOR_REDUCE_ARITH, arch, sink)
+        }
+        Op::TensorReduceBitvec(o) => {
+            tr4d::encode_reduce(inst, o, c4d::TENSOR_REDUCE_BITVEC, arch, sink)
+        }
+        Op::TensorCopy(o) => tr4d::encode_copy(inst, o, arch, sink),
+        Op::Reciprocal(o) => tr4d::encode_reciprocal(inst, o, arch, sink),
+        Op::Memset(o) => memset::encode(inst, o, arch, sink),
+        Op::Pool(o) => pool::encode(inst, o, arch, sink),
+        Op::CrossLaneReduceArith(o) => {
+            cross_lane_reduce::encode(inst, o, c4d::CROSS_LANE_REDUCE_ARITH, arch, sink)
+        }
+        Op::CrossLaneReduceBitvec(o) => {
+            cross_lane_reduce::encode(inst, o, c4d::CROSS_LANE_REDUCE_BITVEC, arch, sink)
+        }
+        Op::Iota(o) => iota::encode(inst, o, arch, sink),
+        Op::AffineSelect(o) => affine_select::encode(inst, o, arch, sink),
     }
 }
 
@@ -234,6 +279,17 @@ fn generate_with(inst: &Instruction, arch: &ArchModel, out: &mut [Bundle]) -> Op
         }
         // Unpinned: the reference encoder returns the error.
         Op::IndirectSaveAccumulate(_) => None,
+        // 4D-slot compute ops have no fast path: declining sends them to the reference encoder.
+        Op::TensorReduceArith(_)
+        | Op::TensorReduceBitvec(_)
+        | Op::TensorCopy(_)
+        | Op::Reciprocal(_)
+        | Op::Memset(_)
+        | Op::Pool(_)
+        | Op::CrossLaneReduceArith(_)
+        | Op::CrossLaneReduceBitvec(_)
+        | Op::Iota(_)
+        | Op::AffineSelect(_) => None,
     }
 }
 
