@@ -92,6 +92,21 @@ pub enum Family {
     Mx,
     /// DMA_INDIRECT1D 0xBB (decoded and validated only; no encoder from the instruction model).
     DmaIndirect,
+    // 3D-slot compute formats (TENSOR_TENSOR, TENSOR_SCALAR, select, read-accumulators).
+    /// S3S3D3_TT 0x41/0x51/0x72/0x99, and 0x8a/0x8e (the GpSimd int32 forms).
+    TensorTensor,
+    /// The bf16 TENSOR_TENSOR opcodes 0x8b/0x8f (and 0x8a's bf16 meaning).
+    TensorTensorBf16,
+    /// S3D3_TS 0x43/0x53/0x93/0x9a/0xe6.
+    TensorScalar,
+    /// EXPONENTIAL 0x30 (S3D3_TS layout).
+    Exponential,
+    /// S3D3_TS_SELECT 0x98.
+    TensorScalarSelect,
+    /// The Scalar engine's D1_RD read-out 0x24.
+    Activation,
+    /// The Vector engine's D1_RD read-out 0x9b (RangeSelect's and TENSOR_SCALAR 0x9a's companion).
+    DveReadAccumulator,
 }
 
 /// The constants one target's encoders and validators read.
@@ -132,12 +147,12 @@ pub struct ArchModel {
 
 /// A set of encoder families (a bit mask, so the per-instruction gate is one AND).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FamilySet(u16);
+pub struct FamilySet(u32);
 
 impl FamilySet {
     /// The set of the listed families.
     pub const fn of(fs: &[Family]) -> FamilySet {
-        let mut m = 0u16;
+        let mut m = 0u32;
         let mut i = 0;
         while i < fs.len() {
             m |= 1 << fs[i] as u8;
@@ -176,6 +191,14 @@ const FAMILIES_V2: FamilySet = FamilySet::of(&[
     Family::Dropout,
     Family::IndirectCopy,
     Family::DmaIndirect,
+    // 3D-slot compute: every target (isa-table rows 10, 12, 14, 15, 20, 28, 40; the 0x98 struct
+    // is identical on all gens), plus the bf16 TENSOR_TENSOR opcodes (sunda only, isa-table §3).
+    Family::TensorTensor,
+    Family::TensorTensorBf16,
+    Family::TensorScalar,
+    Family::TensorScalarSelect,
+    Family::Activation,
+    Family::DveReadAccumulator,
 ]);
 
 const FAMILIES_V3: FamilySet = FamilySet::of(&[
@@ -189,6 +212,12 @@ const FAMILIES_V3: FamilySet = FamilySet::of(&[
     Family::DmaIndirect,
     // Seed: "RangeSelect is CoreV3-only".
     Family::RangeSelect,
+    // 3D-slot compute (see FAMILIES_V2; no bf16 TENSOR_TENSOR opcodes past sunda).
+    Family::TensorTensor,
+    Family::TensorScalar,
+    Family::TensorScalarSelect,
+    Family::Activation,
+    Family::DveReadAccumulator,
 ]);
 
 const FAMILIES_V4: FamilySet = FamilySet::of(&[
@@ -204,6 +233,13 @@ const FAMILIES_V4: FamilySet = FamilySet::of(&[
     Family::Mx,
     // CONFLICT (settled for the seed): the header defines S2D2_RS on mariana too; the seed says
     // RangeSelect is CoreV3-only, so mariana has no RangeSelect encoder here.
+    // 3D-slot compute (see FAMILIES_V2), plus EXPONENTIAL 0x30 ("v4 only", isa-table row 38).
+    Family::TensorTensor,
+    Family::TensorScalar,
+    Family::TensorScalarSelect,
+    Family::Activation,
+    Family::DveReadAccumulator,
+    Family::Exponential,
 ]);
 
 /// sunda (CoreV2).

@@ -9,6 +9,12 @@
 use crate::dtype::BirDtype;
 use crate::enums::{BirAccumulation, BirAluOp, BirUpdateMode, BirWaitMode};
 
+pub mod compute3d;
+pub use compute3d::{
+    ActivationReadAccumulator, CopyPredicated, ImmOperand, TensorScalar, TensorScalarSelect,
+    TensorTensor, TsForm,
+};
+
 /// Identifier of a BIR instruction (an access pattern's parent instruction).
 pub type InstId = u32;
 
@@ -597,6 +603,17 @@ pub enum Op {
     IndirectCopy(IndirectCopy),
     /// RangeSelect.
     RangeSelect(RangeSelect),
+    // 3D-slot compute formats (model::compute3d).
+    /// TensorTensor (S3S3D3_TT).
+    TensorTensor(TensorTensor),
+    /// CopyPredicated / CastPredicated (S3S3D3_TT).
+    CopyPredicated(CopyPredicated),
+    /// TensorScalar (S3D3_TS and its forms).
+    TensorScalar(TensorScalar),
+    /// TensorScalarSelect (S3D3_TS_SELECT).
+    TensorScalarSelect(TensorScalarSelect),
+    /// ActivationReadAccumulator (D1_RD 0x24).
+    ActivationReadAccumulator(ActivationReadAccumulator),
 }
 
 /// The op kinds, with their opcode sequences and engines as data.
@@ -614,6 +631,17 @@ pub enum OpKind {
     IndirectCopy,
     /// RangeSelect.
     RangeSelect,
+    // 3D-slot compute formats.
+    /// TensorTensor.
+    TensorTensor,
+    /// CopyPredicated.
+    CopyPredicated,
+    /// TensorScalar.
+    TensorScalar,
+    /// TensorScalarSelect.
+    TensorScalarSelect,
+    /// ActivationReadAccumulator.
+    ActivationReadAccumulator,
 }
 
 /// One row of the op table.
@@ -631,7 +659,7 @@ pub struct OpInfo {
 }
 
 /// The op table (seed DVE page; engines from isa-table §1).
-pub const OPS: [OpInfo; 6] = [
+pub const OPS: [OpInfo; 11] = [
     OpInfo {
         kind: OpKind::StreamShuffle,
         name: "stream_shuffle",
@@ -674,6 +702,42 @@ pub const OPS: [OpInfo; 6] = [
         engine: Engine::Vector,
         family: crate::arch::Family::RangeSelect,
     },
+    // 3D-slot compute formats (isa-table rows 10/24, 20, 12/14/15/25/38, 28-adjacent 0x98, 40).
+    OpInfo {
+        kind: OpKind::TensorTensor,
+        name: "tensor_tensor",
+        opcodes: &[0x41, 0x51, 0x8a, 0x8b, 0x8e, 0x8f],
+        engine: Engine::Vector,
+        family: crate::arch::Family::TensorTensor,
+    },
+    OpInfo {
+        kind: OpKind::CopyPredicated,
+        name: "copy_predicated",
+        opcodes: &[0x72, 0x99],
+        engine: Engine::Vector,
+        family: crate::arch::Family::TensorTensor,
+    },
+    OpInfo {
+        kind: OpKind::TensorScalar,
+        name: "tensor_scalar",
+        opcodes: &[0x43, 0x53, 0x93, 0x9a, 0x9b, 0xe6, 0x30],
+        engine: Engine::Vector,
+        family: crate::arch::Family::TensorScalar,
+    },
+    OpInfo {
+        kind: OpKind::TensorScalarSelect,
+        name: "tensor_scalar_select",
+        opcodes: &[0x98],
+        engine: Engine::Vector,
+        family: crate::arch::Family::TensorScalarSelect,
+    },
+    OpInfo {
+        kind: OpKind::ActivationReadAccumulator,
+        name: "activation_read_accumulator",
+        opcodes: &[0x24],
+        engine: Engine::Scalar,
+        family: crate::arch::Family::Activation,
+    },
 ];
 
 impl Op {
@@ -686,6 +750,12 @@ impl Op {
             Op::Dropout(_) => OpKind::Dropout,
             Op::IndirectCopy(_) => OpKind::IndirectCopy,
             Op::RangeSelect(_) => OpKind::RangeSelect,
+            // 3D-slot compute formats.
+            Op::TensorTensor(_) => OpKind::TensorTensor,
+            Op::CopyPredicated(_) => OpKind::CopyPredicated,
+            Op::TensorScalar(_) => OpKind::TensorScalar,
+            Op::TensorScalarSelect(_) => OpKind::TensorScalarSelect,
+            Op::ActivationReadAccumulator(_) => OpKind::ActivationReadAccumulator,
         }
     }
 }
@@ -694,6 +764,12 @@ impl OpKind {
     /// The op-table row.
     pub fn info(self) -> &'static OpInfo {
         &OPS[self as usize]
+    }
+
+    /// Whether the op runs on `engine`: its default engine, or another one of an
+    /// engine-polymorphic op.
+    pub fn runs_on(self, engine: Engine) -> bool {
+        engine == self.info().engine || compute3d::EXTRA_ENGINES.contains(&(self, engine))
     }
 }
 
@@ -786,6 +862,12 @@ impl std::fmt::Display for Instruction {
                 o.reduce_cmd,
                 o.reduce_res
             )?,
+            // 3D-slot compute formats.
+            Op::TensorTensor(o) => o.fmt_fields(f)?,
+            Op::CopyPredicated(o) => o.fmt_fields(f)?,
+            Op::TensorScalar(o) => o.fmt_fields(f)?,
+            Op::TensorScalarSelect(o) => o.fmt_fields(f)?,
+            Op::ActivationReadAccumulator(o) => o.fmt_fields(f)?,
         }
         if let Some(w) = self.sync.wait {
             write!(f, " wait={:?}:{}:{}", w.mode, w.sem, w.value)?;

@@ -306,6 +306,15 @@ fn aps(op: &mut Op) -> Vec<&mut AccessPattern> {
         Op::Dropout(o) => vec![&mut o.src, &mut o.dst],
         Op::IndirectCopy(o) => vec![&mut o.src, &mut o.dst],
         Op::RangeSelect(o) => vec![&mut o.src, &mut o.dst, &mut o.reduce_res],
+        // 3D-slot compute formats (their properties are in props_compute3d.rs).
+        Op::TensorTensor(o) => vec![&mut o.in0, &mut o.in1, &mut o.dst],
+        Op::CopyPredicated(o) => vec![&mut o.mask, &mut o.src, &mut o.dst],
+        Op::TensorScalar(o) => match &mut o.form {
+            TsForm::CacheReduce { reduce_res } => vec![&mut o.src, &mut o.dst, reduce_res],
+            _ => vec![&mut o.src, &mut o.dst],
+        },
+        Op::TensorScalarSelect(o) => vec![&mut o.src, &mut o.dst],
+        Op::ActivationReadAccumulator(o) => vec![&mut o.dst],
     }
 }
 
@@ -390,6 +399,12 @@ fn mutate(r: &mut Rng, inst: &mut Instruction) {
             Op::Dropout(d) => d.threshold_dtype = r.pick(&BirDtype::ALL),
             Op::IndirectCopy(c) => c.num_elem_per_idx = r.below(256) as u8,
             Op::Gather(_) => {}
+            // 3D-slot compute formats: mutated in props_compute3d.rs.
+            Op::TensorTensor(_)
+            | Op::CopyPredicated(_)
+            | Op::TensorScalar(_)
+            | Op::TensorScalarSelect(_)
+            | Op::ActivationReadAccumulator(_) => {}
             Op::RangeSelect(rs) => {
                 rs.fill_val = r.pick(&[f32::MIN, -1.0, f32::MAX]);
                 let ops = [

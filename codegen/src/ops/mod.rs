@@ -7,6 +7,8 @@
 //! `generate`, the GENERATE fast path, which writes the same bytes straight into the output and
 //! gives up on anything it does not accept (see `fast`).
 
+// 3D-slot compute formats (reference encoders only; the fast path declines them).
+mod compute3d;
 mod dropout;
 mod fast;
 mod gather;
@@ -19,7 +21,7 @@ use crate::arch::{ArchModel, CAYMAN, CAYMAN_MODEL, MARIANA, MARIANA_MODEL, SUNDA
 use crate::bundle::{Bundle, Sink};
 use crate::dtype::{BirDtype, bir_to_wire};
 use crate::error::EncodeError;
-use crate::model::{AccessPattern, Instruction, Op, OpKind, StaticAp};
+use crate::model::{AccessPattern, Instruction, Op, OpKind, StaticAp, TensorScalar, TsForm};
 
 /// Gather streams its index in chunks of this many elements (seed: chunk size 0x200).
 pub const GATHER_CHUNK: u64 = 512;
@@ -37,13 +39,13 @@ pub(crate) fn check_target(inst: &Instruction, arch: &ArchModel) -> Result<(), E
             family: info.family,
         });
     }
-    if inst.engine != info.engine {
+    if !info.kind.runs_on(inst.engine) {
         return Err(EncodeError::EngineMismatch {
             op: info.name,
             engine: inst.engine,
         });
     }
-    Ok(())
+    compute3d::form_gate(inst, arch)
 }
 
 /// Number of Gather chunks: ceil(n / 512). CONFLICT settled: the seed writes
@@ -67,13 +69,27 @@ pub(crate) fn bundle_count(inst: &Instruction) -> usize {
         Op::Gather(g) => 2 * gather_chunks(g.index.num_elements_per_partition()) as usize,
         Op::Dropout(_) | Op::IndirectCopy(_) => 1,
         Op::RangeSelect(_) => 2,
+        // 3D-slot compute formats.
+        Op::TensorScalar(TensorScalar {
+            form: TsForm::CacheReduce { .. },
+            ..
+        }) => 2,
+        Op::TensorTensor(_)
+        | Op::CopyPredicated(_)
+        | Op::TensorScalar(_)
+        | Op::TensorScalarSelect(_)
+        | Op::ActivationReadAccumulator(_) => 1,
     }
 }
 
 /// The opcodes of `inst`'s lowering (the COLLECT set; both halves of every micro-pair).
-pub(crate) fn opcodes(inst: &Instruction) -> &'static [u8] {
+pub(crate) fn opcodes(inst: &Instruction, arch: &ArchModel) -> &'static [u8] {
     match &inst.op {
         Op::StreamTranspose(t) if t.dst.partitions() < TRANSPOSE_WIDE_PARTITIONS => &[0x6b],
+        // 3D-slot compute formats: the opcode depends on the op, dtypes, engine and target.
+        Op::TensorTensor(_) | Op::CopyPredicated(_) | Op::TensorScalar(_) => {
+            compute3d::opcodes(inst, arch)
+        }
         op => op.kind().info().opcodes,
     }
 }
@@ -93,6 +109,12 @@ pub(crate) fn encode<S: Sink>(
         Op::Dropout(o) => dropout::encode(inst, o, arch, sink),
         Op::IndirectCopy(o) => indirect_copy::encode(inst, o, arch, sink),
         Op::RangeSelect(o) => range_select::encode(inst, o, arch, sink),
+        // 3D-slot compute formats.
+        Op::TensorTensor(o) => compute3d::encode_tt(inst, o, arch, sink),
+        Op::CopyPredicated(o) => compute3d::encode_predicated(inst, o, arch, sink),
+        Op::TensorScalar(o) => compute3d::encode_ts(inst, o, arch, sink),
+        Op::TensorScalarSelect(o) => compute3d::encode_tss(inst, o, arch, sink),
+        Op::ActivationReadAccumulator(o) => compute3d::encode_act_read(inst, o, arch, sink),
     }
 }
 
@@ -211,6 +233,12 @@ fn generate_with(inst: &Instruction, arch: &ArchModel, out: &mut [Bundle]) -> Op
             gate(inst, arch, OpKind::RangeSelect)?;
             range_select::generate(inst, o, cx, out)
         }
+        // 3D-slot compute formats: no fast path; declining sends them to the reference encoder.
+        Op::TensorTensor(_)
+        | Op::CopyPredicated(_)
+        | Op::TensorScalar(_)
+        | Op::TensorScalarSelect(_)
+        | Op::ActivationReadAccumulator(_) => None,
     }
 }
 
