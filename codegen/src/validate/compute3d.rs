@@ -69,7 +69,8 @@ fn tt_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
     if a0 & REG_BIT == 0 && a1 & REG_BIT == 0 {
         let (a0, a1) = (a0 & ADDR_MASK, a1 & ADDR_MASK);
         let (p0, p1) = (c.arch.in_psum(a0), c.arch.in_psum(a1));
-        let ok = (p0 && !p1) || (!p0 && p1) || (!p0 && !p1 && same_sbuf_quadrant(c.arch, a0, a1));
+        // same_sbuf_quadrant is false unless both are in SBUF.
+        let ok = p0 != p1 || same_sbuf_quadrant(c.arch, a0, a1);
         let both_known = (p0 || c.arch.in_sbuf(a0)) && (p1 || c.arch.in_sbuf(a1));
         if both_known && !ok {
             c.fail(
