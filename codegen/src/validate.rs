@@ -6,7 +6,8 @@
 //! What is checked: the header; the reserved bytes; dtype codes; every access-pattern slot
 //! (`tensor_start_addr_valid`, `tensorNd_valid`, the indirect arm and its quadrant invariant);
 //! the per-op predicates below; the MX descriptor selector `mxmem1d_valid` (on a 16-byte slot,
-//! since no bundle format here carries one); and DMA_INDIRECT1D's index rules.
+//! since no bundle format here carries one); DMA_INDIRECT1D's index rules; and the rules of the
+//! 3D-slot compute formats (`validate::compute3d`).
 //!
 //! What is not checked (the spec gives only a name, no semantics): `s4d4_tr_same_src_dst_count`
 //! (beyond `d4_tr_same_src_dst_count`), `d4_gt_same_src_dst`, `s_gather_index_dtype`,

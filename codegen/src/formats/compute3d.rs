@@ -532,8 +532,49 @@ pub fn ts_alu_ok(code: u8) -> bool {
     matches!(code, 0x00..=0x1d | 0x20..=0x23 | 0xc4..=0xe1)
 }
 
-/// The GpSimd int32 TENSOR_TENSOR forms (CC override): (BIR-op wire byte, opcode, ALU byte).
-pub const GPSIMD_INT_FORMS: [(u8, u8, u8); 2] = [(0x04, 0x8a, 0xc4), (0x06, 0x8e, 0xc5)];
+/// The GpSimd int32 TENSOR_TENSOR forms (CC override; every operand int32): (wire byte of the
+/// BIR op, opcode, ALU byte written).
+pub const GPSIMD_INT_FORMS: [(u8, u8, u8); 2] = [
+    (0x04, TENSOR_TENSOR_ADD_BF16.opcode, 0xc4),
+    (0x06, TENSOR_TENSOR_MULT_INT.opcode, 0xc5),
+];
 
-/// The bf16 TENSOR_TENSOR forms (sunda): (ALU byte, opcode).
-pub const BF16_FORMS: [(u8, u8); 3] = [(0x04, 0x8a), (0x06, 0x8b), (0x05, 0x8f)];
+/// The bf16 TENSOR_TENSOR forms (sunda; every operand bf16): (ALU byte, opcode).
+pub const BF16_FORMS: [(u8, u8); 3] = [
+    (0x04, TENSOR_TENSOR_ADD_BF16.opcode),
+    (0x06, TENSOR_TENSOR_MULT_BF16.opcode),
+    (0x05, TENSOR_TENSOR_SUB_BF16.opcode),
+];
+
+/// The {0x9a, 0x9b} pair of the cache-reduce form (COLLECT).
+pub static CACHE_REDUCE_PAIR: [u8; 2] = [
+    TENSOR_SCALAR_CACHE_REDUCE.opcode,
+    super::DVE_READ_ACCUMULATOR.opcode,
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_group_is_in_the_format_list() {
+        for f in GROUP {
+            assert!(
+                std::ptr::eq(super::super::by_opcode(f.opcode).unwrap(), f),
+                "{}",
+                f.mnemonic
+            );
+            assert!(is_tt(f.opcode) || is_ts(f.opcode) || f.opcode == 0x98 || f.opcode == 0x24);
+        }
+        assert!(!owns(0x9b) && !owns(0xbc));
+    }
+
+    #[test]
+    fn alu_classes() {
+        assert!(tt_arith_ok(0x04) && tt_arith_ok(0xc4) && tt_arith_ok(0x1b));
+        assert!(!tt_arith_ok(0x07) && !tt_arith_ok(0x0a) && !tt_arith_ok(0xde));
+        assert!(tt_bitvec_ok(0x00) && tt_bitvec_ok(0x11) && !tt_bitvec_ok(0x1c));
+        assert!(ts_alu_ok(0x23) && !ts_alu_ok(0x1e) && !ts_alu_ok(0x1f) && !ts_alu_ok(0xe2));
+        assert!(!ts_alu_ok(0x24) && !ts_alu_ok(0xc3));
+    }
+}

@@ -59,9 +59,9 @@ pub(crate) fn tt_select(
         return Ok((opcode, alu));
     }
     if c3::BITVEC_OPS.contains(&w) {
-        Ok((0x51, w))
+        Ok((c3::TENSOR_TENSOR_BITVEC.opcode, w))
     } else if c3::tt_arith_ok(w) {
-        Ok((0x41, w))
+        Ok((c3::TENSOR_TENSOR_ARITH.opcode, w))
     } else {
         Err(EncodeError::AluNotEncodable(o.op))
     }
@@ -344,7 +344,7 @@ pub(crate) fn opcodes(inst: &Instruction, arch: &ArchModel) -> &'static [u8] {
         Op::TensorTensor(o) => tt_select(o, inst.engine, arch).map_or(fallback, |(op, _)| one(op)),
         Op::CopyPredicated(o) => one(predicated_opcode(o, arch)),
         Op::TensorScalar(o) => match (ts_select(o, arch), &o.form) {
-            (Ok(_), TsForm::CacheReduce { .. }) => &[0x9a, 0x9b],
+            (Ok(_), TsForm::CacheReduce { .. }) => &c3::CACHE_REDUCE_PAIR,
             (Ok((op, _, _)), _) => one(op),
             (Err(_), _) => fallback,
         },

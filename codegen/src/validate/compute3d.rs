@@ -10,7 +10,7 @@ use super::{Ctx, active_range, d1_rd_rules, same_sbuf_quadrant, slot_count, star
 use crate::addr4::{ADDR_MASK, REG_BIT, SHAPE_BIT, get_u32};
 use crate::arch::Family;
 use crate::bundle::Bundle;
-use crate::dtype::{WIRE_FP32R, WireDtype};
+use crate::dtype::{BirDtype, WIRE_FP32R, WireDtype, bir_to_wire};
 use crate::fields::Field;
 use crate::formats::Format;
 use crate::formats::compute3d::{self as c3, ts, tss, tt};
@@ -81,44 +81,52 @@ fn tt_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
         }
     }
     let alu = b[at(&tt::OP)];
-    let wire_all = |code: u8| pair == code | code << 4 && b[at(&tt::OUT_DTYPE)] == code;
-    match op {
-        0x41 if !c3::tt_arith_ok(alu) => c.fail(
+    let out = b[at(&tt::OUT_DTYPE)];
+    let predicated = op == c3::COPY_PREDICATED.opcode || op == c3::CAST_PREDICATED.opcode;
+    if op == c3::TENSOR_TENSOR_ARITH.opcode && !c3::tt_arith_ok(alu) {
+        c.fail(
             "tt_arith_op",
             at(&tt::OP),
             format!("op {alu:#04x} is not an arithmetic TENSOR_TENSOR op"),
-        ),
-        0x51 if !c3::tt_bitvec_ok(alu) => c.fail(
+        );
+    }
+    if op == c3::TENSOR_TENSOR_BITVEC.opcode && !c3::tt_bitvec_ok(alu) {
+        c.fail(
             "tt_bitvec_op",
             at(&tt::OP),
             format!("op {alu:#04x} is not a bitvec op"),
-        ),
-        0x72 | 0x99 if alu != 0 => c.fail(
+        );
+    }
+    if predicated && alu != 0 {
+        c.fail(
             "tt_predicated_op_bypass",
             at(&tt::OP),
             format!("op {alu:#04x}: the predicated copy carries no ALU op (BYPASS)"),
-        ),
-        _ => {}
+        );
     }
-    if op == c3::COPY_PREDICATED.opcode && pair >> 4 != b[at(&tt::OUT_DTYPE)] {
+    if op == c3::COPY_PREDICATED.opcode && pair >> 4 != out {
         c.fail(
             "copy_predicated_same_dtype",
             at(&tt::OUT_DTYPE),
             format!(
-                "data dtype {:#04x} != out dtype {:#04x} (a cast is 0x99)",
-                pair >> 4,
-                b[at(&tt::OUT_DTYPE)]
+                "data dtype {:#04x} != out dtype {out:#04x} (a cast is 0x99)",
+                pair >> 4
             ),
         );
     }
     // The wide opcodes: the ALU byte and the dtypes must be one of the forms the encoder picks.
-    let int = c3::GPSIMD_INT_FORMS
-        .iter()
-        .any(|&(_, o, a)| o == op && a == alu && wire_all(0x08));
-    let bf16 = c.arch.has(Family::TensorTensorBf16)
-        && c3::BF16_FORMS
+    let core = c.arch.core;
+    let all = |d: BirDtype| {
+        let w = bir_to_wire(d, core).0;
+        pair == w | w << 4 && out == w
+    };
+    let int = all(BirDtype::Int32)
+        && c3::GPSIMD_INT_FORMS
             .iter()
-            .any(|&(a, o)| o == op && a == alu && wire_all(0x06));
+            .any(|&(_, o, a)| o == op && a == alu);
+    let bf16 = c.arch.has(Family::TensorTensorBf16)
+        && all(BirDtype::Bfloat16)
+        && c3::BF16_FORMS.iter().any(|&(a, o)| o == op && a == alu);
     let wide =
         c3::GPSIMD_INT_FORMS.iter().any(|f| f.1 == op) || c3::BF16_FORMS.iter().any(|f| f.1 == op);
     if wide && !int && !bf16 {
@@ -126,11 +134,9 @@ fn tt_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
             "tt_wide_variant",
             at(&tt::OP),
             format!(
-                "{} with op {alu:#04x} and dtypes {pair:#04x}/{:#04x} is neither its bf16 form \
+                "{} with op {alu:#04x} and dtypes {pair:#04x}/{out:#04x} is neither its bf16 form \
                  nor its GpSimd int32 form on {}",
-                fmt.mnemonic,
-                b[at(&tt::OUT_DTYPE)],
-                c.arch.target
+                fmt.mnemonic, c.arch.target
             ),
         );
     }
