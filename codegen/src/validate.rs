@@ -138,6 +138,7 @@ rules! {
     "tt_valid_partitions", Header, "S3S3D3_TT src0/src1: one PSUM and one SBUF, or both SBUF in one quadrant; never both PSUM";
     "tt_arith_op", Header, "0x41 op is arithmetic (not bitvec-only, raw DIVIDE, CRC32, RSQRT, argmax/argmin)";
     "tt_bitvec_op", Header, "0x51 op is BYPASS or is_general_bitvec_op";
+    "tt_bitvec_dtype", Header, "0x51 out dtype is an integer; src0 == src1 == out (a shift's count may be u32 under a 64-bit value)";
     "tt_wide_variant", Local, "0x8a/0x8b/0x8e/0x8f: ALU byte and dtypes are the bf16 form (sunda) or the GpSimd int32 form";
     "tt_gpsimd_no_psum", Local, "GpSimd int32 TENSOR_TENSOR operands are not in PSUM (CC assert)";
     "tt_predicated_op_bypass", Local, "0x72/0x99 op byte is BYPASS (CC: no ALU byte written)";

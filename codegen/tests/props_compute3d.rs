@@ -116,11 +116,17 @@ fn instruction(seed: u64, t: Target) -> Instruction {
     let nums = counts(r);
     let mut inst = match r.below(5) {
         0 => {
-            let d = r.pick(&[Float32, Bfloat16, Int32, Float16, Uint8]);
-            let op = if r.coin() {
-                r.pick(&ARITH)
+            // Bitvec ops on integer data (the 0x51 dtype rule); arithmetic on anything.
+            let bitvec = r.coin();
+            let d = if bitvec {
+                r.pick(&[Int32, Uint8, Uint32, Int16])
             } else {
+                r.pick(&[Float32, Bfloat16, Int32, Float16, Uint8])
+            };
+            let op = if bitvec {
                 r.pick(&BITVEC)
+            } else {
+                r.pick(&ARITH)
             };
             Instruction::new(Op::TensorTensor(TensorTensor {
                 in0: ap(r, parts, &nums, d),

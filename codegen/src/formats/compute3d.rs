@@ -521,6 +521,10 @@ pub fn tt_arith_ok(code: u8) -> bool {
         && !matches!(code, 0x07 | 0x1c | 0x1d | 0xde..=0xe1)
 }
 
+/// The shift ops among [`BITVEC_OPS`] (ASL, ASR, LSL, LSR): their count operand (src1) may be
+/// UINT32 under a 64-bit value (header bitvec validity).
+pub const SHIFT_OPS: [u8; 4] = [0x02, 0x03, 0x10, 0x11];
+
 /// Whether 0x51 accepts the code: BYPASS or a bitvec op.
 pub fn tt_bitvec_ok(code: u8) -> bool {
     code == 0 || BITVEC_OPS.contains(&code)

@@ -97,6 +97,25 @@ fn tt_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
             format!("op {alu:#04x} is not a bitvec op"),
         );
     }
+    if op == c3::TENSOR_TENSOR_BITVEC.opcode {
+        // Header bitvec validity: the out dtype is an integer; src0 == src1 == out, except that
+        // a shift's count (src1) may be UINT32 under a 64-bit value.
+        let (lo, hi) = (pair & 0xF, pair >> 4);
+        let (w_out, u32w) = (WireDtype(out), bir_to_wire(BirDtype::Uint32, c.arch.core).0);
+        let wide = WireDtype(lo).info().is_some_and(|i| i.size == 8);
+        let count_ok = hi == out || (c3::SHIFT_OPS.contains(&alu) && wide && hi == u32w);
+        let int_out = w_out.info().is_some_and(|i| i.code != 0) && !w_out.is_float();
+        if !int_out || lo != out || !count_ok {
+            c.fail(
+                "tt_bitvec_dtype",
+                at(&tt::IN0_IN1_DTYPE),
+                format!(
+                    "bitvec dtypes {pair:#04x}/{out:#04x}: out must be an integer and src0 == \
+                     src1 == out (a shift's count may be u32 under a 64-bit value)"
+                ),
+            );
+        }
+    }
     if predicated && alu != 0 {
         c.fail(
             "tt_predicated_op_bypass",

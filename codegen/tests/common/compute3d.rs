@@ -153,6 +153,14 @@ pub fn rule_cases() -> Vec<RuleCase> {
     add("tt_arith_op", 0x0E, Cayman, &arith, &|b| b[0x0E] = 0x07); // raw DIVIDE
     add("tt_arith_op", 0x0E, Cayman, &arith, &|b| b[0x0E] = 0x0A); // bitwise_and
     add("tt_bitvec_op", 0x0E, Cayman, &bitvec, &|b| b[0x0E] = 0x04);
+    add("tt_bitvec_dtype", 0x0C, Cayman, &bitvec, &|b| {
+        b[0x0C] = 0x98
+    }); // src1 u32
+    add("tt_bitvec_dtype", 0x0C, Cayman, &bitvec, &|b| {
+        // all fp32: the out dtype is not an integer
+        b[0x0C] = 0xAA;
+        b[0x0D] = 0x0A;
+    });
     add("tt_wide_variant", 0x0E, Sunda, &bf16, &|b| b[0x0E] = 0x06); // 0x8a with mult
     add("tt_wide_variant", 0x0E, Mariana, &int, &|b| {
         // the bf16 form of 0x8a on mariana, which has no bf16 opcodes
