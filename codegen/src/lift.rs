@@ -41,7 +41,7 @@
 //!   update has value 0 (the encoder does not write it).
 //! * RangeSelect's `range_start` is the +0x10 f32 converted to `i32`.
 //! * The 3D-slot compute formats (TENSOR_TENSOR, TENSOR_SCALAR with its {0x9A, 0x9B} pair,
-//!   TENSOR_SCALAR_SELECT, 0x24): see [`compute3d`] (engines, immediate kinds).
+//!   TENSOR_SCALAR_SELECT, 0x24): see `lift/compute3d.rs` (engines, immediate kinds).
 
 use crate::addr4::{self, INDIRECT_BIT};
 use crate::arch::ArchModel;

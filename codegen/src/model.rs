@@ -702,7 +702,8 @@ pub const OPS: [OpInfo; 11] = [
         engine: Engine::Vector,
         family: crate::arch::Family::RangeSelect,
     },
-    // 3D-slot compute formats (isa-table rows 10/24, 20, 12/14/15/25/38, 28-adjacent 0x98, 40).
+    // 3D-slot compute formats (isa-table rows 10/24, 20, 12/14/15/25/38 and 40; 0x98 per
+    // bundle-layouts §4.11, a DVE op).
     OpInfo {
         kind: OpKind::TensorTensor,
         name: "tensor_tensor",

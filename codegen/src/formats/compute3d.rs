@@ -537,7 +537,10 @@ pub fn ts_alu_ok(code: u8) -> bool {
 }
 
 /// The GpSimd int32 TENSOR_TENSOR forms (CC override; every operand int32): (wire byte of the
-/// BIR op, opcode, ALU byte written).
+/// BIR op, opcode, ALU byte written). The seed `compiler-map-emit-to-opcode` annotates the NKI
+/// GpSimd routing of int32 add/sub/mult with "TENSOR_TENSOR_ARITH 0x41 on POOL": read as the
+/// emit-level opcode, which the walrus encoder (CC) then rewrites, so not a conflict. Should the
+/// seed's 0x41 be the final byte, emptying this table is the whole change.
 pub const GPSIMD_INT_FORMS: [(u8, u8, u8); 2] = [
     (0x04, TENSOR_TENSOR_ADD_BF16.opcode, 0xc4),
     (0x06, TENSOR_TENSOR_MULT_INT.opcode, 0xc5),
