@@ -504,3 +504,37 @@ fn instruction_text() {
         "activation_read_accumulator dst=Float32@sb[0]+0x800/32[]"
     );
 }
+
+#[test]
+fn tensor_scalar_indirect_source_on_mariana() {
+    // v4+ MEM_PATTERN3D union: the INDIRECT16B record at +0x10 (INDEX 0x200 with the 0x20
+    // marker on byte 3, DATA 0x1000, NUM 64, six inert zero bytes).
+    let inst = ts(|t| t.src = ind(0, 0x200, 0, 0x1000, 32, 64, Float32));
+    // Lifting's canonical indirect AP: no dims on data or index, index uint32, arg 0.
+    let canonical = ts(|t| {
+        t.src = AccessPattern::TensorIndirect(IndirectAp {
+            data: StaticAp::sbuf(0, 0x1000, 32, [], Float32),
+            index: StaticAp::sbuf(0, 0x200, 32, [], Uint32),
+            num_indirect_indices: 64,
+            index_arg_id: 0,
+        })
+    });
+    golden_lifting_to(
+        Target::Mariana,
+        &inst,
+        &[(
+            format!(
+                "43100000 00000000 00000000 00000000 00020020 00100000 4000 000000000000 \
+                 0a0a2000 06040101 00000040 00010000 00040000 {T3}"
+            ),
+            format!(
+                "tensor_scalar_arith {EV0} accumulator_cmd=idle \
+                 src_mem_pattern=i16b(sb[0]+0x200;sb[0]+0x1000;64) in_dtype=fp32 out_dtype=fp32 \
+                 num_active_channels=32 imm0_src=inst op0=mult op1=add reverse_operands=1 \
+                 imm1_src=ptr imm0=0x40000000 imm1=0x100 dst_mem_pattern={}",
+                t3("sb[0]+0x400")
+            ),
+        )],
+        &canonical,
+    );
+}
