@@ -117,6 +117,21 @@ pub enum Family {
     Iota,
     /// TensorScalarAffineSelect 0x92 (S2D2_TS_AS).
     AffineSelect,
+    // 3D-slot compute formats (TENSOR_TENSOR, TENSOR_SCALAR, select, read-accumulators).
+    /// S3S3D3_TT 0x41/0x51/0x72/0x99, and 0x8a/0x8e (the GpSimd int32 forms).
+    TensorTensor,
+    /// The bf16 TENSOR_TENSOR opcodes 0x8b/0x8f (and 0x8a's bf16 meaning).
+    TensorTensorBf16,
+    /// S3D3_TS 0x43/0x53/0x93/0x9a/0xe6.
+    TensorScalar,
+    /// EXPONENTIAL 0x30 (S3D3_TS layout).
+    Exponential,
+    /// S3D3_TS_SELECT 0x98.
+    TensorScalarSelect,
+    /// The Scalar engine's D1_RD read-out 0x24.
+    Activation,
+    /// The Vector engine's D1_RD read-out 0x9b (RangeSelect's and TENSOR_SCALAR 0x9a's companion).
+    DveReadAccumulator,
 }
 
 /// The constants one target's encoders and validators read.
@@ -225,6 +240,14 @@ const FAMILIES_V2: FamilySet = FamilySet::of(&[
     // Seed: "the CoreV2 indirect opcode family (IndirectCopy 0xE7, IndirectSaveAccumulate 0xCA,
     // DMA-indirect 0xBB)".
     Family::IndirectSaveAccumulate,
+    // 3D-slot compute: every target (isa-table rows 10, 12, 14, 15, 20, 28, 40; the 0x98 struct
+    // is identical on all gens), plus the bf16 TENSOR_TENSOR opcodes (sunda only, isa-table §3).
+    Family::TensorTensor,
+    Family::TensorTensorBf16,
+    Family::TensorScalar,
+    Family::TensorScalarSelect,
+    Family::Activation,
+    Family::DveReadAccumulator,
 ])
 .union(COMPUTE4D);
 
@@ -240,6 +263,12 @@ const FAMILIES_V3: FamilySet = FamilySet::of(&[
     Family::IndirectSaveAccumulate,
     // Seed: "RangeSelect is CoreV3-only".
     Family::RangeSelect,
+    // 3D-slot compute (see FAMILIES_V2; no bf16 TENSOR_TENSOR opcodes past sunda).
+    Family::TensorTensor,
+    Family::TensorScalar,
+    Family::TensorScalarSelect,
+    Family::Activation,
+    Family::DveReadAccumulator,
 ])
 .union(COMPUTE4D);
 
@@ -257,6 +286,13 @@ const FAMILIES_V4: FamilySet = FamilySet::of(&[
     Family::Mx,
     // CONFLICT (settled for the seed): the header defines S2D2_RS on mariana too; the seed says
     // RangeSelect is CoreV3-only, so mariana has no RangeSelect encoder here.
+    // 3D-slot compute (see FAMILIES_V2), plus EXPONENTIAL 0x30 ("v4 only", isa-table row 38).
+    Family::TensorTensor,
+    Family::TensorScalar,
+    Family::TensorScalarSelect,
+    Family::Activation,
+    Family::DveReadAccumulator,
+    Family::Exponential,
 ])
 .union(COMPUTE4D);
 

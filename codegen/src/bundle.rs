@@ -302,7 +302,7 @@ pub fn collect(
     set: &mut OpcodeSet,
 ) -> Result<(), EncodeError> {
     ops::check_target(inst, arch)?;
-    for op in ops::opcodes(inst) {
+    for op in ops::opcodes(inst, arch) {
         set.insert(*op);
     }
     Ok(())

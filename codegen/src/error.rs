@@ -191,6 +191,35 @@ pub enum EncodeError {
     /// An element count that does not fit its u32 field.
     #[error("element count {0} does not fit the u32 field")]
     ElementCountOverflow(u64),
+    // 3D-slot compute formats.
+    /// CC assert of the TENSOR_TENSOR encoder: a GpSimd operand in PSUM.
+    #[error("GPSIMD engine cannot access PSUM")]
+    GpsimdPsum,
+    /// An inline immediate of the wrong kind for its field (fp32 on the arithmetic forms,
+    /// an integer on the bitvec form and for integer data).
+    #[error("{field}: an inline immediate here must be {expected}")]
+    ImmKind {
+        /// The field.
+        field: &'static str,
+        /// What it must be.
+        expected: &'static str,
+    },
+    /// TENSOR_SCALAR 0x43/0x53/0x93 carry `accumulator_cmd` forced IDLE (header); accumulating
+    /// takes the cache-reduce form 0x9A.
+    #[error(
+        "accumulator_cmd is forced IDLE on TENSOR_SCALAR 0x43/0x53/0x93 (accumulate with 0x9A)"
+    )]
+    AccumulateNotIdle,
+    /// TENSOR_SCALAR op0/op1 mix a bitvec op with an arithmetic one (0x43 and 0x53 each take
+    /// one class).
+    #[error("TENSOR_SCALAR op0 {0:?} and op1 {1:?} mix the arithmetic and bitvec classes")]
+    AluClassMix(crate::enums::BirAluOp, crate::enums::BirAluOp),
+    /// A one-dtype format (TENSOR_SCALAR_SELECT `dtype`) given operands of two wire dtypes.
+    #[error("{0}: source and destination must have the same dtype")]
+    SingleDtype(&'static str),
+    /// TENSOR_SCALAR_SELECT: an inline predicate must be 0 or 1 (header).
+    #[error("pred_imm: an inline predicate must be 0 or 1, found {0}")]
+    PredImmNotBool(u32),
     /// The output slice is too short.
     #[error("output buffer holds {available} bundles, {needed} needed")]
     OutputFull {
@@ -238,7 +267,7 @@ pub enum SequenceProblem {
     /// A known format that no op of the instruction model emits (0xBB DMA_INDIRECT1D).
     NoInstruction(u8),
     /// The second half of a micro-pair without its first half (a 0x69 without a 0x6A or 0x6B
-    /// before it, a 0x67 without a 0x68, a 0x9B without a 0xBC).
+    /// before it, a 0x67 without a 0x68, a 0x9B without a 0xBC or 0x9A).
     Orphan(u8),
     /// The first half of a micro-pair not followed by its second half (`None`: end of input).
     Unpaired {
@@ -285,7 +314,7 @@ impl std::fmt::Display for SequenceProblem {
                 let first = match op {
                     0x69 => "0x6a or 0x6b",
                     0x67 => "0x68",
-                    _ => "0xbc",
+                    _ => "0xbc or 0x9a",
                 };
                 write!(f, "{op:#04x} {} without its {first} before it", name(op))
             }

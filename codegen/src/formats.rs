@@ -144,6 +144,9 @@ macro_rules! with_events {
     };
 }
 
+// 3D-slot compute formats (TENSOR_TENSOR, TENSOR_SCALAR, TENSOR_SCALAR_SELECT, 0x24).
+pub mod compute3d;
+
 /// Fields of 0x69 stream_shuffle.
 ///
 /// The seed states two things about the 0x69 bytes from +0x20 on: its master table gives 0x69
@@ -944,7 +947,8 @@ pub static DVE_READ_ACCUMULATOR: Format = Format {
     opcode: 0x9B,
     mnemonic: "dve_read_accumulator",
     struct_name: "D1_RD",
-    family: Family::RangeSelect,
+    // Its own family: TENSOR_SCALAR 0x9a emits it on every target, not only RangeSelect's cayman.
+    family: Family::DveReadAccumulator,
     fields: with_events![
         read_acc::DST_ELEMENT_COUNT,
         read_acc::DTYPE,
@@ -991,7 +995,7 @@ pub static DMA_INDIRECT: Format = Format {
 pub mod compute4d;
 
 /// Every format the decoder knows.
-pub static FORMATS: [&Format; 21] = [
+pub static FORMATS: [&Format; 36] = [
     &STREAM_SHUFFLE,
     &STREAM_TRANSPOSE_FWD,
     &STREAM_TRANSPOSE,
@@ -1014,6 +1018,22 @@ pub static FORMATS: [&Format; 21] = [
     &compute4d::IOTA,
     &compute4d::MEMSET,
     &compute4d::AFFINE_SELECT,
+    // 3D-slot compute formats (formats::compute3d::GROUP, in its order).
+    &compute3d::TENSOR_TENSOR_ARITH,
+    &compute3d::TENSOR_TENSOR_BITVEC,
+    &compute3d::TENSOR_TENSOR_ADD_BF16,
+    &compute3d::TENSOR_TENSOR_MULT_BF16,
+    &compute3d::TENSOR_TENSOR_SUB_BF16,
+    &compute3d::COPY_PREDICATED,
+    &compute3d::CAST_PREDICATED,
+    &compute3d::TENSOR_SCALAR_ARITH,
+    &compute3d::TENSOR_SCALAR_BITVEC,
+    &compute3d::TENSOR_SCALAR_TRANSPOSE,
+    &compute3d::TENSOR_SCALAR_CACHE_REDUCE,
+    &compute3d::TENSOR_SCALAR_CACHE_CUMULATIVE,
+    &compute3d::EXPONENTIAL,
+    &compute3d::TENSOR_SCALAR_SELECT,
+    &compute3d::ACTIVATION_READ_ACCUMULATOR,
 ];
 
 /// The format for an opcode.

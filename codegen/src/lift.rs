@@ -44,6 +44,8 @@
 //!   update has value 0 (the encoder does not write it).
 //! * RangeSelect's `lower_bound` is the +0x10 f32 converted to `i32` (saturating); its
 //!   `upper_bound` is the +0x14 bits as they are.
+//! * The 3D-slot compute formats (TENSOR_TENSOR, TENSOR_SCALAR with its {0x9A, 0x9B} pair,
+//!   TENSOR_SCALAR_SELECT, 0x24): see `lift/compute3d.rs` (engines, immediate kinds).
 
 use crate::addr4::{self, INDIRECT_BIT};
 use crate::arch::ArchModel;
@@ -64,6 +66,8 @@ use crate::tensor::TensorSlot;
 
 // Lifting of the 4D-slot compute formats.
 mod compute4d;
+// 3D-slot compute formats.
+mod compute3d;
 
 /// Decodes a stream of bundles into the instructions that encode to it (see the module docs for
 /// the canonical forms). `generate` of each returned instruction, concatenated, reproduces
@@ -139,6 +143,10 @@ fn group_len(b: &[&Bundle], i: usize, input_len: usize) -> Result<usize, DecodeE
                 }
             }
         }
+        // 3D-slot compute formats: one bundle, or the {0x9A, 0x9B} cache-reduce pair.
+        0x9A if opcode_at(i + 1) == Some(0x9B) => Ok(2),
+        0x9A => Err(unpaired(i + 1, 0x9A, 0x9B)),
+        op if formats::compute3d::owns(op) => Ok(1),
         0x69 | 0x67 | 0x9B => Err(problem(i, i * 64, SequenceProblem::Orphan(op))),
         op if formats::by_opcode(op).is_some() => {
             Err(problem(i, i * 64, SequenceProblem::NoInstruction(op)))
@@ -202,6 +210,10 @@ fn check(
 /// Rebuilds the instruction of one sequence (`group_len` fixed its shape).
 fn lift(g: &[&Bundle], arch: &ArchModel) -> Instruction {
     let (first, last) = (g[0], g[g.len() - 1]);
+    // 3D-slot compute formats (they also pick the engine).
+    if formats::compute3d::owns(first[0]) {
+        return compute3d::lift(g, arch).with_sync(sync(first, last));
+    }
     let op = match *g {
         [a, b] if a[0] == 0x6A => stream_shuffle(a, b, arch),
         [a] if a[0] == 0x6B => stream_transpose(a, None, arch),

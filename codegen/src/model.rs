@@ -14,6 +14,11 @@ use crate::enums::{BirAccumulation, BirAluOp, BirUpdateMode, BirWaitMode};
 pub mod compute4d;
 use crate::formats::compute4d::opcode as compute4d_opcode;
 pub use compute4d::*;
+pub mod compute3d;
+pub use compute3d::{
+    ActivationReadAccumulator, CopyPredicated, ImmOperand, TensorScalar, TensorScalarSelect,
+    TensorTensor, TsForm,
+};
 
 /// Identifier of a BIR instruction (an access pattern's parent instruction).
 pub type InstId = u32;
@@ -725,6 +730,17 @@ pub enum Op {
     Iota(Iota),
     /// TensorScalarAffineSelect 0x92.
     AffineSelect(AffineSelect),
+    // 3D-slot compute formats (model::compute3d).
+    /// TensorTensor (S3S3D3_TT).
+    TensorTensor(TensorTensor),
+    /// CopyPredicated / CastPredicated (S3S3D3_TT).
+    CopyPredicated(CopyPredicated),
+    /// TensorScalar (S3D3_TS and its forms).
+    TensorScalar(TensorScalar),
+    /// TensorScalarSelect (S3D3_TS_SELECT).
+    TensorScalarSelect(TensorScalarSelect),
+    /// ActivationReadAccumulator (D1_RD 0x24).
+    ActivationReadAccumulator(ActivationReadAccumulator),
 }
 
 /// The op kinds, with their opcode sequences and engines as data.
@@ -766,6 +782,17 @@ pub enum OpKind {
     Iota,
     /// TensorScalarAffineSelect 0x92.
     AffineSelect,
+    // 3D-slot compute formats.
+    /// TensorTensor.
+    TensorTensor,
+    /// CopyPredicated.
+    CopyPredicated,
+    /// TensorScalar.
+    TensorScalar,
+    /// TensorScalarSelect.
+    TensorScalarSelect,
+    /// ActivationReadAccumulator.
+    ActivationReadAccumulator,
 }
 
 /// One row of the op table.
@@ -783,7 +810,7 @@ pub struct OpInfo {
 }
 
 /// The op table (seed DVE page; engines from isa-table §1).
-pub const OPS: [OpInfo; 17] = [
+pub const OPS: [OpInfo; 22] = [
     OpInfo {
         kind: OpKind::StreamShuffle,
         name: "stream_shuffle",
@@ -908,6 +935,43 @@ pub const OPS: [OpInfo; 17] = [
         engine: Engine::GpSimd,
         family: crate::arch::Family::AffineSelect,
     },
+    // 3D-slot compute formats (isa-table rows 10/24, 20, 12/14/15/25/38 and 40; 0x98 per
+    // bundle-layouts §4.11, a DVE op).
+    OpInfo {
+        kind: OpKind::TensorTensor,
+        name: "tensor_tensor",
+        opcodes: &[0x41, 0x51, 0x8a, 0x8b, 0x8f],
+        engine: Engine::Vector,
+        family: crate::arch::Family::TensorTensor,
+    },
+    OpInfo {
+        kind: OpKind::CopyPredicated,
+        name: "copy_predicated",
+        opcodes: &[0x72, 0x99],
+        engine: Engine::Vector,
+        family: crate::arch::Family::TensorTensor,
+    },
+    OpInfo {
+        kind: OpKind::TensorScalar,
+        name: "tensor_scalar",
+        opcodes: &[0x43, 0x53, 0x93, 0x9a, 0x9b, 0xe6, 0x30],
+        engine: Engine::Vector,
+        family: crate::arch::Family::TensorScalar,
+    },
+    OpInfo {
+        kind: OpKind::TensorScalarSelect,
+        name: "tensor_scalar_select",
+        opcodes: &[0x98],
+        engine: Engine::Vector,
+        family: crate::arch::Family::TensorScalarSelect,
+    },
+    OpInfo {
+        kind: OpKind::ActivationReadAccumulator,
+        name: "activation_read_accumulator",
+        opcodes: &[0x24],
+        engine: Engine::Scalar,
+        family: crate::arch::Family::Activation,
+    },
 ];
 
 impl Op {
@@ -932,6 +996,12 @@ impl Op {
             Op::CrossLaneReduceBitvec(_) => OpKind::CrossLaneReduceBitvec,
             Op::Iota(_) => OpKind::Iota,
             Op::AffineSelect(_) => OpKind::AffineSelect,
+            // 3D-slot compute formats.
+            Op::TensorTensor(_) => OpKind::TensorTensor,
+            Op::CopyPredicated(_) => OpKind::CopyPredicated,
+            Op::TensorScalar(_) => OpKind::TensorScalar,
+            Op::TensorScalarSelect(_) => OpKind::TensorScalarSelect,
+            Op::ActivationReadAccumulator(_) => OpKind::ActivationReadAccumulator,
         }
     }
 }
@@ -940,6 +1010,12 @@ impl OpKind {
     /// The op-table row.
     pub fn info(self) -> &'static OpInfo {
         &OPS[self as usize]
+    }
+
+    /// Whether the op runs on `engine`: its default engine, or another one of an
+    /// engine-polymorphic op.
+    pub fn runs_on(self, engine: Engine) -> bool {
+        engine == self.info().engine || compute3d::EXTRA_ENGINES.contains(&(self, engine))
     }
 }
 
@@ -1051,6 +1127,12 @@ impl std::fmt::Display for Instruction {
             Op::CrossLaneReduceArith(o) | Op::CrossLaneReduceBitvec(o) => o.fmt_fields(f)?,
             Op::Iota(o) => o.fmt_fields(f)?,
             Op::AffineSelect(o) => o.fmt_fields(f)?,
+            // 3D-slot compute formats.
+            Op::TensorTensor(o) => o.fmt_fields(f)?,
+            Op::CopyPredicated(o) => o.fmt_fields(f)?,
+            Op::TensorScalar(o) => o.fmt_fields(f)?,
+            Op::TensorScalarSelect(o) => o.fmt_fields(f)?,
+            Op::ActivationReadAccumulator(o) => o.fmt_fields(f)?,
         }
         if let Some(w) = self.sync.wait {
             write!(f, " wait={:?}:{}:{}", w.mode, w.sem, w.value)?;

@@ -8,6 +8,8 @@
 //! the per-op predicates below; the MX descriptor selector `mxmem1d_valid` (on a 16-byte slot,
 //! since no bundle format here carries one); and DMA_INDIRECT1D's index rules. The 4D-slot
 //! compute formats' per-op rules live in `validate/compute4d.rs`.
+//! since no bundle format here carries one); DMA_INDIRECT1D's index rules; and the rules of the
+//! 3D-slot compute formats (`validate::compute3d`).
 //!
 //! What is not checked (the spec gives only a name, no semantics): `s4d4_tr_same_src_dst_count`
 //! (beyond `d4_tr_same_src_dst_count`), `d4_gt_same_src_dst`, `s_gather_index_dtype`,
@@ -27,6 +29,8 @@ use crate::tensor::TensorSlot;
 
 // Rules of the 4D-slot compute formats.
 mod compute4d;
+// 3D-slot compute formats.
+mod compute3d;
 
 /// One validator failure.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -148,6 +152,27 @@ rules! {
     "s2d2_ts_as_count", Header, "affine select d4d count(mask) == count(src) == count(dst)";
     "s2d2_ts_as_fill_mode", Header, "fill_mode is an AFFINE_SELECT_CMP (0..3)";
     "s2d2_ts_as_dtype", Header, "affine select in dtype (lo nibble) is not FP32R";
+    // 3D-slot compute formats (validate::compute3d).
+    "tt_in_dtype_not_fp32r", Header, "S3S3D3_TT src0/src1 dtype nibbles are not FP32R";
+    "tt_same_elem_count", Header, "S3S3D3_TT src0, src1 and dst element counts equal (unless shape_from_register)";
+    "tt_valid_partitions", Header, "S3S3D3_TT src0/src1: one PSUM and one SBUF, or both SBUF in one quadrant; never both PSUM";
+    "tt_arith_op", Header, "0x41 op is arithmetic (not bitvec-only, raw DIVIDE, CRC32, RSQRT, argmax/argmin)";
+    "tt_bitvec_op", Header, "0x51 op is BYPASS or is_general_bitvec_op";
+    "tt_bitvec_dtype", Header, "0x51 out dtype is an integer; src0 == src1 == out (a shift's count may be u32 under a 64-bit value)";
+    "tt_wide_variant", Local, "0x8a/0x8b/0x8f: ALU byte and dtypes are the bf16 form (sunda only)";
+    "tt_gpsimd_no_psum", Local, "GpSimd int32 TENSOR_TENSOR operands are not in PSUM (CC assert)";
+    "tt_predicated_op_bypass", Local, "0x72/0x99 op byte is BYPASS (CC: no ALU byte written)";
+    "copy_predicated_same_dtype", Local, "0x72 data dtype == out dtype (a cast is 0x99)";
+    "ts_op0_bypass_implies_op1_bypass", Header, "S3D3_TS op0 != BYPASS || op1 == BYPASS";
+    "ts_valid_alu_op", Header, "S3D3_TS op0/op1 in 0x00..0x1D, 0x20..0x23, 0xC4..0xE1";
+    "ts_bitvec_op", Local, "0x53 op0/op1 are BYPASS or bitvec ops";
+    "ts_imm_src", Header, "S3D3_TS imm0_src/imm1_src are IMM_SRC codes";
+    "ts_reverse_operands", Header, "S3D3_TS reverse_operands in 0..=3";
+    "ts_accumulator_cmd", Header, "S3D3_TS accumulator_cmd IDLE on 0x43/0x53/0x93, an ACCUM_CMD elsewhere";
+    "tss_reversed_pred", Header, "0x98 reversed_pred in {0, 1}";
+    "tss_imm_src", Header, "0x98 src1_imm_src/pred_imm_src are IMM_SRC codes";
+    "tss_pred_imm_inline_bool", Header, "0x98 inline pred_imm is 0 or 1";
+    "tss_pred_imm_dtype", Header, "0x98 pred_imm_dtype is an integer dtype of the width of dtype";
 }
 
 /// Collects failures for one bundle.
@@ -648,18 +673,23 @@ fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
                 );
             }
         }
-        0x9B => {
-            active_range(c, b, 0x22);
-            if get_u32(b, 0x1C) != 1 {
-                c.fail(
-                    "d1_rd_dst_element_count",
-                    0x1C,
-                    format!("dst_element_count {} != 1", get_u32(b, 0x1C)),
-                );
-            }
-        }
+        0x9B => d1_rd_rules(c, b),
         0xBB => dma_indirect_rules(c, b),
+        // 3D-slot compute formats.
+        op if formats::compute3d::owns(op) => self::compute3d::op_rules(c, fmt, b),
         _ => {}
+    }
+}
+
+/// The D1_RD read-out rules (0x9B, and 0x24 of the same layout).
+fn d1_rd_rules(c: &mut Ctx, b: &Bundle) {
+    active_range(c, b, 0x22);
+    if get_u32(b, 0x1C) != 1 {
+        c.fail(
+            "d1_rd_dst_element_count",
+            0x1C,
+            format!("dst_element_count {} != 1", get_u32(b, 0x1C)),
+        );
     }
 }
 

@@ -835,6 +835,17 @@ fn every_validator_rule_has_a_failing_case() {
     bad(st, &|s| s[0xD] = 1, 0xC, &MARIANA); // reserved
     bad(st, &|s| s[8..10].fill(0), 8, &MARIANA); // k_extent 0
     seen.insert("mxmem1d_valid");
+    // 3D-slot compute formats (their cases live in common::compute3d).
+    for c in common::compute3d::rule_cases() {
+        let d = validate_bundle(&c.bundle, 3, c.target.model());
+        assert!(
+            d.iter().any(|x| x.rule == c.rule && x.offset == c.offset),
+            "rule {} at {:#x} not reported: {d:?}",
+            c.rule,
+            c.offset
+        );
+        seen.insert(c.rule);
+    }
 
     let all: BTreeSet<&str> = RULES.iter().map(|r| r.name).collect();
     let missing: Vec<_> = all.difference(&seen).collect();

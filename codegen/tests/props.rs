@@ -317,6 +317,15 @@ fn aps(op: &mut Op) -> Vec<&mut AccessPattern> {
         Op::CrossLaneReduceArith(o) | Op::CrossLaneReduceBitvec(o) => vec![&mut o.src, &mut o.dst],
         Op::Iota(o) => vec![&mut o.dst],
         Op::AffineSelect(o) => vec![&mut o.src, &mut o.dst],
+        // 3D-slot compute formats (their properties are in props_compute3d.rs).
+        Op::TensorTensor(o) => vec![&mut o.in0, &mut o.in1, &mut o.dst],
+        Op::CopyPredicated(o) => vec![&mut o.mask, &mut o.src, &mut o.dst],
+        Op::TensorScalar(o) => match &mut o.form {
+            TsForm::CacheReduce { reduce_res } => vec![&mut o.src, &mut o.dst, reduce_res],
+            _ => vec![&mut o.src, &mut o.dst],
+        },
+        Op::TensorScalarSelect(o) => vec![&mut o.src, &mut o.dst],
+        Op::ActivationReadAccumulator(o) => vec![&mut o.dst],
     }
 }
 
@@ -401,6 +410,13 @@ fn mutate(r: &mut Rng, inst: &mut Instruction) {
             Op::Dropout(d) => d.threshold_dtype = r.pick(&BirDtype::ALL),
             Op::IndirectCopy(c) => c.num_elem_per_idx = r.below(256) as u8,
             Op::Gather(_) | Op::IndirectSaveAccumulate(_) => {}
+
+            // 3D-slot compute formats: mutated in props_compute3d.rs.
+            Op::TensorTensor(_)
+            | Op::CopyPredicated(_)
+            | Op::TensorScalar(_)
+            | Op::TensorScalarSelect(_)
+            | Op::ActivationReadAccumulator(_) => {}
             Op::RangeSelect(rs) => {
                 rs.upper_bound = r.pick(&[f32::MIN, -1.0, f32::MAX, f32::NAN]);
                 let ops = [

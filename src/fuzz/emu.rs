@@ -105,11 +105,7 @@ fn view(p: &mut Params, s: &State) -> Option<View> {
             let rank = (p.u8() % 5) as usize;
             let shape = (0..rank).map(|_| p.size()).collect();
             let strides = (0..rank).map(|_| p.signed()).collect();
-            let dtype = if p.coin() {
-                base.dtype()
-            } else {
-                p.dtype()
-            };
+            let dtype = if p.coin() { base.dtype() } else { p.dtype() };
             View::new(base.alloc(), dtype, p.signed(), shape, strides).ok()
         }
     }

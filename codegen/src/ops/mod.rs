@@ -9,6 +9,8 @@
 //! The 4D-slot compute ops (`tr4d`, `pool`, `cross_lane_reduce`, `iota`, `memset`,
 //! `affine_select`) have the reference encoder only: the fast path declines them.
 
+// 3D-slot compute formats (reference encoders only; the fast path declines them).
+mod compute3d;
 mod dropout;
 mod fast;
 mod gather;
@@ -31,7 +33,7 @@ use crate::bundle::{Bundle, Sink};
 use crate::dtype::{BirDtype, bir_to_wire};
 use crate::error::EncodeError;
 use crate::formats::compute4d::opcode as c4d;
-use crate::model::{AccessPattern, Instruction, Op, OpKind, StaticAp};
+use crate::model::{AccessPattern, Instruction, Op, OpKind, StaticAp, TensorScalar, TsForm};
 
 /// Gather streams its index in chunks of this many elements (seed: chunk size 0x200).
 pub const GATHER_CHUNK: u64 = 512;
@@ -49,7 +51,7 @@ pub(crate) fn check_target(inst: &Instruction, arch: &ArchModel) -> Result<(), E
             family: info.family,
         });
     }
-    if inst.engine != info.engine {
+    if !info.kind.runs_on(inst.engine) {
         return Err(EncodeError::EngineMismatch {
             op: info.name,
             engine: inst.engine,
@@ -62,7 +64,7 @@ pub(crate) fn check_target(inst: &Instruction, arch: &ArchModel) -> Result<(), E
     {
         return Err(dropout::SEED_SETTER_UNPINNED);
     }
-    Ok(())
+    compute3d::form_gate(inst, arch)
 }
 
 /// Number of Gather chunks: ceil(n / 512). CONFLICT settled: the seed writes
@@ -106,16 +108,30 @@ pub(crate) fn bundle_count(inst: &Instruction) -> usize {
         | Op::CrossLaneReduceBitvec(_)
         | Op::Iota(_)
         | Op::AffineSelect(_) => 1,
+        // 3D-slot compute formats.
+        Op::TensorScalar(TensorScalar {
+            form: TsForm::CacheReduce { .. },
+            ..
+        }) => 2,
+        Op::TensorTensor(_)
+        | Op::CopyPredicated(_)
+        | Op::TensorScalar(_)
+        | Op::TensorScalarSelect(_)
+        | Op::ActivationReadAccumulator(_) => 1,
     }
 }
 
 /// The opcodes of `inst`'s lowering (the COLLECT set; both halves of every micro-pair).
-pub(crate) fn opcodes(inst: &Instruction) -> &'static [u8] {
+pub(crate) fn opcodes(inst: &Instruction, arch: &ArchModel) -> &'static [u8] {
     match &inst.op {
         Op::StreamTranspose(t) if t.dst.partitions() < TRANSPOSE_WIDE_PARTITIONS => &[0x6b],
         // TensorCopy emits one of Copy / Cast.
         Op::TensorCopy(c) if tr4d::copy_opcode(c) == c4d::COPY => &[c4d::COPY],
         Op::TensorCopy(_) => &[c4d::CAST],
+        // 3D-slot compute formats: the opcode depends on the op, dtypes, engine and target.
+        Op::TensorTensor(_) | Op::CopyPredicated(_) | Op::TensorScalar(_) => {
+            compute3d::opcodes(inst, arch)
+        }
         op => op.kind().info().opcodes,
     }
 }
@@ -155,6 +171,12 @@ pub(crate) fn encode<S: Sink>(
         }
         Op::Iota(o) => iota::encode(inst, o, arch, sink),
         Op::AffineSelect(o) => affine_select::encode(inst, o, arch, sink),
+        // 3D-slot compute formats.
+        Op::TensorTensor(o) => compute3d::encode_tt(inst, o, arch, sink),
+        Op::CopyPredicated(o) => compute3d::encode_predicated(inst, o, arch, sink),
+        Op::TensorScalar(o) => compute3d::encode_ts(inst, o, arch, sink),
+        Op::TensorScalarSelect(o) => compute3d::encode_tss(inst, o, arch, sink),
+        Op::ActivationReadAccumulator(o) => compute3d::encode_act_read(inst, o, arch, sink),
     }
 }
 
@@ -290,6 +312,12 @@ fn generate_with(inst: &Instruction, arch: &ArchModel, out: &mut [Bundle]) -> Op
         | Op::CrossLaneReduceBitvec(_)
         | Op::Iota(_)
         | Op::AffineSelect(_) => None,
+        // 3D-slot compute formats: no fast path; declining sends them to the reference encoder.
+        Op::TensorTensor(_)
+        | Op::CopyPredicated(_)
+        | Op::TensorScalar(_)
+        | Op::TensorScalarSelect(_)
+        | Op::ActivationReadAccumulator(_) => None,
     }
 }
 

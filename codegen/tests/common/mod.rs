@@ -5,6 +5,9 @@ use sundial_codegen::dtype::BirDtype::{self, Float32};
 use sundial_codegen::enums::{BirAccumulation, BirAluOp};
 use sundial_codegen::model::*;
 
+// 3D-slot compute formats: sample instructions and validator cases.
+pub mod compute3d;
+
 /// Parses hex, ignoring whitespace and `|` separators.
 pub fn hex(s: &str) -> Vec<u8> {
     let digits: String = s.chars().filter(|c| c.is_ascii_hexdigit()).collect();

@@ -1,0 +1,362 @@
+//! Reference encoders of the 3D-slot compute formats: TensorTensor (S3S3D3_TT: 0x41, 0x51, the
+//! sunda bf16 opcodes 0x8a/0x8b/0x8f, the GpSimd int32 form 0x41 with an integer ALU byte), CopyPredicated
+//! (0x72/0x99), TensorScalar (S3D3_TS: 0x43, 0x53, 0x93, 0x9a + 0x9b, 0xe6, 0x30),
+//! TensorScalarSelect (0x98) and ActivationReadAccumulator (0x24).
+//!
+//! There is no GENERATE fast path for these: `ops::generate` declines them and the reference
+//! encoder here writes every bundle, through the field constants of `formats::compute3d`.
+
+use super::{active, static_only, wire};
+use crate::arch::{ArchModel, Family};
+use crate::bundle::{Sink, setup_header, setup_sync};
+use crate::dtype::{BirDtype, WireDtype};
+use crate::enums::{BirAccumulation, BirAluOp, accum_to_wire, alu_to_wire};
+use crate::error::EncodeError;
+use crate::formats::compute3d::{self as c3, ts, tss, tt};
+use crate::formats::read_acc as rd;
+use crate::indirect::assign_access_3d;
+use crate::model::*;
+use crate::tensor::assign_static;
+
+/// Whether an access pattern starts in PSUM (register starts are unknown until run time).
+fn in_psum(ap: &AccessPattern) -> bool {
+    matches!(
+        ap.base().start,
+        Start::Imm(MemLoc {
+            space: Space::Psum,
+            ..
+        })
+    )
+}
+
+/// The (opcode, ALU byte) of a TensorTensor on `engine` and the target: on GpSimd with every
+/// operand int32, 0x41 with the integer-band ALU byte where the op has one
+/// ([`c3::gpsimd_int32_alu`]); on sunda the bf16 opcodes when every operand is bf16 and the op
+/// is add/mult/subtract; else 0x51 for a bitvec op and 0x41 for an arithmetic one.
+pub(crate) fn tt_select(
+    o: &TensorTensor,
+    engine: Engine,
+    arch: &ArchModel,
+) -> Result<(u8, u8), EncodeError> {
+    let w = alu_to_wire(o.op, arch.core).ok_or(EncodeError::AluNotEncodable(o.op))?;
+    let aps = [&o.in0, &o.in1, &o.dst];
+    let all = |d: BirDtype| aps.iter().all(|ap| ap.dtype() == d);
+    if engine == Engine::GpSimd {
+        if aps.iter().any(|ap| in_psum(ap)) {
+            return Err(EncodeError::GpsimdPsum);
+        }
+        if all(BirDtype::Int32)
+            && let Some(alu) = c3::gpsimd_int32_alu(o.op, arch.target)
+        {
+            return Ok((c3::TENSOR_TENSOR_ARITH.opcode, alu));
+        }
+    } else if arch.has(Family::TensorTensorBf16)
+        && all(BirDtype::Bfloat16)
+        && let Some(&(alu, opcode)) = c3::BF16_FORMS.iter().find(|f| f.0 == w)
+    {
+        return Ok((opcode, alu));
+    }
+    if c3::BITVEC_OPS.contains(&w) {
+        Ok((c3::TENSOR_TENSOR_BITVEC.opcode, w))
+    } else if c3::tt_arith_ok(w) {
+        Ok((c3::TENSOR_TENSOR_ARITH.opcode, w))
+    } else {
+        Err(EncodeError::AluNotEncodable(o.op))
+    }
+}
+
+/// The `DTYPE_PAIR` byte: both wire codes must fit a nibble.
+fn dtype_pair(lo: BirDtype, hi: BirDtype, arch: &ArchModel) -> Result<u8, EncodeError> {
+    let (l, h) = (wire(lo, arch), wire(hi, arch));
+    if l > 0xF {
+        return Err(EncodeError::DtypeNotEncodable(lo));
+    }
+    if h > 0xF {
+        return Err(EncodeError::DtypeNotEncodable(hi));
+    }
+    Ok(l | h << 4)
+}
+
+/// The TENSOR3D slots of an S3S3D3_TT bundle and its control band.
+fn put_tt<S: Sink>(
+    inst: &Instruction,
+    sink: &mut S,
+    arch: &ArchModel,
+    header: (u8, u8, u8),
+    aps: [(&AccessPattern, &'static str); 3],
+    channels: &AccessPattern,
+) -> Result<(), EncodeError> {
+    let (opcode, pair, alu) = header;
+    let [(a0, n0), (a1, n1), (d, nd)] = aps;
+    let (s0, s1, sd) = (
+        static_only(a0, n0)?,
+        static_only(a1, n1)?,
+        static_only(d, nd)?,
+    );
+    let b = sink.begin()?;
+    setup_header(b, opcode);
+    setup_sync(b, &inst.sync, true, true)?;
+    tt::IN0_IN1_DTYPE.put_u8(b, pair);
+    tt::OUT_DTYPE.put_u8(b, wire(sd.dtype, arch));
+    tt::OP.put_u8(b, alu);
+    tt::ACTIVE.put_u8(b, active(channels, arch)?);
+    assign_static::<3>(tt::SRC0.slot::<16>(b), s0, arch)?;
+    assign_static::<3>(tt::SRC1.slot::<16>(b), s1, arch)?;
+    assign_static::<3>(tt::DST.slot::<16>(b), sd, arch)?;
+    sink.end();
+    Ok(())
+}
+
+/// TensorTensor: one S3S3D3_TT bundle.
+pub(super) fn encode_tt<S: Sink>(
+    inst: &Instruction,
+    o: &TensorTensor,
+    arch: &ArchModel,
+    sink: &mut S,
+) -> Result<(), EncodeError> {
+    let (opcode, alu) = tt_select(o, inst.engine, arch)?;
+    let pair = dtype_pair(o.in0.dtype(), o.in1.dtype(), arch)?;
+    let aps = [
+        (&o.in0, "tensor_tensor src0_mem_pattern"),
+        (&o.in1, "tensor_tensor src1_mem_pattern"),
+        (&o.dst, "tensor_tensor dst_mem_pattern"),
+    ];
+    put_tt(inst, sink, arch, (opcode, pair, alu), aps, &o.in0)
+}
+
+/// The opcode of a CopyPredicated: 0x72 when the data and destination wire dtypes agree, else
+/// 0x99. ASSUMPTION: no source states the fork; this mirrors Copy/Cast (`(src != dst) + 0x46`).
+pub(crate) fn predicated_opcode(o: &CopyPredicated, arch: &ArchModel) -> u8 {
+    if wire(o.src.dtype(), arch) == wire(o.dst.dtype(), arch) {
+        c3::COPY_PREDICATED.opcode
+    } else {
+        c3::CAST_PREDICATED.opcode
+    }
+}
+
+/// CopyPredicated / CastPredicated: one S3S3D3_TT bundle with the op byte BYPASS.
+pub(super) fn encode_predicated<S: Sink>(
+    inst: &Instruction,
+    o: &CopyPredicated,
+    arch: &ArchModel,
+    sink: &mut S,
+) -> Result<(), EncodeError> {
+    let opcode = predicated_opcode(o, arch);
+    let pair = dtype_pair(o.mask.dtype(), o.src.dtype(), arch)?;
+    let aps = [
+        (&o.mask, "copy_predicated src0_mem_pattern"),
+        (&o.src, "copy_predicated src1_mem_pattern"),
+        (&o.dst, "copy_predicated dst_mem_pattern"),
+    ];
+    put_tt(inst, sink, arch, (opcode, pair, 0), aps, &o.src)
+}
+
+/// The ALU class of a wire byte for the 0x43/0x53 fork: `None` for BYPASS (either class).
+fn bitvec_class(w: u8) -> Option<bool> {
+    (w != 0).then(|| c3::BITVEC_OPS.contains(&w))
+}
+
+/// The opcode of a TensorScalar and its ALU bytes (CC fork: bitvec -> 0x53, transpose -> 0x93,
+/// else 0x43; the cache and exponential forms have their own opcodes).
+pub(crate) fn ts_select(o: &TensorScalar, arch: &ArchModel) -> Result<(u8, u8, u8), EncodeError> {
+    let alu = |op: BirAluOp| alu_to_wire(op, arch.core).ok_or(EncodeError::AluNotEncodable(op));
+    let (w0, w1) = (alu(o.op0)?, alu(o.op1)?);
+    let (c0, c1) = (bitvec_class(w0), bitvec_class(w1));
+    if let (Some(a), Some(b)) = (c0, c1)
+        && a != b
+    {
+        return Err(EncodeError::AluClassMix(o.op0, o.op1));
+    }
+    let bitvec = c0 == Some(true) || c1 == Some(true);
+    let format = match o.form {
+        TsForm::Plain if bitvec => &c3::TENSOR_SCALAR_BITVEC,
+        TsForm::Plain => &c3::TENSOR_SCALAR_ARITH,
+        TsForm::Transpose => &c3::TENSOR_SCALAR_TRANSPOSE,
+        TsForm::CacheReduce { .. } => &c3::TENSOR_SCALAR_CACHE_REDUCE,
+        TsForm::CacheCumulative => &c3::TENSOR_SCALAR_CACHE_CUMULATIVE,
+        TsForm::Exponential => &c3::EXPONENTIAL,
+    };
+    Ok((format.opcode, w0, w1))
+}
+
+/// `IMM_SRC` and `IMM_VAL_INST_FIELD` of a scalar operand; `int` says whether an inline value
+/// must be an integer (else fp32).
+fn imm(o: ImmOperand, int: bool, field: &'static str) -> Result<(u8, u32), EncodeError> {
+    match o {
+        ImmOperand::Fp32(x) if !int => Ok((0, x.to_bits())),
+        ImmOperand::Int(x) if int => Ok((0, x)),
+        ImmOperand::Fp32(_) | ImmOperand::Int(_) => Err(EncodeError::ImmKind {
+            field,
+            expected: if int { "an integer" } else { "fp32" },
+        }),
+        ImmOperand::Ptr(p) => Ok((1, p)),
+        ImmOperand::Reg(r) if r < crate::addr4::NUM_ADDR_REGISTERS => Ok((2, r as u32)),
+        ImmOperand::Reg(r) => Err(EncodeError::RegisterOutOfRange(r)),
+    }
+}
+
+/// The per-form gates `check_target` adds for this group: EXPONENTIAL exists on mariana only,
+/// and only the plain TENSOR_SCALAR runs on another engine than Vector (the cache forms are
+/// Vector ops per the irbuilder docstrings; EXPONENTIAL is listed for Vector).
+pub(crate) fn form_gate(inst: &Instruction, arch: &ArchModel) -> Result<(), EncodeError> {
+    if let Op::TensorScalar(o) = &inst.op {
+        if matches!(o.form, TsForm::Exponential) && !arch.has(Family::Exponential) {
+            return Err(EncodeError::NotOnTarget {
+                target: arch.target,
+                family: Family::Exponential,
+            });
+        }
+        let plain = matches!(o.form, TsForm::Plain);
+        if !plain && inst.engine != Engine::Vector {
+            return Err(EncodeError::EngineMismatch {
+                op: "tensor_scalar (cache, transpose and exponential forms)",
+                engine: inst.engine,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// TensorScalar: one S3D3_TS bundle, and the 0x9b read-out after the cache-reduce form.
+pub(super) fn encode_ts<S: Sink>(
+    inst: &Instruction,
+    o: &TensorScalar,
+    arch: &ArchModel,
+    sink: &mut S,
+) -> Result<(), EncodeError> {
+    let (opcode, w0, w1) = ts_select(o, arch)?;
+    let int = opcode == c3::TENSOR_SCALAR_BITVEC.opcode;
+    let acc = match o.form {
+        TsForm::Plain | TsForm::Transpose if o.accumulate != BirAccumulation::Idle => {
+            return Err(EncodeError::AccumulateNotIdle);
+        }
+        _ => accum_to_wire(o.accumulate).ok_or(EncodeError::AccumNotEncodable(o.accumulate))?,
+    };
+    let (s0, v0) = imm(o.imm0, int, "imm0")?;
+    let (s1, v1) = imm(o.imm1, int, "imm1")?;
+    let dst = static_only(&o.dst, "tensor_scalar dst_mem_pattern")?;
+    let reduce_res = match &o.form {
+        TsForm::CacheReduce { reduce_res } => Some(reduce_res),
+        _ => None,
+    };
+
+    let b = sink.begin()?;
+    setup_header(b, opcode);
+    setup_sync(b, &inst.sync, true, reduce_res.is_none())?;
+    ts::ACCUMULATOR_CMD.put_u8(b, acc);
+    assign_access_3d(ts::SRC.slot(b), &o.src, arch)?;
+    ts::IN_DTYPE.put_u8(b, wire(o.src.dtype(), arch));
+    ts::OUT_DTYPE.put_u8(b, wire(dst.dtype, arch));
+    ts::ACTIVE.put_u8(b, active(&o.src, arch)?);
+    ts::IMM0_SRC.put_u8(b, s0);
+    ts::OP0.put_u8(b, w0);
+    ts::OP1.put_u8(b, w1);
+    ts::REVERSE_OPERANDS.put_u8(b, o.reverse0 as u8 | (o.reverse1 as u8) << 1);
+    ts::IMM1_SRC.put_u8(b, s1);
+    ts::IMM0.put_u32(b, v0);
+    ts::IMM1.put_u32(b, v1);
+    assign_static::<3>(ts::DST.slot::<16>(b), dst, arch)?;
+    sink.end();
+    if let Some(res) = reduce_res {
+        let opcode = crate::formats::DVE_READ_ACCUMULATOR.opcode;
+        read_accumulator(sink, opcode, res, &inst.sync, false, arch)?;
+    }
+    Ok(())
+}
+
+/// A D1_RD read-out bundle (0x9b or 0x24): `dst_element_count` 1, the dtype, `negated` 0, the
+/// active channels and the TENSOR1D destination. `first` says whether it carries the wait.
+fn read_accumulator<S: Sink>(
+    sink: &mut S,
+    opcode: u8,
+    dst: &AccessPattern,
+    sync: &SyncInfo,
+    first: bool,
+    arch: &ArchModel,
+) -> Result<(), EncodeError> {
+    let res = static_only(dst, "read_accumulator dst_mem_pattern")?;
+    let b = sink.begin()?;
+    setup_header(b, opcode);
+    setup_sync(b, sync, first, true)?;
+    rd::DST_ELEMENT_COUNT.put_u32(b, 1);
+    rd::DTYPE.put_u8(b, wire(res.dtype, arch));
+    rd::ACTIVE.put_u8(b, active(dst, arch)?);
+    assign_static::<1>(rd::DST.slot::<8>(b), res, arch)?;
+    sink.end();
+    Ok(())
+}
+
+/// ActivationReadAccumulator: one D1_RD bundle, opcode 0x24.
+pub(super) fn encode_act_read<S: Sink>(
+    inst: &Instruction,
+    o: &ActivationReadAccumulator,
+    arch: &ArchModel,
+    sink: &mut S,
+) -> Result<(), EncodeError> {
+    let opcode = c3::ACTIVATION_READ_ACCUMULATOR.opcode;
+    read_accumulator(sink, opcode, &o.dst, &inst.sync, true, arch)
+}
+
+/// TensorScalarSelect: one S3D3_TS_SELECT bundle.
+pub(super) fn encode_tss<S: Sink>(
+    inst: &Instruction,
+    o: &TensorScalarSelect,
+    arch: &ArchModel,
+    sink: &mut S,
+) -> Result<(), EncodeError> {
+    let d = wire(o.src.dtype(), arch);
+    if wire(o.dst.dtype(), arch) != d {
+        return Err(EncodeError::SingleDtype("tensor_scalar_select dtype"));
+    }
+    let (s1, v1) = imm(o.scalar, !WireDtype(d).is_float(), "src1_imm")?;
+    let (sp, vp) = imm(o.pred, true, "pred_imm")?;
+    if sp == 0 && vp > 1 {
+        return Err(EncodeError::PredImmNotBool(vp));
+    }
+    let src = static_only(&o.src, "tensor_scalar_select src0_mem_pattern")?;
+    let dst = static_only(&o.dst, "tensor_scalar_select dst_mem_pattern")?;
+    let b = sink.begin()?;
+    setup_header(b, c3::TENSOR_SCALAR_SELECT.opcode);
+    setup_sync(b, &inst.sync, true, true)?;
+    assign_static::<3>(tss::SRC.slot::<16>(b), src, arch)?;
+    tss::REVERSED_PRED.put_u8(b, o.reversed_pred as u8);
+    tss::ACTIVE.put_u8(b, active(&o.src, arch)?);
+    tss::DTYPE.put_u8(b, d);
+    tss::PRED_IMM_DTYPE.put_u8(b, wire(o.pred_imm_dtype, arch));
+    tss::SRC1_IMM_SRC.put_u8(b, s1);
+    tss::PRED_IMM_SRC.put_u8(b, sp);
+    tss::SRC1_IMM.put_u32(b, v1);
+    tss::PRED_IMM.put_u32(b, vp);
+    assign_static::<3>(tss::DST.slot::<16>(b), dst, arch)?;
+    sink.end();
+    Ok(())
+}
+
+/// The one opcode an instruction of this group emits per bundle kind (COLLECT): the selected
+/// opcode, or the op's candidate list when the selection itself fails (the encoder then
+/// reports the error).
+pub(crate) fn opcodes(inst: &Instruction, arch: &ArchModel) -> &'static [u8] {
+    let one = |op: u8| std::slice::from_ref(&OPCODE_BYTES[op as usize]);
+    let fallback = inst.op.kind().info().opcodes;
+    match &inst.op {
+        Op::TensorTensor(o) => tt_select(o, inst.engine, arch).map_or(fallback, |(op, _)| one(op)),
+        Op::CopyPredicated(o) => one(predicated_opcode(o, arch)),
+        Op::TensorScalar(o) => match (ts_select(o, arch), &o.form) {
+            (Ok(_), TsForm::CacheReduce { .. }) => &c3::CACHE_REDUCE_PAIR,
+            (Ok((op, _, _)), _) => one(op),
+            (Err(_), _) => fallback,
+        },
+        _ => fallback,
+    }
+}
+
+/// Byte `i` at index `i`, so that a one-opcode slice can be `'static`.
+static OPCODE_BYTES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = i as u8;
+        i += 1;
+    }
+    t
+};
