@@ -118,9 +118,9 @@ pub enum Family {
     /// TensorScalarAffineSelect 0x92 (S2D2_TS_AS).
     AffineSelect,
     // 3D-slot compute formats (TENSOR_TENSOR, TENSOR_SCALAR, select, read-accumulators).
-    /// S3S3D3_TT 0x41/0x51/0x72/0x99, and 0x8a/0x8e (the GpSimd int32 forms).
+    /// S3S3D3_TT 0x41/0x51/0x72/0x99 (0x41 also in its GpSimd int32 form).
     TensorTensor,
-    /// The bf16 TENSOR_TENSOR opcodes 0x8b/0x8f (and 0x8a's bf16 meaning).
+    /// The bf16 TENSOR_TENSOR opcodes 0x8a/0x8b/0x8f (sunda).
     TensorTensorBf16,
     /// S3D3_TS 0x43/0x53/0x93/0x9a/0xe6.
     TensorScalar,

@@ -6,7 +6,7 @@
 //! What the bytes cannot tell apart, and the form returned:
 //!
 //! * The engine of 0x41/0x51/0x43/0x53 and of the bf16 opcodes: the op's default (Vector). Only
-//!   the GpSimd int32 forms (0x8a with ALU 0xC4, 0x8e) lift to `Engine::GpSimd`.
+//!   the GpSimd int32 form (0x41 with an integer-band override ALU byte) lifts to `Engine::GpSimd`.
 //! * Inline immediates: `ImmOperand::Fp32` on every TENSOR_SCALAR opcode but 0x53, `Int` on
 //!   0x53; on 0x98 `Fp32` when `dtype` is a float dtype, else `Int`; the predicate as `Int`.
 //! * CopyPredicated vs CastPredicated is the opcode itself (it follows from the dtypes).
