@@ -219,6 +219,21 @@ pub struct IndirectSlot {
 }
 
 impl IndirectSlot {
+    /// Reads the record of a rank-`n` slot (at least `4 + 4n` bytes) whatever its mode nibble:
+    /// INDEX@+0 (the marker bit removed), DATA@+4, NUM u16@+8, the rest inert.
+    pub fn read(b: &[u8], n: usize) -> IndirectSlot {
+        let mut inert = [0u8; 10];
+        let w = tensor::tensor_bytes(n);
+        inert[..w - 10].copy_from_slice(&b[10..w]);
+        IndirectSlot {
+            n: n as u8,
+            index: addr4::get_u32(b, 0) & !INDIRECT_BIT,
+            data: addr4::get_u32(b, 4),
+            num: u16::from_le_bytes([b[8], b[9]]),
+            inert,
+        }
+    }
+
     /// Number of inert bytes.
     pub fn inert_len(&self) -> usize {
         tensor::tensor_bytes(self.n as usize) - 10
@@ -239,16 +254,7 @@ impl MemSlot {
     /// (the `mxmem1d_valid`/`mem4d_valid` selector).
     pub fn read(b: &[u8], n: usize) -> MemSlot {
         if b[3] & 0x60 == MARKER_BYTE3 {
-            let mut inert = [0u8; 10];
-            let w = tensor::tensor_bytes(n);
-            inert[..w - 10].copy_from_slice(&b[10..w]);
-            MemSlot::Indirect(IndirectSlot {
-                n: n as u8,
-                index: addr4::get_u32(b, 0) & !INDIRECT_BIT,
-                data: addr4::get_u32(b, 4),
-                num: u16::from_le_bytes([b[8], b[9]]),
-                inert,
-            })
+            MemSlot::Indirect(IndirectSlot::read(b, n))
         } else {
             MemSlot::Static(TensorSlot::read(b, n))
         }

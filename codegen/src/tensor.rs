@@ -16,6 +16,11 @@ pub const fn tensor_bytes(n: usize) -> usize {
     4 + 4 * n
 }
 
+/// Byte offset of `num_elem[i]` in a TENSORnD (after the ADDR4 word and the `n` steps).
+pub const fn num_elem_offset(n: usize, i: usize) -> usize {
+    4 + 2 * n + 2 * i
+}
+
 /// Packs free dims (innermost last) into `n` slots, innermost in slot 0.
 #[inline]
 pub fn pack(dims: &Dims, n: usize) -> Result<([i16; 4], [u16; 4]), EncodeError> {

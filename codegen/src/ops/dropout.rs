@@ -6,7 +6,7 @@ use super::{active, wire};
 use crate::arch::ArchModel;
 use crate::bundle::{Bundle, Sink, setup_header, setup_sync};
 use crate::error::EncodeError;
-use crate::formats::dropout as dr;
+use crate::formats::{DROPOUT, dropout as dr};
 use crate::indirect::assign_access_3d;
 use crate::model::{Dropout, Instruction};
 
@@ -17,7 +17,7 @@ pub(super) fn encode<S: Sink>(
     sink: &mut S,
 ) -> Result<(), EncodeError> {
     let b = sink.begin()?;
-    setup_header(b, 0x7F);
+    setup_header(b, DROPOUT.opcode);
     setup_sync(b, &inst.sync, true, true)?;
     dr::IN_DTYPE.put_u8(b, wire(op.src.dtype(), arch));
     dr::OUT_DTYPE.put_u8(b, wire(op.dst.dtype(), arch));
@@ -42,7 +42,7 @@ pub(super) fn generate(
     let [b] = fast::room::<1>(out)?;
     // Each field is stored as soon as it is known (short live ranges, no spills); a later
     // failure leaves a partial bundle, which the reference encoder then overwrites.
-    let mut w = Words::new(b, 0x7F);
+    let mut w = Words::new(b, DROPOUT.opcode);
     w.band(fast::events_single(&inst.sync)?);
     let src = fast::operand::<3>(&op.src, cx.geo)?;
     w.slot::<3>(dr::SRC, src.slot);

@@ -11,7 +11,7 @@ use super::{GATHER_CHUNK, active, gather_chunks, wire};
 use crate::arch::ArchModel;
 use crate::bundle::{Bundle, Sink, setup_header, setup_sync};
 use crate::error::EncodeError;
-use crate::formats::{pool_buffer_load as pb, reg_load as rl};
+use crate::formats::{POOL_BUFFER_LOAD, REG_LOAD, pool_buffer_load as pb, reg_load as rl};
 use crate::indirect::assign_access_4d;
 use crate::model::{AccessPattern, Gather, Instruction};
 use crate::tensor::assign_static_pattern;
@@ -37,7 +37,7 @@ pub(super) fn encode<S: Sink>(
 
     // Chunk-0 templates without sync; later chunks copy and patch them.
     let mut t68: Bundle = [0; 64];
-    setup_header(&mut t68, 0x68);
+    setup_header(&mut t68, REG_LOAD.opcode);
     rl::IN_DTYPE.put_u8(&mut t68, wire(op.data.dtype(), arch));
     rl::OUT_DTYPE.put_u8(&mut t68, wire(op.dst.dtype(), arch));
     rl::ACTIVE.put_u8(&mut t68, active(&op.data, arch)?);
@@ -46,7 +46,7 @@ pub(super) fn encode<S: Sink>(
     assign_access_4d(rl::DST.slot(&mut t68), &op.dst, arch)?;
 
     let mut t67: Bundle = [0; 64];
-    setup_header(&mut t67, 0x67);
+    setup_header(&mut t67, POOL_BUFFER_LOAD.opcode);
     pb::IN_DTYPE.put_u8(&mut t67, wire(index.dtype, arch));
     pb::ACTIVE.put_u8(&mut t67, active(&op.index, arch)?);
     pb::VECTOR_DEPTH.put_u32(&mut t67, 0x1FF);
@@ -98,14 +98,14 @@ pub(super) fn generate(
         return None;
     };
 
-    let mut w = Words::new(a0, 0x68);
+    let mut w = Words::new(a0, REG_LOAD.opcode);
     w.u8(rl::IN_DTYPE, cx.wire(data.dtype));
     w.u8(rl::OUT_DTYPE, cx.wire(dst.dtype));
     w.u8(rl::ACTIVE, a_active);
     w.slot::<4>(rl::SRC, src);
     w.slot::<4>(rl::DST, dst.slot);
 
-    let mut w = Words::new(c0, 0x67);
+    let mut w = Words::new(c0, POOL_BUFFER_LOAD.opcode);
     w.u8(pb::IN_DTYPE, cx.wire(index.dtype));
     w.u8(pb::ACTIVE, c_active);
     w.u32(pb::VECTOR_DEPTH, 0x1FF);

@@ -72,8 +72,10 @@ pub(crate) fn bundle_count(inst: &Instruction) -> usize {
 
 /// The opcodes of `inst`'s lowering (the COLLECT set; both halves of every micro-pair).
 pub(crate) fn opcodes(inst: &Instruction) -> &'static [u8] {
+    /// The narrow StreamTranspose emits the 0x6B half alone.
+    const NARROW: &[u8] = &[crate::formats::STREAM_TRANSPOSE.opcode];
     match &inst.op {
-        Op::StreamTranspose(t) if t.dst.partitions() < TRANSPOSE_WIDE_PARTITIONS => &[0x6b],
+        Op::StreamTranspose(t) if t.dst.partitions() < TRANSPOSE_WIDE_PARTITIONS => NARROW,
         op => op.kind().info().opcodes,
     }
 }

@@ -5,7 +5,7 @@ use super::{active, fill_lanes, passthrough_sentinel, wire};
 use crate::arch::ArchModel;
 use crate::bundle::{Bundle, Sink, setup_header, setup_sync};
 use crate::error::EncodeError;
-use crate::formats::{shuffle, tr};
+use crate::formats::{STREAM_SHUFFLE, STREAM_TRANSPOSE_FWD, shuffle, tr};
 use crate::indirect::assign_access_4d;
 use crate::model::{Instruction, StreamShuffle};
 
@@ -23,7 +23,7 @@ pub(super) fn encode<S: Sink>(
 
     // 0x6A: the dtype-bearing transpose half (d3_transpose_ch stays 0).
     let b = sink.begin()?;
-    setup_header(b, 0x6A);
+    setup_header(b, STREAM_TRANSPOSE_FWD.opcode);
     setup_sync(b, &inst.sync, true, false)?;
     tr::IN_DTYPE.put_u8(b, wire(op.src.dtype(), arch));
     tr::OUT_DTYPE.put_u8(b, wire(op.dst.dtype(), arch));
@@ -34,7 +34,7 @@ pub(super) fn encode<S: Sink>(
 
     // 0x69: the 32-byte lane map (no dtype).
     let b = sink.begin()?;
-    setup_header(b, 0x69);
+    setup_header(b, STREAM_SHUFFLE.opcode);
     setup_sync(b, &inst.sync, false, true)?;
     assign_access_4d(shuffle::SRC.slot(b), &op.src, arch)?;
     fill_lanes(b, &op.mask, sentinel)?;
@@ -56,9 +56,9 @@ pub(super) fn generate(
     let [b0, b1] = fast::room::<2>(out)?;
     // Fields are stored as soon as they are known (see dropout).
     let (first, last) = fast::events_pair(&inst.sync);
-    let mut w0 = Words::new(b0, 0x6A);
+    let mut w0 = Words::new(b0, STREAM_TRANSPOSE_FWD.opcode);
     w0.band(first);
-    let mut w1 = Words::new(b1, 0x69);
+    let mut w1 = Words::new(b1, STREAM_SHUFFLE.opcode);
     w1.band(last);
     let src = fast::operand::<4>(&op.src, cx.geo)?;
     w0.slot::<4>(tr::SRC, src.slot);

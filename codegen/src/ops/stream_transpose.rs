@@ -6,7 +6,7 @@ use super::{TRANSPOSE_WIDE_PARTITIONS, active, fill_lanes, passthrough_sentinel,
 use crate::arch::ArchModel;
 use crate::bundle::{Bundle, Sink, setup_header, setup_sync};
 use crate::error::EncodeError;
-use crate::formats::{shuffle, tr};
+use crate::formats::{STREAM_SHUFFLE, STREAM_TRANSPOSE, shuffle, tr};
 use crate::indirect::assign_access_4d;
 use crate::model::{AccessPattern, Instruction, StreamTranspose};
 use crate::tensor::pack;
@@ -29,7 +29,7 @@ pub(super) fn encode<S: Sink>(
     let wide = op.dst.partitions() >= TRANSPOSE_WIDE_PARTITIONS;
 
     let b = sink.begin()?;
-    setup_header(b, 0x6B);
+    setup_header(b, STREAM_TRANSPOSE.opcode);
     setup_sync(b, &inst.sync, true, !wide)?;
     tr::IN_DTYPE.put_u8(b, wire(op.src.dtype(), arch));
     tr::OUT_DTYPE.put_u8(b, wire(op.dst.dtype(), arch));
@@ -41,7 +41,7 @@ pub(super) fn encode<S: Sink>(
 
     if wide {
         let b = sink.begin()?;
-        setup_header(b, 0x69);
+        setup_header(b, STREAM_SHUFFLE.opcode);
         setup_sync(b, &inst.sync, false, true)?;
         assign_access_4d(shuffle::SRC.slot(b), &op.src, arch)?;
         fill_lanes(b, &op.mask, passthrough_sentinel(&op.src, &op.dst))?;
@@ -71,7 +71,7 @@ pub(super) fn generate(
         return None;
     };
     // Fields are stored as soon as they are known (see dropout).
-    let mut w = Words::new(b0, 0x6B);
+    let mut w = Words::new(b0, STREAM_TRANSPOSE.opcode);
     w.slot::<4>(tr::SRC, src);
     w.u8(tr::IN_DTYPE, cx.wire(s.dtype));
     w.u8(tr::ACTIVE, cx.active(s.partitions)?);
@@ -87,7 +87,7 @@ pub(super) fn generate(
     w.band(first);
     let b1 = rest.first_mut()?;
     let lanes = fast::lanes(&op.mask, fast::sentinel(s.partitions, dst.partitions))?;
-    let mut w = Words::new(b1, 0x69);
+    let mut w = Words::new(b1, STREAM_SHUFFLE.opcode);
     w.band(last);
     w.slot::<4>(shuffle::SRC, src);
     w.lanes(shuffle::IMMEDIATE, &lanes);
