@@ -44,11 +44,11 @@ pub(super) fn generate(
     // failure leaves a partial bundle, which the reference encoder then overwrites.
     let mut w = Words::new(b, DROPOUT.opcode);
     w.band(fast::events_single(&inst.sync)?);
-    let src = fast::operand::<3>(&op.src, cx.geo)?;
+    let src = fast::operand::<3>(&op.src, cx.arch)?;
     w.slot::<3>(dr::SRC, src.slot);
     w.u8(dr::IN_DTYPE, cx.wire(src.dtype));
     w.u8(dr::ACTIVE, cx.active(src.partitions)?);
-    let dst = fast::operand::<3>(&op.dst, cx.geo)?;
+    let dst = fast::operand::<3>(&op.dst, cx.arch)?;
     w.slot::<3>(dr::DST, dst.slot);
     w.u8(dr::OUT_DTYPE, cx.wire(dst.dtype));
     w.u8(dr::THRESHOLD_IMM_PTR, op.threshold_imm_ptr);

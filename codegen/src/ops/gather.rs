@@ -7,7 +7,7 @@
 //! the access patterns are the same in every chunk. The seed does not say more.
 
 use super::fast::{self, Ctx, Words};
-use super::{GATHER_CHUNK, active, gather_chunks, wire};
+use super::{active, gather_chunk, gather_chunks, wire};
 use crate::arch::ArchModel;
 use crate::bundle::{Bundle, Sink, setup_header, setup_sync};
 use crate::error::EncodeError;
@@ -55,16 +55,16 @@ pub(super) fn encode<S: Sink>(
     for k in 0..chunks {
         let first = k == 0;
         let last = k + 1 == chunks;
+        let (continuation, count) = gather_chunk(k, n);
         let b = sink.begin()?;
         *b = t68;
-        rl::OPTIONS.put_u16(b, !first as u16);
+        rl::OPTIONS.put_u16(b, continuation);
         setup_sync(b, &inst.sync, first, false)?;
         sink.end();
 
         let b = sink.begin()?;
         *b = t67;
-        let count = (n - k * GATHER_CHUNK).min(GATHER_CHUNK);
-        pb::ELEM_COUNT.put_u32(b, count as u32);
+        pb::ELEM_COUNT.put_u32(b, count);
         setup_sync(b, &inst.sync, false, last)?;
         sink.end();
     }
@@ -84,14 +84,14 @@ pub(super) fn generate(
     let (AccessPattern::Static(data), AccessPattern::Static(index)) = (&op.data, &op.index) else {
         return None;
     };
-    let idx = fast::tensor::<4>(index, cx.geo)?;
+    let idx = fast::tensor::<4>(index, cx.arch)?;
     // A successful pack has no zero count and at most four counts below 2^16, so n is the exact
     // element count and n >= 1.
     let n = fast::lanes_product::<4>(idx.nums);
     let chunks = gather_chunks(n);
     let out = out.get_mut(..usize::try_from(chunks).ok()?.checked_mul(2)?)?;
-    let src = fast::tensor::<4>(data, cx.geo)?;
-    let dst = fast::operand::<4>(&op.dst, cx.geo)?;
+    let src = fast::tensor::<4>(data, cx.arch)?;
+    let dst = fast::operand::<4>(&op.dst, cx.arch)?;
     let (a_active, c_active) = (cx.active(data.partitions)?, cx.active(index.partitions)?);
     let (head, rest) = out.split_at_mut(2);
     let [a0, c0] = head else {
@@ -111,17 +111,17 @@ pub(super) fn generate(
     w.u32(pb::VECTOR_DEPTH, 0x1FF);
     w.slot::<4>(pb::SRC, idx);
 
-    let mut left = n - n.min(GATHER_CHUNK);
-    for pair in rest.chunks_exact_mut(2) {
+    for (k, pair) in (1..).zip(rest.chunks_exact_mut(2)) {
         let [a, c] = pair else { continue };
+        let (continuation, count) = gather_chunk(k, n);
         *a = *a0;
-        rl::OPTIONS.put_u16(a, 1);
+        rl::OPTIONS.put_u16(a, continuation);
         *c = *c0;
-        let count = left.min(GATHER_CHUNK);
-        pb::ELEM_COUNT.put_u32(c, count as u32);
-        left -= count;
+        pb::ELEM_COUNT.put_u32(c, count);
     }
-    pb::ELEM_COUNT.put_u32(c0, n.min(GATHER_CHUNK) as u32);
+    let (continuation, count) = gather_chunk(0, n);
+    rl::OPTIONS.put_u16(a0, continuation);
+    pb::ELEM_COUNT.put_u32(c0, count);
     let (first, last) = fast::events_pair(&inst.sync);
     if (first | last) != 0 {
         fast::put_events(a0, first);

@@ -48,12 +48,12 @@ pub(super) fn generate(
     // Fields are stored as soon as they are known (see dropout).
     let mut w = Words::new(b, INDIRECT_COPY.opcode);
     w.band(fast::events_single(&inst.sync)?);
-    w.slot::<4>(ic::SRC, fast::copy_descriptor(src, cx.geo)?);
+    w.slot::<4>(ic::SRC, fast::copy_descriptor(src, cx.arch)?);
     w.u8(ic::IN_DTYPE, cx.wire(src.data.dtype));
     w.u8(ic::ACTIVE, cx.active(src.data.partitions)?);
     w.u8(ic::SRC_NUM_ELEM_PER_IDX, op.num_elem_per_idx);
     w.u16(ic::SRC_BUFFER_SIZE, op.src_buffer_size);
-    let dst = fast::operand::<4>(&op.dst, cx.geo)?;
+    let dst = fast::operand::<4>(&op.dst, cx.arch)?;
     w.slot::<4>(ic::DST, dst.slot);
     w.u8(ic::OUT_DTYPE, cx.wire(dst.dtype));
     Some(1)

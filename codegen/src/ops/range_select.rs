@@ -144,8 +144,8 @@ pub(super) fn generate(
         return None;
     };
     let arch = cx.arch;
-    let s = fast::tensor::<2>(src, cx.geo)?;
-    let d = fast::tensor::<2>(dst, cx.geo)?;
+    let s = fast::tensor::<2>(src, cx.arch)?;
+    let d = fast::tensor::<2>(dst, cx.arch)?;
     let (lo, hi) = (cx.wire(src.dtype), cx.wire(dst.dtype));
     let ok = (op.fill_val.to_bits() == MAX_NEG_BITS)
         & (fast::lanes_product::<2>(s.nums) == fast::lanes_product::<2>(d.nums))
@@ -180,7 +180,7 @@ pub(super) fn generate(
     w.u32(rd::DST_ELEMENT_COUNT, 1);
     w.u8(rd::DTYPE, cx.wire(res.dtype));
     w.u8(rd::ACTIVE, cx.active(res.partitions)?);
-    w.slot::<1>(rd::DST, fast::tensor::<1>(res, cx.geo)?);
+    w.slot::<1>(rd::DST, fast::tensor::<1>(res, cx.arch)?);
     Some(2)
 }
 

@@ -1,7 +1,7 @@
 //! StreamShuffle (`visitInstStreamShuffle`): {0x6A stream_transpose, 0x69 stream_shuffle}.
 
 use super::fast::{self, Ctx, Words};
-use super::{active, fill_lanes, passthrough_sentinel, wire};
+use super::{active, fill_lanes, lane_map, passthrough_sentinel, sentinel, wire};
 use crate::arch::ArchModel;
 use crate::bundle::{Bundle, Sink, setup_header, setup_sync};
 use crate::error::EncodeError;
@@ -60,15 +60,15 @@ pub(super) fn generate(
     w0.band(first);
     let mut w1 = Words::new(b1, STREAM_SHUFFLE.opcode);
     w1.band(last);
-    let src = fast::operand::<4>(&op.src, cx.geo)?;
+    let src = fast::operand::<4>(&op.src, cx.arch)?;
     w0.slot::<4>(tr::SRC, src.slot);
     w1.slot::<4>(shuffle::SRC, src.slot);
     w0.u8(tr::IN_DTYPE, cx.wire(src.dtype));
     w0.u8(tr::ACTIVE, cx.active(src.partitions)?);
-    let dst = fast::operand::<4>(&op.dst, cx.geo)?;
+    let dst = fast::operand::<4>(&op.dst, cx.arch)?;
     w0.slot::<4>(tr::DST, dst.slot);
     w0.u8(tr::OUT_DTYPE, cx.wire(dst.dtype));
-    let sentinel = fast::sentinel(src.partitions, dst.partitions);
-    w1.lanes(shuffle::IMMEDIATE, &fast::lanes(&op.mask, sentinel)?);
+    let sentinel = sentinel(src.partitions, dst.partitions);
+    w1.lanes(shuffle::IMMEDIATE, &lane_map(&op.mask, sentinel).ok()?);
     Some(2)
 }

@@ -2,7 +2,9 @@
 //! else {0x6B, 0x69}. The 0x69 half is identical in structure to StreamShuffle's.
 
 use super::fast::{self, Ctx, Words};
-use super::{TRANSPOSE_WIDE_PARTITIONS, active, fill_lanes, passthrough_sentinel, wire};
+use super::{
+    TRANSPOSE_WIDE_PARTITIONS, active, fill_lanes, lane_map, passthrough_sentinel, sentinel, wire,
+};
 use crate::arch::ArchModel;
 use crate::bundle::{Bundle, Sink, setup_header, setup_sync};
 use crate::error::EncodeError;
@@ -62,7 +64,7 @@ pub(super) fn generate(
     let AccessPattern::Static(s) = &op.src else {
         return None;
     };
-    let src = fast::tensor::<4>(s, cx.geo)?;
+    let src = fast::tensor::<4>(s, cx.arch)?;
     // Guard B: num_elem[3] is lane 3 of the count run.
     if src.nums >> 48 != 1 {
         return None;
@@ -76,7 +78,7 @@ pub(super) fn generate(
     w.u8(tr::IN_DTYPE, cx.wire(s.dtype));
     w.u8(tr::ACTIVE, cx.active(s.partitions)?);
     w.u8(tr::TRANSPOSE_CH, 1);
-    let dst = fast::operand::<4>(&op.dst, cx.geo)?;
+    let dst = fast::operand::<4>(&op.dst, cx.arch)?;
     w.slot::<4>(tr::DST, dst.slot);
     w.u8(tr::OUT_DTYPE, cx.wire(dst.dtype));
     if dst.partitions < TRANSPOSE_WIDE_PARTITIONS {
@@ -86,7 +88,7 @@ pub(super) fn generate(
     let (first, last) = fast::events_pair(&inst.sync);
     w.band(first);
     let b1 = rest.first_mut()?;
-    let lanes = fast::lanes(&op.mask, fast::sentinel(s.partitions, dst.partitions))?;
+    let lanes = lane_map(&op.mask, sentinel(s.partitions, dst.partitions)).ok()?;
     let mut w = Words::new(b1, STREAM_SHUFFLE.opcode);
     w.band(last);
     w.slot::<4>(shuffle::SRC, src);
