@@ -240,12 +240,19 @@ impl std::fmt::Display for SequenceProblem {
                 name(op)
             ),
             SequenceProblem::Orphan(op) => {
-                let first = match op {
-                    0x69 => "0x6a or 0x6b",
-                    0x67 => "0x68",
-                    _ => "0xbc",
-                };
-                write!(f, "{op:#04x} {} without its {first} before it", name(op))
+                write!(f, "{op:#04x} {} without its ", name(op))?;
+                // The first opcode of every op-table sequence that `op` continues.
+                let firsts = crate::model::OPS
+                    .iter()
+                    .filter(|o| o.opcodes.get(1..).is_some_and(|rest| rest.contains(&op)))
+                    .filter_map(|o| o.opcodes.first());
+                for (i, first) in firsts.enumerate() {
+                    if i > 0 {
+                        f.write_str(" or ")?;
+                    }
+                    write!(f, "{first:#04x}")?;
+                }
+                f.write_str(" before it")
             }
             SequenceProblem::Unpaired {
                 opcode,
