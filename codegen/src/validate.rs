@@ -199,7 +199,7 @@ fn check_addr(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, write: 
     if arch.in_psum(a) {
         // A custom model with a zero stride has no partitions: the whole offset is checked.
         let rel = a - arch.psum_base;
-        let in_part = rel.checked_rem(arch.psum_partition_stride).unwrap_or(rel);
+        let in_part = split_by_stride(rel, arch.psum_partition_stride).map_or(rel, |(r, _)| r);
         if in_part >= arch.psum_active_bytes {
             c.fail(
                 "addr_in_psum_partition",
@@ -218,7 +218,7 @@ fn check_addr(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, write: 
             );
         }
     } else if arch.in_sbuf(a) {
-        let in_part = a.checked_rem(arch.sbuf_partition_stride).unwrap_or(a);
+        let in_part = split_by_stride(a, arch.sbuf_partition_stride).map_or(a, |(r, _)| r);
         if in_part >= arch.sbuf_active_bytes {
             c.fail(
                 "addr_in_sbuf_partition",
@@ -414,13 +414,12 @@ fn start_active(c: &mut Ctx, b: &Bundle, src: &Field, active: Field) {
     }
     let a = w & ADDR_MASK;
     // A custom model with a zero stride has one partition.
-    let part = if c.arch.in_psum(a) {
-        (a - c.arch.psum_base)
-            .checked_div(c.arch.psum_partition_stride)
-            .unwrap_or(0)
+    let (rel, stride) = if c.arch.in_psum(a) {
+        (a - c.arch.psum_base, c.arch.psum_partition_stride)
     } else {
-        a.checked_div(c.arch.sbuf_partition_stride).unwrap_or(0)
+        (a, c.arch.sbuf_partition_stride)
     };
+    let part = split_by_stride(rel, stride).map_or(0, |(_, p)| p);
     let act = active.get_u8(b) as u32;
     if part + act > c.arch.partitions {
         c.fail(
@@ -702,9 +701,8 @@ fn dma_indirect_rules(c: &mut Ctx, b: &Bundle) {
         d.rule = RULE;
     }
     if idx & REG_BIT == 0 {
-        let part = (idx & ADDR_MASK)
-            .checked_div(c.arch.sbuf_partition_stride)
-            .unwrap_or(0);
+        let part =
+            split_by_stride(idx & ADDR_MASK, c.arch.sbuf_partition_stride).map_or(0, |(_, p)| p);
         if c.arch.in_sbuf(idx & ADDR_MASK) && part + channels as u32 > c.arch.partitions {
             c.fail(
                 RULE,
@@ -729,6 +727,33 @@ fn dma_indirect_rules(c: &mut Ctx, b: &Bundle) {
             IDX_NUM_ACTIVE_CHANNELS.offset as usize,
             format!("idx_num_active_channels {channels} != 128"),
         );
+    }
+}
+
+/// The first byte of 4..64 that is nonzero and covered by no field of `fmt` (`Format::covers`,
+/// with one pass over the fields and one over the bytes).
+fn first_reserved(fmt: &Format, b: &Bundle) -> Option<usize> {
+    // The header (bytes 0..4) has rules of its own.
+    let covered = fmt.fields.iter().fold(0xFu64, |m, f| {
+        let r = f.range();
+        // Fields lie inside the bundle (formats' tests), so the run fits the 128-bit shift.
+        m | (((1u128 << r.len()) - 1) << r.start) as u64
+    });
+    let nonzero = b
+        .iter()
+        .enumerate()
+        .fold(0u64, |m, (i, &x)| m | ((x != 0) as u64) << i);
+    let reserved = nonzero & !covered;
+    (reserved != 0).then(|| reserved.trailing_zeros() as usize)
+}
+
+/// `a % stride` and `a / stride` for a partition stride, `None` for a zero stride (a mask and a
+/// shift for the power-of-two strides of every target, a division only for a custom model).
+fn split_by_stride(a: u32, stride: u32) -> Option<(u32, u32)> {
+    if stride.is_power_of_two() {
+        Some((a & (stride - 1), a >> stride.trailing_zeros()))
+    } else {
+        Some((a.checked_rem(stride)?, a.checked_div(stride)?))
     }
 }
 
@@ -763,7 +788,7 @@ pub fn validate_bundle(b: &Bundle, bundle: usize, arch: &ArchModel) -> Vec<Diagn
             ),
         );
     }
-    if let Some(i) = (4..64).find(|&i| b[i] != 0 && !fmt.covers(i)) {
+    if let Some(i) = first_reserved(fmt, b) {
         c.fail(
             fmt.reserved_rule,
             i,
@@ -855,6 +880,42 @@ pub fn mxmem1d_valid(slot: &[u8; 16], arch: &ArchModel) -> Vec<Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reserved_scan_agrees_with_covers() {
+        for fmt in formats::FORMATS {
+            let mut all = [0u8; 64];
+            for i in 0..64 {
+                let mut b = [0u8; 64];
+                b[i] = 0x80;
+                let want = (i >= 4 && !fmt.covers(i)).then_some(i);
+                assert_eq!(first_reserved(fmt, &b), want, "{} byte {i}", fmt.mnemonic);
+                all[i] = 1;
+            }
+            // Every byte set: the first uncovered one past the header.
+            let want = (4..64).find(|&i| !fmt.covers(i));
+            assert_eq!(first_reserved(fmt, &all), want, "{}", fmt.mnemonic);
+        }
+    }
+
+    #[test]
+    fn stride_split_is_division() {
+        for stride in [0u32, 1, 3, 1 << 15, 1 << 18, 3000, 1 << 31] {
+            for a in [
+                0u32,
+                1,
+                2999,
+                3000,
+                0x3_FFFF,
+                0x4_0000,
+                0x1FF_FFFF,
+                u32::MAX,
+            ] {
+                let want = a.checked_rem(stride).zip(a.checked_div(stride));
+                assert_eq!(split_by_stride(a, stride), want, "{a} / {stride}");
+            }
+        }
+    }
 
     #[test]
     fn rule_names_are_unique() {
