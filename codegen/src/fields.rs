@@ -206,11 +206,18 @@ impl Field {
                 l.copy_from_slice(s);
                 Value::Lanes(l)
             }
-            _ => {
-                let mut v = [0u8; 8];
-                v[..s.len()].copy_from_slice(s);
-                Value::Int(u64::from_le_bytes(v))
-            }
+            // Fixed-width reads for the widths the integer kinds have (no variable-length copy).
+            _ => Value::Int(match *s {
+                [x] => x as u64,
+                [a, b] => u16::from_le_bytes([a, b]) as u64,
+                [a, b, c, d] => u32::from_le_bytes([a, b, c, d]) as u64,
+                _ => {
+                    let mut v = [0u8; 8];
+                    let n = s.len().min(8);
+                    v[..n].copy_from_slice(&s[..n]);
+                    u64::from_le_bytes(v)
+                }
+            }),
         }
     }
 
