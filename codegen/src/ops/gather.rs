@@ -16,6 +16,12 @@ use crate::indirect::assign_access_4d;
 use crate::model::{AccessPattern, Gather, Instruction};
 use crate::tensor::assign_static_pattern;
 
+/// 0x68 +0x28 `vector_depth`: written 0 (seed).
+const REG_LOAD_VECTOR_DEPTH: u32 = 0;
+
+/// 0x67 +0x2C `vector_depth`: the constant 0x1FF (seed master table, CC S4_PB).
+const POOL_VECTOR_DEPTH: u32 = 0x1FF;
+
 pub(super) fn encode<S: Sink>(
     inst: &Instruction,
     op: &Gather,
@@ -41,7 +47,7 @@ pub(super) fn encode<S: Sink>(
     rl::IN_DTYPE.put_u8(&mut t68, wire(op.data.dtype(), arch));
     rl::OUT_DTYPE.put_u8(&mut t68, wire(op.dst.dtype(), arch));
     rl::ACTIVE.put_u8(&mut t68, active(&op.data, arch)?);
-    rl::VECTOR_DEPTH.put_u32(&mut t68, 0);
+    rl::VECTOR_DEPTH.put_u32(&mut t68, REG_LOAD_VECTOR_DEPTH);
     assign_access_4d(rl::SRC.slot(&mut t68), &op.data, arch)?;
     assign_access_4d(rl::DST.slot(&mut t68), &op.dst, arch)?;
 
@@ -49,7 +55,7 @@ pub(super) fn encode<S: Sink>(
     setup_header(&mut t67, POOL_BUFFER_LOAD.opcode);
     pb::IN_DTYPE.put_u8(&mut t67, wire(index.dtype, arch));
     pb::ACTIVE.put_u8(&mut t67, active(&op.index, arch)?);
-    pb::VECTOR_DEPTH.put_u32(&mut t67, 0x1FF);
+    pb::VECTOR_DEPTH.put_u32(&mut t67, POOL_VECTOR_DEPTH);
     assign_static_pattern(pb::SRC.slot::<20>(&mut t67), index, 4, arch)?;
 
     for k in 0..chunks {
@@ -102,13 +108,14 @@ pub(super) fn generate(
     w.u8(rl::IN_DTYPE, cx.wire(data.dtype));
     w.u8(rl::OUT_DTYPE, cx.wire(dst.dtype));
     w.u8(rl::ACTIVE, a_active);
+    w.u32(rl::VECTOR_DEPTH, REG_LOAD_VECTOR_DEPTH);
     w.slot::<4>(rl::SRC, src);
     w.slot::<4>(rl::DST, dst.slot);
 
     let mut w = Words::new(c0, POOL_BUFFER_LOAD.opcode);
     w.u8(pb::IN_DTYPE, cx.wire(index.dtype));
     w.u8(pb::ACTIVE, c_active);
-    w.u32(pb::VECTOR_DEPTH, 0x1FF);
+    w.u32(pb::VECTOR_DEPTH, POOL_VECTOR_DEPTH);
     w.slot::<4>(pb::SRC, idx);
 
     for (k, pair) in (1..).zip(rest.chunks_exact_mut(2)) {

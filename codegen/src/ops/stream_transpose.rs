@@ -13,6 +13,9 @@ use crate::indirect::assign_access_4d;
 use crate::model::{AccessPattern, Instruction, StreamTranspose};
 use crate::tensor::pack;
 
+/// +0x26 `d3_transpose_ch` on the standalone 0x6B (0x6A leaves it 0).
+const TRANSPOSE_CH: u8 = 1;
+
 pub(super) fn encode<S: Sink>(
     inst: &Instruction,
     op: &StreamTranspose,
@@ -36,7 +39,7 @@ pub(super) fn encode<S: Sink>(
     tr::IN_DTYPE.put_u8(b, wire(op.src.dtype(), arch));
     tr::OUT_DTYPE.put_u8(b, wire(op.dst.dtype(), arch));
     tr::ACTIVE.put_u8(b, active(&op.src, arch)?);
-    tr::TRANSPOSE_CH.put_u8(b, 1);
+    tr::TRANSPOSE_CH.put_u8(b, TRANSPOSE_CH);
     assign_access_4d(tr::SRC.slot(b), &op.src, arch)?;
     assign_access_4d(tr::DST.slot(b), &op.dst, arch)?;
     sink.end();
@@ -77,7 +80,7 @@ pub(super) fn generate(
     w.slot::<4>(tr::SRC, src);
     w.u8(tr::IN_DTYPE, cx.wire(s.dtype));
     w.u8(tr::ACTIVE, cx.active(s.partitions)?);
-    w.u8(tr::TRANSPOSE_CH, 1);
+    w.u8(tr::TRANSPOSE_CH, TRANSPOSE_CH);
     let dst = fast::operand::<4>(&op.dst, cx.arch)?;
     w.slot::<4>(tr::DST, dst.slot);
     w.u8(tr::OUT_DTYPE, cx.wire(dst.dtype));
