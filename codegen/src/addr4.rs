@@ -38,62 +38,106 @@ const PSUM_END: u32 = 0x0240_0000;
 
 /// Folds an immediate location into the 29-bit address (bundle-layouts §1c: SBUF word =
 /// `(basePartition << 18) + inPartitionByteAddr`, PSUM word = `0x2000000 + (part << 15) + ...`),
-/// checking the window and the active bytes of the resulting partition.
+/// checking the window and the active bytes of the resulting partition. Always inlined: the
+/// GENERATE fast path folds through it too, so the SBUF fold sees the model's fields as constants
+/// on the built-in models (the strides become shifts) and the error values it discards are never
+/// built. The PSUM fold is out of line, so that it never merges with the SBUF one into
+/// variable-stride arithmetic.
+#[inline(always)]
 pub fn fold(loc: MemLoc, arch: &ArchModel) -> Result<u32, EncodeError> {
-    let (base, stride, window, active, space) = match loc.space {
-        Space::Sbuf => (
-            0u32,
+    fold_at(&loc, arch)
+}
+
+/// [`fold`] by reference (the location stays where it is; nothing is copied for the PSUM call).
+#[inline(always)]
+fn fold_at(loc: &MemLoc, arch: &ArchModel) -> Result<u32, EncodeError> {
+    match loc.space {
+        Space::Sbuf => fold_in(
+            loc,
+            0,
             arch.sbuf_partition_stride,
             arch.sbuf_window,
             arch.sbuf_active_bytes,
             "SBUF",
         ),
-        Space::Psum => (
-            arch.psum_base,
-            arch.psum_partition_stride,
-            arch.psum_window,
-            arch.psum_active_bytes,
-            "PSUM",
-        ),
-    };
-    // u32 arithmetic with overflow checks; the strides are powers of two on every target, so the
-    // in-partition offset is a mask (a division only for a non-power-of-two model).
-    let rel = loc
-        .partition
-        .checked_mul(stride)
-        .and_then(|x| x.checked_add(loc.offset));
-    let word = rel
-        .and_then(|r| r.checked_add(base))
-        .ok_or(EncodeError::AddressOutOfU32)?;
-    let rel = word - base;
+        Space::Psum => fold_psum(loc, arch),
+    }
+}
+
+/// [`fold`] for a PSUM location.
+#[cold]
+#[inline(never)]
+fn fold_psum(loc: &MemLoc, arch: &ArchModel) -> Result<u32, EncodeError> {
+    fold_in(
+        loc,
+        arch.psum_base,
+        arch.psum_partition_stride,
+        arch.psum_window,
+        arch.psum_active_bytes,
+        "PSUM",
+    )
+}
+
+/// [`fold`] in one space: `base + partition * stride + offset` must fit 32 bits
+/// (`AddressOutOfU32`, reported first), then lie inside the window with its in-partition
+/// remainder below the active bytes (`AddressOutsideWindow`).
+#[inline(always)]
+fn fold_in(
+    loc: &MemLoc,
+    base: u32,
+    stride: u32,
+    window: u32,
+    active: u32,
+    space: &'static str,
+) -> Result<u32, EncodeError> {
+    // In u64 the sum cannot wrap (a product of two u32s plus two more stays below 2^64).
+    let word = loc.partition as u64 * stride as u64 + loc.offset as u64 + base as u64;
+    let rel = word - base as u64;
+    let wide = word >> 32 != 0;
+    // The strides are powers of two on every target, so the in-partition offset is a mask (a
+    // division only for a non-power-of-two model).
     let in_part = if stride.is_power_of_two() {
-        rel & (stride - 1)
+        rel & (stride as u64 - 1)
     } else {
-        rel.checked_rem(stride)
-            .ok_or(EncodeError::InvalidArchModel("the partition stride"))?
+        match rel.checked_rem(stride as u64) {
+            Some(r) => r,
+            None if wide => return Err(EncodeError::AddressOutOfU32),
+            None => return Err(EncodeError::InvalidArchModel("the partition stride")),
+        }
     };
-    if rel >= window || in_part >= active {
-        return Err(EncodeError::AddressOutsideWindow {
-            space,
-            partition: loc.partition,
-            offset: loc.offset,
+    // One test for every failure; which error it is is worked out only when it fails.
+    if wide | (rel >= window as u64) | (in_part >= active as u64) {
+        return Err(if wide {
+            EncodeError::AddressOutOfU32
+        } else {
+            EncodeError::AddressOutsideWindow {
+                space,
+                partition: loc.partition,
+                offset: loc.offset,
+            }
         });
     }
-    Ok(word)
+    Ok(word as u32)
 }
 
 /// The ADDR4 word of a start (`assignStartAddr<ADDR4>` with `a4 = 0`, the data resolver).
-#[inline]
+/// Always inlined, like [`fold`]; register starts are out of line.
+#[inline(always)]
 pub fn word(start: &Start, arch: &ArchModel) -> Result<u32, EncodeError> {
-    match *start {
-        Start::Imm(loc) => fold(loc, arch),
-        Start::Reg(r) => {
-            if r >= NUM_ADDR_REGISTERS {
-                return Err(EncodeError::RegisterOutOfRange(r));
-            }
-            Ok(REG_BIT | r as u32)
-        }
+    match start {
+        Start::Imm(loc) => fold_at(loc, arch),
+        Start::Reg(r) => reg_word(*r),
     }
+}
+
+/// [`word`] for a register start: register mode, `0x80000000 | regid`.
+#[cold]
+#[inline(never)]
+fn reg_word(r: u8) -> Result<u32, EncodeError> {
+    if r >= NUM_ADDR_REGISTERS {
+        return Err(EncodeError::RegisterOutOfRange(r));
+    }
+    Ok(REG_BIT | r as u32)
 }
 
 /// The canonical start an ADDR4 word encodes (the inverse of [`word`]): register mode when bit
@@ -301,6 +345,51 @@ mod tests {
             word(&Start::Reg(64), &MARIANA),
             Err(EncodeError::RegisterOutOfRange(64))
         );
+    }
+
+    #[test]
+    fn fold_reports_the_first_failure() {
+        let sb = |partition, offset| MemLoc {
+            space: Space::Sbuf,
+            partition,
+            offset,
+        };
+        // Past 32 bits (the window would fail too): the u32 error comes first.
+        assert_eq!(
+            fold(sb(1 << 14, 0), &MARIANA),
+            Err(EncodeError::AddressOutOfU32)
+        );
+        assert_eq!(
+            fold(sb(u32::MAX, u32::MAX), &MARIANA),
+            Err(EncodeError::AddressOutOfU32)
+        );
+        // Inside 32 bits, past the window.
+        assert!(matches!(
+            fold(sb(1 << 13, 0), &MARIANA),
+            Err(EncodeError::AddressOutsideWindow { space: "SBUF", .. })
+        ));
+        // A zero stride has no in-partition offset: a model error, unless the word is too wide.
+        let mut zero = MARIANA.clone();
+        zero.sbuf_partition_stride = 0;
+        assert_eq!(
+            fold(sb(0, 0x40), &zero),
+            Err(EncodeError::InvalidArchModel("the partition stride"))
+        );
+        let mut psum_zero = MARIANA.clone();
+        psum_zero.psum_partition_stride = 0;
+        let far = MemLoc {
+            space: Space::Psum,
+            partition: 0,
+            offset: u32::MAX,
+        };
+        assert_eq!(fold(far, &psum_zero), Err(EncodeError::AddressOutOfU32));
+        // A non-power-of-two stride takes the remainder.
+        let mut odd = MARIANA.clone();
+        odd.sbuf_partition_stride = 3000;
+        odd.sbuf_active_bytes = 1000;
+        assert_eq!(fold(sb(2, 999), &odd), Ok(6999));
+        assert!(fold(sb(2, 1000), &odd).is_err());
+        assert_eq!(fold(sb(2, 3001), &odd), Ok(9001));
     }
 
     #[test]

@@ -169,6 +169,27 @@ impl Field {
         addr4::put_u32(b, self.offset as usize, v);
     }
 
+    /// Reads a u8 (the validator's and the lifter's per-field checks).
+    #[inline(always)]
+    pub fn get_u8(&self, b: &[u8; 64]) -> u8 {
+        debug_assert_eq!(self.kind.width(), 1);
+        b[self.offset as usize]
+    }
+
+    /// Reads a u16 LE.
+    #[inline(always)]
+    pub fn get_u16(&self, b: &[u8; 64]) -> u16 {
+        debug_assert_eq!(self.kind.width(), 2);
+        let o = self.offset as usize;
+        u16::from_le_bytes([b[o], b[o + 1]])
+    }
+
+    /// Reads a u32 LE (also the first word of a slot: an ADDR4 field or a slot's start word).
+    #[inline(always)]
+    pub fn get_u32(&self, b: &[u8; 64]) -> u32 {
+        addr4::get_u32(b, self.offset as usize)
+    }
+
     /// The slot bytes of an N-byte field, for the access-pattern encoders.
     #[inline(always)]
     pub fn slot<'a, const N: usize>(&self, b: &'a mut [u8; 64]) -> &'a mut [u8; N] {
@@ -192,11 +213,18 @@ impl Field {
                 Value::Lanes(l)
             }
             Kind::Data4d => Value::Data4d(Data4dSlot::read(s)),
-            _ => {
-                let mut v = [0u8; 8];
-                v[..s.len()].copy_from_slice(s);
-                Value::Int(u64::from_le_bytes(v))
-            }
+            // Fixed-width reads for the widths the integer kinds have (no variable-length copy).
+            _ => Value::Int(match *s {
+                [x] => x as u64,
+                [a, b] => u16::from_le_bytes([a, b]) as u64,
+                [a, b, c, d] => u32::from_le_bytes([a, b, c, d]) as u64,
+                _ => {
+                    let mut v = [0u8; 8];
+                    let n = s.len().min(8);
+                    v[..n].copy_from_slice(&s[..n]);
+                    u64::from_le_bytes(v)
+                }
+            }),
         }
     }
 

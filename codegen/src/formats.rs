@@ -1036,9 +1036,25 @@ pub static FORMATS: [&Format; 36] = [
     &compute3d::ACTIVATION_READ_ACCUMULATOR,
 ];
 
+/// [`FORMATS`] indexed by opcode, built from the list at compile time (the first entry wins,
+/// as in a search of the list; the opcodes are distinct anyway).
+static BY_OPCODE: [Option<&Format>; 256] = {
+    let mut t: [Option<&'static Format>; 256] = [None; 256];
+    let mut i = 0;
+    while i < FORMATS.len() {
+        let op = FORMATS[i].opcode as usize;
+        if t[op].is_none() {
+            t[op] = Some(FORMATS[i]);
+        }
+        i += 1;
+    }
+    t
+};
+
 /// The format for an opcode.
+#[inline]
 pub fn by_opcode(op: u8) -> Option<&'static Format> {
-    FORMATS.iter().copied().find(|f| f.opcode == op)
+    BY_OPCODE[op as usize]
 }
 
 /// The format for a mnemonic.

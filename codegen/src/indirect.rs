@@ -21,8 +21,9 @@ use crate::addr4::{self, INDIRECT_BIT, MARKER_BYTE3};
 use crate::arch::{ArchModel, Family};
 use crate::error::EncodeError;
 use crate::model::{AccessPattern, IndirectAp};
-use crate::tensor::{self, TensorSlot};
+use crate::tensor::{self, Slot, TensorSlot};
 
+#[inline]
 fn require(arch: &ArchModel, f: Family) -> Result<(), EncodeError> {
     if arch.has(f) {
         Ok(())
@@ -34,32 +35,75 @@ fn require(arch: &ArchModel, f: Family) -> Result<(), EncodeError> {
     }
 }
 
+#[inline]
 fn num_u16(n: u32) -> Result<u16, EncodeError> {
     u16::try_from(n).map_err(|_| EncodeError::CountOverflow(n))
 }
 
+/// The INDIRECT16B/20B record as a [`Slot`]: INDEX@+0 with the marker (`B[3] |= 0x20`), DATA@+4,
+/// NUM u16@+8 (never x4); with `dynamic_offset_asserts`, the two asserts against the
+/// granularity mask on the INDEX and DATA words' byte 3 (before the marker). Shared by the
+/// reference encoder and the GENERATE fast path.
+#[inline(always)]
+fn record(
+    ap: &IndirectAp,
+    arch: &ArchModel,
+    dynamic_offset_asserts: bool,
+) -> Result<Slot, EncodeError> {
+    let index = addr4::word(&ap.index.start, arch)?;
+    let data = addr4::word(&ap.data.start, arch)?;
+    let num = num_u16(ap.num_indirect_indices)?;
+    if dynamic_offset_asserts {
+        let gran = arch.granularity_mask;
+        if gran & (index >> 24) as u8 != 0 {
+            return Err(EncodeError::IndicesDynamicOffset);
+        }
+        if gran & (data >> 24) as u8 != 0 {
+            return Err(EncodeError::DataDynamicOffset);
+        }
+    }
+    Ok(Slot {
+        addr: index | INDIRECT_BIT,
+        steps: data as u64 | (num as u64) << 32,
+        nums: 0,
+    })
+}
+
+/// Writes the ten record bytes of an indirect [`Slot`] (INDEX, DATA, NUM), leaving the rest of
+/// the slot untouched (inert).
+#[inline(always)]
+fn put_record(b: &mut [u8], r: &Slot) {
+    addr4::put_u32(b, 0, r.addr);
+    b[4..10].copy_from_slice(&r.steps.to_le_bytes()[..6]);
+}
+
 /// The shared indirect branch of `assignAccess3D` / `assignAccess4D`
-/// (`assignIndirectPattern<INDIRECT16B/20B>`): INDEX@+0, DATA@+4, NUM u16@+8 (never x4), the two
-/// dynamic-offset asserts against the granularity mask, then `B[3] |= 0x20`.
+/// (`assignIndirectPattern<INDIRECT16B/20B>`) as a [`Slot`]: the family gate, the record and
+/// its two dynamic-offset asserts.
+#[inline(always)]
+pub(crate) fn indirect_pattern(ap: &IndirectAp, arch: &ArchModel) -> Result<Slot, EncodeError> {
+    require(arch, Family::TensorIndirect)?;
+    record(ap, arch, true)
+}
+
+/// The IndirectCopy descriptor as a [`Slot`]: the record without the family gate and without
+/// the dynamic-offset asserts (see [`assign_indirect_copy_descriptor`]).
+#[inline(always)]
+pub(crate) fn indirect_copy_descriptor(
+    ap: &IndirectAp,
+    arch: &ArchModel,
+) -> Result<Slot, EncodeError> {
+    record(ap, arch, false)
+}
+
+/// `assignIndirectPattern<INDIRECT16B/20B>` into a slot: [`indirect_pattern`], written.
 #[inline]
 fn assign_indirect_pattern(
     b: &mut [u8],
     ap: &IndirectAp,
     arch: &ArchModel,
 ) -> Result<(), EncodeError> {
-    require(arch, Family::TensorIndirect)?;
-    addr4::put_u32(b, 0, addr4::word(&ap.index.start, arch)?);
-    addr4::put_u32(b, 4, addr4::word(&ap.data.start, arch)?);
-    let num = num_u16(ap.num_indirect_indices)?;
-    b[8..10].copy_from_slice(&num.to_le_bytes());
-    let gran = arch.granularity_mask;
-    if gran & b[3] != 0 {
-        return Err(EncodeError::IndicesDynamicOffset);
-    }
-    if gran & b[7] != 0 {
-        return Err(EncodeError::DataDynamicOffset);
-    }
-    b[3] |= MARKER_BYTE3;
+    put_record(b, &indirect_pattern(ap, arch)?);
     Ok(())
 }
 
@@ -98,10 +142,7 @@ pub fn assign_indirect_copy_descriptor(
     ap: &IndirectAp,
     arch: &ArchModel,
 ) -> Result<(), EncodeError> {
-    addr4::put_u32(slot, 0, addr4::word(&ap.index.start, arch)?);
-    addr4::put_u32(slot, 4, addr4::word(&ap.data.start, arch)?);
-    slot[8..10].copy_from_slice(&num_u16(ap.num_indirect_indices)?.to_le_bytes());
-    slot[3] |= MARKER_BYTE3;
+    put_record(slot, &indirect_copy_descriptor(ap, arch)?);
     Ok(())
 }
 
@@ -219,6 +260,21 @@ pub struct IndirectSlot {
 }
 
 impl IndirectSlot {
+    /// Reads the record of a rank-`n` slot (at least `4 + 4n` bytes) whatever its mode nibble:
+    /// INDEX@+0 (the marker bit removed), DATA@+4, NUM u16@+8, the rest inert.
+    pub fn read(b: &[u8], n: usize) -> IndirectSlot {
+        let mut inert = [0u8; 10];
+        let w = tensor::tensor_bytes(n);
+        inert[..w - 10].copy_from_slice(&b[10..w]);
+        IndirectSlot {
+            n: n as u8,
+            index: addr4::get_u32(b, 0) & !INDIRECT_BIT,
+            data: addr4::get_u32(b, 4),
+            num: u16::from_le_bytes([b[8], b[9]]),
+            inert,
+        }
+    }
+
     /// Number of inert bytes.
     pub fn inert_len(&self) -> usize {
         tensor::tensor_bytes(self.n as usize) - 10
@@ -239,16 +295,7 @@ impl MemSlot {
     /// (the `mxmem1d_valid`/`mem4d_valid` selector).
     pub fn read(b: &[u8], n: usize) -> MemSlot {
         if b[3] & 0x60 == MARKER_BYTE3 {
-            let mut inert = [0u8; 10];
-            let w = tensor::tensor_bytes(n);
-            inert[..w - 10].copy_from_slice(&b[10..w]);
-            MemSlot::Indirect(IndirectSlot {
-                n: n as u8,
-                index: addr4::get_u32(b, 0) & !INDIRECT_BIT,
-                data: addr4::get_u32(b, 4),
-                num: u16::from_le_bytes([b[8], b[9]]),
-                inert,
-            })
+            MemSlot::Indirect(IndirectSlot::read(b, n))
         } else {
             MemSlot::Static(TensorSlot::read(b, n))
         }

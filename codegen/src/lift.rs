@@ -47,7 +47,7 @@
 //! * The 3D-slot compute formats (TENSOR_TENSOR, TENSOR_SCALAR with its {0x9A, 0x9B} pair,
 //!   TENSOR_SCALAR_SELECT, 0x24): see `lift/compute3d.rs` (engines, immediate kinds).
 
-use crate::addr4::{self, INDIRECT_BIT};
+use crate::addr4;
 use crate::arch::ArchModel;
 use crate::bundle::{Bundle, bundle_count, generate};
 use crate::decode;
@@ -60,7 +60,7 @@ use crate::formats::{
     self, dropout as dr, events, indirect_copy as ic, pool_buffer_load as pb, range_select as rs,
     read_acc as rd, reg_load as rl, shuffle, tr,
 };
-use crate::indirect::MemSlot;
+use crate::indirect::{IndirectSlot, MemSlot};
 use crate::model::*;
 use crate::tensor::TensorSlot;
 
@@ -68,6 +68,18 @@ use crate::tensor::TensorSlot;
 mod compute4d;
 // 3D-slot compute formats.
 mod compute3d;
+// The opcodes the grouping matches on, each read from its format (`const`s so that they can be
+// patterns).
+const SHUFFLE: u8 = formats::STREAM_SHUFFLE.opcode;
+const TR_FWD: u8 = formats::STREAM_TRANSPOSE_FWD.opcode;
+const TR: u8 = formats::STREAM_TRANSPOSE.opcode;
+const RL: u8 = formats::REG_LOAD.opcode;
+const PB: u8 = formats::POOL_BUFFER_LOAD.opcode;
+const DR: u8 = formats::DROPOUT.opcode;
+const IC: u8 = formats::INDIRECT_COPY.opcode;
+const RS: u8 = formats::RANGE_SELECT.opcode;
+const RD: u8 = formats::DVE_READ_ACCUMULATOR.opcode;
+const CR: u8 = formats::compute3d::TENSOR_SCALAR_CACHE_REDUCE.opcode;
 
 /// Decodes a stream of bundles into the instructions that encode to it (see the module docs for
 /// the canonical forms). `generate` of each returned instruction, concatenated, reproduces
@@ -115,15 +127,19 @@ fn group_len(b: &[&Bundle], i: usize, input_len: usize) -> Result<usize, DecodeE
         )
     };
     match op {
-        0x6A if opcode_at(i + 1) == Some(0x69) => Ok(2),
-        0x6A => Err(unpaired(i + 1, 0x6A, 0x69)),
-        0x6B => Ok(if opcode_at(i + 1) == Some(0x69) { 2 } else { 1 }),
-        0xBC if opcode_at(i + 1) == Some(0x9B) => Ok(2),
-        0xBC => Err(unpaired(i + 1, 0xBC, 0x9B)),
-        0x7F | 0xE7 => Ok(1),
+        TR_FWD if opcode_at(i + 1) == Some(SHUFFLE) => Ok(2),
+        TR_FWD => Err(unpaired(i + 1, TR_FWD, SHUFFLE)),
+        TR => Ok(if opcode_at(i + 1) == Some(SHUFFLE) {
+            2
+        } else {
+            1
+        }),
+        RS if opcode_at(i + 1) == Some(RD) => Ok(2),
+        RS => Err(unpaired(i + 1, RS, RD)),
+        DR | IC => Ok(1),
         // 4D-slot compute ops: one bundle each.
         op if compute4d::OPCODES.contains(&op) => Ok(1),
-        0x68 => {
+        RL => {
             let flag = options(b[i]);
             if flag != 0 {
                 let at = i * 64 + rl::OPTIONS.offset as usize;
@@ -133,21 +149,21 @@ fn group_len(b: &[&Bundle], i: usize, input_len: usize) -> Result<usize, DecodeE
             // starts the next gather.
             let mut n = 0;
             loop {
-                if opcode_at(i + n + 1) != Some(0x67) {
-                    return Err(unpaired(i + n + 1, 0x68, 0x67));
+                if opcode_at(i + n + 1) != Some(PB) {
+                    return Err(unpaired(i + n + 1, RL, PB));
                 }
                 n += 2;
                 match b.get(i + n) {
-                    Some(x) if x[0] == 0x68 && options(x) != 0 => {}
+                    Some(x) if x[0] == RL && options(x) != 0 => {}
                     _ => return Ok(n),
                 }
             }
         }
         // 3D-slot compute formats: one bundle, or the {0x9A, 0x9B} cache-reduce pair.
-        0x9A if opcode_at(i + 1) == Some(0x9B) => Ok(2),
-        0x9A => Err(unpaired(i + 1, 0x9A, 0x9B)),
+        CR if opcode_at(i + 1) == Some(RD) => Ok(2),
+        CR => Err(unpaired(i + 1, CR, RD)),
         op if formats::compute3d::owns(op) => Ok(1),
-        0x69 | 0x67 | 0x9B => Err(problem(i, i * 64, SequenceProblem::Orphan(op))),
+        SHUFFLE | PB | RD => Err(problem(i, i * 64, SequenceProblem::Orphan(op))),
         op if formats::by_opcode(op).is_some() => {
             Err(problem(i, i * 64, SequenceProblem::NoInstruction(op)))
         }
@@ -215,12 +231,12 @@ fn lift(g: &[&Bundle], arch: &ArchModel) -> Instruction {
         return compute3d::lift(g, arch).with_sync(sync(first, last));
     }
     let op = match *g {
-        [a, b] if a[0] == 0x6A => stream_shuffle(a, b, arch),
-        [a] if a[0] == 0x6B => stream_transpose(a, None, arch),
-        [a, b] if a[0] == 0x6B => stream_transpose(a, Some(b), arch),
-        [a] if a[0] == 0x7F => dropout(a, arch),
-        [a] if a[0] == 0xE7 => indirect_copy(a, arch),
-        [a, b] if a[0] == 0xBC => range_select(a, b, arch),
+        [a, b] if a[0] == TR_FWD => stream_shuffle(a, b, arch),
+        [a] if a[0] == TR => stream_transpose(a, None, arch),
+        [a, b] if a[0] == TR => stream_transpose(a, Some(b), arch),
+        [a] if a[0] == DR => dropout(a, arch),
+        [a] if a[0] == IC => indirect_copy(a, arch),
+        [a, b] if a[0] == RS => range_select(a, b, arch),
         [a] if compute4d::OPCODES.contains(&a[0]) => compute4d::lift(a, arch),
         _ => gather(g, arch),
     };
@@ -430,12 +446,11 @@ fn indirect_copy(a: &Bundle, arch: &ArchModel) -> Op {
     let parts = byte(ic::ACTIVE, a) as u32;
     // The embedded descriptor is always the indirect record (the marker is checked by the
     // re-encoding).
-    let o = ic::SRC.offset as usize;
-    let num = u16::from_le_bytes([a[o + 8], a[o + 9]]);
+    let r = IndirectSlot::read(&a[ic::SRC.range()], 4);
     let src = indirect_ap(
-        dword(a, o) & !INDIRECT_BIT,
-        dword(a, o + 4),
-        num,
+        r.index,
+        r.data,
+        r.num,
         parts,
         dtype(byte(ic::IN_DTYPE, a), arch),
         arch,

@@ -8,6 +8,7 @@
 
 use crate::dtype::BirDtype;
 use crate::enums::{BirAccumulation, BirAluOp, BirUpdateMode, BirWaitMode};
+use crate::formats;
 
 // 4D-slot compute ops (TensorReduce, TensorCopy, Reciprocal, Memset, Pool, CrossLaneReduce,
 // Iota, AffineSelect).
@@ -809,47 +810,57 @@ pub struct OpInfo {
     pub family: crate::arch::Family,
 }
 
-/// The op table (seed DVE page; engines from isa-table §1).
+/// The op table (seed DVE page; engines from isa-table §1). The opcodes of the seed ops are read
+/// from the formats' tables.
 pub const OPS: [OpInfo; 22] = [
     OpInfo {
         kind: OpKind::StreamShuffle,
         name: "stream_shuffle",
-        opcodes: &[0x6a, 0x69],
+        opcodes: &[
+            formats::STREAM_TRANSPOSE_FWD.opcode,
+            formats::STREAM_SHUFFLE.opcode,
+        ],
         engine: Engine::Vector,
         family: crate::arch::Family::StreamShuffle,
     },
     OpInfo {
         kind: OpKind::StreamTranspose,
         name: "stream_transpose",
-        opcodes: &[0x6b, 0x69],
+        opcodes: &[
+            formats::STREAM_TRANSPOSE.opcode,
+            formats::STREAM_SHUFFLE.opcode,
+        ],
         engine: Engine::Vector,
         family: crate::arch::Family::StreamTranspose,
     },
     OpInfo {
         kind: OpKind::Gather,
         name: "gather",
-        opcodes: &[0x68, 0x67],
+        opcodes: &[formats::REG_LOAD.opcode, formats::POOL_BUFFER_LOAD.opcode],
         engine: Engine::GpSimd,
         family: crate::arch::Family::Gather,
     },
     OpInfo {
         kind: OpKind::Dropout,
         name: "dropout",
-        opcodes: &[0x7f],
+        opcodes: &[formats::DROPOUT.opcode],
         engine: Engine::Vector,
         family: crate::arch::Family::Dropout,
     },
     OpInfo {
         kind: OpKind::IndirectCopy,
         name: "indirect_copy",
-        opcodes: &[0xe7],
+        opcodes: &[formats::INDIRECT_COPY.opcode],
         engine: Engine::GpSimd,
         family: crate::arch::Family::IndirectCopy,
     },
     OpInfo {
         kind: OpKind::RangeSelect,
         name: "range_select",
-        opcodes: &[0xbc, 0x9b],
+        opcodes: &[
+            formats::RANGE_SELECT.opcode,
+            formats::DVE_READ_ACCUMULATOR.opcode,
+        ],
         engine: Engine::Vector,
         family: crate::arch::Family::RangeSelect,
     },

@@ -17,7 +17,7 @@
 //! `s_valid_idx_bound_check_reg`, the lane values of a shuffle map, and the pair-level checks that
 //! look at both halves of a micro-pair (each bundle is validated on its own).
 
-use crate::addr4::{ADDR_MASK, REG_BIT, get_u32};
+use crate::addr4::{ADDR_MASK, REG_BIT};
 use crate::arch::{ArchModel, CoreGen, Family};
 use crate::bundle::{Bundle, INST_WORD_LEN};
 use crate::dtype::{WIRE_FP32R, WireDtype};
@@ -25,7 +25,10 @@ use crate::enums::{ALU_MAX, RS_COMP_OPS};
 use crate::fields::{DtypeRef, Field, Kind, Role, Value};
 use crate::formats::{self, Format};
 use crate::indirect::{MemSlot, MxSlot};
-use crate::tensor::TensorSlot;
+use crate::tensor::{TensorSlot, num_elem_offset};
+
+/// The dtype an INDEX word is validated as (`mem4d_valid`: dtype 9, u32).
+const INDEX_DTYPE: WireDtype = WireDtype(0x09);
 
 // Rules of the 4D-slot compute formats.
 mod compute4d;
@@ -241,7 +244,7 @@ fn check_addr(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, write: 
     if arch.in_psum(a) {
         // A custom model with a zero stride has no partitions: the whole offset is checked.
         let rel = a.wrapping_sub(arch.psum_base); // in_psum wraps the same way
-        let in_part = rel.checked_rem(arch.psum_partition_stride).unwrap_or(rel);
+        let in_part = split_by_stride(rel, arch.psum_partition_stride).map_or(rel, |(r, _)| r);
         if in_part >= arch.psum_active_bytes {
             c.fail(
                 "addr_in_psum_partition",
@@ -260,7 +263,7 @@ fn check_addr(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, write: 
             );
         }
     } else if arch.in_sbuf(a) {
-        let in_part = a.checked_rem(arch.sbuf_partition_stride).unwrap_or(a);
+        let in_part = split_by_stride(a, arch.sbuf_partition_stride).map_or(a, |(r, _)| r);
         if in_part >= arch.sbuf_active_bytes {
             c.fail(
                 "addr_in_sbuf_partition",
@@ -320,7 +323,7 @@ fn check_static(c: &mut Ctx, off: usize, t: &TensorSlot, dtype: Option<WireDtype
     if let Some(i) = t.num[..n].iter().position(|&x| x == 0) {
         c.fail(
             TENSOR_RULE[n],
-            off + 4 + 2 * n + 2 * i,
+            off + num_elem_offset(n, i),
             format!("num_elem[{i}] == 0"),
         );
     }
@@ -356,7 +359,8 @@ fn check_slot(c: &mut Ctx, fmt: &Format, b: &Bundle, f: &Field) {
         }
         Value::Mem(MemSlot::Static(t)) => check_static(c, off, &t, dtype, write),
         Value::Mem(MemSlot::Indirect(i)) => {
-            let is_ic = fmt.opcode == 0xE7 && f.name == "src_mem_pattern";
+            let is_ic =
+                fmt.opcode == formats::INDIRECT_COPY.opcode && *f == formats::indirect_copy::SRC;
             if !is_ic && !c.arch.has(Family::TensorIndirect) {
                 c.fail(
                     "static_tensor_pattern",
@@ -365,7 +369,7 @@ fn check_slot(c: &mut Ctx, fmt: &Format, b: &Bundle, f: &Field) {
                 );
             }
             // mem4d_valid: the index word is validated as dtype 9 (u32).
-            check_addr(c, off, i.index, Some(WireDtype(0x09)), false);
+            check_addr(c, off, i.index, Some(INDEX_DTYPE), false);
             check_addr(c, off + 4, i.data, dtype, write);
             let rule = if i.n == 3 {
                 "indirect_quadrant_check_src3d"
@@ -394,14 +398,17 @@ fn check_dtypes(c: &mut Ctx, fmt: &Format, b: &Bundle) {
     for f in fmt.fields {
         let off = f.offset as usize;
         match (f.kind, f.name) {
-            (Kind::Dtype, "threshold_dtype") if WireDtype(b[off]).defined_on(core).is_none() => {
+            (Kind::Dtype, name)
+                if name == formats::dropout::THRESHOLD_DTYPE.name
+                    && WireDtype(b[off]).defined_on(core).is_none() =>
+            {
                 c.fail(
                     "d3_dropout_threshold_dtype_check",
                     off,
                     format!("threshold dtype {:#04x} is not defined", b[off]),
                 );
             }
-            (Kind::Dtype, "threshold_dtype") => {}
+            (Kind::Dtype, name) if name == formats::dropout::THRESHOLD_DTYPE.name => {}
             (Kind::Dtype, name) => {
                 let d = WireDtype(b[off]);
                 if d.defined_on(core).is_none() {
@@ -432,12 +439,12 @@ fn check_dtypes(c: &mut Ctx, fmt: &Format, b: &Bundle) {
     }
 }
 
-fn active_range(c: &mut Ctx, b: &Bundle, off: usize) {
-    let a = b[off] as u32;
+fn active_range(c: &mut Ctx, b: &Bundle, f: Field) {
+    let a = f.get_u8(b) as u32;
     if a == 0 || a > c.arch.partitions {
         c.fail(
             "has_valid_active_channel_range",
-            off,
+            f.offset as usize,
             format!("active channels {a} not in 1..={}", c.arch.partitions),
         );
     }
@@ -445,21 +452,23 @@ fn active_range(c: &mut Ctx, b: &Bundle, off: usize) {
 
 /// `start_addr_active_channels` on the source slot's static arm: start partition + active <=
 /// partitions (an indirect arm is covered by the quadrant rule instead).
-fn start_active(c: &mut Ctx, b: &Bundle, src: &Field, active_off: usize) {
-    let w = get_u32(b, src.offset as usize);
+fn start_active(c: &mut Ctx, b: &Bundle, src: &Field, active: Field) {
+    let w = src.get_u32(b);
     if w & REG_BIT != 0 || matches!(src.read(b), Value::Mem(MemSlot::Indirect(_))) {
         return;
     }
     let a = w & ADDR_MASK;
     // A custom model with a zero stride has one partition.
-    let part = if c.arch.in_psum(a) {
-        a.wrapping_sub(c.arch.psum_base)
-            .checked_div(c.arch.psum_partition_stride)
-            .unwrap_or(0)
+    let (rel, stride) = if c.arch.in_psum(a) {
+        (
+            a.wrapping_sub(c.arch.psum_base),
+            c.arch.psum_partition_stride,
+        )
     } else {
-        a.checked_div(c.arch.sbuf_partition_stride).unwrap_or(0)
+        (a, c.arch.sbuf_partition_stride)
     };
-    let act = b[active_off] as u32;
+    let part = split_by_stride(rel, stride).map_or(0, |(_, p)| p);
+    let act = active.get_u8(b) as u32;
     if part + act > c.arch.partitions {
         c.fail(
             "start_addr_active_channels",
@@ -472,93 +481,108 @@ fn start_active(c: &mut Ctx, b: &Bundle, src: &Field, active_off: usize) {
     }
 }
 
+/// The per-op predicates. Every offset is read from the format's `Field` constants and every
+/// opcode from its `Format` static (the `const`s below only make them usable as patterns).
 fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
     use formats::*;
+    const TR_FWD: u8 = STREAM_TRANSPOSE_FWD.opcode;
+    const TR: u8 = STREAM_TRANSPOSE.opcode;
+    const RL: u8 = REG_LOAD.opcode;
+    const PB: u8 = POOL_BUFFER_LOAD.opcode;
+    const DR: u8 = DROPOUT.opcode;
+    const IC: u8 = INDIRECT_COPY.opcode;
+    const RS: u8 = RANGE_SELECT.opcode;
+    const RD: u8 = DVE_READ_ACCUMULATOR.opcode;
+    const DI: u8 = DMA_INDIRECT.opcode;
+    let at = |f: Field| f.offset as usize;
     // 4D-slot compute formats.
     if self::compute4d::op_rules(c, fmt.opcode, b) {
         return;
     }
     match fmt.opcode {
-        0x6A | 0x6B => {
-            active_range(c, b, 0x22);
-            start_active(c, b, &tr::SRC, 0x22);
+        TR_FWD | TR => {
+            active_range(c, b, tr::ACTIVE);
+            start_active(c, b, &tr::SRC, tr::ACTIVE);
             let (s, d) = (tr::SRC.read(b), tr::DST.read(b));
             let (sc, dc) = (slot_count(&s), slot_count(&d));
             if sc == Some(0) || dc == Some(0) {
                 c.fail(
                     "d4_tr_transpose_src_dst_count",
-                    0x0C,
+                    at(tr::SRC),
                     "element count is zero",
                 );
             } else if sc != dc {
                 c.fail(
                     "d4_tr_same_src_dst_count",
-                    0x0C,
+                    at(tr::SRC),
                     format!("src {sc:?} vs dst {dc:?} elements"),
                 );
             }
-            if b[0x24] != 0 {
+            let op = tr::OP.get_u8(b);
+            if op != 0 {
                 c.fail(
                     "d4_tr_op_bypass",
-                    0x24,
-                    format!("op {:#04x} is not BYPASS", b[0x24]),
+                    at(tr::OP),
+                    format!("op {op:#04x} is not BYPASS"),
                 );
             }
-            let want = (fmt.opcode == 0x6B) as u8;
-            if b[0x26] != want {
+            let want = (fmt.opcode == TR) as u8;
+            let ch = tr::TRANSPOSE_CH.get_u8(b);
+            if ch != want {
                 c.fail(
                     "d3_transpose_ch",
-                    0x26,
-                    format!("d3_transpose_ch {} (expected {want})", b[0x26]),
+                    at(tr::TRANSPOSE_CH),
+                    format!("d3_transpose_ch {ch} (expected {want})"),
                 );
             }
-            if fmt.opcode == 0x6B {
+            if fmt.opcode == TR {
                 match s {
                     Value::Mem(MemSlot::Indirect(_)) => c.fail(
                         "stream_transpose_src_not_indirect",
-                        0x0C,
+                        at(tr::SRC),
                         "STREAM_TRANSPOSE cannot have TensorIndirect AP as src",
                     ),
                     Value::Mem(MemSlot::Static(t)) if t.num[3] != 1 => c.fail(
                         "instr.src_mem_pattern.num_elem[3] == 1",
-                        0x1E,
+                        at(tr::SRC) + num_elem_offset(4, 3),
                         format!("num_elem[3] == {}", t.num[3]),
                     ),
                     _ => {}
                 }
             }
         }
-        0x68 => {
-            active_range(c, b, 0x22);
-            start_active(c, b, &reg_load::SRC, 0x22);
+        RL => {
+            active_range(c, b, reg_load::ACTIVE);
+            start_active(c, b, &reg_load::SRC, reg_load::ACTIVE);
             if matches!(reg_load::SRC.read(b), Value::Mem(MemSlot::Indirect(_))) {
                 c.fail(
                     "reg_load_src_not_indirect",
-                    0x0C,
+                    at(reg_load::SRC),
                     "TODO: support POOL_BUFFER_LOAD with TensorIndirect AP once ISA supports it",
                 );
             }
-            let o = u16::from_le_bytes([b[0x24], b[0x25]]);
+            let o = reg_load::OPTIONS.get_u16(b);
             if o > 1 {
                 c.fail(
                     "gather_valid_options",
-                    0x24,
+                    at(reg_load::OPTIONS),
                     format!("gather_options {o} not in {{0, 1}}"),
                 );
             }
         }
-        0x67 => {
-            active_range(c, b, 0x22);
-            start_active(c, b, &pool_buffer_load::SRC, 0x22);
+        PB => {
+            active_range(c, b, pool_buffer_load::ACTIVE);
+            start_active(c, b, &pool_buffer_load::SRC, pool_buffer_load::ACTIVE);
         }
-        0x7F => {
-            active_range(c, b, 0x22);
-            start_active(c, b, &dropout::SRC, 0x22);
-            if b[0x20] != b[0x21] {
+        DR => {
+            active_range(c, b, dropout::ACTIVE);
+            start_active(c, b, &dropout::SRC, dropout::ACTIVE);
+            let (i, o) = (dropout::IN_DTYPE.get_u8(b), dropout::OUT_DTYPE.get_u8(b));
+            if i != o {
                 c.fail(
                     "d3_dropout_same_src_dst_type",
-                    0x21,
-                    format!("in {:#04x} != out {:#04x}", b[0x20], b[0x21]),
+                    at(dropout::OUT_DTYPE),
+                    format!("in {i:#04x} != out {o:#04x}"),
                 );
             }
             let (sc, dc) = (
@@ -568,113 +592,118 @@ fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
             if sc != dc {
                 c.fail(
                     "d3_dropout_src_dst_count_check",
-                    0x10,
+                    at(dropout::SRC),
                     format!("src {sc:?} vs dst {dc:?} elements"),
                 );
             }
         }
-        0xE7 => {
-            let a = b[0x22];
+        IC => {
+            let a = indirect_copy::ACTIVE.get_u8(b);
             if a == 0 || !a.is_multiple_of(16) || a as u32 > c.arch.partitions {
                 c.fail(
                     "s_valid_s4d4_ic_active_channels",
-                    0x22,
+                    at(indirect_copy::ACTIVE),
                     format!("active channels {a} must be a nonzero multiple of 16"),
                 );
             }
-            if b[0x20] != b[0x21] {
+            let (i, o) = (
+                indirect_copy::IN_DTYPE.get_u8(b),
+                indirect_copy::OUT_DTYPE.get_u8(b),
+            );
+            if i != o {
                 c.fail(
                     "s_same_in_out_dtype_indirect_copy",
-                    0x21,
-                    format!("in {:#04x} != out {:#04x}", b[0x20], b[0x21]),
+                    at(indirect_copy::OUT_DTYPE),
+                    format!("in {i:#04x} != out {o:#04x}"),
                 );
             }
             if !matches!(indirect_copy::SRC.read(b), Value::Mem(MemSlot::Indirect(_))) {
-                c.fail("s4d4_ic_src_indirect", 0x0C, "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not …");
+                c.fail("s4d4_ic_src_indirect", at(indirect_copy::SRC), "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not …");
             }
-            if ![1u8, 2, 4, 8, 16, 32].contains(&b[0x23]) {
+            let per_idx = indirect_copy::SRC_NUM_ELEM_PER_IDX.get_u8(b);
+            if ![1u8, 2, 4, 8, 16, 32].contains(&per_idx) {
                 c.fail(
                     "s4d4_ic_num_elem_per_idx",
-                    0x23,
-                    format!("src_num_elem_per_idx {} not in {{1,2,4,8,16,32}}", b[0x23]),
+                    at(indirect_copy::SRC_NUM_ELEM_PER_IDX),
+                    format!("src_num_elem_per_idx {per_idx} not in {{1,2,4,8,16,32}}"),
                 );
             }
-            if b[0x24] != 0 {
+            if indirect_copy::DST_NUM_ELEM_PER_IDX.get_u8(b) != 0 {
                 c.fail(
                     "s4d4_ic_num_elem_per_idx",
-                    0x24,
+                    at(indirect_copy::DST_NUM_ELEM_PER_IDX),
                     "dst_num_elem_per_idx must be 0",
                 );
             }
-            if b[0x28] | b[0x29] != 0 {
+            if indirect_copy::DST_BUFFER_SIZE.get_u16(b) != 0 {
                 c.fail(
                     "s4d4_ic_num_elem_per_idx",
-                    0x28,
+                    at(indirect_copy::DST_BUFFER_SIZE),
                     "dst_buffer_size must be 0",
                 );
             }
         }
-        0xBC => {
-            active_range(c, b, 0x0C);
-            start_active(c, b, &range_select::SRC, 0x0C);
-            for o in [0x24, 0x25] {
-                if !RS_COMP_OPS.contains(&b[o]) {
+        RS => {
+            use range_select as rs;
+            active_range(c, b, rs::ACTIVE);
+            start_active(c, b, &rs::SRC, rs::ACTIVE);
+            for f in [rs::COMP_OP0, rs::COMP_OP1] {
+                let op = f.get_u8(b);
+                if !RS_COMP_OPS.contains(&op) {
                     c.fail(
                         "valid_rs_comp_op",
-                        o,
-                        format!("comp op {:#04x} is not IS_EQ/GT/GE/LE/LT", b[o]),
+                        at(f),
+                        format!("comp op {op:#04x} is not IS_EQ/GT/GE/LE/LT"),
                     );
                 }
             }
-            if b[0x0F] != ALU_MAX {
+            let op = rs::REDUCE_OP.get_u8(b);
+            if op != ALU_MAX {
                 c.fail(
                     "s_valid_range_select_reduce_op",
-                    0x0F,
-                    format!("reduce_op {:#04x} is not MAX", b[0x0F]),
+                    at(rs::REDUCE_OP),
+                    format!("reduce_op {op:#04x} is not MAX"),
                 );
             }
             // No rule on +0x14: it is the raw upper bound (seed), not a fixed fill_val.
-            if !matches!(b[0x0E], 0 | 2 | 3) {
+            let cmd = rs::REDUCE_CMD.get_u8(b);
+            if !matches!(cmd, 0 | 2 | 3) {
                 c.fail(
                     "range_select_reduce_cmd",
-                    0x0E,
-                    format!("reduce_cmd {} not IDLE/ACCUMULATE/ZERO_ACCUMULATE", b[0x0E]),
+                    at(rs::REDUCE_CMD),
+                    format!("reduce_cmd {cmd} not IDLE/ACCUMULATE/ZERO_ACCUMULATE"),
                 );
             }
-            for o in [0x26, 0x27] {
-                if b[o] > 2 {
+            for f in [rs::BOUND0_SRC, rs::BOUND1_SRC] {
+                let src = f.get_u8(b);
+                if src > 2 {
                     c.fail(
                         "range_select_bound_src",
-                        o,
-                        format!("bound source {} is not an IMM_SRC", b[o]),
+                        at(f),
+                        format!("bound source {src} is not an IMM_SRC"),
                     );
                 }
             }
-            let (lo, hi) = (WireDtype(b[0x0D] & 0xF), WireDtype(b[0x0D] >> 4));
+            let pair = rs::IN_OUT_DTYPE.get_u8(b);
+            let (lo, hi) = (WireDtype(pair & 0xF), WireDtype(pair >> 4));
             if !lo.is_float() || lo.0 == WIRE_FP32R || !hi.is_float() {
                 c.fail(
                     "range_select_dtype",
-                    0x0D,
-                    format!(
-                        "dtype pair {:#04x}: in must be float (not FP32R), out float",
-                        b[0x0D]
-                    ),
+                    at(rs::IN_OUT_DTYPE),
+                    format!("dtype pair {pair:#04x}: in must be float (not FP32R), out float"),
                 );
             }
-            let (sc, dc) = (
-                slot_count(&range_select::SRC.read(b)),
-                slot_count(&range_select::DST.read(b)),
-            );
+            let (sc, dc) = (slot_count(&rs::SRC.read(b)), slot_count(&rs::DST.read(b)));
             if sc != dc {
                 c.fail(
                     "s_same_elem_count_rs_src_dst",
-                    0x18,
+                    at(rs::SRC),
                     format!("src {sc:?} vs dst {dc:?} elements"),
                 );
             }
         }
-        0x9B => d1_rd_rules(c, b),
-        0xBB => dma_indirect_rules(c, b),
+        RD => d1_rd_rules(c, b),
+        DI => dma_indirect_rules(c, b),
         // 3D-slot compute formats.
         op if formats::compute3d::owns(op) => self::compute3d::op_rules(c, fmt, b),
         _ => {}
@@ -683,12 +712,14 @@ fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
 
 /// The D1_RD read-out rules (0x9B, and 0x24 of the same layout).
 fn d1_rd_rules(c: &mut Ctx, b: &Bundle) {
-    active_range(c, b, 0x22);
-    if get_u32(b, 0x1C) != 1 {
+    use formats::read_acc;
+    active_range(c, b, read_acc::ACTIVE);
+    let n = read_acc::DST_ELEMENT_COUNT.get_u32(b);
+    if n != 1 {
         c.fail(
             "d1_rd_dst_element_count",
-            0x1C,
-            format!("dst_element_count {} != 1", get_u32(b, 0x1C)),
+            read_acc::DST_ELEMENT_COUNT.offset as usize,
+            format!("dst_element_count {n} != 1"),
         );
     }
 }
@@ -700,45 +731,81 @@ fn d1_rd_rules(c: &mut Ctx, b: &Bundle) {
 /// `(byte3 & 0xA0) == 0x80` (register mode without the indirect marker); `flags & 3` must be 1 or
 /// 2 (the seed's load/save direction; the header enum's 0 is not accepted).
 fn dma_indirect_rules(c: &mut Ctx, b: &Bundle) {
+    use formats::dma_indirect::{
+        DST_IDX_START_ADDR, FLAGS, IDX_NUM_ACTIVE_CHANNELS, SRC_IDX_START_ADDR,
+    };
     const RULE: &str = "has_dma_indirect_valid_idx_start_addr";
-    if !matches!(b[15] & 3, 1 | 2) {
+    let dir = FLAGS.get_u8(b) & 3;
+    if !matches!(dir, 1 | 2) {
         c.fail(
             RULE,
-            15,
-            format!("flags & 3 == {} (expected 1 or 2)", b[15] & 3),
+            FLAGS.offset as usize,
+            format!("flags & 3 == {dir} (expected 1 or 2)"),
         );
     }
-    let idx = get_u32(b, 48);
+    let idx_at = SRC_IDX_START_ADDR.offset as usize;
+    let idx = SRC_IDX_START_ADDR.get_u32(b);
+    let channels = IDX_NUM_ACTIVE_CHANNELS.get_u8(b);
     let before = c.out.len();
-    check_addr(c, 48, idx, Some(WireDtype(0x09)), false);
+    check_addr(c, idx_at, idx, Some(INDEX_DTYPE), false);
     for d in &mut c.out[before..] {
         d.message = format!("index ADDR4: {}", d.message);
         d.rule = RULE;
     }
     if idx & REG_BIT == 0 {
-        let part = (idx & ADDR_MASK)
-            .checked_div(c.arch.sbuf_partition_stride)
-            .unwrap_or(0);
-        if c.arch.in_sbuf(idx & ADDR_MASK) && part + b[14] as u32 > c.arch.partitions {
+        let part =
+            split_by_stride(idx & ADDR_MASK, c.arch.sbuf_partition_stride).map_or(0, |(_, p)| p);
+        if c.arch.in_sbuf(idx & ADDR_MASK) && part + channels as u32 > c.arch.partitions {
             c.fail(
                 RULE,
-                48,
+                idx_at,
                 format!(
-                    "index start partition {part} + {} channels exceeds {}",
-                    b[14], c.arch.partitions
+                    "index start partition {part} + {channels} channels exceeds {}",
+                    c.arch.partitions
                 ),
             );
         }
     }
-    if b[55] & 0xA0 == 0x80 {
-        c.fail(RULE, 52, "secondary ADDR4 is register-mode");
+    if (DST_IDX_START_ADDR.get_u32(b) >> 24) as u8 & 0xA0 == 0x80 {
+        c.fail(
+            RULE,
+            DST_IDX_START_ADDR.offset as usize,
+            "secondary ADDR4 is register-mode",
+        );
     }
-    if b[14] != 128 {
+    if channels != 128 {
         c.fail(
             "check_dma_indirect_indices",
-            14,
-            format!("idx_num_active_channels {} != 128", b[14]),
+            IDX_NUM_ACTIVE_CHANNELS.offset as usize,
+            format!("idx_num_active_channels {channels} != 128"),
         );
+    }
+}
+
+/// The first byte of 4..64 that is nonzero and covered by no field of `fmt` (`Format::covers`,
+/// with one pass over the fields and one over the bytes).
+fn first_reserved(fmt: &Format, b: &Bundle) -> Option<usize> {
+    // The header (bytes 0..4) has rules of its own.
+    let covered = fmt.fields.iter().fold(0xFu64, |m, f| {
+        let r = f.range();
+        // Fields lie inside the bundle (formats' tests), so the run fits the 128-bit shift.
+        m | (((1u128 << r.len()) - 1) << r.start) as u64
+    });
+    let nonzero = b
+        .iter()
+        .enumerate()
+        .fold(0u64, |m, (i, &x)| m | ((x != 0) as u64) << i);
+    let reserved = nonzero & !covered;
+    (reserved != 0).then(|| reserved.trailing_zeros() as usize)
+}
+
+/// `a % stride` and `a / stride` for a partition stride, `None` for a zero stride (a mask and a
+/// shift for the power-of-two strides of every target, a division only for a custom model).
+fn split_by_stride(a: u32, stride: u32) -> Option<(u32, u32)> {
+    if stride.is_power_of_two() {
+        Some((a & (stride - 1), a >> stride.trailing_zeros()))
+    } else {
+        Some((a.checked_rem(stride)?, a.checked_div(stride)?))
     }
 }
 
@@ -773,7 +840,7 @@ pub fn validate_bundle(b: &Bundle, bundle: usize, arch: &ArchModel) -> Vec<Diagn
             ),
         );
     }
-    if let Some(i) = (4..64).find(|&i| b[i] != 0 && !fmt.covers(i)) {
+    if let Some(i) = first_reserved(fmt, b) {
         c.fail(
             fmt.reserved_rule,
             i,
@@ -850,7 +917,7 @@ pub fn mxmem1d_valid(slot: &[u8; 16], arch: &ArchModel) -> Vec<Diagnostic> {
             num,
             ..
         } => {
-            check_addr(&mut c, 0, index, Some(WireDtype(0x09)), false);
+            check_addr(&mut c, 0, index, Some(INDEX_DTYPE), false);
             check_addr(&mut c, 4, data, None, false);
             check_addr(&mut c, 8, scale, None, false);
             scale_in_sbuf(&mut c, 8, scale);
@@ -865,6 +932,42 @@ pub fn mxmem1d_valid(slot: &[u8; 16], arch: &ArchModel) -> Vec<Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reserved_scan_agrees_with_covers() {
+        for fmt in formats::FORMATS {
+            let mut all = [0u8; 64];
+            for i in 0..64 {
+                let mut b = [0u8; 64];
+                b[i] = 0x80;
+                let want = (i >= 4 && !fmt.covers(i)).then_some(i);
+                assert_eq!(first_reserved(fmt, &b), want, "{} byte {i}", fmt.mnemonic);
+                all[i] = 1;
+            }
+            // Every byte set: the first uncovered one past the header.
+            let want = (4..64).find(|&i| !fmt.covers(i));
+            assert_eq!(first_reserved(fmt, &all), want, "{}", fmt.mnemonic);
+        }
+    }
+
+    #[test]
+    fn stride_split_is_division() {
+        for stride in [0u32, 1, 3, 1 << 15, 1 << 18, 3000, 1 << 31] {
+            for a in [
+                0u32,
+                1,
+                2999,
+                3000,
+                0x3_FFFF,
+                0x4_0000,
+                0x1FF_FFFF,
+                u32::MAX,
+            ] {
+                let want = a.checked_rem(stride).zip(a.checked_div(stride));
+                assert_eq!(split_by_stride(a, stride), want, "{a} / {stride}");
+            }
+        }
+    }
 
     #[test]
     fn rule_names_are_unique() {

@@ -17,7 +17,7 @@ use super::{active, wire};
 use crate::arch::ArchModel;
 use crate::bundle::{Bundle, Sink, setup_header, setup_sync};
 use crate::error::EncodeError;
-use crate::formats::dropout as dr;
+use crate::formats::{DROPOUT, dropout as dr};
 use crate::indirect::assign_access_3d;
 use crate::model::{Dropout, Instruction};
 
@@ -36,7 +36,7 @@ pub(super) fn encode<S: Sink>(
     sink: &mut S,
 ) -> Result<(), EncodeError> {
     let b = sink.begin()?;
-    setup_header(b, 0x7F);
+    setup_header(b, DROPOUT.opcode);
     setup_sync(b, &inst.sync, true, true)?;
     dr::IN_DTYPE.put_u8(b, wire(op.src.dtype(), arch));
     dr::OUT_DTYPE.put_u8(b, wire(op.dst.dtype(), arch));
@@ -65,13 +65,13 @@ pub(super) fn generate(
     let [b] = fast::room::<1>(out)?;
     // Each field is stored as soon as it is known (short live ranges, no spills); a later
     // failure leaves a partial bundle, which the reference encoder then overwrites.
-    let mut w = Words::new(b, 0x7F);
+    let mut w = Words::new(b, DROPOUT.opcode);
     w.band(fast::events_single(&inst.sync)?);
-    let src = fast::operand::<3>(&op.src, cx.geo)?;
+    let src = fast::operand::<3>(&op.src, cx.arch)?;
     w.slot::<3>(dr::SRC, src.slot);
     w.u8(dr::IN_DTYPE, cx.wire(src.dtype));
     w.u8(dr::ACTIVE, cx.active(src.partitions)?);
-    let dst = fast::operand::<3>(&op.dst, cx.geo)?;
+    let dst = fast::operand::<3>(&op.dst, cx.arch)?;
     w.slot::<3>(dr::DST, dst.slot);
     w.u8(dr::OUT_DTYPE, cx.wire(dst.dtype));
     w.u8(dr::THRESHOLD_IMM_PTR, op.threshold_imm_ptr);

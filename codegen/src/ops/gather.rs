@@ -7,14 +7,20 @@
 //! the access patterns are the same in every chunk. The seed does not say more.
 
 use super::fast::{self, Ctx, Words};
-use super::{GATHER_CHUNK, active, gather_chunks, wire};
+use super::{active, gather_chunk, gather_chunks, wire};
 use crate::arch::ArchModel;
 use crate::bundle::{Bundle, Sink, setup_header, setup_sync};
 use crate::error::EncodeError;
-use crate::formats::{pool_buffer_load as pb, reg_load as rl};
+use crate::formats::{POOL_BUFFER_LOAD, REG_LOAD, pool_buffer_load as pb, reg_load as rl};
 use crate::indirect::assign_access_4d;
 use crate::model::{AccessPattern, Gather, Instruction};
 use crate::tensor::assign_static_pattern;
+
+/// 0x68 +0x28 `vector_depth`: written 0 (seed).
+const REG_LOAD_VECTOR_DEPTH: u32 = 0;
+
+/// 0x67 +0x2C `vector_depth`: the constant 0x1FF (seed master table, CC S4_PB).
+const POOL_VECTOR_DEPTH: u32 = 0x1FF;
 
 pub(super) fn encode<S: Sink>(
     inst: &Instruction,
@@ -37,34 +43,34 @@ pub(super) fn encode<S: Sink>(
 
     // Chunk-0 templates without sync; later chunks copy and patch them.
     let mut t68: Bundle = [0; 64];
-    setup_header(&mut t68, 0x68);
+    setup_header(&mut t68, REG_LOAD.opcode);
     rl::IN_DTYPE.put_u8(&mut t68, wire(op.data.dtype(), arch));
     rl::OUT_DTYPE.put_u8(&mut t68, wire(op.dst.dtype(), arch));
     rl::ACTIVE.put_u8(&mut t68, active(&op.data, arch)?);
-    rl::VECTOR_DEPTH.put_u32(&mut t68, 0);
+    rl::VECTOR_DEPTH.put_u32(&mut t68, REG_LOAD_VECTOR_DEPTH);
     assign_access_4d(rl::SRC.slot(&mut t68), &op.data, arch)?;
     assign_access_4d(rl::DST.slot(&mut t68), &op.dst, arch)?;
 
     let mut t67: Bundle = [0; 64];
-    setup_header(&mut t67, 0x67);
+    setup_header(&mut t67, POOL_BUFFER_LOAD.opcode);
     pb::IN_DTYPE.put_u8(&mut t67, wire(index.dtype, arch));
     pb::ACTIVE.put_u8(&mut t67, active(&op.index, arch)?);
-    pb::VECTOR_DEPTH.put_u32(&mut t67, 0x1FF);
+    pb::VECTOR_DEPTH.put_u32(&mut t67, POOL_VECTOR_DEPTH);
     assign_static_pattern(pb::SRC.slot::<20>(&mut t67), index, 4, arch)?;
 
     for k in 0..chunks {
         let first = k == 0;
         let last = k + 1 == chunks;
+        let (continuation, count) = gather_chunk(k, n);
         let b = sink.begin()?;
         *b = t68;
-        rl::OPTIONS.put_u16(b, !first as u16);
+        rl::OPTIONS.put_u16(b, continuation);
         setup_sync(b, &inst.sync, first, false)?;
         sink.end();
 
         let b = sink.begin()?;
         *b = t67;
-        let count = (n - k * GATHER_CHUNK).min(GATHER_CHUNK);
-        pb::ELEM_COUNT.put_u32(b, count as u32);
+        pb::ELEM_COUNT.put_u32(b, count);
         setup_sync(b, &inst.sync, false, last)?;
         sink.end();
     }
@@ -84,44 +90,45 @@ pub(super) fn generate(
     let (AccessPattern::Static(data), AccessPattern::Static(index)) = (&op.data, &op.index) else {
         return None;
     };
-    let idx = fast::tensor::<4>(index, cx.geo)?;
+    let idx = fast::tensor::<4>(index, cx.arch)?;
     // A successful pack has no zero count and at most four counts below 2^16, so n is the exact
     // element count and n >= 1.
     let n = fast::lanes_product::<4>(idx.nums);
     let chunks = gather_chunks(n);
     let out = out.get_mut(..usize::try_from(chunks).ok()?.checked_mul(2)?)?;
-    let src = fast::tensor::<4>(data, cx.geo)?;
-    let dst = fast::operand::<4>(&op.dst, cx.geo)?;
+    let src = fast::tensor::<4>(data, cx.arch)?;
+    let dst = fast::operand::<4>(&op.dst, cx.arch)?;
     let (a_active, c_active) = (cx.active(data.partitions)?, cx.active(index.partitions)?);
     let (head, rest) = out.split_at_mut(2);
     let [a0, c0] = head else {
         return None;
     };
 
-    let mut w = Words::new(a0, 0x68);
+    let mut w = Words::new(a0, REG_LOAD.opcode);
     w.u8(rl::IN_DTYPE, cx.wire(data.dtype));
     w.u8(rl::OUT_DTYPE, cx.wire(dst.dtype));
     w.u8(rl::ACTIVE, a_active);
+    w.u32(rl::VECTOR_DEPTH, REG_LOAD_VECTOR_DEPTH);
     w.slot::<4>(rl::SRC, src);
     w.slot::<4>(rl::DST, dst.slot);
 
-    let mut w = Words::new(c0, 0x67);
+    let mut w = Words::new(c0, POOL_BUFFER_LOAD.opcode);
     w.u8(pb::IN_DTYPE, cx.wire(index.dtype));
     w.u8(pb::ACTIVE, c_active);
-    w.u32(pb::VECTOR_DEPTH, 0x1FF);
+    w.u32(pb::VECTOR_DEPTH, POOL_VECTOR_DEPTH);
     w.slot::<4>(pb::SRC, idx);
 
-    let mut left = n - n.min(GATHER_CHUNK);
-    for pair in rest.chunks_exact_mut(2) {
+    for (k, pair) in (1..).zip(rest.chunks_exact_mut(2)) {
         let [a, c] = pair else { continue };
+        let (continuation, count) = gather_chunk(k, n);
         *a = *a0;
-        rl::OPTIONS.put_u16(a, 1);
+        rl::OPTIONS.put_u16(a, continuation);
         *c = *c0;
-        let count = left.min(GATHER_CHUNK);
-        pb::ELEM_COUNT.put_u32(c, count as u32);
-        left -= count;
+        pb::ELEM_COUNT.put_u32(c, count);
     }
-    pb::ELEM_COUNT.put_u32(c0, n.min(GATHER_CHUNK) as u32);
+    let (continuation, count) = gather_chunk(0, n);
+    rl::OPTIONS.put_u16(a0, continuation);
+    pb::ELEM_COUNT.put_u32(c0, count);
     let (first, last) = fast::events_pair(&inst.sync);
     if (first | last) != 0 {
         fast::put_events(a0, first);

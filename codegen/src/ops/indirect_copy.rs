@@ -6,7 +6,7 @@ use super::{active, wire};
 use crate::arch::ArchModel;
 use crate::bundle::{Bundle, Sink, setup_header, setup_sync};
 use crate::error::EncodeError;
-use crate::formats::indirect_copy as ic;
+use crate::formats::{INDIRECT_COPY, indirect_copy as ic};
 use crate::indirect::{assign_access_4d, assign_indirect_copy_descriptor};
 use crate::model::{AccessPattern, IndirectCopy, Instruction};
 
@@ -20,7 +20,7 @@ pub(super) fn encode<S: Sink>(
         return Err(EncodeError::IndirectCopyNotIndirect);
     };
     let b = sink.begin()?;
-    setup_header(b, 0xE7);
+    setup_header(b, INDIRECT_COPY.opcode);
     setup_sync(b, &inst.sync, true, true)?;
     assign_indirect_copy_descriptor(ic::SRC.slot(b), src, arch)?;
     ic::IN_DTYPE.put_u8(b, wire(src.data.dtype, arch));
@@ -46,14 +46,14 @@ pub(super) fn generate(
     };
     let [b] = fast::room::<1>(out)?;
     // Fields are stored as soon as they are known (see dropout).
-    let mut w = Words::new(b, 0xE7);
+    let mut w = Words::new(b, INDIRECT_COPY.opcode);
     w.band(fast::events_single(&inst.sync)?);
-    w.slot::<4>(ic::SRC, fast::copy_descriptor(src, cx.geo)?);
+    w.slot::<4>(ic::SRC, fast::copy_descriptor(src, cx.arch)?);
     w.u8(ic::IN_DTYPE, cx.wire(src.data.dtype));
     w.u8(ic::ACTIVE, cx.active(src.data.partitions)?);
     w.u8(ic::SRC_NUM_ELEM_PER_IDX, op.num_elem_per_idx);
     w.u16(ic::SRC_BUFFER_SIZE, op.src_buffer_size);
-    let dst = fast::operand::<4>(&op.dst, cx.geo)?;
+    let dst = fast::operand::<4>(&op.dst, cx.arch)?;
     w.slot::<4>(ic::DST, dst.slot);
     w.u8(ic::OUT_DTYPE, cx.wire(dst.dtype));
     Some(1)

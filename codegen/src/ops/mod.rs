@@ -44,7 +44,18 @@ pub const TRANSPOSE_WIDE_PARTITIONS: u32 = 32;
 
 /// Family and engine gate, run before anything is filled.
 pub(crate) fn check_target(inst: &Instruction, arch: &ArchModel) -> Result<(), EncodeError> {
-    let info = inst.op.kind().info();
+    check_kind(inst.op.kind(), inst, arch)
+}
+
+/// [`check_target`] for an op kind known to the caller (a constant in the fast path, so the
+/// op-table row folds away).
+#[inline(always)]
+pub(crate) fn check_kind(
+    kind: OpKind,
+    inst: &Instruction,
+    arch: &ArchModel,
+) -> Result<(), EncodeError> {
+    let info = kind.info();
     if !arch.has(info.family) {
         return Err(EncodeError::NotOnTarget {
             target: arch.target,
@@ -75,6 +86,13 @@ pub fn gather_chunks(index_elements: u64) -> u64 {
 }
 
 pub(crate) use cross_lane_reduce::dst_count as cross_lane_dst_count;
+/// Chunk `k` of a Gather over `n` index elements: its continuation flag (0x68 +0x24: 0 on chunk
+/// 0, 1 after) and its element count (0x67 +0x28: 512, the rest on the last chunk).
+#[inline(always)]
+pub(crate) fn gather_chunk(k: u64, n: u64) -> (u16, u32) {
+    let count = n.saturating_sub(k * GATHER_CHUNK).min(GATHER_CHUNK);
+    ((k != 0) as u16, count as u32)
+}
 
 /// Number of bundles `inst` lowers to.
 pub(crate) fn bundle_count(inst: &Instruction) -> usize {
@@ -123,8 +141,10 @@ pub(crate) fn bundle_count(inst: &Instruction) -> usize {
 
 /// The opcodes of `inst`'s lowering (the COLLECT set; both halves of every micro-pair).
 pub(crate) fn opcodes(inst: &Instruction, arch: &ArchModel) -> &'static [u8] {
+    /// The narrow StreamTranspose emits the 0x6B half alone.
+    const NARROW: &[u8] = &[crate::formats::STREAM_TRANSPOSE.opcode];
     match &inst.op {
-        Op::StreamTranspose(t) if t.dst.partitions() < TRANSPOSE_WIDE_PARTITIONS => &[0x6b],
+        Op::StreamTranspose(t) if t.dst.partitions() < TRANSPOSE_WIDE_PARTITIONS => NARROW,
         // TensorCopy emits one of Copy / Cast.
         Op::TensorCopy(c) if tr4d::copy_opcode(c) == c4d::COPY => &[c4d::COPY],
         Op::TensorCopy(_) => &[c4d::CAST],
@@ -330,8 +350,15 @@ pub(crate) fn wire(d: BirDtype, arch: &ArchModel) -> u8 {
 /// The active-channels byte: the partition count, 1..=partitions.
 #[inline(always)]
 pub(crate) fn active(ap: &AccessPattern, arch: &ArchModel) -> Result<u8, EncodeError> {
-    let p = ap.partitions();
-    if p == 0 || p > arch.partitions || p > 255 {
+    active_count(ap.partitions(), arch)
+}
+
+/// The active-channels byte of a partition count `p`: 1..=min(partitions, 255).
+#[inline(always)]
+pub(crate) fn active_count(p: u32, arch: &ArchModel) -> Result<u8, EncodeError> {
+    // Unsigned compares on p - 1: a zero count wraps to u32::MAX and fails both.
+    let q = p.wrapping_sub(1);
+    if (q >= arch.partitions) | (q >= 255) {
         return Err(EncodeError::PartitionCount(p));
     }
     Ok(p as u8)
@@ -354,20 +381,34 @@ pub(crate) fn static_only<'a>(
 /// the src Pattern[] against the dst sizes).
 #[inline(always)]
 pub(crate) fn passthrough_sentinel(src: &AccessPattern, dst: &AccessPattern) -> u8 {
-    (src.partitions().min(dst.partitions()) as u8) | 0x20
+    sentinel(src.partitions(), dst.partitions())
 }
 
-/// Fills the 0x69 lane map: mask 0xFF becomes the passthrough sentinel.
+/// [`passthrough_sentinel`] from the two partition counts.
+#[inline(always)]
+pub(crate) fn sentinel(src_partitions: u32, dst_partitions: u32) -> u8 {
+    (src_partitions.min(dst_partitions) as u8) | 0x20
+}
+
+/// The 0x69 lane map: mask 0xFF becomes the passthrough sentinel; the mask has 32 entries.
+#[inline(always)]
+pub(crate) fn lane_map(mask: &[u8], sentinel: u8) -> Result<[u8; 32], EncodeError> {
+    let mask: &[u8; 32] = mask.try_into().map_err(|_| EncodeError::MaskSize)?;
+    // An indexed loop over fixed arrays vectorises to a compare-and-select per 16 bytes.
+    let mut l = [0u8; 32];
+    for i in 0..32 {
+        l[i] = if mask[i] == 0xFF { sentinel } else { mask[i] };
+    }
+    Ok(l)
+}
+
+/// Fills the 0x69 lane map ([`lane_map`]).
 #[inline(always)]
 pub(crate) fn fill_lanes(
     b: &mut crate::bundle::Bundle,
     mask: &[u8],
     sentinel: u8,
 ) -> Result<(), EncodeError> {
-    let mask: &[u8; 32] = mask.try_into().map_err(|_| EncodeError::MaskSize)?;
-    let lanes: &mut [u8; 32] = crate::formats::shuffle::IMMEDIATE.slot(b);
-    for (o, &v) in lanes.iter_mut().zip(mask) {
-        *o = if v == 0xFF { sentinel } else { v };
-    }
+    *crate::formats::shuffle::IMMEDIATE.slot::<32>(b) = lane_map(mask, sentinel)?;
     Ok(())
 }

@@ -14,7 +14,7 @@ use crate::arch::CoreGen;
 use crate::bundle::{Bundle, Sink, setup_header, setup_sync};
 use crate::enums::{ALU_MAX, BirAluOp, RS_COMP_OPS, accum_to_wire, alu_to_wire};
 use crate::error::EncodeError;
-use crate::formats::{range_select as rs, read_acc as rd};
+use crate::formats::{DVE_READ_ACCUMULATOR, RANGE_SELECT, range_select as rs, read_acc as rd};
 use crate::model::{AccessPattern, Instruction, RangeSelect, ScalarOperand};
 use crate::tensor::assign_static_pattern;
 
@@ -96,7 +96,7 @@ pub(super) fn encode<S: Sink>(
     let cmd = cmd_wire(op.reduce_cmd).ok_or(EncodeError::AccumNotEncodable(op.reduce_cmd))?;
 
     let b = sink.begin()?;
-    setup_header(b, 0xBC);
+    setup_header(b, RANGE_SELECT.opcode);
     setup_sync(b, &inst.sync, true, false)?;
     rs::ACTIVE.put_u8(b, active(&op.src, arch)?);
     rs::IN_OUT_DTYPE.put_u8(b, lo | hi << 4);
@@ -117,7 +117,7 @@ pub(super) fn encode<S: Sink>(
     sink.end();
 
     let b = sink.begin()?;
-    setup_header(b, 0x9B);
+    setup_header(b, DVE_READ_ACCUMULATOR.opcode);
     setup_sync(b, &inst.sync, false, true)?;
     rd::DST_ELEMENT_COUNT.put_u32(b, 1);
     rd::DTYPE.put_u8(b, wire(res.dtype, arch));
@@ -143,8 +143,8 @@ pub(super) fn generate(
         return None;
     };
     let arch = cx.arch;
-    let s = fast::tensor::<2>(src, cx.geo)?;
-    let d = fast::tensor::<2>(dst, cx.geo)?;
+    let s = fast::tensor::<2>(src, cx.arch)?;
+    let d = fast::tensor::<2>(dst, cx.arch)?;
     let (lo, hi) = (cx.wire(src.dtype), cx.wire(dst.dtype));
     let ok = (fast::lanes_product::<2>(s.nums) == fast::lanes_product::<2>(d.nums))
         & (lo <= 0xF)
@@ -154,7 +154,7 @@ pub(super) fn generate(
     }
     let [b0, b1] = fast::room::<2>(out)?;
     let (first, last) = fast::events_pair(&inst.sync);
-    let mut w = Words::new(b0, 0xBC);
+    let mut w = Words::new(b0, RANGE_SELECT.opcode);
     w.band(first);
     w.u8(rs::ACTIVE, cx.active(src.partitions)?);
     w.u8(rs::IN_OUT_DTYPE, lo | hi << 4);
@@ -173,12 +173,12 @@ pub(super) fn generate(
     w.u32(rs::BOUND1, v1);
     w.slot::<2>(rs::DST, d);
 
-    let mut w = Words::new(b1, 0x9B);
+    let mut w = Words::new(b1, DVE_READ_ACCUMULATOR.opcode);
     w.band(last);
     w.u32(rd::DST_ELEMENT_COUNT, 1);
     w.u8(rd::DTYPE, cx.wire(res.dtype));
     w.u8(rd::ACTIVE, cx.active(res.partitions)?);
-    w.slot::<1>(rd::DST, fast::tensor::<1>(res, cx.geo)?);
+    w.slot::<1>(rd::DST, fast::tensor::<1>(res, cx.arch)?);
     Some(2)
 }
 

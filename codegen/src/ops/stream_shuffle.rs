@@ -5,11 +5,11 @@
 //! `formats::shuffle`). The fast path skips the dead destination store: the bytes are the same.
 
 use super::fast::{self, Ctx, Words};
-use super::{active, fill_lanes, passthrough_sentinel, wire};
+use super::{active, fill_lanes, lane_map, passthrough_sentinel, sentinel, wire};
 use crate::arch::ArchModel;
 use crate::bundle::{Bundle, Sink, setup_header, setup_sync};
 use crate::error::EncodeError;
-use crate::formats::{shuffle, tr};
+use crate::formats::{STREAM_SHUFFLE, STREAM_TRANSPOSE_FWD, shuffle, tr};
 use crate::indirect::assign_access_4d;
 use crate::model::{Instruction, StreamShuffle};
 
@@ -27,7 +27,7 @@ pub(super) fn encode<S: Sink>(
 
     // 0x6A: the dtype-bearing transpose half (d3_transpose_ch stays 0).
     let b = sink.begin()?;
-    setup_header(b, 0x6A);
+    setup_header(b, STREAM_TRANSPOSE_FWD.opcode);
     setup_sync(b, &inst.sync, true, false)?;
     tr::IN_DTYPE.put_u8(b, wire(op.src.dtype(), arch));
     tr::OUT_DTYPE.put_u8(b, wire(op.dst.dtype(), arch));
@@ -38,7 +38,7 @@ pub(super) fn encode<S: Sink>(
 
     // 0x69: the access patterns, then the 32-byte lane map over the dst (no dtype).
     let b = sink.begin()?;
-    setup_header(b, 0x69);
+    setup_header(b, STREAM_SHUFFLE.opcode);
     setup_sync(b, &inst.sync, false, true)?;
     assign_access_4d(shuffle::SRC.slot(b), &op.src, arch)?;
     assign_access_4d(shuffle::DST.slot(b), &op.dst, arch)?;
@@ -61,19 +61,19 @@ pub(super) fn generate(
     let [b0, b1] = fast::room::<2>(out)?;
     // Fields are stored as soon as they are known (see dropout).
     let (first, last) = fast::events_pair(&inst.sync);
-    let mut w0 = Words::new(b0, 0x6A);
+    let mut w0 = Words::new(b0, STREAM_TRANSPOSE_FWD.opcode);
     w0.band(first);
-    let mut w1 = Words::new(b1, 0x69);
+    let mut w1 = Words::new(b1, STREAM_SHUFFLE.opcode);
     w1.band(last);
-    let src = fast::operand::<4>(&op.src, cx.geo)?;
+    let src = fast::operand::<4>(&op.src, cx.arch)?;
     w0.slot::<4>(tr::SRC, src.slot);
     w1.slot::<4>(shuffle::SRC, src.slot);
     w0.u8(tr::IN_DTYPE, cx.wire(src.dtype));
     w0.u8(tr::ACTIVE, cx.active(src.partitions)?);
-    let dst = fast::operand::<4>(&op.dst, cx.geo)?;
+    let dst = fast::operand::<4>(&op.dst, cx.arch)?;
     w0.slot::<4>(tr::DST, dst.slot);
     w0.u8(tr::OUT_DTYPE, cx.wire(dst.dtype));
-    let sentinel = fast::sentinel(src.partitions, dst.partitions);
-    w1.lanes(shuffle::IMMEDIATE, &fast::lanes(&op.mask, sentinel)?);
+    let sentinel = sentinel(src.partitions, dst.partitions);
+    w1.lanes(shuffle::IMMEDIATE, &lane_map(&op.mask, sentinel).ok()?);
     Some(2)
 }

@@ -41,8 +41,8 @@ fn dynamic(word: u32) -> bool {
 
 fn tt_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
     let op = fmt.opcode;
-    active_range(c, b, at(&tt::ACTIVE));
-    start_active(c, b, &tt::SRC0, at(&tt::ACTIVE));
+    active_range(c, b, tt::ACTIVE);
+    start_active(c, b, &tt::SRC0, tt::ACTIVE);
     let pair = b[at(&tt::IN0_IN1_DTYPE)];
     if pair & 0xF == WIRE_FP32R || pair >> 4 == WIRE_FP32R {
         c.fail(
@@ -171,8 +171,8 @@ fn tt_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
 }
 
 fn ts_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
-    active_range(c, b, at(&ts::ACTIVE));
-    start_active(c, b, &ts::SRC, at(&ts::ACTIVE));
+    active_range(c, b, ts::ACTIVE);
+    start_active(c, b, &ts::SRC, ts::ACTIVE);
     let (op0, op1) = (b[at(&ts::OP0)], b[at(&ts::OP1)]);
     if op0 == 0 && op1 != 0 {
         c.fail(
@@ -238,8 +238,8 @@ fn ts_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
 }
 
 fn tss_rules(c: &mut Ctx, b: &Bundle) {
-    active_range(c, b, at(&tss::ACTIVE));
-    start_active(c, b, &tss::SRC, at(&tss::ACTIVE));
+    active_range(c, b, tss::ACTIVE);
+    start_active(c, b, &tss::SRC, tss::ACTIVE);
     let rp = b[at(&tss::REVERSED_PRED)];
     if rp > 1 {
         c.fail(

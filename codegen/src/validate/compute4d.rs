@@ -57,7 +57,7 @@ pub(super) fn op_rules(c: &mut Ctx, opcode: u8, b: &Bundle) -> bool {
 }
 
 fn s4d4_tr(c: &mut Ctx, opcode: u8, b: &Bundle) {
-    let act = tr::ACTIVE.offset as usize;
+    let act = tr::ACTIVE;
     active_range(c, b, act);
     start_active(c, b, &tr::SRC, act);
     let (sc, dc) = (slot_count(&tr::SRC.read(b)), slot_count(&tr::DST.read(b)));
@@ -135,7 +135,7 @@ fn s4d4_tr(c: &mut Ctx, opcode: u8, b: &Bundle) {
 }
 
 fn pool_rules(c: &mut Ctx, b: &Bundle) {
-    let act = pool::ACTIVE.offset as usize;
+    let act = pool::ACTIVE;
     active_range(c, b, act);
     start_active(c, b, &pool::SRC, act);
     let func = byte(&pool::POOL_FUNC, b);
@@ -165,7 +165,7 @@ fn pool_rules(c: &mut Ctx, b: &Bundle) {
 }
 
 fn cross_lane(c: &mut Ctx, opcode: u8, b: &Bundle) {
-    let act = cr::ACTIVE.offset as usize;
+    let act = cr::ACTIVE;
     active_range(c, b, act);
     start_active(c, b, &cr::SRC, act);
     let op = byte(&cr::REDUCE_OP, b);
@@ -211,7 +211,7 @@ fn cross_lane(c: &mut Ctx, opcode: u8, b: &Bundle) {
 }
 
 fn iota_rules(c: &mut Ctx, b: &Bundle) {
-    let act = io::ACTIVE.offset as usize;
+    let act = io::ACTIVE;
     active_range(c, b, act);
     start_active(c, b, &io::DST, act);
     let (p, d) = (d4d_count(&io::PATTERN, b), slot_count(&io::DST.read(b)));
@@ -225,7 +225,7 @@ fn iota_rules(c: &mut Ctx, b: &Bundle) {
 }
 
 fn memset_rules(c: &mut Ctx, b: &Bundle) {
-    let act = ms::ACTIVE.offset as usize;
+    let act = ms::ACTIVE;
     active_range(c, b, act);
     start_active(c, b, &ms::DST, act);
     let n = dword(&ms::DST_ELEMENT_COUNT, b) as u64;
@@ -240,7 +240,7 @@ fn memset_rules(c: &mut Ctx, b: &Bundle) {
 }
 
 fn affine_select_rules(c: &mut Ctx, b: &Bundle) {
-    let act = af::ACTIVE.offset as usize;
+    let act = af::ACTIVE;
     active_range(c, b, act);
     start_active(c, b, &af::SRC, act);
     let m = d4d_count(&af::MASK, b);
