@@ -90,8 +90,16 @@ pub enum Family {
     TensorIndirect,
     /// MXMEM_PATTERN1D / MXINDIRECT16B descriptors.
     Mx,
-    /// DMA_INDIRECT1D 0xBB (decoded and validated only; no encoder from the instruction model).
+    /// DMA_INDIRECT1D 0xBB.
     DmaIndirect,
+    // PE, DMA and event families.
+    /// The PE pair {0x01 LDWEIGHTS, 0x02 MATMUL} (every target; the layout differs per core,
+    /// `formats::by_opcode_on`).
+    Matmul,
+    /// DMA_DIRECT2D 0xB8.
+    DmaDirect,
+    /// EVENT_SEMAPHORE 0xA0.
+    EventSemaphore,
 }
 
 /// The constants one target's encoders and validators read.
@@ -176,6 +184,11 @@ const FAMILIES_V2: FamilySet = FamilySet::of(&[
     Family::Dropout,
     Family::IndirectCopy,
     Family::DmaIndirect,
+    // PE, DMA and event families: header structs exist on every generation (bundle-layouts
+    // §4.5, §4.13, §3c); the PE layout is picked per core by `formats::by_opcode_on`.
+    Family::Matmul,
+    Family::DmaDirect,
+    Family::EventSemaphore,
 ]);
 
 const FAMILIES_V3: FamilySet = FamilySet::of(&[
@@ -187,6 +200,10 @@ const FAMILIES_V3: FamilySet = FamilySet::of(&[
     Family::Dropout,
     Family::IndirectCopy,
     Family::DmaIndirect,
+    // PE, DMA and event families (as for V2).
+    Family::Matmul,
+    Family::DmaDirect,
+    Family::EventSemaphore,
     // Seed: "RangeSelect is CoreV3-only".
     Family::RangeSelect,
 ]);
@@ -202,6 +219,10 @@ const FAMILIES_V4: FamilySet = FamilySet::of(&[
     // Seed: INDIRECT16B/20B and MX encoders are CoreV4-family; MX is CoreV4-only.
     Family::TensorIndirect,
     Family::Mx,
+    // PE, DMA and event families (as for V2).
+    Family::Matmul,
+    Family::DmaDirect,
+    Family::EventSemaphore,
     // CONFLICT (settled for the seed): the header defines S2D2_RS on mariana too; the seed says
     // RangeSelect is CoreV3-only, so mariana has no RangeSelect encoder here.
 ]);

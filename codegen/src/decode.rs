@@ -49,6 +49,16 @@ pub fn decode(b: &Bundle) -> Result<Decoded, DecodeError> {
     })
 }
 
+/// Decodes one bundle with the target's layout of its opcode ([`formats::by_opcode_on`]; the
+/// PE formats differ per core).
+pub fn decode_on(b: &Bundle, arch: &crate::arch::ArchModel) -> Result<Decoded, DecodeError> {
+    let format = formats::by_opcode_on(b[0], arch).ok_or(DecodeError::UnknownOpcode(b[0]))?;
+    Ok(Decoded {
+        format,
+        values: format.fields.iter().map(|f| f.read(b)).collect(),
+    })
+}
+
 /// Splits a byte stream into bundles; a trailing partial bundle is an error naming its offset.
 pub fn split(bytes: &[u8]) -> Result<Vec<&Bundle>, DecodeError> {
     let whole = bytes.len() / BUNDLE_BYTES * BUNDLE_BYTES;

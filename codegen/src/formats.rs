@@ -6,7 +6,7 @@
 //! whole bundle first). Each row says whether a seed, the header or only the compiler wiki
 //! pins it, or that it is an assumption, and records any conflict settled for it.
 
-use crate::arch::Family;
+use crate::arch::{ArchModel, Family};
 use crate::enums::{ACCUM_CMDS, ALU_OPS, IMM_SRCS, UPDATE_MODES, WAIT_MODES};
 use crate::fields::{DtypeRef, Field, Kind, Prov, Role};
 
@@ -957,8 +957,15 @@ pub static DMA_INDIRECT: Format = Format {
     reserved_rule: "reserved_zero",
 };
 
-/// Every format the decoder knows.
-pub static FORMATS: [&Format; 10] = [
+// PE, DMA and event formats (the macro above must be in scope).
+pub mod pe_dma;
+pub use pe_dma::{
+    DMA_DIRECT2D, EVENT_SEMAPHORE, LDWEIGHTS, MATMUL, dma_direct2d, event_semaphore, ldweights, matmul,
+};
+
+/// Every format the decoder knows (one per opcode; per-target layouts that replace one of these
+/// on some core are in `pe_dma::TARGET_LAYOUTS`, see [`by_opcode_on`]).
+pub static FORMATS: [&Format; 14] = [
     &STREAM_SHUFFLE,
     &STREAM_TRANSPOSE_FWD,
     &STREAM_TRANSPOSE,
@@ -969,6 +976,11 @@ pub static FORMATS: [&Format; 10] = [
     &RANGE_SELECT,
     &DVE_READ_ACCUMULATOR,
     &DMA_INDIRECT,
+    // PE, DMA and event formats.
+    &LDWEIGHTS,
+    &MATMUL,
+    &DMA_DIRECT2D,
+    &EVENT_SEMAPHORE,
 ];
 
 /// The format for an opcode.
@@ -976,9 +988,19 @@ pub fn by_opcode(op: u8) -> Option<&'static Format> {
     FORMATS.iter().copied().find(|f| f.opcode == op)
 }
 
-/// The format for a mnemonic.
+/// The format for an opcode on a target: the target's own layout where the opcode has one per
+/// core (the PE formats, `pe_dma::TARGET_LAYOUTS`), else [`by_opcode`].
+pub fn by_opcode_on(op: u8, arch: &ArchModel) -> Option<&'static Format> {
+    pe_dma::layout_on(op, arch).or_else(|| by_opcode(op))
+}
+
+/// The format for a mnemonic (per-target layouts included).
 pub fn by_mnemonic(m: &str) -> Option<&'static Format> {
-    FORMATS.iter().copied().find(|f| f.mnemonic == m)
+    FORMATS
+        .iter()
+        .copied()
+        .chain(pe_dma::TARGET_LAYOUTS.iter().map(|(_, f)| *f))
+        .find(|f| f.mnemonic == m)
 }
 
 #[cfg(test)]

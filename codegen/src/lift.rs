@@ -58,6 +58,9 @@ use crate::indirect::MemSlot;
 use crate::model::*;
 use crate::tensor::TensorSlot;
 
+// PE, DMA and event sequences.
+mod pe_dma;
+
 /// Decodes a stream of bundles into the instructions that encode to it (see the module docs for
 /// the canonical forms). `generate` of each returned instruction, concatenated, reproduces
 /// `bytes` exactly; any input for which that cannot hold is an error naming the bundle and byte.
@@ -130,7 +133,11 @@ fn group_len(b: &[&Bundle], i: usize, input_len: usize) -> Result<usize, DecodeE
                 }
             }
         }
-        0x69 | 0x67 | 0x9B => Err(problem(i, i * 64, SequenceProblem::Orphan(op))),
+        // PE, DMA and event sequences.
+        0x01 if opcode_at(i + 1) == Some(0x02) => Ok(2),
+        0x01 => Err(unpaired(i + 1, 0x01, 0x02)),
+        0xB8 | 0xBB | 0xA0 => Ok(1),
+        0x69 | 0x67 | 0x9B | 0x02 => Err(problem(i, i * 64, SequenceProblem::Orphan(op))),
         op if formats::by_opcode(op).is_some() => {
             Err(problem(i, i * 64, SequenceProblem::NoInstruction(op)))
         }
@@ -186,6 +193,9 @@ fn check(
 /// Rebuilds the instruction of one sequence (`group_len` fixed its shape).
 fn lift(g: &[&Bundle], arch: &ArchModel) -> Instruction {
     let (first, last) = (g[0], g[g.len() - 1]);
+    if matches!(first[0], 0x01 | 0xB8 | 0xBB | 0xA0) {
+        return pe_dma::lift(g, arch);
+    }
     let op = match *g {
         [a, b] if a[0] == 0x6A => stream_shuffle(a, b, arch),
         [a] if a[0] == 0x6B => stream_transpose(a, None, arch),

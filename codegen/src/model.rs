@@ -9,6 +9,10 @@
 use crate::dtype::BirDtype;
 use crate::enums::{BirAccumulation, BirAluOp, BirUpdateMode, BirWaitMode};
 
+// PE, DMA and event ops.
+mod pe_dma;
+pub use pe_dma::*;
+
 /// Identifier of a BIR instruction (an access pattern's parent instruction).
 pub type InstId = u32;
 
@@ -597,6 +601,15 @@ pub enum Op {
     IndirectCopy(IndirectCopy),
     /// RangeSelect.
     RangeSelect(RangeSelect),
+    // PE, DMA and event ops.
+    /// Matmul {0x01, 0x02}.
+    Matmul(Matmul),
+    /// DmaDirect2d 0xB8.
+    DmaDirect2d(DmaDirect2d),
+    /// DmaIndirect 0xBB.
+    DmaIndirect(DmaIndirect),
+    /// EventSemaphore 0xA0.
+    EventSemaphore(EventSemaphore),
 }
 
 /// The op kinds, with their opcode sequences and engines as data.
@@ -614,6 +627,15 @@ pub enum OpKind {
     IndirectCopy,
     /// RangeSelect.
     RangeSelect,
+    // PE, DMA and event ops.
+    /// Matmul.
+    Matmul,
+    /// DmaDirect2d.
+    DmaDirect2d,
+    /// DmaIndirect.
+    DmaIndirect,
+    /// EventSemaphore.
+    EventSemaphore,
 }
 
 /// One row of the op table.
@@ -631,7 +653,7 @@ pub struct OpInfo {
 }
 
 /// The op table (seed DVE page; engines from isa-table §1).
-pub const OPS: [OpInfo; 6] = [
+pub const OPS: [OpInfo; 10] = [
     OpInfo {
         kind: OpKind::StreamShuffle,
         name: "stream_shuffle",
@@ -674,6 +696,37 @@ pub const OPS: [OpInfo; 6] = [
         engine: Engine::Vector,
         family: crate::arch::Family::RangeSelect,
     },
+    // PE, DMA and event ops (engines: isa-table §1 rows 41/56/57).
+    OpInfo {
+        kind: OpKind::Matmul,
+        name: "matmul",
+        opcodes: &[0x01, 0x02],
+        engine: Engine::Tensor,
+        family: crate::arch::Family::Matmul,
+    },
+    OpInfo {
+        kind: OpKind::DmaDirect2d,
+        name: "dma_direct2d",
+        opcodes: &[0xb8],
+        engine: Engine::Dma,
+        family: crate::arch::Family::DmaDirect,
+    },
+    OpInfo {
+        kind: OpKind::DmaIndirect,
+        name: "dma_indirect",
+        opcodes: &[0xbb],
+        engine: Engine::Dma,
+        family: crate::arch::Family::DmaIndirect,
+    },
+    OpInfo {
+        kind: OpKind::EventSemaphore,
+        name: "event_semaphore",
+        opcodes: &[0xa0],
+        // Any engine's queue issues it and the wire does not say which: Vector is only the
+        // default (the engine gate accepts every engine for this op).
+        engine: Engine::Vector,
+        family: crate::arch::Family::EventSemaphore,
+    },
 ];
 
 impl Op {
@@ -686,6 +739,11 @@ impl Op {
             Op::Dropout(_) => OpKind::Dropout,
             Op::IndirectCopy(_) => OpKind::IndirectCopy,
             Op::RangeSelect(_) => OpKind::RangeSelect,
+            // PE, DMA and event ops.
+            Op::Matmul(_) => OpKind::Matmul,
+            Op::DmaDirect2d(_) => OpKind::DmaDirect2d,
+            Op::DmaIndirect(_) => OpKind::DmaIndirect,
+            Op::EventSemaphore(_) => OpKind::EventSemaphore,
         }
     }
 }
@@ -786,6 +844,11 @@ impl std::fmt::Display for Instruction {
                 o.reduce_cmd,
                 o.reduce_res
             )?,
+            // PE, DMA and event ops.
+            Op::Matmul(_)
+            | Op::DmaDirect2d(_)
+            | Op::DmaIndirect(_)
+            | Op::EventSemaphore(_) => pe_dma::fmt_fields(&self.op, f)?,
         }
         if let Some(w) = self.sync.wait {
             write!(f, " wait={:?}:{}:{}", w.mode, w.sem, w.value)?;

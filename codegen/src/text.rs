@@ -128,6 +128,31 @@ pub fn assemble(text: &str) -> Result<Vec<Bundle>, ParseError> {
     Ok(out)
 }
 
+/// Assembles text for one target: as [`assemble`], and each line's format must be the target's
+/// layout of its opcode (`matmul` is the sunda/cayman layout of 0x02, `matmul_v4` mariana's).
+pub fn assemble_on(text: &str, arch: &ArchModel) -> Result<Vec<Bundle>, ParseError> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if let Some(d) = parse_line(line, i + 1)? {
+            if let Some(want) = formats::by_opcode_on(d.format.opcode, arch)
+                && !std::ptr::eq(want, d.format)
+            {
+                let at = line.len() - line.trim_start().len();
+                return Err(ParseError {
+                    line: i + 1,
+                    col: col(line, at),
+                    msg: format!(
+                        "`{}` is not the {} layout of opcode {:#04x}; write `{}`",
+                        d.format.mnemonic, arch.target, d.format.opcode, want.mnemonic
+                    ),
+                });
+            }
+            out.push(d.encode());
+        }
+    }
+    Ok(out)
+}
+
 /// A failure of a whole-stream operation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StreamError {
@@ -175,7 +200,7 @@ pub fn disassemble_stream(bytes: &[u8], arch: &ArchModel) -> Result<String, Vec<
     }
     let mut out = String::with_capacity(bundles.len() * 320);
     for b in &bundles {
-        let d = decode::decode(b).map_err(|e| vec![StreamError::Decode(e)])?;
+        let d = decode::decode_on(b, arch).map_err(|e| vec![StreamError::Decode(e)])?;
         out.push_str(&format_decoded(&d));
         out.push('\n');
     }
@@ -184,7 +209,7 @@ pub fn disassemble_stream(bytes: &[u8], arch: &ArchModel) -> Result<String, Vec<
 
 /// Assembles text and validates the result; any failure makes the whole call fail.
 pub fn assemble_stream(text: &str, arch: &ArchModel) -> Result<Vec<u8>, Vec<StreamError>> {
-    let bundles = assemble(text).map_err(|e| vec![StreamError::Parse(e)])?;
+    let bundles = assemble_on(text, arch).map_err(|e| vec![StreamError::Parse(e)])?;
     let errs = validate_all(&bundles, arch);
     if !errs.is_empty() {
         return Err(errs);

@@ -11,7 +11,7 @@
 //! What is not checked (the spec gives only a name, no semantics): `s4d4_tr_same_src_dst_count`
 //! (beyond `d4_tr_same_src_dst_count`), `d4_gt_same_src_dst`, `s_gather_index_dtype`,
 //! `gload_*` (they belong to REG_LOAD 0x4A), `threshold_imm_ptr`'s bank range,
-//! `s_valid_idx_bound_check_reg`, the lane values of a shuffle map, and the pair-level checks that
+//! the lane values of a shuffle map, and the pair-level checks that
 //! look at both halves of a micro-pair (each bundle is validated on its own).
 
 use crate::addr4::{ADDR_MASK, REG_BIT, get_u32};
@@ -23,6 +23,9 @@ use crate::fields::{DtypeRef, Field, Kind, Role, Value};
 use crate::formats::{self, Format};
 use crate::indirect::{MemSlot, MxSlot};
 use crate::tensor::TensorSlot;
+
+// PE, DMA and event rules.
+mod pe_dma;
 
 /// One validator failure.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -128,6 +131,24 @@ rules! {
     "range_select_bound_src", Header, "bound sources are IMM_SRC codes";
     "range_select_dtype", Header, "in (lo) is float and not FP32R; out (hi) is float";
     "d1_rd_dst_element_count", Header, "dve_read_accumulator dst_element_count == 1";
+    // PE, DMA and event formats (validate/pe_dma.rs).
+    "pe_active_rows_cols", Header, "LDWEIGHTS/MATMUL num_active_rows and num_active_cols in 1..=partitions";
+    "pe_group_mask", Header, "row_grp / col_grp are 4-bit quadrant masks {1,2,4,8,3,0xC,0xF} (conflict #14: header masks)";
+    "matmul_operand_space", Header, "PE sources are SBUF only; the MATMUL result is PSUM only";
+    "psum_accumulate_flags_valid", Local, "MATMUL psum_accumulate_flags in {0,1,2,3,4,6} (CC valid set)";
+    "psum_zero_region_valid", Header, "MATMUL psum_zero_region: 0 on sunda/cayman, 0..=3 on mariana";
+    "matmul_fp32_mode", Header, "fp32_mode in 1..=3 exactly for fp32/fp32r inputs, else 0";
+    "matmul_xbus_sel", Header, "v3 MATMUL xbus_sel follows col_grp (0xF->0x10, 0x3/0x1->0x01, 0x2->0x02, 0xC/0x4->0x04)";
+    "addr8_valid", Local, "ADDR8 marker is a DMA marker; an immediate fits 48 bits (assumption)";
+    "dma_configs_priority", Header, "dma_configs priority_class 0..=4, reserved bits zero";
+    "dge_compute_op", Header, "compute_op is a DGE_COMPUTE_OP (0..=4)";
+    "valid_bound_check_reg", Header, "BOUND_CHECK_REG fully inert or enabled";
+    "dma_shape_reg", Header, "DMA_DIRECT2D shape-from-register side: num_elem == 0 and step_elem[1] == 0";
+    "dma_memcpy_size", Header, "DMA_DIRECT2D memcpy (compute_op NONE): num0*num1*elem_size equal on both sides";
+    "s_valid_idx_bound_check_reg", Header, "DMA indirect index bound register: bc_disable_oob_error_notif needs flags.idx_bound_is_err";
+    "dma_indirect_num_elem", Header, "DMA indirect num_elem <= 4096, or 0 with a shape register";
+    "dma_indirect_dims", Header, "DMA indirect gather/scatter dim is X unless the side is shape-from-register; a load does not scatter, a save does not gather";
+    "event_semaphore_modes", Local, "EventSemaphore waits are sem_ge_imm/sem_ge_reg (CC); the update is a LUT code";
 }
 
 /// Collects failures for one bundle.
@@ -640,7 +661,12 @@ fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
                 );
             }
         }
-        0xBB => dma_indirect_rules(c, b),
+        0xBB => {
+            dma_indirect_rules(c, b);
+            crate::validate::pe_dma::rules(c, fmt, b);
+        }
+        // PE, DMA and event formats.
+        0x01 | 0x02 | 0xB8 | 0xA0 => crate::validate::pe_dma::rules(c, fmt, b),
         _ => {}
     }
 }
@@ -711,7 +737,7 @@ pub fn validate_bundle(b: &Bundle, bundle: usize, arch: &ArchModel) -> Vec<Diagn
     if b[2] != 0 || b[3] != 0 {
         c.fail("header_debug_zero", 2, "header bytes 2-3 must be zero");
     }
-    let Some(fmt) = formats::by_opcode(b[0]) else {
+    let Some(fmt) = formats::by_opcode_on(b[0], arch) else {
         c.fail("known_opcode", 0, format!("unknown opcode {:#04x}", b[0]));
         return c.out;
     };

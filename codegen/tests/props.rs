@@ -306,6 +306,9 @@ fn aps(op: &mut Op) -> Vec<&mut AccessPattern> {
         Op::Dropout(o) => vec![&mut o.src, &mut o.dst],
         Op::IndirectCopy(o) => vec![&mut o.src, &mut o.dst],
         Op::RangeSelect(o) => vec![&mut o.src, &mut o.dst, &mut o.reduce_res],
+        // PE, DMA and event ops (their properties are in props_pe_dma.rs).
+        Op::Matmul(o) => vec![&mut o.weights, &mut o.moving, &mut o.dst],
+        Op::DmaDirect2d(_) | Op::DmaIndirect(_) | Op::EventSemaphore(_) => vec![],
     }
 }
 
@@ -390,6 +393,8 @@ fn mutate(r: &mut Rng, inst: &mut Instruction) {
             Op::Dropout(d) => d.threshold_dtype = r.pick(&BirDtype::ALL),
             Op::IndirectCopy(c) => c.num_elem_per_idx = r.below(256) as u8,
             Op::Gather(_) => {}
+            // PE, DMA and event ops (their properties are in props_pe_dma.rs).
+            Op::Matmul(_) | Op::DmaDirect2d(_) | Op::DmaIndirect(_) | Op::EventSemaphore(_) => {}
             Op::RangeSelect(rs) => {
                 rs.fill_val = r.pick(&[f32::MIN, -1.0, f32::MAX]);
                 let ops = [

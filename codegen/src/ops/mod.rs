@@ -14,6 +14,10 @@ mod indirect_copy;
 mod range_select;
 mod stream_shuffle;
 mod stream_transpose;
+// PE, DMA and event ops (reference encoders only: the fast path declines them).
+mod dma;
+mod event_semaphore;
+mod matmul;
 
 use crate::arch::{ArchModel, CAYMAN, CAYMAN_MODEL, MARIANA, MARIANA_MODEL, SUNDA, SUNDA_MODEL};
 use crate::bundle::{Bundle, Sink};
@@ -37,7 +41,8 @@ pub(crate) fn check_target(inst: &Instruction, arch: &ArchModel) -> Result<(), E
             family: info.family,
         });
     }
-    if inst.engine != info.engine {
+    // EventSemaphore is issued on whichever engine's queue it synchronises.
+    if inst.engine != info.engine && !matches!(inst.op, Op::EventSemaphore(_)) {
         return Err(EncodeError::EngineMismatch {
             op: info.name,
             engine: inst.engine,
@@ -67,6 +72,9 @@ pub(crate) fn bundle_count(inst: &Instruction) -> usize {
         Op::Gather(g) => 2 * gather_chunks(g.index.num_elements_per_partition()) as usize,
         Op::Dropout(_) | Op::IndirectCopy(_) => 1,
         Op::RangeSelect(_) => 2,
+        // PE, DMA and event ops.
+        Op::Matmul(_) => 2,
+        Op::DmaDirect2d(_) | Op::DmaIndirect(_) | Op::EventSemaphore(_) => 1,
     }
 }
 
@@ -93,6 +101,11 @@ pub(crate) fn encode<S: Sink>(
         Op::Dropout(o) => dropout::encode(inst, o, arch, sink),
         Op::IndirectCopy(o) => indirect_copy::encode(inst, o, arch, sink),
         Op::RangeSelect(o) => range_select::encode(inst, o, arch, sink),
+        // PE, DMA and event ops.
+        Op::Matmul(o) => matmul::encode(inst, o, arch, sink),
+        Op::DmaDirect2d(o) => dma::encode_direct2d(inst, o, arch, sink),
+        Op::DmaIndirect(o) => dma::encode_indirect(inst, o, arch, sink),
+        Op::EventSemaphore(o) => event_semaphore::encode(inst, o, sink),
     }
 }
 
@@ -211,6 +224,11 @@ fn generate_with(inst: &Instruction, arch: &ArchModel, out: &mut [Bundle]) -> Op
             gate(inst, arch, OpKind::RangeSelect)?;
             range_select::generate(inst, o, cx, out)
         }
+        // PE, DMA and event ops have no fast path: declining sends them to `encode`.
+        Op::Matmul(_)
+        | Op::DmaDirect2d(_)
+        | Op::DmaIndirect(_)
+        | Op::EventSemaphore(_) => None,
     }
 }
 

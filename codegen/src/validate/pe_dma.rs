@@ -1,0 +1,294 @@
+//! Validator rules of the PE, DMA and event formats (LDWEIGHTS 0x01, MATMUL 0x02, DMA_DIRECT2D
+//! 0xB8, DMA_INDIRECT1D 0xBB beyond the seed's index rule, EVENT_SEMAPHORE 0xA0). Offsets come
+//! from the field constants of `formats::pe_dma` / `formats::dma_indirect`; the layout of a PE
+//! bundle is the target's (`formats::by_opcode_on`).
+
+use super::Ctx;
+use crate::addr4::{ADDR_MASK, REG_BIT, get_u32};
+use crate::arch::CoreGen;
+use crate::bundle::Bundle;
+use crate::enums::BirWaitMode;
+use crate::enums::BirUpdateMode;
+use crate::fields::Field;
+use crate::formats::{
+    Format, dma_direct2d as d2, dma_indirect as di, event_semaphore as es, events, ldweights as lw,
+    matmul as mm,
+};
+
+/// The valid `psum_accumulate_flags` (CC).
+const PSUM_ACCUMULATE_FLAGS: [u8; 6] = [0, 1, 2, 3, 4, 6];
+/// The header's 4-bit quadrant group masks.
+const PE_GROUP_MASKS: [u8; 7] = [0x1, 0x2, 0x4, 0x8, 0x3, 0xC, 0xF];
+/// ADDR8 marker high nibbles (bundle-layouts §4x.6): IMM, ADDR_TBL_SHAPE_IMM, SHAPE_REG,
+/// ADDR_TBL_SHAPE_REG, ADDR_REG, ADDR_SHAPE_REG; the low bits 0x08 / 0x04 (OFFSET_REG /
+/// OFFSET_WIDE) may be added; 0x10 (VAR_ID) is PSEUDO-only.
+const ADDR8_MARKERS: [u8; 6] = [0x00, 0x20, 0x40, 0x60, 0x80, 0xC0];
+/// ADDR8 `SHAPE_REG_BIT` (0x40 of the marker): the shape rides a register.
+const ADDR8_SHAPE_REG: u8 = 0x40;
+
+fn at(b: &Bundle, f: Field) -> u8 {
+    b[f.offset as usize]
+}
+
+fn u16_at(b: &Bundle, f: Field) -> u16 {
+    let o = f.offset as usize;
+    u16::from_le_bytes([b[o], b[o + 1]])
+}
+
+/// Rules of one bundle of this group's formats (`fmt` is the target's layout).
+pub(super) fn rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
+    match fmt.opcode {
+        0x01 | 0x02 => pe_rules(c, fmt, b),
+        0xB8 => direct2d_rules(c, b),
+        0xBB => indirect_rules(c, b),
+        0xA0 => event_rules(c, b),
+        _ => {}
+    }
+}
+
+fn pe_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
+    let mm_bundle = fmt.opcode == 0x02;
+    let (rows, cols, row, col, src) = if mm_bundle {
+        (mm::NUM_ACTIVE_ROWS, mm::NUM_ACTIVE_COLS, mm::ROW_GRP, mm::COL_GRP, mm::SRC)
+    } else {
+        (lw::NUM_ACTIVE_ROWS, lw::NUM_ACTIVE_COLS, lw::ROW_GRP, lw::COL_GRP, lw::SRC)
+    };
+    for f in [rows, cols] {
+        let v = at(b, f) as u32;
+        if v == 0 || v > c.arch.partitions {
+            c.fail(
+                "pe_active_rows_cols",
+                f.offset as usize,
+                format!("{} {v} not in 1..={}", f.name, c.arch.partitions),
+            );
+        }
+    }
+    for f in [row, col] {
+        if !PE_GROUP_MASKS.contains(&at(b, f)) {
+            c.fail(
+                "pe_group_mask",
+                f.offset as usize,
+                format!("{} {:#04x} is not a quadrant group mask", f.name, at(b, f)),
+            );
+        }
+    }
+    let w = get_u32(b, src.offset as usize);
+    if w & REG_BIT == 0 && c.arch.in_psum(w & ADDR_MASK) {
+        c.fail(
+            "matmul_operand_space",
+            src.offset as usize,
+            "PE source operands are SBUF only",
+        );
+    }
+    if !mm_bundle {
+        return;
+    }
+    let d = get_u32(b, mm::DST.offset as usize);
+    if d & REG_BIT == 0 && !c.arch.in_psum(d & ADDR_MASK) {
+        c.fail(
+            "matmul_operand_space",
+            mm::DST.offset as usize,
+            "the MATMUL result is PSUM only",
+        );
+    }
+    let flags = at(b, mm::PSUM_ACCUMULATE_FLAGS);
+    if !PSUM_ACCUMULATE_FLAGS.contains(&flags) {
+        c.fail(
+            "psum_accumulate_flags_valid",
+            mm::PSUM_ACCUMULATE_FLAGS.offset as usize,
+            format!("psum_accumulate_flags {flags} not in {{0, 1, 2, 3, 4, 6}}"),
+        );
+    }
+    let v4 = c.arch.core == CoreGen::V4;
+    let zr = at(b, mm::PSUM_ZERO_REGION);
+    if zr > if v4 { 3 } else { 0 } {
+        c.fail(
+            "psum_zero_region_valid",
+            mm::PSUM_ZERO_REGION.offset as usize,
+            format!("psum_zero_region {zr} not valid on {}", c.arch.target),
+        );
+    }
+    let (mode, dt) = (at(b, mm::FP32_MODE), at(b, mm::IN_DTYPE));
+    let fp32 = matches!(dt, 0x0A | 0x0B);
+    if mode > 3 || fp32 == (mode == 0) {
+        c.fail(
+            "matmul_fp32_mode",
+            mm::FP32_MODE.offset as usize,
+            format!("fp32_mode {mode} with in_dtype {dt:#04x} (fp32 inputs need 1..=3, others 0)"),
+        );
+    }
+    if !v4 {
+        let want = match at(b, mm::COL_GRP) {
+            0xF => Some(0x10),
+            0x3 | 0x1 => Some(0x01),
+            0x2 => Some(0x02),
+            0xC | 0x4 => Some(0x04),
+            _ => None,
+        };
+        let x = at(b, mm::XBUS_SEL);
+        if want != Some(x) {
+            c.fail(
+                "matmul_xbus_sel",
+                mm::XBUS_SEL.offset as usize,
+                format!("xbus_sel {x:#04x} does not match col_grp {:#04x}", at(b, mm::COL_GRP)),
+            );
+        }
+    }
+}
+
+/// `addr8_valid` on the ADDR8 at `f`: a known marker; an immediate fits 48 bits (ASSUMPTION).
+fn addr8(c: &mut Ctx, b: &Bundle, f: Field) {
+    let o = f.offset as usize;
+    let marker = b[o + 7] & 0xFC;
+    if !ADDR8_MARKERS.contains(&(marker & 0xF0)) {
+        c.fail(
+            "addr8_valid",
+            o + 7,
+            format!("ADDR8 marker {marker:#04x} is not a DMA marker"),
+        );
+    } else if marker == 0 && (b[o + 6] != 0 || b[o + 7] & 0x03 != 0) {
+        c.fail(
+            "addr8_valid",
+            o + 6,
+            "ADDR8 immediate past the 48-bit address field (assumption)",
+        );
+    }
+}
+
+fn shape_reg(b: &Bundle, f: Field) -> bool {
+    b[f.offset as usize + 7] & ADDR8_SHAPE_REG != 0
+}
+
+fn configs(c: &mut Ctx, b: &Bundle, f: Field) {
+    let v = at(b, f);
+    if v & 0x07 > 4 || v & 0xF8 != 0 {
+        c.fail(
+            "dma_configs_priority",
+            f.offset as usize,
+            format!("dma_configs {v:#04x}: priority_class 0..=4, reserved bits zero"),
+        );
+    }
+}
+
+fn compute_op(c: &mut Ctx, b: &Bundle, f: Field) {
+    if at(b, f) > 4 {
+        c.fail(
+            "dge_compute_op",
+            f.offset as usize,
+            format!("compute_op {} is not a DGE_COMPUTE_OP", at(b, f)),
+        );
+    }
+}
+
+/// BOUND_CHECK_REG: fully inert or enabled (bit 7).
+fn bound(c: &mut Ctx, b: &Bundle, f: Field) {
+    let v = at(b, f);
+    if v != 0 && v & 0x80 == 0 {
+        c.fail(
+            "valid_bound_check_reg",
+            f.offset as usize,
+            format!("{} {v:#04x} is neither inert nor enabled", f.name),
+        );
+    }
+}
+
+fn direct2d_rules(c: &mut Ctx, b: &Bundle) {
+    configs(c, b, d2::DMA_CONFIGS);
+    compute_op(c, b, d2::COMPUTE_OP);
+    bound(c, b, d2::SRC_BOUND_REG);
+    bound(c, b, d2::DST_BOUND_REG);
+    let sides = [
+        (d2::SRC_START_ADDR, d2::SRC_NUM_ELEM0, d2::SRC_NUM_ELEM1, d2::SRC_STEP_ELEM1, d2::SRC_ELEM_SIZE),
+        (d2::DST_START_ADDR, d2::DST_NUM_ELEM0, d2::DST_NUM_ELEM1, d2::DST_STEP_ELEM1, d2::DST_ELEM_SIZE),
+    ];
+    let mut bytes = [None; 2];
+    for (i, (addr, n0, n1, s1, size)) in sides.into_iter().enumerate() {
+        addr8(c, b, addr);
+        let (a, bb) = (u16_at(b, n0), u16_at(b, n1));
+        if shape_reg(b, addr) {
+            if a != 0 || bb != 0 || get_u32(b, s1.offset as usize) != 0 {
+                c.fail(
+                    "dma_shape_reg",
+                    n0.offset as usize,
+                    "shape-from-register needs num_elem == 0 and step_elem[1] == 0",
+                );
+            }
+        } else {
+            bytes[i] = Some(a as u64 * bb as u64 * u16_at(b, size) as u64);
+        }
+    }
+    if at(b, d2::COMPUTE_OP) == 0
+        && let [Some(s), Some(d)] = bytes
+        && s != d
+    {
+        c.fail(
+            "dma_memcpy_size",
+            d2::SRC_NUM_ELEM0.offset as usize,
+            format!("memcpy moves {s} source bytes but {d} destination bytes"),
+        );
+    }
+}
+
+fn indirect_rules(c: &mut Ctx, b: &Bundle) {
+    configs(c, b, di::DMA_CONFIGS);
+    compute_op(c, b, di::COMPUTE_OP);
+    let flags = at(b, di::FLAGS);
+    for f in [di::SRC_IDX_BOUND_REG, di::DST_IDX_BOUND_REG] {
+        bound(c, b, f);
+        if at(b, f) & 0x40 != 0 && flags & 0x04 == 0 {
+            c.fail(
+                "s_valid_idx_bound_check_reg",
+                f.offset as usize,
+                "bc_disable_oob_error_notif needs flags.idx_bound_is_err",
+            );
+        }
+    }
+    for (addr, num) in [
+        (di::SRC_START_ADDR, di::SRC_NUM_ELEM),
+        (di::DST_START_ADDR, di::DST_NUM_ELEM),
+    ] {
+        addr8(c, b, addr);
+        let n = u16_at(b, num);
+        let ok = if shape_reg(b, addr) { n == 0 } else { n <= 4096 };
+        if !ok {
+            c.fail(
+                "dma_indirect_num_elem",
+                num.offset as usize,
+                format!("num_elem {n}: <= 4096, or 0 with a shape register"),
+            );
+        }
+    }
+    // flags: gather_dim bits 4-5, scatter_dim bits 6-7. An immediate (not shape-register) side
+    // indexes along X only; a load never scatters, a save never gathers.
+    let (gather, scatter) = ((flags >> 4) & 3, flags >> 6);
+    let bad_gather = gather != 0 && (!shape_reg(b, di::SRC_START_ADDR) || flags & 3 == 2);
+    let bad_scatter = scatter != 0 && (!shape_reg(b, di::DST_START_ADDR) || flags & 3 == 1);
+    if bad_gather || bad_scatter {
+        c.fail(
+            "dma_indirect_dims",
+            di::FLAGS.offset as usize,
+            format!("flags {flags:#04x}: gather_dim {gather} / scatter_dim {scatter} must be X (0)"),
+        );
+    }
+}
+
+fn event_rules(c: &mut Ctx, b: &Bundle) {
+    for f in [events::WAIT_MODE, es::EXT_WAIT_MODE] {
+        let m = at(b, f);
+        if m != 0 && BirWaitMode::from_wire(m).is_none() {
+            c.fail(
+                "event_semaphore_modes",
+                f.offset as usize,
+                format!("wait mode {m:#04x}: only sem_ge_imm / sem_ge_reg are supported (CC)"),
+            );
+        }
+    }
+    let u = at(b, es::EXT_UPDATE_MODE);
+    if u != 0 && BirUpdateMode::from_wire(u).is_none() {
+        c.fail(
+            "event_semaphore_modes",
+            es::EXT_UPDATE_MODE.offset as usize,
+            format!("update mode {u:#04x} is not in the update LUT"),
+        );
+    }
+}
