@@ -773,6 +773,15 @@ fn cases() -> Vec<Case> {
         "has_dma_indirect_valid_idx_start_addr",
     ); // register secondary
     m(14, &|b| b[14] = 64, "check_dma_indirect_indices");
+    // PE, DMA and event rules.
+    for (rule, offset, target, bundle) in common::pe_dma::rule_cases() {
+        v.push(Case {
+            rule,
+            offset,
+            target,
+            bundle,
+        });
+    }
     v
 }
 

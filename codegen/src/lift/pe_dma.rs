@@ -7,7 +7,7 @@
 //! update is never lifted (the encoders write none). Bytes the model cannot express decode to
 //! placeholders that the re-encoding check reports.
 
-use super::{byte, dtype, int, start, sync, tensor_ap};
+use super::{byte, dtype, dword, int, start, sync, tensor_ap};
 use crate::arch::{ArchModel, CoreGen};
 use crate::bundle::Bundle;
 use crate::dtype::BirDtype;
@@ -142,8 +142,8 @@ fn indirect(a: &Bundle, arch: &ArchModel) -> DmaIndirect {
             di::DST_NUM_ELEM,
             di::DST_ELEM_SIZE,
         ),
-        src_idx: start(int(di::SRC_IDX_START_ADDR, a) as u32, arch),
-        dst_idx: start(int(di::DST_IDX_START_ADDR, a) as u32, arch),
+        src_idx: start(dword(a, di::SRC_IDX_START_ADDR.offset as usize), arch),
+        dst_idx: start(dword(a, di::DST_IDX_START_ADDR.offset as usize), arch),
         in_dtype: dtype(byte(di::IN_DTYPE, a), arch),
         out_dtype: dtype(byte(di::OUT_DTYPE, a), arch),
         src_idx_bound_reg: BoundCheckReg::from_byte(byte(di::SRC_IDX_BOUND_REG, a)),
