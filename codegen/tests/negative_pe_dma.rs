@@ -1,0 +1,276 @@
+//! Negative tests of the PE, DMA and event encoders (one per error), the target-layout check of
+//! the stream assembler, and the lifting errors of their sequences. The validator rules' failing
+//! bundles are in `common::pe_dma::rule_cases` (run by `negative.rs` with every other rule).
+
+mod common;
+
+use common::pe_dma::*;
+use sundial_codegen::arch::{CAYMAN, MARIANA, SUNDA, Target};
+use sundial_codegen::dtype::BirDtype::*;
+use sundial_codegen::enums::{BirUpdateMode, BirWaitMode};
+use sundial_codegen::model::*;
+use sundial_codegen::text::{assemble_on, assemble_stream};
+use sundial_codegen::{DecodeError, EncodeError, SequenceProblem, decode_instructions, generate_vec};
+
+fn err(inst: &Instruction, t: Target) -> EncodeError {
+    generate_vec(inst, t.model()).expect_err("must fail")
+}
+
+#[test]
+fn matmul_encoder_errors() {
+    use Target::*;
+    // col_grp 0x8 (PSUM quadrant 3) has no xbus_sel on the v3 layout; mariana has no xbus byte.
+    let q3 = mm(|m| m.dst = ps1(96, 0, 32, 128, Float32));
+    assert!(matches!(err(&q3, Cayman), EncodeError::Unpinned(_)));
+    assert_eq!(
+        err(&q3, Cayman).to_string(),
+        "unpinned: xbus_sel of col_grp 0x8 (PSUM quadrant 3: the header table says NOT SUPPORTED)"
+    );
+    assert!(generate_vec(&q3, &MARIANA).is_ok());
+    let upd = mm(|_| {}).with_sync(SyncInfo {
+        wait: None,
+        update: Some(SyncUpdate {
+            mode: BirUpdateMode::SemInc,
+            sem: 1,
+            value: 0,
+        }),
+    });
+    assert_eq!(err(&upd, Sunda), EncodeError::MatmulSyncUpdate);
+    assert_eq!(
+        err(&mm(|m| m.psum_accumulate_flags = 5), Cayman),
+        EncodeError::PsumAccumulateFlags(5)
+    );
+    assert_eq!(
+        err(&mm(|m| m.psum_zero_region = 1), Cayman),
+        EncodeError::PsumZeroRegion {
+            value: 1,
+            target: Cayman
+        }
+    );
+    assert_eq!(
+        err(&mm(|m| m.psum_zero_region = 4), Mariana),
+        EncodeError::PsumZeroRegion {
+            value: 4,
+            target: Mariana
+        }
+    );
+    let shape = |m: Instruction| matches!(err(&m, Sunda), EncodeError::MatmulShape(_));
+    assert!(shape(mm(|m| m.weights = sb1(0, 0x100, 32, 32, Bfloat16))));
+    assert!(shape(mm(|m| m.weights = sb1(0, 0x100, 64, 200, Bfloat16))));
+    assert!(shape(mm(|m| m.dst = ps1(0, 0, 16, 128, Float32))));
+    assert_eq!(
+        err(&mm(|m| m.weights = ps1(0, 0x100, 64, 32, Bfloat16)), Sunda),
+        EncodeError::MatmulSpace("weights")
+    );
+    assert_eq!(
+        err(&mm(|m| m.dst = sb1(0, 0, 32, 128, Float32)), Sunda),
+        EncodeError::MatmulSpace("dst")
+    );
+    let reg = mm(|m| {
+        m.moving = AccessPattern::Static(StaticAp {
+            start: Start::Reg(3),
+            partitions: 64,
+            dims: [Dim::new(1, 128)].into(),
+            dtype: Bfloat16,
+            parent: 0,
+        })
+    });
+    assert_eq!(err(&reg, Sunda), EncodeError::MatmulSpace("moving"));
+    assert_eq!(
+        err(&mm(|m| m.dst = ps1(0, 0, 32, 128, Bfloat16)), Sunda),
+        EncodeError::MatmulDstDtype(Bfloat16)
+    );
+    assert_eq!(
+        err(&mm(|m| m.moving = sb1(0, 0x200, 64, 128, Float32)), Sunda),
+        EncodeError::Fp32Mode {
+            mode: PeFp32Mode::None,
+            dtype: Float32
+        }
+    );
+    assert_eq!(
+        err(&mm(|m| m.fp32_mode = PeFp32Mode::Low), Sunda),
+        EncodeError::Fp32Mode {
+            mode: PeFp32Mode::Low,
+            dtype: Bfloat16
+        }
+    );
+    assert_eq!(
+        err(&mm(|m| m.weights = sb1(16, 0x100, 64, 32, Bfloat16)), Sunda),
+        EncodeError::PeGroup { start: 16, end: 80 }
+    );
+    let ind = common::ind(0, 0x200, 0, 0x1000, 64, 32, Bfloat16);
+    assert!(matches!(
+        err(&mm(|m| m.weights = ind), Mariana),
+        EncodeError::StaticOnly(_)
+    ));
+    let mut wrong_engine = mm(|_| {});
+    wrong_engine.engine = Engine::Vector;
+    assert!(matches!(
+        err(&wrong_engine, Sunda),
+        EncodeError::EngineMismatch { .. }
+    ));
+}
+
+#[test]
+fn dma_encoder_errors() {
+    use Target::*;
+    assert_eq!(
+        err(&d2d(|d| d.src.addr = 1 << 48), Sunda),
+        EncodeError::Addr8OutOfRange(1 << 48)
+    );
+    assert_eq!(
+        err(&d2d(|d| d.dst.num[1] = 3), Sunda),
+        EncodeError::DmaMemcpySize { src: 512, dst: 768 }
+    );
+    // A compute DMA is not a memcpy: the sizes may differ.
+    assert!(
+        generate_vec(
+            &d2d(|d| {
+                d.dst.num[1] = 3;
+                d.compute_op = DgeComputeOp::Add;
+            }),
+            &SUNDA
+        )
+        .is_ok()
+    );
+    assert_eq!(
+        err(&d2d(|d| d.src.num[0] = 0), Cayman),
+        EncodeError::DmaZero("src_num_elem")
+    );
+    assert_eq!(
+        err(&d2d(|d| d.dst.elem_size = 0), Cayman),
+        EncodeError::DmaZero("dst_elem_size")
+    );
+    assert_eq!(
+        err(&d2d(|d| d.completion.priority_class = 5), Sunda),
+        EncodeError::DmaPriorityClass(5)
+    );
+    let r64 = BoundCheckReg {
+        enabled: true,
+        reg: 64,
+        disable_oob_error_notif: false,
+    };
+    assert_eq!(
+        err(&d2d(|d| d.src_bound_reg = r64), Sunda),
+        EncodeError::BoundCheckReg(r64)
+    );
+    let off_with_reg = BoundCheckReg {
+        enabled: false,
+        reg: 3,
+        disable_oob_error_notif: false,
+    };
+    assert_eq!(
+        err(&dind(|d| d.dst_idx_bound_reg = off_with_reg), Sunda),
+        EncodeError::BoundCheckReg(off_with_reg)
+    );
+    let noerr = BoundCheckReg {
+        enabled: true,
+        reg: 2,
+        disable_oob_error_notif: true,
+    };
+    assert_eq!(
+        err(
+            &dind(|d| {
+                d.src_idx_bound_reg = noerr;
+                d.idx_bound_is_err = false;
+            }),
+            Sunda
+        ),
+        EncodeError::BoundCheckReg(noerr)
+    );
+    assert_eq!(
+        err(&dind(|d| d.src.num = 4097), Sunda),
+        EncodeError::DmaIndirectNum(4097)
+    );
+    assert_eq!(
+        err(&dind(|d| d.dst.num = 0), Sunda),
+        EncodeError::DmaZero("dst_num_elem")
+    );
+    assert_eq!(
+        err(&dind(|d| d.dst.addr = u64::MAX), Mariana),
+        EncodeError::Addr8OutOfRange(u64::MAX)
+    );
+    let idx = |d: Instruction| matches!(err(&d, Sunda), EncodeError::DmaIndirectIndex(_));
+    assert!(idx(dind(|d| d.src_idx = sbuf_start(0, 0x42))));
+    assert!(idx(dind(|d| d.src_idx = sbuf_start(1, 0))));
+    assert!(idx(dind(|d| d.dst_idx = Start::Reg(3))));
+    // A register index vector is legal.
+    assert!(generate_vec(&dind(|d| d.src_idx = Start::Reg(3)), &SUNDA).is_ok());
+    assert_eq!(
+        err(&dind(|d| d.completion.priority_class = 7), Sunda),
+        EncodeError::DmaPriorityClass(7)
+    );
+}
+
+#[test]
+fn event_semaphore_errors() {
+    let with_sync = es(|_| {}).with_sync(SyncInfo {
+        wait: Some(SyncWait {
+            mode: BirWaitMode::SemGeImm,
+            sem: 1,
+            value: 1,
+        }),
+        update: None,
+    });
+    assert_eq!(
+        err(&with_sync, Target::Sunda),
+        EncodeError::EventSemaphoreSync
+    );
+    // Any engine issues it.
+    let mut on_pe = es(|_| {});
+    on_pe.engine = Engine::Tensor;
+    assert!(generate_vec(&on_pe, &CAYMAN).is_ok());
+}
+
+#[test]
+fn stream_assembler_refuses_the_other_layout() {
+    let v3 = "matmul src_mem_pattern=t3d(sb[0]+0x200;1,1,1;128,1,1) in_dtype=bf16 \
+              fp32_mode=none perf_opt=none quant_offset=0 num_active_rows=64 num_active_cols=32 \
+              psum_accumulate_flags=3 row_grp=3 col_grp=1 xbus_sel=1 psum_zero_region=0 \
+              dst_mem_pattern=t3d(ps[0]+0x0;1,1,1;128,1,1)";
+    assert!(assemble_on(v3, &CAYMAN).is_ok());
+    let e = assemble_on(&format!("# x\n  {v3}"), &MARIANA).unwrap_err();
+    assert_eq!((e.line, e.col), (2, 3));
+    assert_eq!(
+        e.msg,
+        "`matmul` is not the mariana layout of opcode 0x02; write `matmul_v4`"
+    );
+    assert!(assemble_stream(v3, &MARIANA).is_err());
+}
+
+#[test]
+fn lifting_errors() {
+    let b: Vec<u8> = generate_vec(&mm(|_| {}), &CAYMAN).unwrap().concat();
+    // A MATMUL without its LDWEIGHTS, an LDWEIGHTS without its MATMUL.
+    assert!(matches!(
+        decode_instructions(&b[64..], &CAYMAN),
+        Err(DecodeError::Sequence {
+            problem: SequenceProblem::Orphan(0x02),
+            ..
+        })
+    ));
+    assert!(matches!(
+        decode_instructions(&b[..64], &CAYMAN),
+        Err(DecodeError::Sequence {
+            problem: SequenceProblem::Unpaired {
+                opcode: 0x01,
+                expected: 0x02,
+                found: None
+            },
+            ..
+        })
+    ));
+    // Cayman bytes read with mariana's layout: xbus_sel (+0x2E) is reserved there.
+    assert!(decode_instructions(&b, &MARIANA).is_err());
+    // A sync band byte on MATMUL is not encoder output.
+    let mut c = b.clone();
+    c[64 + 6] = 0x13;
+    assert!(matches!(
+        decode_instructions(&c, &CAYMAN),
+        Err(DecodeError::Sequence {
+            bundle: 1,
+            offset: 70,
+            ..
+        })
+    ));
+}
