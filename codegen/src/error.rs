@@ -222,7 +222,9 @@ pub enum EncodeError {
     #[error("DMA indirect {0}")]
     DmaIndirectIndex(&'static str),
     /// EventSemaphore carries its waits and update in its own fields.
-    #[error("EventSemaphore takes its waits and update as op fields; the instruction sync must be empty")]
+    #[error(
+        "EventSemaphore takes its waits and update as op fields; the instruction sync must be empty"
+    )]
     EventSemaphoreSync,
     /// The output slice is too short.
     #[error("output buffer holds {available} bundles, {needed} needed")]

@@ -960,7 +960,8 @@ pub static DMA_INDIRECT: Format = Format {
 // PE, DMA and event formats (the macro above must be in scope).
 pub mod pe_dma;
 pub use pe_dma::{
-    DMA_DIRECT2D, EVENT_SEMAPHORE, LDWEIGHTS, MATMUL, dma_direct2d, event_semaphore, ldweights, matmul,
+    DMA_DIRECT2D, EVENT_SEMAPHORE, LDWEIGHTS, MATMUL, dma_direct2d, event_semaphore, ldweights,
+    matmul,
 };
 
 /// Every format the decoder knows (one per opcode; per-target layouts that replace one of these

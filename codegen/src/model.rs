@@ -845,10 +845,9 @@ impl std::fmt::Display for Instruction {
                 o.reduce_res
             )?,
             // PE, DMA and event ops.
-            Op::Matmul(_)
-            | Op::DmaDirect2d(_)
-            | Op::DmaIndirect(_)
-            | Op::EventSemaphore(_) => pe_dma::fmt_fields(&self.op, f)?,
+            Op::Matmul(_) | Op::DmaDirect2d(_) | Op::DmaIndirect(_) | Op::EventSemaphore(_) => {
+                pe_dma::fmt_fields(&self.op, f)?
+            }
         }
         if let Some(w) = self.sync.wait {
             write!(f, " wait={:?}:{}:{}", w.mode, w.sem, w.value)?;

@@ -23,14 +23,25 @@ fn golden(target: Target, inst: &Instruction, expected: &[(&str, &str)]) {
     collect(inst, arch, &mut set).unwrap();
     for (i, ((h, t), b)) in expected.iter().zip(&got).enumerate() {
         assert_eq!(to_hex(b), to_hex(&hex(h)), "bundle {i} bytes");
-        assert_eq!(&format_decoded(&decode_on(b, arch).unwrap()), t, "bundle {i} text");
-        assert_eq!(assemble_on(t, arch).unwrap(), vec![*b], "bundle {i} assembles");
+        assert_eq!(
+            &format_decoded(&decode_on(b, arch).unwrap()),
+            t,
+            "bundle {i} text"
+        );
+        assert_eq!(
+            assemble_on(t, arch).unwrap(),
+            vec![*b],
+            "bundle {i} assembles"
+        );
         assert_eq!(validate_bundle(b, i, arch), vec![], "bundle {i} validates");
         assert!(set.contains(b[0]));
     }
     assert_eq!(run_isa_checks(inst, arch, 0).unwrap(), vec![]);
     let bytes: Vec<u8> = expected.iter().flat_map(|(h, _)| hex(h)).collect();
-    assert_eq!(decode_instructions(&bytes, arch).unwrap(), vec![inst.clone()]);
+    assert_eq!(
+        decode_instructions(&bytes, arch).unwrap(),
+        vec![inst.clone()]
+    );
 }
 
 #[test]

@@ -10,7 +10,9 @@ use sundial_codegen::dtype::BirDtype::*;
 use sundial_codegen::enums::{BirUpdateMode, BirWaitMode};
 use sundial_codegen::model::*;
 use sundial_codegen::text::{assemble_on, assemble_stream};
-use sundial_codegen::{DecodeError, EncodeError, SequenceProblem, decode_instructions, generate_vec};
+use sundial_codegen::{
+    DecodeError, EncodeError, SequenceProblem, decode_instructions, generate_vec,
+};
 
 fn err(inst: &Instruction, t: Target) -> EncodeError {
     generate_vec(inst, t.model()).expect_err("must fail")

@@ -615,7 +615,12 @@ mod tests {
             for fld in fmt.fields {
                 assert!(fld.offset >= 4);
                 for i in fld.range() {
-                    assert!(i < 64 && owner[i].is_none(), "{} {}", fmt.mnemonic, fld.name);
+                    assert!(
+                        i < 64 && owner[i].is_none(),
+                        "{} {}",
+                        fmt.mnemonic,
+                        fld.name
+                    );
                     owner[i] = Some(fld.name);
                 }
             }

@@ -57,8 +57,14 @@ fn matmul(a: &Bundle, b: &Bundle, arch: &ArchModel) -> Matmul {
         weights: tensor_ap(lw::SRC, a, k, dtype(byte(lw::IN_DTYPE, a), arch), arch).into(),
         moving: tensor_ap(mm::SRC, b, k, dtype(byte(mm::IN_DTYPE, b), arch), arch).into(),
         dst: tensor_ap(mm::DST, b, n, dst_dtype, arch).into(),
-        fp32_mode: PeFp32Mode::ALL.get(fp32).copied().unwrap_or(PeFp32Mode::None),
-        perf_opt: PerfOptMode::ALL.get(perf).copied().unwrap_or(PerfOptMode::None),
+        fp32_mode: PeFp32Mode::ALL
+            .get(fp32)
+            .copied()
+            .unwrap_or(PeFp32Mode::None),
+        perf_opt: PerfOptMode::ALL
+            .get(perf)
+            .copied()
+            .unwrap_or(PerfOptMode::None),
         quant_offset: int(mm::QUANT_OFFSET, b) as u16,
         psum_accumulate_flags: byte(mm::PSUM_ACCUMULATE_FLAGS, b),
         psum_zero_region: byte(mm::PSUM_ZERO_REGION, b),

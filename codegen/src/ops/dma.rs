@@ -167,9 +167,8 @@ pub(super) fn encode_indirect<S: Sink>(
     }
     let (src_bound, dst_bound) = (bound(op.src_idx_bound_reg)?, bound(op.dst_idx_bound_reg)?);
     let cfg = configs(&op.completion)?;
-    let flags = op.direction as u8
-        | (op.idx_bound_is_err as u8) << 2
-        | (op.non_unique_dst_idx as u8) << 3;
+    let flags =
+        op.direction as u8 | (op.idx_bound_is_err as u8) << 2 | (op.non_unique_dst_idx as u8) << 3;
     let b = sink.begin()?;
     setup_header(b, 0xBB);
     setup_sync(b, &inst.sync, true, true)?;

@@ -20,8 +20,6 @@ use crate::tensor::assign_static;
 /// The valid `psum_accumulate_flags` (CC, CONFIRMED): 5 and 7 are illegal.
 pub const PSUM_ACCUMULATE_FLAGS: [u8; 6] = [0, 1, 2, 3, 4, 6];
 
-
-
 /// The quadrant group mask of partitions `start..start + size` (CONFLICT #14 settled for the
 /// header's masks): up to 32 partitions one quadrant `1 << (start / 32)`, up to 64 one half
 /// `0x3 << 2 * (start / 64)`, else all `0xF`. The CC `translateToRowGroup` picks the same group
@@ -55,7 +53,12 @@ pub fn xbus_sel(col_grp: u8) -> Result<u8, EncodeError> {
 }
 
 /// The start partition of an immediate operand in `space`.
-fn start_partition(ap: &StaticAp, space: Space, name: &'static str, arch: &ArchModel) -> Result<u32, EncodeError> {
+fn start_partition(
+    ap: &StaticAp,
+    space: Space,
+    name: &'static str,
+    arch: &ArchModel,
+) -> Result<u32, EncodeError> {
     let Start::Imm(loc) = ap.start else {
         return Err(EncodeError::MatmulSpace(name));
     };

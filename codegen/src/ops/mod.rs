@@ -225,10 +225,7 @@ fn generate_with(inst: &Instruction, arch: &ArchModel, out: &mut [Bundle]) -> Op
             range_select::generate(inst, o, cx, out)
         }
         // PE, DMA and event ops have no fast path: declining sends them to `encode`.
-        Op::Matmul(_)
-        | Op::DmaDirect2d(_)
-        | Op::DmaIndirect(_)
-        | Op::EventSemaphore(_) => None,
+        Op::Matmul(_) | Op::DmaDirect2d(_) | Op::DmaIndirect(_) | Op::EventSemaphore(_) => None,
     }
 }
 

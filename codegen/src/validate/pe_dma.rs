@@ -7,8 +7,8 @@ use super::Ctx;
 use crate::addr4::{ADDR_MASK, REG_BIT, get_u32};
 use crate::arch::CoreGen;
 use crate::bundle::Bundle;
-use crate::enums::BirWaitMode;
 use crate::enums::BirUpdateMode;
+use crate::enums::BirWaitMode;
 use crate::fields::Field;
 use crate::formats::{
     Format, dma_direct2d as d2, dma_indirect as di, event_semaphore as es, events, ldweights as lw,
@@ -49,9 +49,21 @@ pub(super) fn rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
 fn pe_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
     let mm_bundle = fmt.opcode == 0x02;
     let (rows, cols, row, col, src) = if mm_bundle {
-        (mm::NUM_ACTIVE_ROWS, mm::NUM_ACTIVE_COLS, mm::ROW_GRP, mm::COL_GRP, mm::SRC)
+        (
+            mm::NUM_ACTIVE_ROWS,
+            mm::NUM_ACTIVE_COLS,
+            mm::ROW_GRP,
+            mm::COL_GRP,
+            mm::SRC,
+        )
     } else {
-        (lw::NUM_ACTIVE_ROWS, lw::NUM_ACTIVE_COLS, lw::ROW_GRP, lw::COL_GRP, lw::SRC)
+        (
+            lw::NUM_ACTIVE_ROWS,
+            lw::NUM_ACTIVE_COLS,
+            lw::ROW_GRP,
+            lw::COL_GRP,
+            lw::SRC,
+        )
     };
     for f in [rows, cols] {
         let v = at(b, f) as u32;
@@ -130,7 +142,10 @@ fn pe_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
             c.fail(
                 "matmul_xbus_sel",
                 mm::XBUS_SEL.offset as usize,
-                format!("xbus_sel {x:#04x} does not match col_grp {:#04x}", at(b, mm::COL_GRP)),
+                format!(
+                    "xbus_sel {x:#04x} does not match col_grp {:#04x}",
+                    at(b, mm::COL_GRP)
+                ),
             );
         }
     }
@@ -198,8 +213,20 @@ fn direct2d_rules(c: &mut Ctx, b: &Bundle) {
     bound(c, b, d2::SRC_BOUND_REG);
     bound(c, b, d2::DST_BOUND_REG);
     let sides = [
-        (d2::SRC_START_ADDR, d2::SRC_NUM_ELEM0, d2::SRC_NUM_ELEM1, d2::SRC_STEP_ELEM1, d2::SRC_ELEM_SIZE),
-        (d2::DST_START_ADDR, d2::DST_NUM_ELEM0, d2::DST_NUM_ELEM1, d2::DST_STEP_ELEM1, d2::DST_ELEM_SIZE),
+        (
+            d2::SRC_START_ADDR,
+            d2::SRC_NUM_ELEM0,
+            d2::SRC_NUM_ELEM1,
+            d2::SRC_STEP_ELEM1,
+            d2::SRC_ELEM_SIZE,
+        ),
+        (
+            d2::DST_START_ADDR,
+            d2::DST_NUM_ELEM0,
+            d2::DST_NUM_ELEM1,
+            d2::DST_STEP_ELEM1,
+            d2::DST_ELEM_SIZE,
+        ),
     ];
     let mut bytes = [None; 2];
     for (i, (addr, n0, n1, s1, size)) in sides.into_iter().enumerate() {
@@ -249,7 +276,11 @@ fn indirect_rules(c: &mut Ctx, b: &Bundle) {
     ] {
         addr8(c, b, addr);
         let n = u16_at(b, num);
-        let ok = if shape_reg(b, addr) { n == 0 } else { n <= 4096 };
+        let ok = if shape_reg(b, addr) {
+            n == 0
+        } else {
+            n <= 4096
+        };
         if !ok {
             c.fail(
                 "dma_indirect_num_elem",
@@ -267,7 +298,9 @@ fn indirect_rules(c: &mut Ctx, b: &Bundle) {
         c.fail(
             "dma_indirect_dims",
             di::FLAGS.offset as usize,
-            format!("flags {flags:#04x}: gather_dim {gather} / scatter_dim {scatter} must be X (0)"),
+            format!(
+                "flags {flags:#04x}: gather_dim {gather} / scatter_dim {scatter} must be X (0)"
+            ),
         );
     }
 }

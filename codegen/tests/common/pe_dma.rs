@@ -161,7 +161,11 @@ pub type RuleCase = (&'static str, usize, Target, Bundle);
 
 fn base(inst: &Instruction, t: Target, k: usize) -> Bundle {
     let b = generate_vec(inst, t.model()).expect("sample encodes")[k];
-    assert_eq!(validate_bundle(&b, 0, t.model()), vec![], "sample validates");
+    assert_eq!(
+        validate_bundle(&b, 0, t.model()),
+        vec![],
+        "sample validates"
+    );
     b
 }
 
@@ -180,7 +184,9 @@ pub fn rule_cases() -> Vec<RuleCase> {
     };
     let m = mm(|_| {});
     add("pe_active_rows_cols", 0x26, Cayman, &m, 0, &|b| b[0x26] = 0);
-    add("pe_active_rows_cols", 0x27, Mariana, &m, 1, &|b| b[0x27] = 200);
+    add("pe_active_rows_cols", 0x27, Mariana, &m, 1, &|b| {
+        b[0x27] = 200
+    });
     add("pe_group_mask", 0x2C, Cayman, &m, 1, &|b| b[0x2C] = 0x20);
     add("pe_group_mask", 0x2D, Sunda, &m, 0, &|b| b[0x2D] = 0x40);
     add("matmul_operand_space", 0x10, Cayman, &m, 1, &|b| {
@@ -192,10 +198,16 @@ pub fn rule_cases() -> Vec<RuleCase> {
     add("psum_accumulate_flags_valid", 0x2B, Cayman, &m, 1, &|b| {
         b[0x2B] = 5
     });
-    add("psum_zero_region_valid", 0x2F, Cayman, &m, 1, &|b| b[0x2F] = 1);
-    add("psum_zero_region_valid", 0x2F, Mariana, &m, 1, &|b| b[0x2F] = 4);
+    add("psum_zero_region_valid", 0x2F, Cayman, &m, 1, &|b| {
+        b[0x2F] = 1
+    });
+    add("psum_zero_region_valid", 0x2F, Mariana, &m, 1, &|b| {
+        b[0x2F] = 4
+    });
     add("matmul_fp32_mode", 0x21, Sunda, &m, 1, &|b| b[0x21] = 1);
-    add("matmul_fp32_mode", 0x21, Mariana, &m, 1, &|b| b[0x20] = 0x0A);
+    add("matmul_fp32_mode", 0x21, Mariana, &m, 1, &|b| {
+        b[0x20] = 0x0A
+    });
     add("matmul_xbus_sel", 0x2E, Cayman, &m, 1, &|b| b[0x2E] = 0x10);
     let d = d2d(|_| {});
     add("addr8_valid", 23, Sunda, &d, 0, &|b| b[23] = 0x10);
@@ -213,7 +225,9 @@ pub fn rule_cases() -> Vec<RuleCase> {
     add("s_valid_idx_bound_check_reg", 58, Sunda, &noerr, 0, &|b| {
         b[15] = 0x01
     });
-    add("valid_bound_check_reg", 59, Cayman, &i, 0, &|b| b[59] = 0x03);
+    add("valid_bound_check_reg", 59, Cayman, &i, 0, &|b| {
+        b[59] = 0x03
+    });
     add("dma_indirect_num_elem", 28, Sunda, &i, 0, &|b| {
         b[28..30].copy_from_slice(&4097u16.to_le_bytes())
     });
@@ -229,7 +243,11 @@ pub fn rule_cases() -> Vec<RuleCase> {
     add("dge_compute_op", 60, Sunda, &i, 0, &|b| b[60] = 7);
     let e = es(|_| {});
     add("event_semaphore_modes", 4, Sunda, &e, 0, &|b| b[4] = 0x01);
-    add("event_semaphore_modes", 0x20, Cayman, &e, 0, &|b| b[0x20] = 0x04);
-    add("event_semaphore_modes", 0x22, Mariana, &e, 0, &|b| b[0x22] = 0x03);
+    add("event_semaphore_modes", 0x20, Cayman, &e, 0, &|b| {
+        b[0x20] = 0x04
+    });
+    add("event_semaphore_modes", 0x22, Mariana, &e, 0, &|b| {
+        b[0x22] = 0x03
+    });
     v
 }
