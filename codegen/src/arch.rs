@@ -92,10 +92,14 @@ pub enum Family {
     Mx,
     /// DMA_INDIRECT1D 0xBB.
     DmaIndirect,
-    // PE, DMA and event families.
+    // PE, MX, DMA and event families.
     /// The PE pair {0x01 LDWEIGHTS, 0x02 MATMUL} (every target; the layout differs per core,
     /// `formats::by_opcode_on`).
     Matmul,
+    /// The MX PE pair {0x09 LDWEIGHTS_MX, 0x0A MATMUL_MX} (CoreV4 only).
+    MatmulMx,
+    /// QUANTIZE_MX 0xE3 (CoreV4 only; seed: the QuantizeMx encoders are "gated core_v4").
+    QuantizeMx,
     /// DMA_DIRECT2D 0xB8.
     DmaDirect,
     /// EVENT_SEMAPHORE 0xA0.
@@ -219,8 +223,10 @@ const FAMILIES_V4: FamilySet = FamilySet::of(&[
     // Seed: INDIRECT16B/20B and MX encoders are CoreV4-family; MX is CoreV4-only.
     Family::TensorIndirect,
     Family::Mx,
-    // PE, DMA and event families (as for V2).
+    // PE, MX, DMA and event families: MX (0x09/0x0A, 0xE3) is CoreV4-only (seed; isa-table §3).
     Family::Matmul,
+    Family::MatmulMx,
+    Family::QuantizeMx,
     Family::DmaDirect,
     Family::EventSemaphore,
     // CONFLICT (settled for the seed): the header defines S2D2_RS on mariana too; the seed says

@@ -149,7 +149,7 @@ pub enum EncodeError {
     /// A custom [`crate::arch::ArchModel`] with a value the encoders divide by set to zero.
     #[error("invalid arch model: {0} is zero")]
     InvalidArchModel(&'static str),
-    // PE, DMA and event encoders.
+    // PE, MX, DMA and event encoders.
     /// A wire fact no source pins (the op or field is named, the byte is not).
     #[error("unpinned: {0}")]
     Unpinned(&'static str),
@@ -226,6 +226,9 @@ pub enum EncodeError {
         "EventSemaphore takes its waits and update as op fields; the instruction sync must be empty"
     )]
     EventSemaphoreSync,
+    /// A QuantizeMx operand the header rules out (the message says which).
+    #[error("quantize_mx: {0}")]
+    QuantizeMx(&'static str),
     /// The output slice is too short.
     #[error("output buffer holds {available} bundles, {needed} needed")]
     OutputFull {
@@ -273,7 +276,8 @@ pub enum SequenceProblem {
     /// A known format that no op of the instruction model emits (0xBB DMA_INDIRECT1D).
     NoInstruction(u8),
     /// The second half of a micro-pair without its first half (a 0x69 without a 0x6A or 0x6B
-    /// before it, a 0x67 without a 0x68, a 0x9B without a 0xBC).
+    /// before it, a 0x67 without a 0x68, a 0x9B without a 0xBC, a 0x02 without a 0x01, a 0x0A
+    /// without a 0x09).
     Orphan(u8),
     /// The first half of a micro-pair not followed by its second half (`None`: end of input).
     Unpaired {
@@ -321,6 +325,7 @@ impl std::fmt::Display for SequenceProblem {
                     0x69 => "0x6a or 0x6b",
                     0x67 => "0x68",
                     0x02 => "0x01",
+                    0x0A => "0x09",
                     _ => "0xbc",
                 };
                 write!(f, "{op:#04x} {} without its {first} before it", name(op))

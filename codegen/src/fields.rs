@@ -9,7 +9,7 @@ use std::fmt::Write;
 use crate::addr4;
 use crate::dtype::WireDtype;
 use crate::enums::{self, NameTable};
-use crate::indirect::{MemSlot, parse_hex, push_hex};
+use crate::indirect::{MemSlot, MxSlot, parse_hex, push_hex};
 use crate::tensor::{TensorSlot, tensor_bytes};
 
 /// Where a field's offset and meaning come from.
@@ -63,6 +63,8 @@ pub enum Kind {
     Mem(u8),
     /// 32 lane bytes.
     Lanes,
+    /// A 16-byte MXMEM_PATTERN1D / MXINDIRECT16B union (by the mode nibble).
+    Mx,
 }
 
 impl Kind {
@@ -75,6 +77,7 @@ impl Kind {
             Kind::Hex64 => 8,
             Kind::Tensor(n) | Kind::Mem(n) => tensor_bytes(n as usize),
             Kind::Lanes => 32,
+            Kind::Mx => 16,
         }
     }
 }
@@ -133,6 +136,8 @@ pub enum Value {
     Mem(MemSlot),
     /// Lane map.
     Lanes([u8; 32]),
+    /// MX union.
+    Mx(MxSlot),
 }
 
 impl Field {
@@ -185,6 +190,11 @@ impl Field {
                 l.copy_from_slice(s);
                 Value::Lanes(l)
             }
+            Kind::Mx => {
+                let mut m = [0u8; 16];
+                m.copy_from_slice(s);
+                Value::Mx(MxSlot::read(&m))
+            }
             _ => {
                 let mut v = [0u8; 8];
                 v[..s.len()].copy_from_slice(s);
@@ -203,6 +213,7 @@ impl Field {
             (Kind::Tensor(_), Value::Tensor(t)) => t.write(s),
             (Kind::Mem(_), Value::Mem(m)) => m.write(s),
             (Kind::Lanes, Value::Lanes(l)) => s.copy_from_slice(l),
+            (Kind::Mx, Value::Mx(m)) => m.write(s),
             (_, Value::Int(x)) => {
                 let w = s.len();
                 s.copy_from_slice(&x.to_le_bytes()[..w]);
@@ -240,6 +251,7 @@ impl Field {
             (Kind::Tensor(_), Value::Tensor(t)) => t.format(out),
             (Kind::Mem(_), Value::Mem(m)) => m.format(out),
             (Kind::Lanes, Value::Lanes(l)) => push_hex(out, l),
+            (Kind::Mx, Value::Mx(m)) => m.format(out),
             _ => out.push('?'),
         }
     }
@@ -290,6 +302,7 @@ impl Field {
                 parse_hex(s, &mut l)?;
                 Ok(Value::Lanes(l))
             }
+            Kind::Mx => MxSlot::parse(s).map(Value::Mx),
         }
     }
 }

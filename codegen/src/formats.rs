@@ -957,16 +957,16 @@ pub static DMA_INDIRECT: Format = Format {
     reserved_rule: "reserved_zero",
 };
 
-// PE, DMA and event formats (the macro above must be in scope).
+// PE, MX, DMA and event formats (the macro above must be in scope).
 pub mod pe_dma;
 pub use pe_dma::{
-    DMA_DIRECT2D, EVENT_SEMAPHORE, LDWEIGHTS, MATMUL, dma_direct2d, event_semaphore, ldweights,
-    matmul,
+    DMA_DIRECT2D, EVENT_SEMAPHORE, LDWEIGHTS, LDWEIGHTS_MX, MATMUL, MATMUL_MX, QUANTIZE_MX,
+    dma_direct2d, event_semaphore, ldweights, matmul, mx_pe, quantize_mx,
 };
 
 /// Every format the decoder knows (one per opcode; per-target layouts that replace one of these
 /// on some core are in `pe_dma::TARGET_LAYOUTS`, see [`by_opcode_on`]).
-pub static FORMATS: [&Format; 14] = [
+pub static FORMATS: [&Format; 17] = [
     &STREAM_SHUFFLE,
     &STREAM_TRANSPOSE_FWD,
     &STREAM_TRANSPOSE,
@@ -977,11 +977,14 @@ pub static FORMATS: [&Format; 14] = [
     &RANGE_SELECT,
     &DVE_READ_ACCUMULATOR,
     &DMA_INDIRECT,
-    // PE, DMA and event formats.
+    // PE, MX, DMA and event formats.
     &LDWEIGHTS,
     &MATMUL,
     &DMA_DIRECT2D,
     &EVENT_SEMAPHORE,
+    &LDWEIGHTS_MX,
+    &MATMUL_MX,
+    &QUANTIZE_MX,
 ];
 
 /// The format for an opcode.

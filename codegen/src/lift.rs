@@ -3,7 +3,8 @@
 //! [`decode_instructions`] splits the input into bundles, groups them into the sequences the op
 //! encoders emit (StreamShuffle {0x6A, 0x69}; StreamTranspose {0x6B} or {0x6B, 0x69}; Gather one
 //! {0x68, 0x67} pair per 512-element chunk, chained by the continuation flag; Dropout 0x7F;
-//! IndirectCopy 0xE7; RangeSelect {0xBC, 0x9B}), rebuilds each instruction from the field tables
+//! IndirectCopy 0xE7; RangeSelect {0xBC, 0x9B}; Matmul {0x01, 0x02}; MatmulMx {0x09, 0x0A};
+//! QuantizeMx 0xE3; DmaDirect2d 0xB8; DmaIndirect 0xBB; EventSemaphore 0xA0), rebuilds each instruction from the field tables
 //! of `formats.rs`, and re-encodes it with [`generate`]: the input must be exactly what the
 //! encoder writes for the decoded instruction. Anything else is a [`DecodeError`] naming the
 //! bundle and the byte offset (from the start of the input) where the input departs from
@@ -136,8 +137,10 @@ fn group_len(b: &[&Bundle], i: usize, input_len: usize) -> Result<usize, DecodeE
         // PE, DMA and event sequences.
         0x01 if opcode_at(i + 1) == Some(0x02) => Ok(2),
         0x01 => Err(unpaired(i + 1, 0x01, 0x02)),
-        0xB8 | 0xBB | 0xA0 => Ok(1),
-        0x69 | 0x67 | 0x9B | 0x02 => Err(problem(i, i * 64, SequenceProblem::Orphan(op))),
+        0x09 if opcode_at(i + 1) == Some(0x0A) => Ok(2),
+        0x09 => Err(unpaired(i + 1, 0x09, 0x0A)),
+        0xB8 | 0xBB | 0xA0 | 0xE3 => Ok(1),
+        0x69 | 0x67 | 0x9B | 0x02 | 0x0A => Err(problem(i, i * 64, SequenceProblem::Orphan(op))),
         op if formats::by_opcode(op).is_some() => {
             Err(problem(i, i * 64, SequenceProblem::NoInstruction(op)))
         }
@@ -193,7 +196,7 @@ fn check(
 /// Rebuilds the instruction of one sequence (`group_len` fixed its shape).
 fn lift(g: &[&Bundle], arch: &ArchModel) -> Instruction {
     let (first, last) = (g[0], g[g.len() - 1]);
-    if matches!(first[0], 0x01 | 0xB8 | 0xBB | 0xA0) {
+    if matches!(first[0], 0x01 | 0x09 | 0xE3 | 0xB8 | 0xBB | 0xA0) {
         return pe_dma::lift(g, arch);
     }
     let op = match *g {

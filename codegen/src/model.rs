@@ -9,7 +9,7 @@
 use crate::dtype::BirDtype;
 use crate::enums::{BirAccumulation, BirAluOp, BirUpdateMode, BirWaitMode};
 
-// PE, DMA and event ops.
+// PE, MX, DMA and event ops.
 mod pe_dma;
 pub use pe_dma::*;
 
@@ -601,9 +601,13 @@ pub enum Op {
     IndirectCopy(IndirectCopy),
     /// RangeSelect.
     RangeSelect(RangeSelect),
-    // PE, DMA and event ops.
+    // PE, MX, DMA and event ops.
     /// Matmul {0x01, 0x02}.
     Matmul(Matmul),
+    /// MatmulMx {0x09, 0x0A} (mariana).
+    MatmulMx(MatmulMx),
+    /// QuantizeMx 0xE3 (mariana).
+    QuantizeMx(QuantizeMx),
     /// DmaDirect2d 0xB8.
     DmaDirect2d(DmaDirect2d),
     /// DmaIndirect 0xBB.
@@ -627,9 +631,13 @@ pub enum OpKind {
     IndirectCopy,
     /// RangeSelect.
     RangeSelect,
-    // PE, DMA and event ops.
+    // PE, MX, DMA and event ops.
     /// Matmul.
     Matmul,
+    /// MatmulMx.
+    MatmulMx,
+    /// QuantizeMx.
+    QuantizeMx,
     /// DmaDirect2d.
     DmaDirect2d,
     /// DmaIndirect.
@@ -653,7 +661,7 @@ pub struct OpInfo {
 }
 
 /// The op table (seed DVE page; engines from isa-table §1).
-pub const OPS: [OpInfo; 10] = [
+pub const OPS: [OpInfo; 12] = [
     OpInfo {
         kind: OpKind::StreamShuffle,
         name: "stream_shuffle",
@@ -696,13 +704,29 @@ pub const OPS: [OpInfo; 10] = [
         engine: Engine::Vector,
         family: crate::arch::Family::RangeSelect,
     },
-    // PE, DMA and event ops (engines: isa-table §1 rows 41/56/57).
+    // PE, MX, DMA and event ops (engines: isa-table §1 rows 41/42/8/56/57).
     OpInfo {
         kind: OpKind::Matmul,
         name: "matmul",
         opcodes: &[0x01, 0x02],
         engine: Engine::Tensor,
         family: crate::arch::Family::Matmul,
+    },
+    OpInfo {
+        kind: OpKind::MatmulMx,
+        name: "matmul_mx",
+        // isa-table conflict 2: one wiki page says 0x02; the header and CC pages give the
+        // LdweightsMX/MatmulMX opcodes 0x09/0x0A (provenance: wiki).
+        opcodes: &[0x09, 0x0a],
+        engine: Engine::Tensor,
+        family: crate::arch::Family::MatmulMx,
+    },
+    OpInfo {
+        kind: OpKind::QuantizeMx,
+        name: "quantize_mx",
+        opcodes: &[0xe3],
+        engine: Engine::Vector,
+        family: crate::arch::Family::QuantizeMx,
     },
     OpInfo {
         kind: OpKind::DmaDirect2d,
@@ -739,8 +763,10 @@ impl Op {
             Op::Dropout(_) => OpKind::Dropout,
             Op::IndirectCopy(_) => OpKind::IndirectCopy,
             Op::RangeSelect(_) => OpKind::RangeSelect,
-            // PE, DMA and event ops.
+            // PE, MX, DMA and event ops.
             Op::Matmul(_) => OpKind::Matmul,
+            Op::MatmulMx(_) => OpKind::MatmulMx,
+            Op::QuantizeMx(_) => OpKind::QuantizeMx,
             Op::DmaDirect2d(_) => OpKind::DmaDirect2d,
             Op::DmaIndirect(_) => OpKind::DmaIndirect,
             Op::EventSemaphore(_) => OpKind::EventSemaphore,
@@ -844,10 +870,13 @@ impl std::fmt::Display for Instruction {
                 o.reduce_cmd,
                 o.reduce_res
             )?,
-            // PE, DMA and event ops.
-            Op::Matmul(_) | Op::DmaDirect2d(_) | Op::DmaIndirect(_) | Op::EventSemaphore(_) => {
-                pe_dma::fmt_fields(&self.op, f)?
-            }
+            // PE, MX, DMA and event ops.
+            Op::Matmul(_)
+            | Op::MatmulMx(_)
+            | Op::QuantizeMx(_)
+            | Op::DmaDirect2d(_)
+            | Op::DmaIndirect(_)
+            | Op::EventSemaphore(_) => pe_dma::fmt_fields(&self.op, f)?,
         }
         if let Some(w) = self.sync.wait {
             write!(f, " wait={:?}:{}:{}", w.mode, w.sem, w.value)?;

@@ -6,7 +6,7 @@
 //! What is checked: the header; the reserved bytes; dtype codes; every access-pattern slot
 //! (`tensor_start_addr_valid`, `tensorNd_valid`, the indirect arm and its quadrant invariant);
 //! the per-op predicates below; the MX descriptor selector `mxmem1d_valid` (on a 16-byte slot,
-//! since no bundle format here carries one); and DMA_INDIRECT1D's index rules.
+//! and on the MX slots of 0x09 / 0x0A / 0xE3); and DMA_INDIRECT1D's index rules.
 //!
 //! What is not checked (the spec gives only a name, no semantics): `s4d4_tr_same_src_dst_count`
 //! (beyond `d4_tr_same_src_dst_count`), `d4_gt_same_src_dst`, `s_gather_index_dtype`,
@@ -131,7 +131,7 @@ rules! {
     "range_select_bound_src", Header, "bound sources are IMM_SRC codes";
     "range_select_dtype", Header, "in (lo) is float and not FP32R; out (hi) is float";
     "d1_rd_dst_element_count", Header, "dve_read_accumulator dst_element_count == 1";
-    // PE, DMA and event formats (validate/pe_dma.rs).
+    // PE, MX, DMA and event formats (validate/pe_dma.rs).
     "pe_active_rows_cols", Header, "LDWEIGHTS/MATMUL num_active_rows and num_active_cols in 1..=partitions";
     "pe_group_mask", Header, "row_grp / col_grp are 4-bit quadrant masks {1,2,4,8,3,0xC,0xF} (conflict #14: header masks)";
     "matmul_operand_space", Header, "PE sources are SBUF only; the MATMUL result is PSUM only";
@@ -149,6 +149,9 @@ rules! {
     "dma_indirect_num_elem", Header, "DMA indirect num_elem <= 4096, or 0 with a shape register";
     "dma_indirect_dims", Header, "DMA indirect gather/scatter dim is X unless the side is shape-from-register; a load does not scatter, a save does not gather";
     "event_semaphore_modes", Local, "EventSemaphore waits are sem_ge_imm/sem_ge_reg (CC); the update is a LUT code";
+    "quantize_mx_active_channels", Header, "QuantizeMx num_active_channels in {32, 64, 96, 128}";
+    "quantize_mx_dtypes", Header, "QuantizeMx in bf16/fp16, out fp8 e4/e5";
+    "quantize_mx_src_sbuf", Header, "QuantizeMx source is SBUF only";
 }
 
 /// Collects failures for one bundle.
@@ -666,7 +669,7 @@ fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
             crate::validate::pe_dma::rules(c, fmt, b);
         }
         // PE, DMA and event formats.
-        0x01 | 0x02 | 0xB8 | 0xA0 => crate::validate::pe_dma::rules(c, fmt, b),
+        0x01 | 0x02 | 0xB8 | 0xA0 | 0x09 | 0x0A | 0xE3 => crate::validate::pe_dma::rules(c, fmt, b),
         _ => {}
     }
 }

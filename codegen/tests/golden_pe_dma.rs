@@ -220,3 +220,61 @@ fn instruction_text() {
             .starts_with("matmul weights=Bfloat16@sb[0]+0x100/64[1:32] ")
     );
 }
+
+#[test]
+fn quantize_mx() {
+    golden(
+        Target::Mariana,
+        &qmx(|_| {}),
+        &[(
+            // +0x10 TENSOR3D sb[0]+0x100, nums 64 | +0x21 channels 32, +0x22 bf16, +0x23 fp8e4
+            // +0x30 MXMEM_PATTERN1D: data sb[0]+0x4000, scale ((0<<18)&0xFF800000)+0x8000,
+            // k_extent 64 (fp8e4 is not an x4 dtype), step_dir +1, scale part 0
+            "e3100000 00000000 00000000 00000000
+             00010000 01000100 01004000 01000100
+             0020060e 00000000 00000000 00000000
+             00400000 00800000 40000100 00000000",
+            "quantize_mx wait_mode=none wait_idx=0 update_mode=none update_idx=0 \
+             semaphore_value=0 src_mem_pattern=t3d(sb[0]+0x100;1,1,1;64,1,1) \
+             num_active_channels=32 in_dtype=bf16 out_dtype=fp8e4 \
+             dst_mem_pattern=mx1d(sb[0]+0x4000;sb[0]+0x8000;64;0x01;0)",
+        )],
+    );
+}
+
+#[test]
+fn matmul_mx() {
+    golden(
+        Target::Mariana,
+        &mmx(|_| {}),
+        &[
+            (
+                // +4 wait 0x85 (ge reg) sem 2, +8 register 3
+                // +0x10 MXMEM_PATTERN1D data sb[0]+0x1000, scale (3<<18 & 0xFF800000) + 0x100,
+                // k 64, step +1, scale part 3 | +0x20 fp8e4, +0x26 K 32, +0x27 N 64,
+                // +0x2C row 0x1, +0x2D col 0x0F (CC constant)
+                "09100000 85020000 03000000 00000000
+                 00100000 00010000 40000103 00000000
+                 0e000000 00002040 00000000 010f0000
+                 00000000 00000000 00000000 00000000",
+                "ldweights_mx wait_mode=sem_ge_reg wait_idx=2 update_mode=none update_idx=0 \
+                 semaphore_value=3 src_mem_pattern=mx1d(sb[0]+0x1000;sb[0]+0x100;64;0x01;3) \
+                 in_dtype=fp8e4 num_active_rows=32 num_active_cols=64 row_grp=1 col_grp=15",
+            ),
+            (
+                // +0x10 MXINDIRECT16B: index sb[0]+0x3000 | bit 29, data sb[0]+0x2000, scale
+                // 0x40 (partition 5 masked out of the word), x4-NUM 16, spare 0, part 5
+                // +0x20 fp8e5, K 32, N 64, +0x28 out fp32, +0x2B flags 1, row 1, col 0x0F,
+                // +0x2F zero region 1 | +0x30 ps[0]+0, nums 32
+                "0a100000 00000000 00000000 00000000
+                 00300020 00200000 40000000 10000005
+                 0f000000 00002040 0a000001 010f0001
+                 00000002 01000100 01002000 01000100",
+                "matmul_mx src_mem_pattern=mxi16b(sb[0]+0x3000;sb[0]+0x2000;sb[0]+0x40;16;5) \
+                 in_dtype=fp8e5 num_active_rows=32 num_active_cols=64 out_dtype=fp32 \
+                 psum_accumulate_flags=1 row_grp=1 col_grp=15 psum_zero_region=1 \
+                 dst_mem_pattern=t3d(ps[0]+0x0;1,1,1;32,1,1)",
+            ),
+        ],
+    );
+}

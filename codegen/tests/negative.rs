@@ -774,7 +774,8 @@ fn cases() -> Vec<Case> {
     ); // register secondary
     m(14, &|b| b[14] = 64, "check_dma_indirect_indices");
     // PE, DMA and event rules.
-    for (rule, offset, target, bundle) in common::pe_dma::rule_cases() {
+    let pe = common::pe_dma::rule_cases().into_iter();
+    for (rule, offset, target, bundle) in pe.chain(common::pe_dma::mx_rule_cases()) {
         v.push(Case {
             rule,
             offset,

@@ -276,3 +276,92 @@ fn lifting_errors() {
         })
     ));
 }
+
+#[test]
+fn mx_encoder_errors() {
+    use Target::*;
+    // MX is mariana-only.
+    for t in [Sunda, Cayman] {
+        assert!(matches!(
+            err(&qmx(|_| {}), t),
+            EncodeError::NotOnTarget { .. }
+        ));
+        assert!(matches!(
+            err(&mmx(|_| {}), t),
+            EncodeError::NotOnTarget { .. }
+        ));
+    }
+    let q = |f: fn(&mut QuantizeMx)| matches!(err(&qmx(f), Mariana), EncodeError::QuantizeMx(_));
+    assert!(q(|o| o.src = sb1(0, 0x100, 48, 64, Bfloat16)));
+    assert!(q(|o| o.src = sb1(0, 0x100, 32, 64, Float32)));
+    assert!(q(|o| o.dst = sb1(0, 0x4000, 32, 64, Bfloat16)));
+    assert!(q(|o| o.src = ps1(0, 0x100, 32, 64, Bfloat16)));
+    assert_eq!(
+        err(&qmx(|o| o.src = sb1(0, 0x100, 48, 64, Bfloat16)), Mariana).to_string(),
+        "quantize_mx: num_active_channels must be 32, 64, 96 or 128"
+    );
+    // The MX scale rules of the shared resolver.
+    assert_eq!(
+        err(
+            &qmx(|o| o.dst_scale = ps1(0, 0, 32, 1, Float8E8m0fnu)),
+            Mariana
+        ),
+        EncodeError::MxScaleNotSbuf
+    );
+    let m = |f: fn(&mut MatmulMx)| err(&mmx(f), Mariana);
+    assert!(matches!(
+        m(|o| o.weights = sb1(0, 0x1000, 64, 64, Float8e4)),
+        EncodeError::MatmulShape(_)
+    ));
+    assert_eq!(
+        m(|o| o.dst = ps1(0, 0, 64, 32, Bfloat16)),
+        EncodeError::MatmulDstDtype(Bfloat16)
+    );
+    assert_eq!(
+        m(|o| o.psum_accumulate_flags = 7),
+        EncodeError::PsumAccumulateFlags(7)
+    );
+    assert_eq!(
+        m(|o| o.dst = sb1(0, 0, 64, 32, Float32)),
+        EncodeError::MatmulSpace("dst")
+    );
+    assert_eq!(
+        m(|o| o.weights = sb1(8, 0x1000, 32, 64, Float8e4)),
+        EncodeError::PeGroup { start: 8, end: 40 }
+    );
+    // The moving scale lost its indirection: MX assert #3.
+    assert_eq!(
+        m(|o| o.moving_scale = sb0(5, 0x40, 32, Float8E8m0fnu).into()),
+        EncodeError::MxScaleNotIndirect
+    );
+    let upd = mmx(|_| {}).with_sync(SyncInfo {
+        wait: None,
+        update: Some(SyncUpdate {
+            mode: BirUpdateMode::SemDec,
+            sem: 0,
+            value: 0,
+        }),
+    });
+    assert_eq!(err(&upd, Mariana), EncodeError::MatmulSyncUpdate);
+}
+
+#[test]
+fn mx_lifting_errors() {
+    let b: Vec<u8> = generate_vec(&mmx(|_| {}), &MARIANA).unwrap().concat();
+    assert!(matches!(
+        decode_instructions(&b[64..], &MARIANA),
+        Err(DecodeError::Sequence {
+            problem: SequenceProblem::Orphan(0x0A),
+            ..
+        })
+    ));
+    assert!(matches!(
+        decode_instructions(&b[..64], &MARIANA),
+        Err(DecodeError::Sequence {
+            problem: SequenceProblem::Unpaired { opcode: 0x09, .. },
+            ..
+        })
+    ));
+    // MX bundles do not lift on cayman (no MX family there).
+    assert!(decode_instructions(&b, &CAYMAN).is_err());
+}

@@ -308,6 +308,8 @@ fn aps(op: &mut Op) -> Vec<&mut AccessPattern> {
         Op::RangeSelect(o) => vec![&mut o.src, &mut o.dst, &mut o.reduce_res],
         // PE, DMA and event ops (their properties are in props_pe_dma.rs).
         Op::Matmul(o) => vec![&mut o.weights, &mut o.moving, &mut o.dst],
+        Op::MatmulMx(o) => vec![&mut o.weights, &mut o.moving, &mut o.dst],
+        Op::QuantizeMx(o) => vec![&mut o.src, &mut o.dst],
         Op::DmaDirect2d(_) | Op::DmaIndirect(_) | Op::EventSemaphore(_) => vec![],
     }
 }
@@ -394,7 +396,12 @@ fn mutate(r: &mut Rng, inst: &mut Instruction) {
             Op::IndirectCopy(c) => c.num_elem_per_idx = r.below(256) as u8,
             Op::Gather(_) => {}
             // PE, DMA and event ops (their properties are in props_pe_dma.rs).
-            Op::Matmul(_) | Op::DmaDirect2d(_) | Op::DmaIndirect(_) | Op::EventSemaphore(_) => {}
+            Op::Matmul(_)
+            | Op::MatmulMx(_)
+            | Op::QuantizeMx(_)
+            | Op::DmaDirect2d(_)
+            | Op::DmaIndirect(_)
+            | Op::EventSemaphore(_) => {}
             Op::RangeSelect(rs) => {
                 rs.fill_val = r.pick(&[f32::MIN, -1.0, f32::MAX]);
                 let ops = [

@@ -1,4 +1,4 @@
-//! Properties of the PE, DMA and event formats: encode -> lift -> encode is the identity,
+//! Properties of the PE, MX, DMA and event formats: encode -> lift -> encode is the identity,
 //! the target's text of every bundle assembles back to it, and random bytes under these opcodes
 //! never panic the decoder, printer, validator or lifter.
 
@@ -16,7 +16,7 @@ use sundial_codegen::validate::validate_bundle;
 use sundial_codegen::{decode_instructions, generate_vec};
 
 const TARGETS: [Target; 3] = [Target::Sunda, Target::Cayman, Target::Mariana];
-const OPCODES: [u8; 5] = [0x01, 0x02, 0xA0, 0xB8, 0xBB];
+const OPCODES: [u8; 8] = [0x01, 0x02, 0xA0, 0xB8, 0xBB, 0x09, 0x0A, 0xE3];
 
 fn wait(pick: u8, sem: u8, value: u32) -> Option<SyncWait> {
     let mode = match pick % 3 {
@@ -35,7 +35,8 @@ fn update(pick: u8, sem: u8, value: u32) -> Option<SyncUpdate> {
 
 /// A valid instruction of this group on `t` from a few random numbers (canonical form).
 fn instruction(t: Target, kind: u8, a: u32, b: u32, c: u16) -> Instruction {
-    match kind % 4 {
+    let kinds = if t == Target::Mariana { 6 } else { 4 };
+    match kind % kinds {
         0 => {
             // K in {32, 64, 128} at an aligned start; N up to 32 at PSUM quadrant 0..2.
             let k = [32u32, 64, 128][a as usize % 3];
@@ -85,6 +86,46 @@ fn instruction(t: Target, kind: u8, a: u32, b: u32, c: u16) -> Instruction {
             };
             d.non_unique_dst_idx = c.is_multiple_of(2);
         }),
+        4 => qmx(|q| {
+            let parts = [32u32, 64, 96, 128][a as usize % 4];
+            let n = c % 200 + 2;
+            q.src = sb1(
+                0,
+                2 * (b % 1000),
+                parts,
+                n,
+                if a.is_multiple_of(3) {
+                    Float16
+                } else {
+                    Bfloat16
+                },
+            );
+            q.dst = sb1(
+                0,
+                0x4000 + (b % 64),
+                parts,
+                n,
+                if c % 2 == 1 { Float8e5 } else { Float8e4 },
+            );
+            q.dst_scale = sb0(a % 128, 0x8000 + (c as u32 % 256), parts, Float8E8m0fnu).into();
+        }),
+        5 => mmx(|m| {
+            let k = [32u32, 64][a as usize % 2];
+            let start = (b % (128 / k)) * k;
+            m.weights = sb1(start, 0x1000, k, c % 100 + 2, Float8e4);
+            m.weights_scale = sb0(b % 128, 0x100, k, Float8E8m0fnu).into();
+            if let AccessPattern::TensorIndirect(i) = &mut m.moving {
+                i.data.partitions = k;
+                i.index.partitions = k;
+                i.data.start = sbuf_start(start, 0x2000);
+            }
+            if let AccessPattern::TensorIndirect(i) = &mut m.moving_scale {
+                i.data.partitions = k;
+                i.index.partitions = k;
+            }
+            m.psum_accumulate_flags = [0u8, 1, 2, 3, 4, 6][c as usize % 6];
+            m.psum_zero_region = (a % 4) as u8;
+        }),
         _ => es(|e| {
             e.wait0 = wait(a as u8, (a >> 8) as u8, b);
             e.wait1 = wait((a >> 16) as u8, c as u8, b ^ 0x55);
@@ -118,11 +159,15 @@ proptest! {
     }
 
     #[test]
-    fn random_bytes_never_panic(t in 0usize..3, op in 0usize..5, body in proptest::collection::vec(any::<u8>(), 128)) {
+    fn random_bytes_never_panic(t in 0usize..3, op in 0usize..8, body in proptest::collection::vec(any::<u8>(), 128)) {
         let arch = TARGETS[t].model();
         let mut bytes = body;
         bytes[0] = OPCODES[op];
-        bytes[64] = if op == 0 { 0x02 } else { bytes[64] };
+        bytes[64] = match op {
+            0 => 0x02,
+            5 => 0x0A,
+            _ => bytes[64],
+        };
         for k in [0, 64] {
             let mut b = [0u8; 64];
             b.copy_from_slice(&bytes[k..k + 64]);

@@ -1,6 +1,7 @@
-//! Field tables of the PE, DMA and event formats: LDWEIGHTS 0x01 / MATMUL 0x02 in their two
-//! layouts, DMA_DIRECT2D 0xB8 and EVENT_SEMAPHORE 0xA0 (DMA_INDIRECT1D 0xBB lives in the parent
-//! module), plus the per-target layout table behind [`super::by_opcode_on`].
+//! Field tables of the PE, MX, DMA and event formats: LDWEIGHTS 0x01 / MATMUL 0x02 in their two
+//! layouts, LDWEIGHTS_MX 0x09 / MATMUL_MX 0x0A and QUANTIZE_MX 0xE3 (mariana), DMA_DIRECT2D 0xB8
+//! and EVENT_SEMAPHORE 0xA0 (DMA_INDIRECT1D 0xBB lives in the parent module), plus the per-target
+//! layout table behind [`super::by_opcode_on`].
 //!
 //! Per-target layouts. The PE structs differ per generation (bundle-layouts §4.5, GPSIMD
 //! 59686003097, compile-verified): sunda and cayman share the v3-style `S3_LW` / `S3D3_MM`
@@ -446,6 +447,194 @@ pub mod event_semaphore {
         "update operand; not written for inc/dec (as setupSyncUpdate)",
     );
 }
+
+/// Fields of the MX PE pair LDWEIGHTS_MX 0x09 (`SMX1_LW`) / MATMUL_MX 0x0A (`SMX1D3_MM`),
+/// mariana only. Offsets: header (GPSIMD 59686003097 / 59776809812) where it lists them, else the
+/// CC encoder (CC 59674815273); the two agree on every offset both give. Opcodes: isa-table
+/// conflict 2 (one wiki page says matmul_mx is 0x02): 0x09/0x0A, provenance wiki.
+pub mod mx_pe {
+    use super::*;
+    /// +0x10 MX operand (data + scale).
+    pub const SRC: Field = src(
+        "src_mem_pattern",
+        0x10,
+        Kind::Mx,
+        DtypeRef::Byte(0x20),
+        Prov::Header,
+        "MXMEM_PATTERN1D / MXINDIRECT16B (data + E8M0 scale)",
+    );
+    /// +0x20 data dtype.
+    pub const IN_DTYPE: Field = f("in_dtype", 0x20, Kind::Dtype, Prov::Header, "MX data dtype");
+    /// +0x26 rows.
+    pub const NUM_ACTIVE_ROWS: Field = f(
+        "num_active_rows",
+        0x26,
+        Kind::U8,
+        Prov::Header,
+        "K = partitions of the MX operands (CC num_partitions)",
+    );
+    /// +0x27 cols.
+    pub const NUM_ACTIVE_COLS: Field = f(
+        "num_active_cols",
+        0x27,
+        Kind::U8,
+        Prov::Header,
+        "N = dst partitions (header on 0x09; CC 'num_active' on 0x0A)",
+    );
+    /// +0x28 out dtype (0x0A).
+    pub const OUT_DTYPE: Field = f(
+        "out_dtype",
+        0x28,
+        Kind::Dtype,
+        Prov::Header,
+        "PSUM dst dtype",
+    );
+    /// +0x2B accumulate flags (0x0A).
+    pub const PSUM_ACCUMULATE_FLAGS: Field = f(
+        "psum_accumulate_flags",
+        0x2B,
+        Kind::U8,
+        Prov::Header,
+        "as MATMUL; CC writes the BIR byte raw",
+    );
+    /// +0x2C row group.
+    pub const ROW_GRP: Field = f(
+        "row_grp",
+        0x2C,
+        Kind::U8,
+        Prov::Header,
+        "SBUF source quadrant mask (header on 0x09, CC on 0x0A; conflict #14 as for MATMUL)",
+    );
+    /// +0x2D col group.
+    pub const COL_GRP: Field = f(
+        "col_grp",
+        0x2D,
+        Kind::U8,
+        Prov::Compiler,
+        "the CC writes constant 0x0F on both MX bundles (header names the field on 0x09 only)",
+    );
+    /// +0x2F zero region (0x0A).
+    pub const PSUM_ZERO_REGION: Field = f(
+        "psum_zero_region",
+        0x2F,
+        Kind::U8,
+        Prov::Compiler,
+        "CC +0x2F psum_zero_region (raw); 0..=3 as MATMUL on mariana",
+    );
+    /// +0x30 PSUM result (0x0A).
+    pub const DST: Field = dst(
+        "dst_mem_pattern",
+        0x30,
+        Kind::Mem(3),
+        DtypeRef::Byte(0x28),
+        Prov::Header,
+        "PSUM result MEM_PATTERN3D",
+    );
+}
+
+/// Fields of QUANTIZE_MX 0xE3 (`S3DMX1_QUANT`, mariana; header GPSIMD 59776809812 §2.5, CC
+/// 59674815273 agrees on every offset). The CC sets bit 0 of byte 1 (`inst_word_len`) as a
+/// saturate flag when FP8ConvConfig[0] == 0: not modelled, the header byte stays 0x10
+/// (ASSUMPTION: saturating conversion is the default).
+pub mod quantize_mx {
+    use super::*;
+    /// +0x10 source.
+    pub const SRC: Field = src(
+        "src_mem_pattern",
+        0x10,
+        Kind::Mem(3),
+        DtypeRef::Byte(0x22),
+        Prov::Header,
+        "bf16/fp16 source MEM_PATTERN3D (SBUF only)",
+    );
+    /// +0x21 active channels.
+    pub const ACTIVE: Field = f(
+        "num_active_channels",
+        0x21,
+        Kind::U8,
+        Prov::Header,
+        "in {32, 64, 96, 128} (CC: source partition count)",
+    );
+    /// +0x22 in dtype.
+    pub const IN_DTYPE: Field = f(
+        "in_dtype",
+        0x22,
+        Kind::Dtype,
+        Prov::Header,
+        "{FP16, BFLOAT16}",
+    );
+    /// +0x23 out dtype.
+    pub const OUT_DTYPE: Field = f(
+        "out_dtype",
+        0x23,
+        Kind::Dtype,
+        Prov::Header,
+        "{FP8_EXP5, FP8_EXP4}",
+    );
+    /// +0x30 MX destination.
+    pub const DST: Field = dst(
+        "dst_mem_pattern",
+        0x30,
+        Kind::Mx,
+        DtypeRef::Byte(0x23),
+        Prov::Header,
+        "MXMEM_PATTERN1D (quantised data + E8M0 scale)",
+    );
+}
+
+/// LDWEIGHTS_MX 0x09 (mariana). Keeps the header EVENTS band as LDWEIGHTS does (conflict #8).
+pub static LDWEIGHTS_MX: Format = Format {
+    opcode: 0x09,
+    mnemonic: "ldweights_mx",
+    struct_name: "SMX1_LW",
+    family: Family::MatmulMx,
+    fields: with_events![
+        mx_pe::SRC,
+        mx_pe::IN_DTYPE,
+        mx_pe::NUM_ACTIVE_ROWS,
+        mx_pe::NUM_ACTIVE_COLS,
+        mx_pe::ROW_GRP,
+        mx_pe::COL_GRP,
+    ],
+    reserved_rule: "reserved_zero",
+};
+
+/// MATMUL_MX 0x0A (mariana). No sync band, as MATMUL (conflict #8).
+pub static MATMUL_MX: Format = Format {
+    opcode: 0x0A,
+    mnemonic: "matmul_mx",
+    struct_name: "SMX1D3_MM",
+    family: Family::MatmulMx,
+    fields: &[
+        mx_pe::SRC,
+        mx_pe::IN_DTYPE,
+        mx_pe::NUM_ACTIVE_ROWS,
+        mx_pe::NUM_ACTIVE_COLS,
+        mx_pe::OUT_DTYPE,
+        mx_pe::PSUM_ACCUMULATE_FLAGS,
+        mx_pe::ROW_GRP,
+        mx_pe::COL_GRP,
+        mx_pe::PSUM_ZERO_REGION,
+        mx_pe::DST,
+    ],
+    reserved_rule: "reserved_zero",
+};
+
+/// QUANTIZE_MX 0xE3 (mariana; the CC writes the sync band).
+pub static QUANTIZE_MX: Format = Format {
+    opcode: 0xE3,
+    mnemonic: "quantize_mx",
+    struct_name: "S3DMX1_QUANT",
+    family: Family::QuantizeMx,
+    fields: with_events![
+        quantize_mx::SRC,
+        quantize_mx::ACTIVE,
+        quantize_mx::IN_DTYPE,
+        quantize_mx::OUT_DTYPE,
+        quantize_mx::DST,
+    ],
+    reserved_rule: "reserved_zero",
+};
 
 /// LDWEIGHTS 0x01, v3 layout (sunda, cayman; `by_opcode` default).
 pub static LDWEIGHTS: Format = Format {

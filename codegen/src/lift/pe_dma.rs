@@ -1,10 +1,15 @@
-//! Lifting of the PE, DMA and event formats: {0x01, 0x02} -> `Matmul`, 0xB8 -> `DmaDirect2d`,
-//! 0xBB -> `DmaIndirect`, 0xA0 -> `EventSemaphore`, read through the target's layout.
+//! Lifting of the PE, MX, DMA and event formats: {0x01, 0x02} -> `Matmul`, {0x09, 0x0A} ->
+//! `MatmulMx`, 0xE3 -> `QuantizeMx`, 0xB8 -> `DmaDirect2d`, 0xBB -> `DmaIndirect`, 0xA0 ->
+//! `EventSemaphore`, read through the target's layout.
 //!
 //! Canonical forms (beyond the parent module's): a Matmul's weights and moving operands take the
 //! row count K of the MATMUL bundle as their partition count and its dst the column count N; on
 //! sunda/cayman (no dst dtype byte) the dst dtype is `float32`; an EventSemaphore or Matmul
-//! update is never lifted (the encoders write none). Bytes the model cannot express decode to
+//! update is never lifted (the encoders write none). An MX slot lifts to a data AP with the
+//! slot's partition count and the dtype byte (its canonical BIR dtype, so `k_extent` is the
+//! element count, never x4) and one dim (step +-1, `k_extent`; none for a count of 1), and a
+//! scale AP in SBUF at (`scale_part`, the word's in-partition offset), dtype `float8_e8m0fnu`;
+//! the indirect arm lifts both to TensorIndirect APs sharing the index (index_arg_id 0). Bytes the model cannot express decode to
 //! placeholders that the re-encoding check reports.
 
 use super::{byte, dtype, dword, int, start, sync, tensor_ap};
@@ -13,10 +18,12 @@ use crate::bundle::Bundle;
 use crate::dtype::BirDtype;
 use crate::enums::{BirUpdateMode, BirWaitMode};
 use crate::fields::Field;
+use crate::fields::Value;
 use crate::formats::{
     dma_direct2d as d2, dma_indirect as di, event_semaphore as es, events, ldweights as lw,
-    matmul as mm,
+    matmul as mm, mx_pe, quantize_mx as qm,
 };
+use crate::indirect::MxSlot;
 use crate::model::*;
 
 /// Lifts one sequence of this group (`group_len` fixed its shape).
@@ -26,6 +33,14 @@ pub(super) fn lift(g: &[&Bundle], arch: &ArchModel) -> Instruction {
             let mut i = Instruction::new(Op::Matmul(matmul(a, b, arch)));
             i.sync.wait = sync(a, a).wait;
             i
+        }
+        [a, b] if a[0] == 0x09 => {
+            let mut i = Instruction::new(Op::MatmulMx(matmul_mx(a, b, arch)));
+            i.sync.wait = sync(a, a).wait;
+            i
+        }
+        [a] if a[0] == 0xE3 => {
+            Instruction::new(Op::QuantizeMx(quantize_mx(a, arch))).with_sync(sync(a, a))
         }
         [a] if a[0] == 0xB8 => {
             Instruction::new(Op::DmaDirect2d(direct2d(a, arch))).with_sync(sync(a, a))
@@ -184,5 +199,132 @@ fn event_semaphore(a: &Bundle) -> EventSemaphore {
         wait0: wait(events::WAIT_MODE, events::WAIT_IDX, events::SEMAPHORE_VALUE),
         wait1: wait(es::EXT_WAIT_MODE, es::EXT_WAIT_IDX, es::EXT_WAIT_VALUE),
         update,
+    }
+}
+
+/// The (data, scale) access patterns of an MX slot.
+fn mx_aps(
+    f: Field,
+    b: &Bundle,
+    parts: u32,
+    dt: BirDtype,
+    arch: &ArchModel,
+) -> (AccessPattern, AccessPattern) {
+    let slot = match f.read(b) {
+        Value::Mx(m) => m,
+        _ => MxSlot::read(&[0; 16]),
+    };
+    let stride = arch.sbuf_partition_stride;
+    let scale_start = |w: u32, part: u8| match start(w, arch) {
+        Start::Imm(_) => Start::Imm(MemLoc {
+            space: Space::Sbuf,
+            partition: part as u32,
+            offset: w.checked_rem(stride).unwrap_or(w),
+        }),
+        s => s,
+    };
+    let st = |s: Start, dims: Dims, dtype: BirDtype| StaticAp {
+        start: s,
+        partitions: parts,
+        dims,
+        dtype,
+        parent: 0,
+    };
+    match slot {
+        MxSlot::Static {
+            data,
+            scale,
+            k_extent,
+            step_dir,
+            scale_part,
+            ..
+        } => {
+            let step = if step_dir == 0xFF { -1 } else { 1 };
+            let dims = if k_extent == 1 {
+                Dims::new()
+            } else {
+                Dims::from([Dim::new(step, k_extent)])
+            };
+            (
+                st(start(data, arch), dims, dt).into(),
+                st(
+                    scale_start(scale, scale_part),
+                    Dims::new(),
+                    BirDtype::Float8E8m0fnu,
+                )
+                .into(),
+            )
+        }
+        MxSlot::Indirect {
+            index,
+            data,
+            scale,
+            num,
+            scale_part,
+            ..
+        } => {
+            let index_ap = st(start(index, arch), Dims::new(), BirDtype::Uint32);
+            let ind = |data: StaticAp| {
+                AccessPattern::TensorIndirect(IndirectAp {
+                    data,
+                    index: index_ap.clone(),
+                    num_indirect_indices: num as u32,
+                    index_arg_id: 0,
+                })
+            };
+            (
+                ind(st(start(data, arch), Dims::new(), dt)),
+                ind(st(
+                    scale_start(scale, scale_part),
+                    Dims::new(),
+                    BirDtype::Float8E8m0fnu,
+                )),
+            )
+        }
+    }
+}
+
+fn matmul_mx(a: &Bundle, b: &Bundle, arch: &ArchModel) -> MatmulMx {
+    let k = byte(mx_pe::NUM_ACTIVE_ROWS, b) as u32;
+    let n = byte(mx_pe::NUM_ACTIVE_COLS, b) as u32;
+    let (weights, weights_scale) = mx_aps(
+        mx_pe::SRC,
+        a,
+        k,
+        dtype(byte(mx_pe::IN_DTYPE, a), arch),
+        arch,
+    );
+    let (moving, moving_scale) = mx_aps(
+        mx_pe::SRC,
+        b,
+        k,
+        dtype(byte(mx_pe::IN_DTYPE, b), arch),
+        arch,
+    );
+    MatmulMx {
+        weights,
+        weights_scale,
+        moving,
+        moving_scale,
+        dst: tensor_ap(
+            mx_pe::DST,
+            b,
+            n,
+            dtype(byte(mx_pe::OUT_DTYPE, b), arch),
+            arch,
+        )
+        .into(),
+        psum_accumulate_flags: byte(mx_pe::PSUM_ACCUMULATE_FLAGS, b),
+        psum_zero_region: byte(mx_pe::PSUM_ZERO_REGION, b),
+    }
+}
+
+fn quantize_mx(a: &Bundle, arch: &ArchModel) -> QuantizeMx {
+    let parts = byte(qm::ACTIVE, a) as u32;
+    let (dst, dst_scale) = mx_aps(qm::DST, a, parts, dtype(byte(qm::OUT_DTYPE, a), arch), arch);
+    QuantizeMx {
+        src: super::mem_ap(qm::SRC, a, parts, dtype(byte(qm::IN_DTYPE, a), arch), arch),
+        dst,
+        dst_scale,
     }
 }

@@ -1,6 +1,7 @@
-//! The instruction-model ops of the PE, DMA and event formats: `Matmul` ({0x01 LDWEIGHTS,
-//! 0x02 MATMUL}), `DmaDirect2d` (0xB8), `DmaIndirect` (0xBB) and `EventSemaphore` (0xA0), with
-//! their operand types and text form. Every field names the wire field it ends up in (`formats::pe_dma`).
+//! The instruction-model ops of the PE, MX, DMA and event formats: `Matmul` ({0x01 LDWEIGHTS,
+//! 0x02 MATMUL}), `MatmulMx` ({0x09 LDWEIGHTS_MX, 0x0A MATMUL_MX}), `QuantizeMx` (0xE3),
+//! `DmaDirect2d` (0xB8), `DmaIndirect` (0xBB) and `EventSemaphore` (0xA0), with their operand
+//! types and text form. Every field names the wire field it ends up in (`formats::pe_dma`).
 
 use std::fmt;
 
@@ -83,6 +84,38 @@ pub struct Matmul {
     /// LDWEIGHTS transpose (conflict #13): +0x22 `transpose_mode` on sunda/cayman, bit 0 of
     /// `LD_WEIGHT_FLAGS` (+0x2F) on mariana.
     pub transpose: bool,
+}
+
+/// MatmulMx (mariana): one LDWEIGHTS_MX (0x09) and one MATMUL_MX (0x0A), each with an
+/// MXMEM_PATTERN1D / MXINDIRECT16B operand (data + E8M0 scale) at +0x10. K (`num_active_rows`)
+/// is the operands' partition count, N (`num_active_cols`) the dst's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatmulMx {
+    /// Stationary MX data (LDWEIGHTS_MX +0x10 data word; its dtype is +0x20).
+    pub weights: AccessPattern,
+    /// Its E8M0 scale (the slot's scale word, SBUF only).
+    pub weights_scale: AccessPattern,
+    /// Moving MX data (MATMUL_MX +0x10).
+    pub moving: AccessPattern,
+    /// Its scale.
+    pub moving_scale: AccessPattern,
+    /// PSUM result (MATMUL_MX +0x30 MEM_PATTERN3D, static, 4-byte dtype at +0x28).
+    pub dst: AccessPattern,
+    /// MATMUL_MX +0x2B `psum_accumulate_flags`, one of {0, 1, 2, 3, 4, 6}.
+    pub psum_accumulate_flags: u8,
+    /// MATMUL_MX +0x2F `psum_zero_region`, 0..=3.
+    pub psum_zero_region: u8,
+}
+
+/// QuantizeMx 0xE3 (mariana, Vector): a bf16/fp16 source to fp8 data plus E8M0 block scales.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QuantizeMx {
+    /// Source (+0x10 MEM_PATTERN3D, SBUF; its dtype is +0x22, its partitions +0x21).
+    pub src: AccessPattern,
+    /// Quantised data (+0x30 MXMEM_PATTERN1D data word; its dtype is +0x23).
+    pub dst: AccessPattern,
+    /// Scale destination (the slot's scale word, SBUF only).
+    pub dst_scale: AccessPattern,
 }
 
 /// `DGE_COMPUTE_OP` (header): what a DMA does with the destination.
@@ -295,6 +328,19 @@ pub(super) fn fmt_fields(op: &super::Op, f: &mut fmt::Formatter<'_>) -> fmt::Res
             o.psum_zero_region,
             o.transpose
         ),
+        Op::MatmulMx(o) => write!(
+            f,
+            " weights={} weights_scale={} moving={} moving_scale={} dst={} \
+             psum_accumulate_flags={} psum_zero_region={}",
+            o.weights,
+            o.weights_scale,
+            o.moving,
+            o.moving_scale,
+            o.dst,
+            o.psum_accumulate_flags,
+            o.psum_zero_region
+        ),
+        Op::QuantizeMx(o) => write!(f, " src={} dst={} dst_scale={}", o.src, o.dst, o.dst_scale),
         Op::DmaDirect2d(o) => write!(
             f,
             " src={} dst={} in_dtype={:?} out_dtype={:?} compute_op={:?} src_bound_reg={} \

@@ -53,7 +53,7 @@ pub fn xbus_sel(col_grp: u8) -> Result<u8, EncodeError> {
 }
 
 /// The start partition of an immediate operand in `space`.
-fn start_partition(
+pub(super) fn start_partition(
     ap: &StaticAp,
     space: Space,
     name: &'static str,

@@ -14,10 +14,11 @@ mod indirect_copy;
 mod range_select;
 mod stream_shuffle;
 mod stream_transpose;
-// PE, DMA and event ops (reference encoders only: the fast path declines them).
+// PE, MX, DMA and event ops (reference encoders only: the fast path declines them).
 mod dma;
 mod event_semaphore;
 mod matmul;
+mod mx;
 
 use crate::arch::{ArchModel, CAYMAN, CAYMAN_MODEL, MARIANA, MARIANA_MODEL, SUNDA, SUNDA_MODEL};
 use crate::bundle::{Bundle, Sink};
@@ -72,8 +73,9 @@ pub(crate) fn bundle_count(inst: &Instruction) -> usize {
         Op::Gather(g) => 2 * gather_chunks(g.index.num_elements_per_partition()) as usize,
         Op::Dropout(_) | Op::IndirectCopy(_) => 1,
         Op::RangeSelect(_) => 2,
-        // PE, DMA and event ops.
-        Op::Matmul(_) => 2,
+        // PE, MX, DMA and event ops.
+        Op::Matmul(_) | Op::MatmulMx(_) => 2,
+        Op::QuantizeMx(_) => 1,
         Op::DmaDirect2d(_) | Op::DmaIndirect(_) | Op::EventSemaphore(_) => 1,
     }
 }
@@ -101,8 +103,10 @@ pub(crate) fn encode<S: Sink>(
         Op::Dropout(o) => dropout::encode(inst, o, arch, sink),
         Op::IndirectCopy(o) => indirect_copy::encode(inst, o, arch, sink),
         Op::RangeSelect(o) => range_select::encode(inst, o, arch, sink),
-        // PE, DMA and event ops.
+        // PE, MX, DMA and event ops.
         Op::Matmul(o) => matmul::encode(inst, o, arch, sink),
+        Op::MatmulMx(o) => mx::encode_matmul(inst, o, arch, sink),
+        Op::QuantizeMx(o) => mx::encode_quantize(inst, o, arch, sink),
         Op::DmaDirect2d(o) => dma::encode_direct2d(inst, o, arch, sink),
         Op::DmaIndirect(o) => dma::encode_indirect(inst, o, arch, sink),
         Op::EventSemaphore(o) => event_semaphore::encode(inst, o, sink),
@@ -224,8 +228,13 @@ fn generate_with(inst: &Instruction, arch: &ArchModel, out: &mut [Bundle]) -> Op
             gate(inst, arch, OpKind::RangeSelect)?;
             range_select::generate(inst, o, cx, out)
         }
-        // PE, DMA and event ops have no fast path: declining sends them to `encode`.
-        Op::Matmul(_) | Op::DmaDirect2d(_) | Op::DmaIndirect(_) | Op::EventSemaphore(_) => None,
+        // PE, MX, DMA and event ops have no fast path: declining sends them to `encode`.
+        Op::Matmul(_)
+        | Op::MatmulMx(_)
+        | Op::QuantizeMx(_)
+        | Op::DmaDirect2d(_)
+        | Op::DmaIndirect(_)
+        | Op::EventSemaphore(_) => None,
     }
 }
 

@@ -1,4 +1,5 @@
-//! Validator rules of the PE, DMA and event formats (LDWEIGHTS 0x01, MATMUL 0x02, DMA_DIRECT2D
+//! Validator rules of the PE, MX, DMA and event formats (LDWEIGHTS 0x01, MATMUL 0x02, the MX
+//! formats 0x09 / 0x0A / 0xE3, DMA_DIRECT2D
 //! 0xB8, DMA_INDIRECT1D 0xBB beyond the seed's index rule, EVENT_SEMAPHORE 0xA0). Offsets come
 //! from the field constants of `formats::pe_dma` / `formats::dma_indirect`; the layout of a PE
 //! bundle is the target's (`formats::by_opcode_on`).
@@ -12,7 +13,7 @@ use crate::enums::BirWaitMode;
 use crate::fields::Field;
 use crate::formats::{
     Format, dma_direct2d as d2, dma_indirect as di, event_semaphore as es, events, ldweights as lw,
-    matmul as mm,
+    matmul as mm, mx_pe, quantize_mx as qm,
 };
 
 /// The valid `psum_accumulate_flags` (CC).
@@ -42,6 +43,8 @@ pub(super) fn rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
         0xB8 => direct2d_rules(c, b),
         0xBB => indirect_rules(c, b),
         0xA0 => event_rules(c, b),
+        0x09 | 0x0A => mx_pe_rules(c, fmt, b),
+        0xE3 => quantize_rules(c, b),
         _ => {}
     }
 }
@@ -322,6 +325,103 @@ fn event_rules(c: &mut Ctx, b: &Bundle) {
             "event_semaphore_modes",
             es::EXT_UPDATE_MODE.offset as usize,
             format!("update mode {u:#04x} is not in the update LUT"),
+        );
+    }
+}
+
+/// `mxmem1d_valid` on the MX slot at `f`, its diagnostics moved to the bundle's offsets.
+fn mx_slot(c: &mut Ctx, b: &Bundle, f: Field) {
+    let o = f.offset as usize;
+    let mut slot = [0u8; 16];
+    slot.copy_from_slice(&b[o..o + 16]);
+    for mut d in super::mxmem1d_valid(&slot, c.arch) {
+        d.bundle = c.bundle;
+        d.offset += o;
+        c.out.push(d);
+    }
+}
+
+fn mx_pe_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
+    mx_slot(c, b, mx_pe::SRC);
+    for f in [mx_pe::NUM_ACTIVE_ROWS, mx_pe::NUM_ACTIVE_COLS] {
+        let v = at(b, f) as u32;
+        if v == 0 || v > c.arch.partitions {
+            c.fail(
+                "pe_active_rows_cols",
+                f.offset as usize,
+                format!("{} {v} not in 1..={}", f.name, c.arch.partitions),
+            );
+        }
+    }
+    for f in [mx_pe::ROW_GRP, mx_pe::COL_GRP] {
+        if !PE_GROUP_MASKS.contains(&at(b, f)) {
+            c.fail(
+                "pe_group_mask",
+                f.offset as usize,
+                format!("{} {:#04x} is not a quadrant group mask", f.name, at(b, f)),
+            );
+        }
+    }
+    if fmt.opcode != 0x0A {
+        return;
+    }
+    let flags = at(b, mx_pe::PSUM_ACCUMULATE_FLAGS);
+    if !PSUM_ACCUMULATE_FLAGS.contains(&flags) {
+        c.fail(
+            "psum_accumulate_flags_valid",
+            mx_pe::PSUM_ACCUMULATE_FLAGS.offset as usize,
+            format!("psum_accumulate_flags {flags} not in {{0, 1, 2, 3, 4, 6}}"),
+        );
+    }
+    let zr = at(b, mx_pe::PSUM_ZERO_REGION);
+    if zr > 3 {
+        c.fail(
+            "psum_zero_region_valid",
+            mx_pe::PSUM_ZERO_REGION.offset as usize,
+            format!("psum_zero_region {zr} not valid on {}", c.arch.target),
+        );
+    }
+    let d = get_u32(b, mx_pe::DST.offset as usize);
+    if d & REG_BIT == 0 && !c.arch.in_psum(d & ADDR_MASK) {
+        c.fail(
+            "matmul_operand_space",
+            mx_pe::DST.offset as usize,
+            "the MATMUL_MX result is PSUM only",
+        );
+    }
+}
+
+fn quantize_rules(c: &mut Ctx, b: &Bundle) {
+    mx_slot(c, b, qm::DST);
+    let a = at(b, qm::ACTIVE);
+    if ![32u8, 64, 96, 128].contains(&a) || a as u32 > c.arch.partitions {
+        c.fail(
+            "quantize_mx_active_channels",
+            qm::ACTIVE.offset as usize,
+            format!("num_active_channels {a} not in {{32, 64, 96, 128}}"),
+        );
+    }
+    let (i, o) = (at(b, qm::IN_DTYPE), at(b, qm::OUT_DTYPE));
+    if !matches!(i, 0x06 | 0x07) || !matches!(o, 0x0E | 0x0F) {
+        c.fail(
+            "quantize_mx_dtypes",
+            qm::IN_DTYPE.offset as usize,
+            format!("in {i:#04x} must be bf16/fp16, out {o:#04x} fp8 e4/e5"),
+        );
+    }
+    // The source's data word: the slot's first word, or the indirect record's DATA word.
+    let off = qm::SRC.offset as usize;
+    let w0 = get_u32(b, off);
+    let data = if (w0 >> 24) & 0x60 == 0x20 {
+        get_u32(b, off + 4)
+    } else {
+        w0
+    };
+    if data & REG_BIT == 0 && c.arch.in_psum(data & ADDR_MASK) {
+        c.fail(
+            "quantize_mx_src_sbuf",
+            off,
+            "the QuantizeMx source is SBUF only",
         );
     }
 }

@@ -251,3 +251,81 @@ pub fn rule_cases() -> Vec<RuleCase> {
     });
     v
 }
+
+/// A static SBUF AP with no free dims (a scale start).
+pub fn sb0(p: u32, off: u32, parts: u32, d: BirDtype) -> StaticAp {
+    StaticAp::sbuf(p, off, parts, [], d)
+}
+
+/// The sample QuantizeMx (mariana): 32 partitions x 64 bf16 to fp8e4 data at sb[0]+0x4000 with
+/// scales at sb[0]+0x8000.
+pub fn qmx(f: impl FnOnce(&mut QuantizeMx)) -> Instruction {
+    let mut q = QuantizeMx {
+        src: sb1(0, 0x100, 32, 64, Bfloat16),
+        dst: sb1(0, 0x4000, 32, 64, Float8e4),
+        dst_scale: sb0(0, 0x8000, 32, Float8E8m0fnu).into(),
+    };
+    f(&mut q);
+    Instruction::new(Op::QuantizeMx(q))
+}
+
+/// The sample MatmulMx (mariana): static fp8e4 weights (scale at partition 3), a 16-index
+/// indirect fp8e5 moving operand (scale at partition 5), K = 32, N = 64, a wait on sem 2 >= r3.
+pub fn mmx(f: impl FnOnce(&mut MatmulMx)) -> Instruction {
+    let index = sb0(0, 0x3000, 32, Uint32);
+    let ind = |data: StaticAp| {
+        AccessPattern::TensorIndirect(IndirectAp {
+            data,
+            index: index.clone(),
+            num_indirect_indices: 16,
+            index_arg_id: 0,
+        })
+    };
+    let mut m = MatmulMx {
+        weights: sb1(0, 0x1000, 32, 64, Float8e4),
+        weights_scale: sb0(3, 0x100, 32, Float8E8m0fnu).into(),
+        moving: ind(sb0(0, 0x2000, 32, Float8e5)),
+        moving_scale: ind(sb0(5, 0x40, 32, Float8E8m0fnu)),
+        dst: ps1(0, 0, 64, 32, Float32),
+        psum_accumulate_flags: 1,
+        psum_zero_region: 1,
+    };
+    f(&mut m);
+    Instruction::new(Op::MatmulMx(m)).with_sync(SyncInfo {
+        wait: Some(SyncWait {
+            mode: BirWaitMode::SemGeReg,
+            sem: 2,
+            value: 3,
+        }),
+        update: None,
+    })
+}
+
+/// Failing bundles for the MX rules (mariana).
+pub fn mx_rule_cases() -> Vec<RuleCase> {
+    let t = Target::Mariana;
+    let mut v = Vec::new();
+    let mut add = |rule, off, inst: &Instruction, k, f: &dyn Fn(&mut Bundle)| {
+        let mut b = base(inst, t, k);
+        f(&mut b);
+        v.push((rule, off, t, b));
+    };
+    let q = qmx(|_| {});
+    add("quantize_mx_active_channels", 0x21, &q, 0, &|b| {
+        b[0x21] = 48
+    });
+    add("quantize_mx_dtypes", 0x22, &q, 0, &|b| b[0x22] = 0x0A);
+    add("quantize_mx_dtypes", 0x22, &q, 0, &|b| b[0x23] = 0x06);
+    add("quantize_mx_src_sbuf", 0x10, &q, 0, &|b| {
+        put32(b, 0x10, 0x0200_0000)
+    });
+    add("mxmem1d_valid", 0x3A, &q, 0, &|b| b[0x3A] = 0x02); // step_dir
+    let m = mmx(|_| {});
+    add("mxmem1d_valid", 0x1C, &m, 1, &|b| b[0x1C..0x1E].fill(0)); // NUM 0
+    add("pe_active_rows_cols", 0x26, &m, 0, &|b| b[0x26] = 0);
+    add("pe_group_mask", 0x2D, &m, 1, &|b| b[0x2D] = 0x10);
+    add("psum_accumulate_flags_valid", 0x2B, &m, 1, &|b| b[0x2B] = 7);
+    add("psum_zero_region_valid", 0x2F, &m, 1, &|b| b[0x2F] = 9);
+    add("matmul_operand_space", 0x30, &m, 1, &|b| b[0x33] = 0);
+    v
+}
