@@ -40,7 +40,8 @@ impl Decoded {
     }
 }
 
-/// Decodes one bundle.
+/// Decodes one bundle with the opcode's default layout ([`formats::by_opcode`]; for the PE
+/// opcodes that is the sunda/cayman layout, see [`decode_on`]).
 pub fn decode(b: &Bundle) -> Result<Decoded, DecodeError> {
     let format = formats::by_opcode(b[0]).ok_or(DecodeError::UnknownOpcode(b[0]))?;
     Ok(Decoded {

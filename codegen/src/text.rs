@@ -5,7 +5,7 @@
 //!
 //! | kind | text |
 //! |------|------|
-//! | integers | decimal (`0x` hex for addresses, IMM values and the 0x67 vector depth) |
+//! | integers | decimal (`0x` hex for addresses, ADDR8 words, IMM values and the 0x67 vector depth) |
 //! | dtype | `bf16`, `fp32`, ... (`0xNN` for an unnamed code); a `DTYPE_PAIR` is `lo:hi` |
 //! | enums | the table name (`is_ge`, `sem_inc`, ...) or `0xNN` |
 //! | f32 | shortest round-tripping decimal (`-3.4028235e38`), `0x` bits for NaN |
@@ -13,6 +13,12 @@
 //! | TENSORnD | `tNd(ADDR;step0,..;num0,..)` |
 //! | INDIRECT16B/20B | `i16b(INDEX;DATA;NUM)` / `i20b(...)`, plus `;inert=HEX` if an inert byte is nonzero |
 //! | lane map | 64 hex digits |
+//! | MXMEM_PATTERN1D / MXINDIRECT16B | `mx1d(DATA;SCALE;K;STEP;PART)` / `mxi16b(INDEX;DATA;SCALE;NUM;PART)`, plus `;rsv=HEX` / `;spare=HEX` if those bytes are nonzero |
+//!
+//! The PE formats have one layout per core (`formats::pe_dma`): `matmul` / `ldweights` are the
+//! sunda/cayman layouts of 0x02 / 0x01, `matmul_v4` / `ldweights_v4` mariana's. [`disassemble`]
+//! and [`assemble`] know no target and use the opcode's default (`FORMATS`) layout;
+//! [`disassemble_stream`], [`assemble_on`] and [`assemble_stream`] use the target's.
 //!
 //! The assembler accepts the fields in any order (each exactly once), numbers in decimal or
 //! `0x` hex, blank lines and `#` comments. Errors carry 1-based line:column.
