@@ -179,7 +179,8 @@ pub enum EncodeError {
     /// The PSUM result of a matmul needs a 4-byte dtype (header: fp32, or uint32 for uint8 in).
     #[error("matmul dst dtype {0:?} is not a 4-byte PSUM dtype")]
     MatmulDstDtype(crate::dtype::BirDtype),
-    /// `fp32_mode` must be set exactly for fp32 inputs (header PE_FP32MODE).
+    /// `fp32_mode` must be set exactly for fp32 inputs (header PE_FP32MODE), and be High for an
+    /// fp32r input (the CC writes fp32r as the fp32 tag with +0x21 = 2).
     #[error("fp32_mode {mode:?} does not fit the moving dtype {dtype:?}")]
     Fp32Mode {
         /// The mode.

@@ -365,3 +365,46 @@ fn mx_lifting_errors() {
     // MX bundles do not lift on cayman (no MX family there).
     assert!(decode_instructions(&b, &CAYMAN).is_err());
 }
+
+#[test]
+fn fp32r_inputs() {
+    // An fp32r moving operand is the fp32 tag with fp32_mode High (CC word 0x020A at +0x20).
+    let ok = mm(|m| {
+        m.moving = sb1(0, 0x200, 64, 128, Float32r);
+        m.fp32_mode = PeFp32Mode::High;
+    });
+    let b = generate_vec(&ok, &CAYMAN).unwrap();
+    assert_eq!((b[1][0x20], b[1][0x21]), (0x0A, 0x02));
+    let lifted = decode_instructions(&b.concat(), &CAYMAN).unwrap();
+    let Op::Matmul(l) = &lifted[0].op else {
+        panic!("a matmul")
+    };
+    assert_eq!(l.moving.dtype(), Float32);
+    let low = mm(|m| {
+        m.moving = sb1(0, 0x200, 64, 128, Float32r);
+        m.fp32_mode = PeFp32Mode::Low;
+    });
+    assert_eq!(
+        err(&low, Target::Cayman),
+        EncodeError::Fp32Mode {
+            mode: PeFp32Mode::Low,
+            dtype: Float32r
+        }
+    );
+    // FP32R is output-only in every other in_dtype field.
+    assert_eq!(
+        err(&d2d(|d| d.in_dtype = Float32r), Target::Sunda),
+        EncodeError::DtypeNotEncodable(Float32r)
+    );
+    assert_eq!(
+        err(&dind(|d| d.in_dtype = Float32r), Target::Sunda),
+        EncodeError::DtypeNotEncodable(Float32r)
+    );
+    assert_eq!(
+        err(
+            &mmx(|m| m.weights = sb1(0, 0x1000, 32, 64, Float32r)),
+            Target::Mariana
+        ),
+        EncodeError::DtypeNotEncodable(Float32r)
+    );
+}

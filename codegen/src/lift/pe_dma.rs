@@ -4,7 +4,8 @@
 //!
 //! Canonical forms (beyond the parent module's): a Matmul's weights and moving operands take the
 //! row count K of the MATMUL bundle as their partition count and its dst the column count N; on
-//! sunda/cayman (no dst dtype byte) the dst dtype is `float32`; an EventSemaphore or Matmul
+//! sunda/cayman (no dst dtype byte) the dst dtype is `float32`; an fp32r PE input (written as the
+//! fp32 tag with fp32_mode High) lifts as `float32`; an EventSemaphore or Matmul
 //! update is never lifted (the encoders write none). An MX slot lifts to a data AP with the
 //! slot's partition count and the dtype byte (its canonical BIR dtype, so `k_extent` is the
 //! element count, never x4) and one dim (step +-1, `k_extent`; none for a count of 1), and a

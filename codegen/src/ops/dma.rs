@@ -7,7 +7,7 @@
 //! reserved high bits, so an immediate must fit 48 bits; a larger one is an error rather than a
 //! silent truncation. Every DMA side is immediate here (no register or shape-register form).
 
-use super::wire;
+use super::{in_wire, wire};
 use crate::addr4::{ADDR_MASK, REG_BIT};
 use crate::arch::ArchModel;
 use crate::bundle::{Sink, setup_header, setup_sync};
@@ -81,6 +81,7 @@ pub(super) fn encode_direct2d<S: Sink>(
     let (src_addr, dst_addr) = (addr8(op.src.addr)?, addr8(op.dst.addr)?);
     let (src_bound, dst_bound) = (bound(op.src_bound_reg)?, bound(op.dst_bound_reg)?);
     let cfg = configs(&op.completion)?;
+    let in_dtype = in_wire(op.in_dtype, arch)?;
     let b = sink.begin()?;
     setup_header(b, 0xB8);
     setup_sync(b, &inst.sync, true, true)?;
@@ -102,7 +103,7 @@ pub(super) fn encode_direct2d<S: Sink>(
     d2::DST_NUM_ELEM0.put_u16(b, op.dst.num[0]);
     d2::DST_NUM_ELEM1.put_u16(b, op.dst.num[1]);
     d2::DST_ELEM_SIZE.put_u16(b, op.dst.elem_size);
-    d2::IN_DTYPE.put_u8(b, wire(op.in_dtype, arch));
+    d2::IN_DTYPE.put_u8(b, in_dtype);
     d2::OUT_DTYPE.put_u8(b, wire(op.out_dtype, arch));
     sink.end();
     Ok(())
@@ -167,6 +168,7 @@ pub(super) fn encode_indirect<S: Sink>(
     }
     let (src_bound, dst_bound) = (bound(op.src_idx_bound_reg)?, bound(op.dst_idx_bound_reg)?);
     let cfg = configs(&op.completion)?;
+    let in_dtype = in_wire(op.in_dtype, arch)?;
     let flags =
         op.direction as u8 | (op.idx_bound_is_err as u8) << 2 | (op.non_unique_dst_idx as u8) << 3;
     let b = sink.begin()?;
@@ -186,7 +188,7 @@ pub(super) fn encode_indirect<S: Sink>(
     di::DST_ELEM_SIZE.put_u16(b, op.dst.elem_size);
     di::SRC_IDX_START_ADDR.put_u32(b, src_idx);
     di::DST_IDX_START_ADDR.put_u32(b, dst_idx);
-    di::IN_DTYPE.put_u8(b, wire(op.in_dtype, arch));
+    di::IN_DTYPE.put_u8(b, in_dtype);
     di::OUT_DTYPE.put_u8(b, wire(op.out_dtype, arch));
     di::SRC_IDX_BOUND_REG.put_u8(b, src_bound);
     di::DST_IDX_BOUND_REG.put_u8(b, dst_bound);

@@ -99,6 +99,17 @@ pub(super) fn psum_dtype(d: BirDtype) -> bool {
     )
 }
 
+/// The PE `in_dtype` byte. An fp32r operand is written as the fp32 tag (the CC writes the word
+/// 0x020A at +0x20 for fp32r: tag 0x0A with +0x21 = 2, the header's fp32_mode High), and FP32R
+/// itself is output-only; so fp32r lifts back as fp32 with fp32_mode High.
+pub(super) fn pe_in_dtype(d: BirDtype, arch: &ArchModel) -> u8 {
+    if d == BirDtype::Float32r {
+        wire(BirDtype::Float32, arch)
+    } else {
+        wire(d, arch)
+    }
+}
+
 pub(super) fn encode<S: Sink>(
     inst: &Instruction,
     op: &Matmul,
@@ -132,7 +143,8 @@ pub(super) fn encode<S: Sink>(
         return Err(EncodeError::MatmulDstDtype(d.dtype));
     }
     let fp32 = matches!(m.dtype, BirDtype::Float32 | BirDtype::Float32r);
-    if fp32 == (op.fp32_mode == PeFp32Mode::None) {
+    let fp32r_needs_high = m.dtype == BirDtype::Float32r && op.fp32_mode != PeFp32Mode::High;
+    if fp32 == (op.fp32_mode == PeFp32Mode::None) || fp32r_needs_high {
         return Err(EncodeError::Fp32Mode {
             mode: op.fp32_mode,
             dtype: m.dtype,
@@ -150,7 +162,7 @@ pub(super) fn encode<S: Sink>(
     setup_header(b, 0x01);
     setup_sync(b, &inst.sync, true, false)?;
     assign_static::<3>(lw::SRC.slot::<16>(b), w, arch)?;
-    lw::IN_DTYPE.put_u8(b, wire(w.dtype, arch));
+    lw::IN_DTYPE.put_u8(b, pe_in_dtype(w.dtype, arch));
     if v4 {
         lw::FLAGS.put_u8(b, op.transpose as u8);
     } else {
@@ -166,7 +178,7 @@ pub(super) fn encode<S: Sink>(
     let b = sink.begin()?;
     setup_header(b, 0x02);
     assign_static::<3>(mm::SRC.slot::<16>(b), m, arch)?;
-    mm::IN_DTYPE.put_u8(b, wire(m.dtype, arch));
+    mm::IN_DTYPE.put_u8(b, pe_in_dtype(m.dtype, arch));
     mm::FP32_MODE.put_u8(b, op.fp32_mode as u8);
     mm::PERF_OPT.put_u8(b, op.perf_opt as u8);
     mm::QUANT_OFFSET.put_u16(b, op.quant_offset);

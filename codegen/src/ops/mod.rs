@@ -244,6 +244,16 @@ pub(crate) fn wire(d: BirDtype, arch: &ArchModel) -> u8 {
     bir_to_wire(d, arch.core).0
 }
 
+/// The wire byte of an input dtype (a field named `in_dtype`): FP32R is an output-only dtype
+/// (rule `valid_dtype`), so it is refused.
+#[inline]
+pub(crate) fn in_wire(d: BirDtype, arch: &ArchModel) -> Result<u8, EncodeError> {
+    if d == BirDtype::Float32r {
+        return Err(EncodeError::DtypeNotEncodable(d));
+    }
+    Ok(wire(d, arch))
+}
+
 /// The active-channels byte: the partition count, 1..=partitions.
 #[inline(always)]
 pub(crate) fn active(ap: &AccessPattern, arch: &ArchModel) -> Result<u8, EncodeError> {

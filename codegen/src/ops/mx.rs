@@ -3,7 +3,7 @@
 //! MXINDIRECT16B record of `assign_indirect_pattern_for_mx` with its four asserts).
 
 use super::matmul::{check_flags, pe_group, psum_dtype, start_partition};
-use super::{active, static_only, wire};
+use super::{active, in_wire, static_only, wire};
 use crate::arch::ArchModel;
 use crate::bundle::{Sink, setup_header, setup_sync};
 use crate::dtype::BirDtype;
@@ -50,6 +50,10 @@ pub(super) fn encode_matmul<S: Sink>(
     )?;
     // The PSUM side must still be a PSUM start (the CC's constant col_grp covers all of PSUM).
     start_partition(d, Space::Psum, "dst", arch)?;
+    let (w_dtype, m_dtype) = (
+        in_wire(op.weights.dtype(), arch)?,
+        in_wire(op.moving.dtype(), arch)?,
+    );
 
     let b = sink.begin()?;
     setup_header(b, 0x09);
@@ -60,7 +64,7 @@ pub(super) fn encode_matmul<S: Sink>(
         &op.weights_scale,
         arch,
     )?;
-    mx_pe::IN_DTYPE.put_u8(b, wire(op.weights.dtype(), arch));
+    mx_pe::IN_DTYPE.put_u8(b, w_dtype);
     mx_pe::NUM_ACTIVE_ROWS.put_u8(b, k);
     mx_pe::NUM_ACTIVE_COLS.put_u8(b, n);
     mx_pe::ROW_GRP.put_u8(b, row_w);
@@ -70,7 +74,7 @@ pub(super) fn encode_matmul<S: Sink>(
     let b = sink.begin()?;
     setup_header(b, 0x0A);
     assign_access_for_mx(mx_pe::SRC.slot::<16>(b), &op.moving, &op.moving_scale, arch)?;
-    mx_pe::IN_DTYPE.put_u8(b, wire(op.moving.dtype(), arch));
+    mx_pe::IN_DTYPE.put_u8(b, m_dtype);
     mx_pe::NUM_ACTIVE_ROWS.put_u8(b, k);
     mx_pe::NUM_ACTIVE_COLS.put_u8(b, n);
     mx_pe::OUT_DTYPE.put_u8(b, wire(d.dtype, arch));
