@@ -54,7 +54,8 @@ fn matmul_v3_layout_on_cayman() {
                 // +0 opcode 0x01, len 0x10 | +4 wait 05 sem 05, no update | +8 value 7
                 // +0x10 TENSOR3D sb[0]+0x100, steps 1,1,1, nums 32,1,1
                 // +0x20 in bf16 (06), +0x22 transpose 0, +0x23 perf none, +0x26 K=64, +0x27 N=32
-                // +0x2C row_grp 0x3 (64 rows from partition 0), +0x2D col_grp 0x1 (32 from 0)
+                // +0x2C row_grp 0x3 (64 rows from partition 0), +0x2D col_grp 0x1 (32 from 0):
+                // the header's masks (conflict #14; the CC LUT gives the same here)
                 "01100000 05050000 07000000 00000000
                  00010000 01000100 01002000 01000100
                  06000000 00004020 00000000 03010000
@@ -113,7 +114,8 @@ fn matmul_v4_layout_on_mariana() {
                  num_active_cols=64 row_grp=12 col_grp=12 flags=1",
             ),
             (
-                // +0x10 sb[64]+0 = 0x01000000, nums 16 | +0x21 fp32_mode 3
+                // +0x10 sb[64]+0 = 0x01000000, nums 16 | +0x21 fp32_mode 3, +0x23..+0x25
+                // reserved on v4 (our assumption: perf_opt / quant_offset are v3-only)
                 // +0x28 out fp32 0x0a, +0x2A flags 0, +0x2B accumulate 6, row 0xC, col 0xC,
                 // +0x2E reserved on v4, +0x2F zero region 2
                 // +0x30 ps[64]+0x800 = 0x02000000 + 64<<15 + 0x800 = 0x02200800
@@ -122,8 +124,7 @@ fn matmul_v4_layout_on_mariana() {
                  0a030000 00004040 0a000006 0c0c0002
                  00082002 01000100 01001000 01000100",
                 "matmul_v4 src_mem_pattern=t3d(sb[64]+0x0;1,1,1;16,1,1) in_dtype=fp32 \
-                 fp32_mode=low_high perf_opt=none quant_offset=0 num_active_rows=64 \
-                 num_active_cols=64 out_dtype=fp32 flags=0 psum_accumulate_flags=6 row_grp=12 \
+                 fp32_mode=low_high num_active_rows=64 num_active_cols=64 out_dtype=fp32 flags=0 psum_accumulate_flags=6 row_grp=12 \
                  col_grp=12 psum_zero_region=2 dst_mem_pattern=t3d(ps[64]+0x800;1,1,1;16,1,1)",
             ),
         ],
@@ -131,14 +132,15 @@ fn matmul_v4_layout_on_mariana() {
 }
 
 #[test]
-fn dma_direct2d() {
+fn dma_direct2d_addr8_48bit_assumption() {
     golden(
         Target::Sunda,
         &d2d(|_| {}),
         &[(
             // +4 no wait, update sem_inc (0x13) sem 9, value not written
             // +12 dma_configs 2, semaphore 3, sem_increment 1, compute_op none
-            // +16 ADDR8 0x2000000000 (marker byte 7 = 0), +24 steps 1, 64, +32 nums 64, 4,
+            // +16 ADDR8 0x2000000000 (marker byte 7 = 0x00 IMM; the 48-bit immediate in bytes
+            // 0..5 is our assumption), +24 steps 1, 64, +32 nums 64, 4,
             // +36 elem 2, +38 src bound inert, +39 dst bound enabled r5 = 0x85
             // +40 ADDR8 0x100000000, +48 steps 1, 128, +56 nums 128, 2, +60 elem 2, +62/+63 bf16
             "b8100000 00001309 00000000 02030100
@@ -157,7 +159,7 @@ fn dma_direct2d() {
 }
 
 #[test]
-fn dma_indirect() {
+fn dma_indirect_addr8_48bit_assumption() {
     golden(
         Target::Sunda,
         &dind(|_| {}),

@@ -29,6 +29,15 @@ fn matmul_encoder_errors() {
         "unpinned: xbus_sel of col_grp 0x8 (PSUM quadrant 3: the header table says NOT SUPPORTED)"
     );
     assert!(generate_vec(&q3, &MARIANA).is_ok());
+    // Codes no source gives: a perf mode, a v3 transpose, a mariana quant_offset.
+    let unpinned = |i: Instruction, t| matches!(err(&i, t), EncodeError::Unpinned(_));
+    assert!(unpinned(
+        mm(|m| m.perf_opt = PerfOptMode::DoubleRow),
+        Mariana
+    ));
+    assert!(unpinned(mm(|m| m.transpose = true), Sunda));
+    assert!(unpinned(mm(|m| m.quant_offset = 1), Mariana));
+    assert!(generate_vec(&mm(|m| m.quant_offset = 1), &CAYMAN).is_ok());
     let upd = mm(|_| {}).with_sync(SyncInfo {
         wait: None,
         update: Some(SyncUpdate {

@@ -53,11 +53,11 @@ fn instruction(t: Target, kind: u8, a: u32, b: u32, c: u16) -> Instruction {
                 m.moving = sb1(start, 0x200 + (c as u32 & 0xFE), k, c % 512 + 2, Bfloat16);
                 m.dst = ps1(q, 4 * (c as u32 % 64), n as u32, c % 512 + 2, Float32);
                 m.psum_accumulate_flags = flags;
-                m.perf_opt = PerfOptMode::ALL[b as usize % 4];
-                m.quant_offset = c;
-                m.transpose = a.is_multiple_of(2);
                 if t == Target::Mariana {
                     m.psum_zero_region = (c % 4) as u8;
+                    m.transpose = a.is_multiple_of(2);
+                } else {
+                    m.quant_offset = c;
                 }
             })
         }

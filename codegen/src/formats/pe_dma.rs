@@ -27,13 +27,10 @@ use crate::fields::{DtypeRef, Field, Kind, Prov};
 /// `PE_FP32MODE` names (header).
 pub const PE_FP32_MODES: NameTable = &[(0, "none"), (1, "low"), (2, "high"), (3, "low_high")];
 
-/// `PERF_OPT_MODE` names (header names; ASSUMPTION: codes in listing order).
-pub const PERF_OPT_MODES: NameTable = &[
-    (0, "none"),
-    (1, "double_row"),
-    (2, "double_column"),
-    (3, "double_pixel"),
-];
+/// `PERF_OPT_MODE` names whose codes are pinned: only None = 0 (the dense encoder's value). The
+/// header lists DoubleRow / DoubleColumn / DoublePixel without codes, so those print as hex and
+/// the encoder refuses them (unpinned).
+pub const PERF_OPT_MODES: NameTable = &[(0, "none")];
 
 /// `DGE_COMPUTE_OP` names (header, bundle-layouts §5).
 pub const DGE_COMPUTE_OPS: NameTable = &[
@@ -89,8 +86,9 @@ pub mod ldweights {
         0x22,
         Kind::U8,
         Prov::Header,
-        "v3 transpose (CONFLICT #13 settled for the header). ASSUMPTION: 1 = transpose, 0 = \
-         none (the enum values are not given); mariana writes 0 here and uses flags.xpose_mode",
+        "v3 transpose (CONFLICT #13 settled for the header's field; the CC's V2 ADDR4 bit 31 and \
+         V3 +0x0C = 2 are the alternatives). Its codes are not given, so only 0 (no transpose) \
+         is encoded: a v3 transpose is unpinned. Mariana writes 0 here and uses flags.xpose_mode",
     );
     /// +0x23 perf opt.
     pub const PERF_OPT: Field = f(
@@ -190,8 +188,8 @@ pub mod matmul {
         0x24,
         Kind::U16,
         Prov::Header,
-        "CONFLICT #4: the CC names +0x24/+0x25 perf-opt dtype/src (V2 only). On mariana an \
-         ASSUMPTION (the v4 listing does not say it moved)",
+        "CONFLICT #4: the CC names +0x24/+0x25 perf-opt dtype/src (V2 only). v3 layout only: \
+         the v4 listing does not place it (v5 has none), so a mariana quant_offset is unpinned",
     );
     /// +0x26 rows.
     pub const NUM_ACTIVE_ROWS: Field = f(
@@ -700,8 +698,11 @@ pub static MATMUL: Format = Format {
     reserved_rule: "reserved_zero",
 };
 
-/// MATMUL 0x02, v4 layout (mariana). ASSUMPTION: +0x2E (v3 xbus_sel) is reserved here (the v4
-/// listing omits it and the CC drops the xbus write after V2).
+/// MATMUL 0x02, v4 layout (mariana): the header's v4 rows (out_dtype, flags, accumulate flags,
+/// groups, zero region, MEM_PATTERN3D src) plus the rows v3 and v5 agree on (in_dtype @32,
+/// fp32_mode @33) and the CC's MX-on-v4 rows/cols @38/@39. ASSUMPTION: +0x23 perf_opt, +0x24
+/// quant_offset and +0x2E xbus_sel (v3 only; v5 moved or dropped them, the CC drops the xbus
+/// write after V2) are reserved here; the encoder refuses values that would need them.
 pub static MATMUL_V4: Format = Format {
     opcode: 0x02,
     mnemonic: "matmul_v4",
@@ -711,8 +712,6 @@ pub static MATMUL_V4: Format = Format {
         matmul::SRC_V4,
         matmul::IN_DTYPE,
         matmul::FP32_MODE,
-        matmul::PERF_OPT,
-        matmul::QUANT_OFFSET,
         matmul::NUM_ACTIVE_ROWS,
         matmul::NUM_ACTIVE_COLS,
         matmul::OUT_DTYPE,

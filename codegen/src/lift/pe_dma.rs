@@ -68,7 +68,8 @@ fn matmul(a: &Bundle, b: &Bundle, arch: &ArchModel) -> Matmul {
         byte(lw::TRANSPOSE_MODE, a) != 0
     };
     let fp32 = byte(mm::FP32_MODE, b) as usize;
-    let perf = byte(mm::PERF_OPT, b) as usize;
+    // mariana's MATMUL has no perf_opt / quant_offset bytes: the LDWEIGHTS perf_opt stands in.
+    let perf = byte(lw::PERF_OPT, a) as usize;
     Matmul {
         weights: tensor_ap(lw::SRC, a, k, dtype(byte(lw::IN_DTYPE, a), arch), arch).into(),
         moving: tensor_ap(mm::SRC, b, k, dtype(byte(mm::IN_DTYPE, b), arch), arch).into(),
@@ -81,7 +82,11 @@ fn matmul(a: &Bundle, b: &Bundle, arch: &ArchModel) -> Matmul {
             .get(perf)
             .copied()
             .unwrap_or(PerfOptMode::None),
-        quant_offset: int(mm::QUANT_OFFSET, b) as u16,
+        quant_offset: if v4 {
+            0
+        } else {
+            int(mm::QUANT_OFFSET, b) as u16
+        },
         psum_accumulate_flags: byte(mm::PSUM_ACCUMULATE_FLAGS, b),
         psum_zero_region: byte(mm::PSUM_ZERO_REGION, b),
         transpose,

@@ -33,8 +33,9 @@ impl PeFp32Mode {
     ];
 }
 
-/// `PERF_OPT_MODE` (header names None/DoubleRow/DoubleColumn/DoublePixel). ASSUMPTION: the codes
-/// are the listing order 0..3 (the header page gives the names only).
+/// `PERF_OPT_MODE` (header names None/DoubleRow/DoubleColumn/DoublePixel). Only `None` (0) has
+/// a pinned code; the encoder refuses the others as unpinned. The discriminants are the listing
+/// order, used only to lift a nonzero byte to a value the encoder then refuses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum PerfOptMode {
@@ -73,16 +74,16 @@ pub struct Matmul {
     pub dst: AccessPattern,
     /// MATMUL +0x21 `fp32_mode`: must be `None` unless the moving dtype is fp32.
     pub fp32_mode: PeFp32Mode,
-    /// LDWEIGHTS and MATMUL +0x23 `perf_opt`.
+    /// LDWEIGHTS and MATMUL +0x23 `perf_opt` (only `None` is encodable).
     pub perf_opt: PerfOptMode,
-    /// MATMUL +0x24 `quant_offset` (u16).
+    /// MATMUL +0x24 `quant_offset` (u16; sunda/cayman only, 0 on mariana).
     pub quant_offset: u16,
     /// MATMUL +0x2B `psum_accumulate_flags`, one of {0, 1, 2, 3, 4, 6}.
     pub psum_accumulate_flags: u8,
     /// MATMUL +0x2F `psum_zero_region`: 0 on sunda/cayman, 0..=3 on mariana.
     pub psum_zero_region: u8,
-    /// LDWEIGHTS transpose (conflict #13): +0x22 `transpose_mode` on sunda/cayman, bit 0 of
-    /// `LD_WEIGHT_FLAGS` (+0x2F) on mariana.
+    /// LDWEIGHTS transpose (conflict #13): bit 0 (`xpose_mode`) of `LD_WEIGHT_FLAGS` (+0x2F) on
+    /// mariana; unpinned on sunda/cayman (`transpose_mode` +0x22 has no known codes).
     pub transpose: bool,
 }
 

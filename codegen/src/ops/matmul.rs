@@ -14,7 +14,7 @@ use crate::bundle::{Sink, setup_header, setup_sync};
 use crate::dtype::BirDtype;
 use crate::error::EncodeError;
 use crate::formats::{ldweights as lw, matmul as mm};
-use crate::model::{Instruction, Matmul, PeFp32Mode, Space, Start, StaticAp};
+use crate::model::{Instruction, Matmul, PeFp32Mode, PerfOptMode, Space, Start, StaticAp};
 use crate::tensor::assign_static;
 
 /// The valid `psum_accumulate_flags` (CC, CONFIRMED): 5 and 7 are illegal.
@@ -151,11 +151,28 @@ pub(super) fn encode<S: Sink>(
         });
     }
     check_flags(op.psum_accumulate_flags, op.psum_zero_region, arch)?;
+    let v4 = arch.core == CoreGen::V4;
+    if op.perf_opt != PerfOptMode::None {
+        return Err(EncodeError::Unpinned(
+            "the PERF_OPT_MODE code of DoubleRow / DoubleColumn / DoublePixel (the header lists \
+             the names only)",
+        ));
+    }
+    if op.transpose && !v4 {
+        return Err(EncodeError::Unpinned(
+            "the LDWEIGHTS transpose_mode code of a transpose on sunda/cayman (conflict #13: the \
+             header names the field without codes)",
+        ));
+    }
+    if op.quant_offset != 0 && v4 {
+        return Err(EncodeError::Unpinned(
+            "the place of quant_offset in the mariana MATMUL layout",
+        ));
+    }
     let n = n as u8;
     let row_w = pe_group(start_partition(w, Space::Sbuf, "weights", arch)?, k as u32)?;
     let row_m = pe_group(start_partition(m, Space::Sbuf, "moving", arch)?, k as u32)?;
     let col = pe_group(start_partition(d, Space::Psum, "dst", arch)?, n as u32)?;
-    let v4 = arch.core == CoreGen::V4;
     let xbus = if v4 { 0 } else { xbus_sel(col)? };
 
     let b = sink.begin()?;
@@ -180,8 +197,10 @@ pub(super) fn encode<S: Sink>(
     assign_static::<3>(mm::SRC.slot::<16>(b), m, arch)?;
     mm::IN_DTYPE.put_u8(b, pe_in_dtype(m.dtype, arch));
     mm::FP32_MODE.put_u8(b, op.fp32_mode as u8);
-    mm::PERF_OPT.put_u8(b, op.perf_opt as u8);
-    mm::QUANT_OFFSET.put_u16(b, op.quant_offset);
+    if !v4 {
+        mm::PERF_OPT.put_u8(b, op.perf_opt as u8);
+        mm::QUANT_OFFSET.put_u16(b, op.quant_offset);
+    }
     mm::NUM_ACTIVE_ROWS.put_u8(b, k);
     mm::NUM_ACTIVE_COLS.put_u8(b, n);
     mm::PSUM_ACCUMULATE_FLAGS.put_u8(b, op.psum_accumulate_flags);
