@@ -144,12 +144,12 @@ pub struct ArchModel {
 
 /// A set of encoder families (a bit mask, so the per-instruction gate is one AND).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FamilySet(u16);
+pub struct FamilySet(u32);
 
 impl FamilySet {
     /// The set of the listed families.
     pub const fn of(fs: &[Family]) -> FamilySet {
-        let mut m = 0u16;
+        let mut m = 0u32;
         let mut i = 0;
         while i < fs.len() {
             m |= 1 << fs[i] as u8;
