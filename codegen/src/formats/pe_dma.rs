@@ -41,6 +41,89 @@ pub const DGE_COMPUTE_OPS: NameTable = &[
     (4, "min"),
 ];
 
+// ---------------------------------------------------------------- value sets
+// Stated once here; the encoders (`ops`) and the validator rules (`validate`) both read them.
+
+/// `psum_accumulate_flags` valid set (CC, CONFIRMED): BEGIN 1<<0, END 1<<1, BEGIN_ACCUM 1<<2
+/// (header); 5 and 7 are illegal.
+pub const PSUM_ACCUMULATE_FLAGS: [u8; 6] = [0, 1, 2, 3, 4, 6];
+
+/// The header's 4-bit quadrant group masks (conflict #14): one quadrant, one half, or all.
+pub const PE_GROUP_MASKS: [u8; 7] = [0x1, 0x2, 0x4, 0x8, 0x3, 0xC, 0xF];
+
+/// `col_grp` -> `xbus_sel` (header table, v3 layout). 0x8 (PSUM quadrant 3) has no entry: the
+/// header says "NOT SUPPORTED, BUG".
+pub const XBUS_SEL: [(u8, u8); 6] = [
+    (0xF, 0x10),
+    (0x3, 0x01),
+    (0x1, 0x01),
+    (0x2, 0x02),
+    (0xC, 0x04),
+    (0x4, 0x04),
+];
+
+/// The `xbus_sel` of a column group, if the header table has one.
+pub fn xbus_sel_of(col_grp: u8) -> Option<u8> {
+    XBUS_SEL
+        .iter()
+        .find(|(c, _)| *c == col_grp)
+        .map(|(_, x)| *x)
+}
+
+/// The largest `psum_zero_region` (header MATMUL_ZERO_REGION: sunda/cayman only SIZE2048 = 0;
+/// mariana 0..3 = 1/2/4/8 banks).
+pub fn psum_zero_region_max(core: CoreGen) -> u8 {
+    if core == CoreGen::V4 { 3 } else { 0 }
+}
+
+/// Wire codes of fp32 inputs (FP32, FP32R): `fp32_mode` must be nonzero exactly for these.
+pub const FP32_IN_DTYPES: [u8; 2] = [0x0A, 0x0B];
+
+/// `col_grp` of both MX PE bundles: the CC writes the constant 0x0F.
+pub const MX_COL_GRP: u8 = 0x0F;
+
+/// QUANTIZE_MX `num_active_channels` (header).
+pub const QUANTIZE_MX_CHANNELS: [u8; 4] = [32, 64, 96, 128];
+/// QUANTIZE_MX `in_dtype` wire codes (header: FP16, BFLOAT16).
+pub const QUANTIZE_MX_IN_DTYPES: [u8; 2] = [0x06, 0x07];
+/// QUANTIZE_MX `out_dtype` wire codes (header: FP8_EXP4, FP8_EXP5).
+pub const QUANTIZE_MX_OUT_DTYPES: [u8; 2] = [0x0E, 0x0F];
+
+/// The bits an ADDR8 immediate may use. ASSUMPTION (the width is not public): byte 7 is the
+/// marker (§4x.6) and byte 6 is kept zero, so an immediate fits 48 bits.
+pub const ADDR8_IMM_BITS: u32 = 48;
+/// ADDR8 marker high nibbles (§4x.6): IMM, ADDR_TBL_SHAPE_IMM, SHAPE_REG, ADDR_TBL_SHAPE_REG,
+/// ADDR_REG, ADDR_SHAPE_REG; OFFSET_REG 0x08 / OFFSET_WIDE 0x04 may be added; VAR_ID 0x10 is
+/// PSEUDO-only.
+pub const ADDR8_MARKERS: [u8; 6] = [0x00, 0x20, 0x40, 0x60, 0x80, 0xC0];
+/// ADDR8 `SHAPE_REG_BIT`: the shape rides a register.
+pub const ADDR8_SHAPE_REG: u8 = 0x40;
+
+/// DMA_INDIRECT1D `num_elem` limit (header: `<= 4096` unless shape-from-register, then 0).
+pub const DMA_INDIRECT_MAX_NUM: u16 = 4096;
+/// DMA_INDIRECT1D `idx_num_active_channels` (header: == POOLING_NUM_CHANNELS = 128).
+pub const DMA_INDIRECT_IDX_CHANNELS: u8 = 128;
+
+/// `BOUND_CHECK_REG` (header, LSB->MSB `bc_reg:6, bc_disable_oob_error_notif:1, bc_enabled:1`):
+/// the register bits.
+pub const BC_REG_MASK: u8 = 0x3F;
+/// `bc_disable_oob_error_notif`.
+pub const BC_DISABLE_OOB_ERROR_NOTIF: u8 = 0x40;
+/// `bc_enabled`.
+pub const BC_ENABLED: u8 = 0x80;
+
+/// `DMA_INDIRECT_FLAGS` (header, LSB->MSB `indirect_mode:2, idx_bound_is_err:1,
+/// non_unique_dst_idx:1, gather_dim:2, scatter_dim:2`): the direction bits (seed: 1 load, 2 save).
+pub const DMA_FLAGS_DIRECTION: u8 = 0x03;
+/// `idx_bound_is_err`.
+pub const DMA_FLAGS_IDX_BOUND_IS_ERR: u8 = 0x04;
+/// `non_unique_dst_idx`.
+pub const DMA_FLAGS_NON_UNIQUE_DST_IDX: u8 = 0x08;
+/// The shift of `gather_dim`.
+pub const DMA_FLAGS_GATHER_DIM_SHIFT: u8 = 4;
+/// The shift of `scatter_dim`.
+pub const DMA_FLAGS_SCATTER_DIM_SHIFT: u8 = 6;
+
 /// Fields of LDWEIGHTS 0x01 (`S3_LW`). Offsets: header v3 (cayman) listing unless noted.
 pub mod ldweights {
     use super::*;

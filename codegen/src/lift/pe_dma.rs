@@ -20,6 +20,9 @@ use crate::dtype::BirDtype;
 use crate::enums::{BirUpdateMode, BirWaitMode};
 use crate::fields::Field;
 use crate::fields::Value;
+use crate::formats::pe_dma::{
+    DMA_FLAGS_DIRECTION, DMA_FLAGS_IDX_BOUND_IS_ERR, DMA_FLAGS_NON_UNIQUE_DST_IDX,
+};
 use crate::formats::{
     dma_direct2d as d2, dma_indirect as di, event_semaphore as es, events, ldweights as lw,
     matmul as mm, mx_pe, quantize_mx as qm,
@@ -150,13 +153,13 @@ fn indirect(a: &Bundle, arch: &ArchModel) -> DmaIndirect {
     };
     let flags = byte(di::FLAGS, a);
     DmaIndirect {
-        direction: if flags & 3 == 2 {
+        direction: if flags & DMA_FLAGS_DIRECTION == DmaIndirectDirection::Save as u8 {
             DmaIndirectDirection::Save
         } else {
             DmaIndirectDirection::Load
         },
-        idx_bound_is_err: flags & 0x04 != 0,
-        non_unique_dst_idx: flags & 0x08 != 0,
+        idx_bound_is_err: flags & DMA_FLAGS_IDX_BOUND_IS_ERR != 0,
+        non_unique_dst_idx: flags & DMA_FLAGS_NON_UNIQUE_DST_IDX != 0,
         src: side(
             di::SRC_START_ADDR,
             di::SRC_STEP_ELEM,

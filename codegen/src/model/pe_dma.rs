@@ -7,6 +7,7 @@ use std::fmt;
 
 use super::{AccessPattern, Start, SyncUpdate, SyncWait};
 use crate::dtype::BirDtype;
+use crate::formats::pe_dma::{BC_DISABLE_OOB_ERROR_NOTIF, BC_ENABLED, BC_REG_MASK};
 
 /// `PE_FP32MODE` (header): how the PE array splits an fp32 operand. Codes 0..3 as the header
 /// lists them (None=0, Low=1, High=2, Low_High=3).
@@ -169,18 +170,25 @@ impl BoundCheckReg {
     /// The wire byte, or `None` when the fields do not fit (a register past 63, or fields set
     /// on a disabled check).
     pub fn byte(self) -> Option<u8> {
-        if self.reg > 63 || (!self.enabled && (self.reg != 0 || self.disable_oob_error_notif)) {
+        if self.reg > BC_REG_MASK
+            || (!self.enabled && (self.reg != 0 || self.disable_oob_error_notif))
+        {
             return None;
         }
-        Some(self.reg | (self.disable_oob_error_notif as u8) << 6 | (self.enabled as u8) << 7)
+        let bit = |on: bool, b: u8| if on { b } else { 0 };
+        Some(
+            self.reg
+                | bit(self.disable_oob_error_notif, BC_DISABLE_OOB_ERROR_NOTIF)
+                | bit(self.enabled, BC_ENABLED),
+        )
     }
 
     /// The fields of a wire byte.
     pub fn from_byte(b: u8) -> BoundCheckReg {
         BoundCheckReg {
-            enabled: b & 0x80 != 0,
-            reg: b & 0x3F,
-            disable_oob_error_notif: b & 0x40 != 0,
+            enabled: b & BC_ENABLED != 0,
+            reg: b & BC_REG_MASK,
+            disable_oob_error_notif: b & BC_DISABLE_OOB_ERROR_NOTIF != 0,
         }
     }
 }

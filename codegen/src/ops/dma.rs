@@ -12,19 +12,14 @@ use crate::addr4::{ADDR_MASK, REG_BIT};
 use crate::arch::ArchModel;
 use crate::bundle::{Sink, setup_header, setup_sync};
 use crate::error::EncodeError;
+use crate::formats::pe_dma::{
+    ADDR8_IMM_BITS, DMA_FLAGS_IDX_BOUND_IS_ERR, DMA_FLAGS_NON_UNIQUE_DST_IDX,
+    DMA_INDIRECT_IDX_CHANNELS, DMA_INDIRECT_MAX_NUM,
+};
 use crate::formats::{dma_direct2d as d2, dma_indirect as di};
 use crate::model::{
     BoundCheckReg, DmaCompletion, DmaDirect2d, DmaIndirect, DmaPattern2d, Instruction, Start,
 };
-
-/// The bits an ADDR8 immediate may use (ASSUMPTION, see the module docs).
-pub const ADDR8_IMM_BITS: u32 = 48;
-
-/// DMA_INDIRECT1D `num_elem` limit (header: `<= 4096` unless shape-from-register).
-pub const DMA_INDIRECT_MAX_NUM: u16 = 4096;
-
-/// DMA_INDIRECT1D `idx_num_active_channels` (header: must equal POOLING_NUM_CHANNELS = 128).
-pub const DMA_INDIRECT_IDX_CHANNELS: u8 = 128;
 
 /// The ADDR8 word of an immediate address (marker 0x00 in byte 7).
 pub fn addr8(addr: u64) -> Result<u64, EncodeError> {
@@ -32,6 +27,10 @@ pub fn addr8(addr: u64) -> Result<u64, EncodeError> {
         return Err(EncodeError::Addr8OutOfRange(addr));
     }
     Ok(addr)
+}
+
+fn bit(on: bool, b: u8) -> u8 {
+    if on { b } else { 0 }
 }
 
 fn bound(r: BoundCheckReg) -> Result<u8, EncodeError> {
@@ -169,8 +168,9 @@ pub(super) fn encode_indirect<S: Sink>(
     let (src_bound, dst_bound) = (bound(op.src_idx_bound_reg)?, bound(op.dst_idx_bound_reg)?);
     let cfg = configs(&op.completion)?;
     let in_dtype = in_wire(op.in_dtype, arch)?;
-    let flags =
-        op.direction as u8 | (op.idx_bound_is_err as u8) << 2 | (op.non_unique_dst_idx as u8) << 3;
+    let flags = op.direction as u8
+        | bit(op.idx_bound_is_err, DMA_FLAGS_IDX_BOUND_IS_ERR)
+        | bit(op.non_unique_dst_idx, DMA_FLAGS_NON_UNIQUE_DST_IDX);
     let b = sink.begin()?;
     setup_header(b, 0xBB);
     setup_sync(b, &inst.sync, true, true)?;

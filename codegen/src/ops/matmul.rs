@@ -13,12 +13,9 @@ use crate::arch::{ArchModel, CoreGen};
 use crate::bundle::{Sink, setup_header, setup_sync};
 use crate::dtype::BirDtype;
 use crate::error::EncodeError;
-use crate::formats::{ldweights as lw, matmul as mm};
+use crate::formats::{ldweights as lw, matmul as mm, pe_dma};
 use crate::model::{Instruction, Matmul, PeFp32Mode, PerfOptMode, Space, Start, StaticAp};
 use crate::tensor::assign_static;
-
-/// The valid `psum_accumulate_flags` (CC, CONFIRMED): 5 and 7 are illegal.
-pub const PSUM_ACCUMULATE_FLAGS: [u8; 6] = [0, 1, 2, 3, 4, 6];
 
 /// The quadrant group mask of partitions `start..start + size` (CONFLICT #14 settled for the
 /// header's masks): up to 32 partitions one quadrant `1 << (start / 32)`, up to 64 one half
@@ -41,15 +38,9 @@ pub fn pe_group(start: u32, size: u32) -> Result<u8, EncodeError> {
 
 /// `xbus_sel` of a PSUM column group (header table, v3 layout).
 pub fn xbus_sel(col_grp: u8) -> Result<u8, EncodeError> {
-    match col_grp {
-        0xF => Ok(0x10),
-        0x3 | 0x1 => Ok(0x01),
-        0x2 => Ok(0x02),
-        0xC | 0x4 => Ok(0x04),
-        _ => Err(EncodeError::Unpinned(
-            "xbus_sel of col_grp 0x8 (PSUM quadrant 3: the header table says NOT SUPPORTED)",
-        )),
-    }
+    pe_dma::xbus_sel_of(col_grp).ok_or(EncodeError::Unpinned(
+        "xbus_sel of col_grp 0x8 (PSUM quadrant 3: the header table says NOT SUPPORTED)",
+    ))
 }
 
 /// The start partition of an immediate operand in `space`.
@@ -77,11 +68,10 @@ pub(super) fn start_partition(
 
 /// The checks shared by the dense and MX matmuls.
 pub(super) fn check_flags(flags: u8, zero_region: u8, arch: &ArchModel) -> Result<(), EncodeError> {
-    if !PSUM_ACCUMULATE_FLAGS.contains(&flags) {
+    if !pe_dma::PSUM_ACCUMULATE_FLAGS.contains(&flags) {
         return Err(EncodeError::PsumAccumulateFlags(flags));
     }
-    let max = if arch.core == CoreGen::V4 { 3 } else { 0 };
-    if zero_region > max {
+    if zero_region > pe_dma::psum_zero_region_max(arch.core) {
         return Err(EncodeError::PsumZeroRegion {
             value: zero_region,
             target: arch.target,

@@ -6,18 +6,14 @@ use super::matmul::{check_flags, pe_group, psum_dtype, start_partition};
 use super::{active, in_wire, static_only, wire};
 use crate::arch::ArchModel;
 use crate::bundle::{Sink, setup_header, setup_sync};
-use crate::dtype::BirDtype;
 use crate::error::EncodeError;
+use crate::formats::pe_dma::{
+    MX_COL_GRP, QUANTIZE_MX_CHANNELS, QUANTIZE_MX_IN_DTYPES, QUANTIZE_MX_OUT_DTYPES,
+};
 use crate::formats::{mx_pe, quantize_mx as qm};
 use crate::indirect::{assign_access_3d, assign_access_for_mx};
 use crate::model::{Instruction, MatmulMx, QuantizeMx, Space, Start};
 use crate::tensor::assign_static;
-
-/// `col_grp` of both MX bundles: the CC writes the constant 0x0F.
-pub const MX_COL_GRP: u8 = 0x0F;
-
-/// QuantizeMx `num_active_channels` (header): whole quadrants.
-pub const QUANTIZE_MX_CHANNELS: [u32; 4] = [32, 64, 96, 128];
 
 pub(super) fn encode_matmul<S: Sink>(
     inst: &Instruction,
@@ -94,18 +90,19 @@ pub(super) fn encode_quantize<S: Sink>(
     sink: &mut S,
 ) -> Result<(), EncodeError> {
     let parts = op.src.partitions();
-    if !QUANTIZE_MX_CHANNELS.contains(&parts) || parts > arch.partitions {
+    if parts > arch.partitions || !QUANTIZE_MX_CHANNELS.contains(&(parts as u8)) {
         return Err(EncodeError::QuantizeMx(
             "num_active_channels must be 32, 64, 96 or 128",
         ));
     }
-    if !matches!(op.src.dtype(), BirDtype::Bfloat16 | BirDtype::Float16) {
+    let in_dtype = wire(op.src.dtype(), arch);
+    if !QUANTIZE_MX_IN_DTYPES.contains(&in_dtype) {
         return Err(EncodeError::QuantizeMx(
             "the source dtype must be bf16 or fp16",
         ));
     }
     let out = wire(op.dst.dtype(), arch);
-    if !matches!(out, 0x0E | 0x0F) {
+    if !QUANTIZE_MX_OUT_DTYPES.contains(&out) {
         return Err(EncodeError::QuantizeMx(
             "the data dtype must be an fp8 e4m3 or e5m2 type",
         ));
@@ -120,7 +117,7 @@ pub(super) fn encode_quantize<S: Sink>(
     setup_sync(b, &inst.sync, true, true)?;
     assign_access_3d(qm::SRC.slot::<16>(b), &op.src, arch)?;
     qm::ACTIVE.put_u8(b, parts as u8);
-    qm::IN_DTYPE.put_u8(b, wire(op.src.dtype(), arch));
+    qm::IN_DTYPE.put_u8(b, in_dtype);
     qm::OUT_DTYPE.put_u8(b, out);
     assign_access_for_mx(qm::DST.slot::<16>(b), &op.dst, &op.dst_scale, arch)?;
     sink.end();

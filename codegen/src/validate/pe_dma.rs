@@ -11,21 +11,20 @@ use crate::bundle::Bundle;
 use crate::enums::BirUpdateMode;
 use crate::enums::BirWaitMode;
 use crate::fields::Field;
+use crate::formats::pe_dma::{
+    ADDR8_MARKERS, ADDR8_SHAPE_REG, DMA_INDIRECT_MAX_NUM, FP32_IN_DTYPES, PE_GROUP_MASKS,
+    PSUM_ACCUMULATE_FLAGS, QUANTIZE_MX_CHANNELS, QUANTIZE_MX_IN_DTYPES, QUANTIZE_MX_OUT_DTYPES,
+    psum_zero_region_max, xbus_sel_of,
+};
+use crate::formats::pe_dma::{
+    BC_DISABLE_OOB_ERROR_NOTIF, BC_ENABLED, DMA_FLAGS_DIRECTION, DMA_FLAGS_GATHER_DIM_SHIFT,
+    DMA_FLAGS_IDX_BOUND_IS_ERR, DMA_FLAGS_SCATTER_DIM_SHIFT,
+};
 use crate::formats::{
     Format, dma_direct2d as d2, dma_indirect as di, event_semaphore as es, events, ldweights as lw,
     matmul as mm, mx_pe, quantize_mx as qm,
 };
-
-/// The valid `psum_accumulate_flags` (CC).
-const PSUM_ACCUMULATE_FLAGS: [u8; 6] = [0, 1, 2, 3, 4, 6];
-/// The header's 4-bit quadrant group masks.
-const PE_GROUP_MASKS: [u8; 7] = [0x1, 0x2, 0x4, 0x8, 0x3, 0xC, 0xF];
-/// ADDR8 marker high nibbles (bundle-layouts §4x.6): IMM, ADDR_TBL_SHAPE_IMM, SHAPE_REG,
-/// ADDR_TBL_SHAPE_REG, ADDR_REG, ADDR_SHAPE_REG; the low bits 0x08 / 0x04 (OFFSET_REG /
-/// OFFSET_WIDE) may be added; 0x10 (VAR_ID) is PSEUDO-only.
-const ADDR8_MARKERS: [u8; 6] = [0x00, 0x20, 0x40, 0x60, 0x80, 0xC0];
-/// ADDR8 `SHAPE_REG_BIT` (0x40 of the marker): the shape rides a register.
-const ADDR8_SHAPE_REG: u8 = 0x40;
+use crate::model::DmaIndirectDirection;
 
 fn at(b: &Bundle, f: Field) -> u8 {
     b[f.offset as usize]
@@ -116,7 +115,7 @@ fn pe_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
     }
     let v4 = c.arch.core == CoreGen::V4;
     let zr = at(b, mm::PSUM_ZERO_REGION);
-    if zr > if v4 { 3 } else { 0 } {
+    if zr > psum_zero_region_max(c.arch.core) {
         c.fail(
             "psum_zero_region_valid",
             mm::PSUM_ZERO_REGION.offset as usize,
@@ -124,7 +123,7 @@ fn pe_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
         );
     }
     let (mode, dt) = (at(b, mm::FP32_MODE), at(b, mm::IN_DTYPE));
-    let fp32 = matches!(dt, 0x0A | 0x0B);
+    let fp32 = FP32_IN_DTYPES.contains(&dt);
     if mode > 3 || fp32 == (mode == 0) {
         c.fail(
             "matmul_fp32_mode",
@@ -133,13 +132,7 @@ fn pe_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
         );
     }
     if !v4 {
-        let want = match at(b, mm::COL_GRP) {
-            0xF => Some(0x10),
-            0x3 | 0x1 => Some(0x01),
-            0x2 => Some(0x02),
-            0xC | 0x4 => Some(0x04),
-            _ => None,
-        };
+        let want = xbus_sel_of(at(b, mm::COL_GRP));
         let x = at(b, mm::XBUS_SEL);
         if want != Some(x) {
             c.fail(
@@ -201,7 +194,7 @@ fn compute_op(c: &mut Ctx, b: &Bundle, f: Field) {
 /// BOUND_CHECK_REG: fully inert or enabled (bit 7).
 fn bound(c: &mut Ctx, b: &Bundle, f: Field) {
     let v = at(b, f);
-    if v != 0 && v & 0x80 == 0 {
+    if v != 0 && v & BC_ENABLED == 0 {
         c.fail(
             "valid_bound_check_reg",
             f.offset as usize,
@@ -265,7 +258,7 @@ fn indirect_rules(c: &mut Ctx, b: &Bundle) {
     let flags = at(b, di::FLAGS);
     for f in [di::SRC_IDX_BOUND_REG, di::DST_IDX_BOUND_REG] {
         bound(c, b, f);
-        if at(b, f) & 0x40 != 0 && flags & 0x04 == 0 {
+        if at(b, f) & BC_DISABLE_OOB_ERROR_NOTIF != 0 && flags & DMA_FLAGS_IDX_BOUND_IS_ERR == 0 {
             c.fail(
                 "s_valid_idx_bound_check_reg",
                 f.offset as usize,
@@ -282,21 +275,29 @@ fn indirect_rules(c: &mut Ctx, b: &Bundle) {
         let ok = if shape_reg(b, addr) {
             n == 0
         } else {
-            n <= 4096
+            n <= DMA_INDIRECT_MAX_NUM
         };
         if !ok {
             c.fail(
                 "dma_indirect_num_elem",
                 num.offset as usize,
-                format!("num_elem {n}: <= 4096, or 0 with a shape register"),
+                format!("num_elem {n}: <= {DMA_INDIRECT_MAX_NUM}, or 0 with a shape register"),
             );
         }
     }
     // flags: gather_dim bits 4-5, scatter_dim bits 6-7. An immediate (not shape-register) side
     // indexes along X only; a load never scatters, a save never gathers.
-    let (gather, scatter) = ((flags >> 4) & 3, flags >> 6);
-    let bad_gather = gather != 0 && (!shape_reg(b, di::SRC_START_ADDR) || flags & 3 == 2);
-    let bad_scatter = scatter != 0 && (!shape_reg(b, di::DST_START_ADDR) || flags & 3 == 1);
+    let (gather, scatter) = (
+        (flags >> DMA_FLAGS_GATHER_DIM_SHIFT) & 3,
+        flags >> DMA_FLAGS_SCATTER_DIM_SHIFT,
+    );
+    let dir = flags & DMA_FLAGS_DIRECTION;
+    let (load, save) = (
+        DmaIndirectDirection::Load as u8,
+        DmaIndirectDirection::Save as u8,
+    );
+    let bad_gather = gather != 0 && (!shape_reg(b, di::SRC_START_ADDR) || dir == save);
+    let bad_scatter = scatter != 0 && (!shape_reg(b, di::DST_START_ADDR) || dir == load);
     if bad_gather || bad_scatter {
         c.fail(
             "dma_indirect_dims",
@@ -374,7 +375,7 @@ fn mx_pe_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
         );
     }
     let zr = at(b, mx_pe::PSUM_ZERO_REGION);
-    if zr > 3 {
+    if zr > psum_zero_region_max(c.arch.core) {
         c.fail(
             "psum_zero_region_valid",
             mx_pe::PSUM_ZERO_REGION.offset as usize,
@@ -394,7 +395,7 @@ fn mx_pe_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
 fn quantize_rules(c: &mut Ctx, b: &Bundle) {
     mx_slot(c, b, qm::DST);
     let a = at(b, qm::ACTIVE);
-    if ![32u8, 64, 96, 128].contains(&a) || a as u32 > c.arch.partitions {
+    if !QUANTIZE_MX_CHANNELS.contains(&a) || a as u32 > c.arch.partitions {
         c.fail(
             "quantize_mx_active_channels",
             qm::ACTIVE.offset as usize,
@@ -402,7 +403,7 @@ fn quantize_rules(c: &mut Ctx, b: &Bundle) {
         );
     }
     let (i, o) = (at(b, qm::IN_DTYPE), at(b, qm::OUT_DTYPE));
-    if !matches!(i, 0x06 | 0x07) || !matches!(o, 0x0E | 0x0F) {
+    if !QUANTIZE_MX_IN_DTYPES.contains(&i) || !QUANTIZE_MX_OUT_DTYPES.contains(&o) {
         c.fail(
             "quantize_mx_dtypes",
             qm::IN_DTYPE.offset as usize,
