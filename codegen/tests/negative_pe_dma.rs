@@ -417,3 +417,29 @@ fn fp32r_inputs() {
         EncodeError::DtypeNotEncodable(Float32r)
     );
 }
+
+#[test]
+fn mx_slot_text_errors() {
+    let line = |slot: &str| {
+        format!(
+            "quantize_mx wait_mode=none wait_idx=0 update_mode=none update_idx=0 \
+             semaphore_value=0 src_mem_pattern=t3d(sb[0]+0x100;1,1,1;64,1,1) \
+             num_active_channels=32 in_dtype=bf16 out_dtype=fp8e4 dst_mem_pattern={slot}"
+        )
+    };
+    assert!(assemble_on(&line("mx1d(sb[0]+0x4000;sb[0]+0x8000;64;0x01;0)"), &MARIANA).is_ok());
+    for bad in [
+        "mx2d(sb[0]+0x4000;sb[0]+0x8000;64;0x01;0)",
+        "mx1d(sb[0]+0x4000;sb[0]+0x8000;64;0x01;0",
+        "mx1d(sb[0]+0x4000;sb[0]+0x8000;64;0x01)",
+        "mx1d(sb[0]+0x4000;sb[0]+0x8000;70000;0x01;0)",
+        "mx1d(sb[0]+0x4000;sb[0]+0x8000;64;0x100;0)",
+        "mx1d(sb[0]+0x4000!ind;sb[0]+0x8000;64;0x01;0)",
+        "mx1d(sb[0]+0x4000;sb[0]+0x8000;64;0x01;0;rsv=12)",
+        "mxi16b(sb[0]+0x3000!ind;sb[0]+0x2000;sb[0]+0x40;16;5)",
+        "mxi16b(sb[0]+0x3000;sb[0]+0x2000;sb[0]+0x40;16;5;junk=00)",
+    ] {
+        let e = assemble_on(&line(bad), &MARIANA).unwrap_err();
+        assert_eq!(e.line, 1, "{bad}: {e}");
+    }
+}
