@@ -95,7 +95,7 @@ pub enum Family {
     TensorIndirect,
     /// MXMEM_PATTERN1D / MXINDIRECT16B descriptors.
     Mx,
-    /// DMA_INDIRECT1D 0xBB (decoded and validated only; no encoder from the instruction model).
+    /// DMA_INDIRECT1D 0xBB.
     DmaIndirect,
     // IndirectSaveAccumulate (BIR op 46).
     /// IndirectSaveAccumulate 0xCA (CoreV2 indirect family; opcode pinned, bytes unpinned).
@@ -132,6 +132,18 @@ pub enum Family {
     Activation,
     /// The Vector engine's D1_RD read-out 0x9b (RangeSelect's and TENSOR_SCALAR 0x9a's companion).
     DveReadAccumulator,
+    // PE, MX, DMA and event families.
+    /// The PE pair {0x01 LDWEIGHTS, 0x02 MATMUL} (every target; the layout differs per core,
+    /// `formats::by_opcode_on`).
+    Matmul,
+    /// The MX PE pair {0x09 LDWEIGHTS_MX, 0x0A MATMUL_MX} (CoreV4 only).
+    MatmulMx,
+    /// QUANTIZE_MX 0xE3 (CoreV4 only; seed: the QuantizeMx encoders are "gated core_v4").
+    QuantizeMx,
+    /// DMA_DIRECT2D 0xB8.
+    DmaDirect,
+    /// EVENT_SEMAPHORE 0xA0.
+    EventSemaphore,
 }
 
 /// The constants one target's encoders and validators read.
@@ -248,6 +260,11 @@ const FAMILIES_V2: FamilySet = FamilySet::of(&[
     Family::TensorScalarSelect,
     Family::Activation,
     Family::DveReadAccumulator,
+    // PE, DMA and event families: header structs exist on every generation (bundle-layouts
+    // §4.5, §4.13, §3c); the PE layout is picked per core by `formats::by_opcode_on`.
+    Family::Matmul,
+    Family::DmaDirect,
+    Family::EventSemaphore,
 ])
 .union(COMPUTE4D);
 
@@ -261,6 +278,10 @@ const FAMILIES_V3: FamilySet = FamilySet::of(&[
     Family::IndirectCopy,
     Family::DmaIndirect,
     Family::IndirectSaveAccumulate,
+    // PE, DMA and event families (as for V2).
+    Family::Matmul,
+    Family::DmaDirect,
+    Family::EventSemaphore,
     // Seed: "RangeSelect is CoreV3-only".
     Family::RangeSelect,
     // 3D-slot compute (see FAMILIES_V2; no bf16 TENSOR_TENSOR opcodes past sunda).
@@ -284,6 +305,12 @@ const FAMILIES_V4: FamilySet = FamilySet::of(&[
     // Seed: INDIRECT16B/20B and MX encoders are CoreV4-family; MX is CoreV4-only.
     Family::TensorIndirect,
     Family::Mx,
+    // PE, MX, DMA and event families: MX (0x09/0x0A, 0xE3) is CoreV4-only (seed; isa-table §3).
+    Family::Matmul,
+    Family::MatmulMx,
+    Family::QuantizeMx,
+    Family::DmaDirect,
+    Family::EventSemaphore,
     // CONFLICT (settled for the seed): the header defines S2D2_RS on mariana too; the seed says
     // RangeSelect is CoreV3-only, so mariana has no RangeSelect encoder here.
     // 3D-slot compute (see FAMILIES_V2), plus EXPONENTIAL 0x30 ("v4 only", isa-table row 38).

@@ -40,9 +40,20 @@ impl Decoded {
     }
 }
 
-/// Decodes one bundle.
+/// Decodes one bundle with the opcode's default layout ([`formats::by_opcode`]; for the PE
+/// opcodes that is the sunda/cayman layout, see [`decode_on`]).
 pub fn decode(b: &Bundle) -> Result<Decoded, DecodeError> {
     let format = formats::by_opcode(b[0]).ok_or(DecodeError::UnknownOpcode(b[0]))?;
+    Ok(Decoded {
+        format,
+        values: format.fields.iter().map(|f| f.read(b)).collect(),
+    })
+}
+
+/// Decodes one bundle with the target's layout of its opcode ([`formats::by_opcode_on`]; the
+/// PE formats differ per core).
+pub fn decode_on(b: &Bundle, arch: &crate::arch::ArchModel) -> Result<Decoded, DecodeError> {
+    let format = formats::by_opcode_on(b[0], arch).ok_or(DecodeError::UnknownOpcode(b[0]))?;
     Ok(Decoded {
         format,
         values: format.fields.iter().map(|f| f.read(b)).collect(),

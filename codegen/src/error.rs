@@ -220,6 +220,84 @@ pub enum EncodeError {
     /// TENSOR_SCALAR_SELECT: an inline predicate must be 0 or 1 (header).
     #[error("pred_imm: an inline predicate must be 0 or 1, found {0}")]
     PredImmNotBool(u32),
+    // PE, MX, DMA and event encoders.
+    /// The MATMUL bundle has no sync band (conflict #8, settled for the CC capstone): the wait
+    /// of a Matmul goes on its LDWEIGHTS bundle, an update has nowhere to go.
+    #[error(
+        "the MATMUL bundle carries no sync band: signal matmul completion with an EventSemaphore"
+    )]
+    MatmulSyncUpdate,
+    /// `psum_accumulate_flags` outside {0, 1, 2, 3, 4, 6} (CC valid set).
+    #[error("psum_accumulate_flags {0} not in {{0, 1, 2, 3, 4, 6}}")]
+    PsumAccumulateFlags(u8),
+    /// `psum_zero_region` outside what the target defines.
+    #[error("psum_zero_region {value} not valid on {target} (sunda/cayman: 0; mariana: 0..=3)")]
+    PsumZeroRegion {
+        /// The value.
+        value: u8,
+        /// The target.
+        target: Target,
+    },
+    /// The matmul operands do not agree in shape.
+    #[error("matmul shape: {0}")]
+    MatmulShape(&'static str),
+    /// A matmul operand in the wrong memory (weights/moving SBUF, dst PSUM).
+    #[error("matmul operand {0} is in the wrong memory (weights/moving in SBUF, dst in PSUM)")]
+    MatmulSpace(&'static str),
+    /// The PSUM result of a matmul needs a 4-byte dtype (header: fp32, or uint32 for uint8 in).
+    #[error("matmul dst dtype {0:?} is not a 4-byte PSUM dtype")]
+    MatmulDstDtype(crate::dtype::BirDtype),
+    /// `fp32_mode` must be set exactly for fp32 inputs (header PE_FP32MODE), and be High for an
+    /// fp32r input (the CC writes fp32r as the fp32 tag with +0x21 = 2).
+    #[error("fp32_mode {mode:?} does not fit the moving dtype {dtype:?}")]
+    Fp32Mode {
+        /// The mode.
+        mode: crate::model::PeFp32Mode,
+        /// The moving dtype.
+        dtype: crate::dtype::BirDtype,
+    },
+    /// A row/column range that no 4-bit quadrant group mask covers (conflict #14).
+    #[error("PE group: partitions {start}..{end} do not fill one 32/64/128-partition group")]
+    PeGroup {
+        /// First partition.
+        start: u32,
+        /// One past the last partition.
+        end: u32,
+    },
+    /// An ADDR8 immediate past the assumed 48-bit field.
+    #[error("ADDR8 immediate {0:#x} does not fit the 48-bit address field (assumption)")]
+    Addr8OutOfRange(u64),
+    /// DMA_DIRECT2D memcpy: both sides must move the same bytes.
+    #[error("DMA memcpy moves {src} source bytes but {dst} destination bytes")]
+    DmaMemcpySize {
+        /// Source bytes.
+        src: u64,
+        /// Destination bytes.
+        dst: u64,
+    },
+    /// A DMA count or element size of zero (header: shape-from-register only, not encodable).
+    #[error("DMA {0} is zero")]
+    DmaZero(&'static str),
+    /// A DMA_INDIRECT1D count past 4096 (header).
+    #[error("DMA indirect num_elem {0} exceeds 4096")]
+    DmaIndirectNum(u16),
+    /// `dma_configs.priority_class` outside 0..=4.
+    #[error("DMA priority_class {0} not in 0..=4")]
+    DmaPriorityClass(u8),
+    /// A `BOUND_CHECK_REG` that is neither inert nor an enabled register < 64.
+    #[error("bound check register {0:?} is neither inert nor an enabled register below 64")]
+    BoundCheckReg(crate::model::BoundCheckReg),
+    /// The DMA_INDIRECT1D index vector placement the validator rejects.
+    #[error("DMA indirect {0}")]
+    DmaIndirectIndex(&'static str),
+    /// EventSemaphore carries its waits and update in its own fields.
+    #[error(
+        "EventSemaphore takes its waits and update as op fields; the instruction sync must be empty"
+    )]
+    EventSemaphoreSync,
+    /// A QuantizeMx operand the header rules out (the message says which).
+    #[error("quantize_mx: {0}")]
+    QuantizeMx(&'static str),
     /// The output slice is too short.
     #[error("output buffer holds {available} bundles, {needed} needed")]
     OutputFull {
@@ -268,6 +346,8 @@ pub enum SequenceProblem {
     NoInstruction(u8),
     /// The second half of a micro-pair without its first half (a 0x69 without a 0x6A or 0x6B
     /// before it, a 0x67 without a 0x68, a 0x9B without a 0xBC or 0x9A).
+    /// before it, a 0x67 without a 0x68, a 0x9B without a 0xBC, a 0x02 without a 0x01, a 0x0A
+    /// without a 0x09).
     Orphan(u8),
     /// The first half of a micro-pair not followed by its second half (`None`: end of input).
     Unpaired {
@@ -314,6 +394,8 @@ impl std::fmt::Display for SequenceProblem {
                 let first = match op {
                     0x69 => "0x6a or 0x6b",
                     0x67 => "0x68",
+                    0x02 => "0x01",
+                    0x0A => "0x09",
                     _ => "0xbc or 0x9a",
                 };
                 write!(f, "{op:#04x} {} without its {first} before it", name(op))

@@ -10,7 +10,7 @@ use crate::addr4;
 use crate::data4d::{DATA4D_BYTES, Data4dSlot};
 use crate::dtype::WireDtype;
 use crate::enums::{self, NameTable};
-use crate::indirect::{MemSlot, parse_hex, push_hex};
+use crate::indirect::{MemSlot, MxSlot, parse_hex, push_hex};
 use crate::tensor::{TensorSlot, tensor_bytes};
 
 /// Where a field's offset and meaning come from.
@@ -66,6 +66,8 @@ pub enum Kind {
     Lanes,
     /// A DATA4D generator pattern (int32 base, 4 x i16 step, 4 x u16 num; no ADDR4).
     Data4d,
+    /// A 16-byte MXMEM_PATTERN1D / MXINDIRECT16B union (by the mode nibble).
+    Mx,
 }
 
 impl Kind {
@@ -79,6 +81,7 @@ impl Kind {
             Kind::Tensor(n) | Kind::Mem(n) => tensor_bytes(n as usize),
             Kind::Lanes => 32,
             Kind::Data4d => DATA4D_BYTES,
+            Kind::Mx => 16,
         }
     }
 }
@@ -139,6 +142,8 @@ pub enum Value {
     Lanes([u8; 32]),
     /// DATA4D generator pattern.
     Data4d(Data4dSlot),
+    /// MX union.
+    Mx(MxSlot),
 }
 
 impl Field {
@@ -213,6 +218,11 @@ impl Field {
                 Value::Lanes(l)
             }
             Kind::Data4d => Value::Data4d(Data4dSlot::read(s)),
+            Kind::Mx => {
+                let mut m = [0u8; 16];
+                m.copy_from_slice(s);
+                Value::Mx(MxSlot::read(&m))
+            }
             // Fixed-width reads for the widths the integer kinds have (no variable-length copy).
             _ => Value::Int(match *s {
                 [x] => x as u64,
@@ -239,6 +249,7 @@ impl Field {
             (Kind::Mem(_), Value::Mem(m)) => m.write(s),
             (Kind::Lanes, Value::Lanes(l)) => s.copy_from_slice(l),
             (Kind::Data4d, Value::Data4d(d)) => d.write(s),
+            (Kind::Mx, Value::Mx(m)) => m.write(s),
             (_, Value::Int(x)) => {
                 let w = s.len();
                 s.copy_from_slice(&x.to_le_bytes()[..w]);
@@ -277,6 +288,7 @@ impl Field {
             (Kind::Mem(_), Value::Mem(m)) => m.format(out),
             (Kind::Lanes, Value::Lanes(l)) => push_hex(out, l),
             (Kind::Data4d, Value::Data4d(d)) => d.format(out),
+            (Kind::Mx, Value::Mx(m)) => m.format(out),
             _ => out.push('?'),
         }
     }
@@ -328,6 +340,7 @@ impl Field {
                 Ok(Value::Lanes(l))
             }
             Kind::Data4d => Data4dSlot::parse(s).map(Value::Data4d),
+            Kind::Mx => MxSlot::parse(s).map(Value::Mx),
         }
     }
 }

@@ -6,7 +6,7 @@
 //! whole bundle first). Each row says whether a seed, the header or only the compiler wiki
 //! pins it, or that it is an assumption, and records any conflict settled for it.
 
-use crate::arch::Family;
+use crate::arch::{ArchModel, Family};
 use crate::enums::{ACCUM_CMDS, ALU_OPS, IMM_SRCS, UPDATE_MODES, WAIT_MODES};
 use crate::fields::{DtypeRef, Field, Kind, Prov, Role};
 
@@ -994,8 +994,16 @@ pub static DMA_INDIRECT: Format = Format {
 // Memset, AffineSelect).
 pub mod compute4d;
 
-/// Every format the decoder knows.
-pub static FORMATS: [&Format; 36] = [
+// PE, MX, DMA and event formats (the macro above must be in scope).
+pub mod pe_dma;
+pub use pe_dma::{
+    DMA_DIRECT2D, EVENT_SEMAPHORE, LDWEIGHTS, LDWEIGHTS_MX, MATMUL, MATMUL_MX, QUANTIZE_MX,
+    dma_direct2d, event_semaphore, ldweights, matmul, mx_pe, quantize_mx,
+};
+
+/// Every format the decoder knows (one per opcode; per-target layouts that replace one of these
+/// on some core are in `pe_dma::TARGET_LAYOUTS`, see [`by_opcode_on`]).
+pub static FORMATS: [&Format; 43] = [
     &STREAM_SHUFFLE,
     &STREAM_TRANSPOSE_FWD,
     &STREAM_TRANSPOSE,
@@ -1034,6 +1042,14 @@ pub static FORMATS: [&Format; 36] = [
     &compute3d::EXPONENTIAL,
     &compute3d::TENSOR_SCALAR_SELECT,
     &compute3d::ACTIVATION_READ_ACCUMULATOR,
+    // PE, MX, DMA and event formats.
+    &LDWEIGHTS,
+    &MATMUL,
+    &DMA_DIRECT2D,
+    &EVENT_SEMAPHORE,
+    &LDWEIGHTS_MX,
+    &MATMUL_MX,
+    &QUANTIZE_MX,
 ];
 
 /// [`FORMATS`] indexed by opcode, built from the list at compile time (the first entry wins,
@@ -1057,9 +1073,19 @@ pub fn by_opcode(op: u8) -> Option<&'static Format> {
     BY_OPCODE[op as usize]
 }
 
-/// The format for a mnemonic.
+/// The format for an opcode on a target: the target's own layout where the opcode has one per
+/// core (the PE formats, `pe_dma::TARGET_LAYOUTS`), else [`by_opcode`].
+pub fn by_opcode_on(op: u8, arch: &ArchModel) -> Option<&'static Format> {
+    pe_dma::layout_on(op, arch).or_else(|| by_opcode(op))
+}
+
+/// The format for a mnemonic (per-target layouts included).
 pub fn by_mnemonic(m: &str) -> Option<&'static Format> {
-    FORMATS.iter().copied().find(|f| f.mnemonic == m)
+    FORMATS
+        .iter()
+        .copied()
+        .chain(pe_dma::TARGET_LAYOUTS.iter().map(|(_, f)| *f))
+        .find(|f| f.mnemonic == m)
 }
 
 #[cfg(test)]

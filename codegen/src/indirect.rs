@@ -437,6 +437,126 @@ impl MxSlot {
         }
     }
 
+    /// Writes the 16 bytes back (the INDEX marker of the indirect arm included).
+    pub fn write(&self, b: &mut [u8]) {
+        match *self {
+            MxSlot::Static {
+                data,
+                scale,
+                k_extent,
+                step_dir,
+                scale_part,
+                reserved,
+            } => {
+                addr4::put_u32(b, 0, data);
+                addr4::put_u32(b, 4, scale);
+                b[8..10].copy_from_slice(&k_extent.to_le_bytes());
+                b[10] = step_dir;
+                b[11] = scale_part;
+                b[12..16].copy_from_slice(&reserved);
+            }
+            MxSlot::Indirect {
+                index,
+                data,
+                scale,
+                num,
+                spare,
+                scale_part,
+            } => {
+                addr4::put_u32(b, 0, index | INDIRECT_BIT);
+                addr4::put_u32(b, 4, data);
+                addr4::put_u32(b, 8, scale);
+                b[12..14].copy_from_slice(&num.to_le_bytes());
+                b[14] = spare;
+                b[15] = scale_part;
+            }
+        }
+    }
+
+    /// Parses the [`MxSlot::format`] text.
+    pub fn parse(s: &str) -> Result<MxSlot, String> {
+        let (indirect, inner) = if let Some(r) = s.strip_prefix("mxi16b(") {
+            (true, r)
+        } else if let Some(r) = s.strip_prefix("mx1d(") {
+            (false, r)
+        } else {
+            return Err(format!(
+                "expected `mx1d(...)` or `mxi16b(...)`, found `{s}`"
+            ));
+        };
+        let inner = inner
+            .strip_suffix(')')
+            .ok_or_else(|| format!("missing `)` in `{s}`"))?;
+        let parts: Vec<&str> = inner.split(';').collect();
+        let int = |p: &str, what: &str| -> Result<u64, String> {
+            let r = match p.strip_prefix("0x") {
+                Some(h) => u64::from_str_radix(h, 16),
+                None => p.parse(),
+            };
+            r.map_err(|_| format!("bad {what} `{p}`"))
+        };
+        let small = |p: &str, what: &str, max: u64| -> Result<u64, String> {
+            let v = int(p, what)?;
+            if v > max {
+                return Err(format!("{what} `{p}` out of range"));
+            }
+            Ok(v)
+        };
+        if indirect {
+            if !(5..=6).contains(&parts.len()) {
+                return Err(format!(
+                    "expected `mxi16b(INDEX;DATA;SCALE;NUM;PART[;spare=HEX])`, found `{s}`"
+                ));
+            }
+            let index = addr4::parse(parts[0])?;
+            if index & INDIRECT_BIT != 0 || index & addr4::SHAPE_BIT != 0 {
+                return Err("the INDEX of an indirect record carries no mode suffix".into());
+            }
+            let mut spare = [0u8; 1];
+            if let Some(p) = parts.get(5) {
+                let hex = p
+                    .strip_prefix("spare=")
+                    .ok_or_else(|| format!("expected `spare=HEX`, found `{p}`"))?;
+                parse_hex(hex, &mut spare)?;
+            }
+            Ok(MxSlot::Indirect {
+                index,
+                data: addr4::parse(parts[1])?,
+                scale: addr4::parse(parts[2])?,
+                num: small(parts[3], "NUM", 0xFFFF)? as u16,
+                spare: spare[0],
+                scale_part: small(parts[4], "PART", 0xFF)? as u8,
+            })
+        } else {
+            if !(5..=6).contains(&parts.len()) {
+                return Err(format!(
+                    "expected `mx1d(DATA;SCALE;K;STEP;PART[;rsv=HEX])`, found `{s}`"
+                ));
+            }
+            let data = addr4::parse(parts[0])?;
+            if data & 0x6000_0000 == INDIRECT_BIT {
+                return Err(
+                    "an `!ind` data word makes the slot MXINDIRECT16B: write `mxi16b`".into(),
+                );
+            }
+            let mut reserved = [0u8; 4];
+            if let Some(p) = parts.get(5) {
+                let hex = p
+                    .strip_prefix("rsv=")
+                    .ok_or_else(|| format!("expected `rsv=HEX`, found `{p}`"))?;
+                parse_hex(hex, &mut reserved)?;
+            }
+            Ok(MxSlot::Static {
+                data,
+                scale: addr4::parse(parts[1])?,
+                k_extent: small(parts[2], "K", 0xFFFF)? as u16,
+                step_dir: small(parts[3], "STEP", 0xFF)? as u8,
+                scale_part: small(parts[4], "PART", 0xFF)? as u8,
+                reserved,
+            })
+        }
+    }
+
     /// Text: `mx1d(DATA;SCALE;K;STEP;PART[;rsv=HEX])` or
     /// `mxi16b(INDEX;DATA;SCALE;NUM;PART[;spare=HEX])`.
     pub fn format(&self, out: &mut String) {

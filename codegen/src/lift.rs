@@ -3,9 +3,10 @@
 //! [`decode_instructions`] splits the input into bundles, groups them into the sequences the op
 //! encoders emit (StreamShuffle {0x6A, 0x69}; StreamTranspose {0x6B} or {0x6B, 0x69}; Gather one
 //! {0x68, 0x67} pair per 512-element chunk, chained by the continuation flag; Dropout 0x7F;
-//! IndirectCopy 0xE7; RangeSelect {0xBC, 0x9B}; the one-bundle 4D-slot compute ops 0x42, 0x52,
-//! 0x46, 0x47, 0x48, 0x45, 0x7C, 0x7D, 0x7E, 0x49, 0x92, whose canonical forms `compute4d`
-//! documents), rebuilds each instruction from the field tables
+//! IndirectCopy 0xE7; RangeSelect {0xBC, 0x9B}; Matmul {0x01, 0x02}; MatmulMx {0x09, 0x0A};
+//! QuantizeMx 0xE3; DmaDirect2d 0xB8; DmaIndirect 0xBB; EventSemaphore 0xA0; the one-bundle
+//! 4D-slot compute ops 0x42, 0x52, 0x46, 0x47, 0x48, 0x45, 0x7C, 0x7D, 0x7E, 0x49, 0x92, whose
+//! canonical forms `compute4d` documents), rebuilds each instruction from the field tables
 //! of `formats.rs`, and re-encodes it with [`generate`]: the input must be exactly what the
 //! encoder writes for the decoded instruction. Anything else is a [`DecodeError`] naming the
 //! bundle and the byte offset (from the start of the input) where the input departs from
@@ -80,6 +81,16 @@ const IC: u8 = formats::INDIRECT_COPY.opcode;
 const RS: u8 = formats::RANGE_SELECT.opcode;
 const RD: u8 = formats::DVE_READ_ACCUMULATOR.opcode;
 const CR: u8 = formats::compute3d::TENSOR_SCALAR_CACHE_REDUCE.opcode;
+// PE, DMA and event sequences.
+mod pe_dma;
+const LW: u8 = formats::LDWEIGHTS.opcode;
+const MM: u8 = formats::MATMUL.opcode;
+const LW_MX: u8 = formats::LDWEIGHTS_MX.opcode;
+const MM_MX: u8 = formats::MATMUL_MX.opcode;
+const QMX: u8 = formats::QUANTIZE_MX.opcode;
+const DD: u8 = formats::DMA_DIRECT2D.opcode;
+const DI: u8 = formats::DMA_INDIRECT.opcode;
+const ES: u8 = formats::EVENT_SEMAPHORE.opcode;
 
 /// Decodes a stream of bundles into the instructions that encode to it (see the module docs for
 /// the canonical forms). `generate` of each returned instruction, concatenated, reproduces
@@ -163,7 +174,13 @@ fn group_len(b: &[&Bundle], i: usize, input_len: usize) -> Result<usize, DecodeE
         CR if opcode_at(i + 1) == Some(RD) => Ok(2),
         CR => Err(unpaired(i + 1, CR, RD)),
         op if formats::compute3d::owns(op) => Ok(1),
-        SHUFFLE | PB | RD => Err(problem(i, i * 64, SequenceProblem::Orphan(op))),
+        // PE, DMA and event sequences.
+        LW if opcode_at(i + 1) == Some(MM) => Ok(2),
+        LW => Err(unpaired(i + 1, LW, MM)),
+        LW_MX if opcode_at(i + 1) == Some(MM_MX) => Ok(2),
+        LW_MX => Err(unpaired(i + 1, LW_MX, MM_MX)),
+        DD | DI | ES | QMX => Ok(1),
+        SHUFFLE | PB | RD | MM | MM_MX => Err(problem(i, i * 64, SequenceProblem::Orphan(op))),
         op if formats::by_opcode(op).is_some() => {
             Err(problem(i, i * 64, SequenceProblem::NoInstruction(op)))
         }
@@ -229,6 +246,9 @@ fn lift(g: &[&Bundle], arch: &ArchModel) -> Instruction {
     // 3D-slot compute formats (they also pick the engine).
     if formats::compute3d::owns(first[0]) {
         return compute3d::lift(g, arch).with_sync(sync(first, last));
+    }
+    if matches!(first[0], LW | LW_MX | QMX | DD | DI | ES) {
+        return pe_dma::lift(g, arch);
     }
     let op = match *g {
         [a, b] if a[0] == TR_FWD => stream_shuffle(a, b, arch),

@@ -21,6 +21,10 @@ pub use compute3d::{
     TensorTensor, TsForm,
 };
 
+// PE, MX, DMA and event ops.
+mod pe_dma;
+pub use pe_dma::*;
+
 /// Identifier of a BIR instruction (an access pattern's parent instruction).
 pub type InstId = u32;
 
@@ -742,6 +746,19 @@ pub enum Op {
     TensorScalarSelect(TensorScalarSelect),
     /// ActivationReadAccumulator (D1_RD 0x24).
     ActivationReadAccumulator(ActivationReadAccumulator),
+    // PE, MX, DMA and event ops.
+    /// Matmul {0x01, 0x02}.
+    Matmul(Matmul),
+    /// MatmulMx {0x09, 0x0A} (mariana).
+    MatmulMx(MatmulMx),
+    /// QuantizeMx 0xE3 (mariana).
+    QuantizeMx(QuantizeMx),
+    /// DmaDirect2d 0xB8.
+    DmaDirect2d(DmaDirect2d),
+    /// DmaIndirect 0xBB.
+    DmaIndirect(DmaIndirect),
+    /// EventSemaphore 0xA0.
+    EventSemaphore(EventSemaphore),
 }
 
 /// The op kinds, with their opcode sequences and engines as data.
@@ -794,6 +811,19 @@ pub enum OpKind {
     TensorScalarSelect,
     /// ActivationReadAccumulator.
     ActivationReadAccumulator,
+    // PE, MX, DMA and event ops.
+    /// Matmul.
+    Matmul,
+    /// MatmulMx.
+    MatmulMx,
+    /// QuantizeMx.
+    QuantizeMx,
+    /// DmaDirect2d.
+    DmaDirect2d,
+    /// DmaIndirect.
+    DmaIndirect,
+    /// EventSemaphore.
+    EventSemaphore,
 }
 
 /// One row of the op table.
@@ -812,7 +842,7 @@ pub struct OpInfo {
 
 /// The op table (seed DVE page; engines from isa-table §1). The opcodes of the seed ops are read
 /// from the formats' tables.
-pub const OPS: [OpInfo; 22] = [
+pub const OPS: [OpInfo; 28] = [
     OpInfo {
         kind: OpKind::StreamShuffle,
         name: "stream_shuffle",
@@ -983,6 +1013,53 @@ pub const OPS: [OpInfo; 22] = [
         engine: Engine::Scalar,
         family: crate::arch::Family::Activation,
     },
+    // PE, MX, DMA and event ops (engines: isa-table §1 rows 41/42/8/56/57).
+    OpInfo {
+        kind: OpKind::Matmul,
+        name: "matmul",
+        opcodes: &[0x01, 0x02],
+        engine: Engine::Tensor,
+        family: crate::arch::Family::Matmul,
+    },
+    OpInfo {
+        kind: OpKind::MatmulMx,
+        name: "matmul_mx",
+        // isa-table conflict 2: one wiki page says 0x02; the header and CC pages give the
+        // LdweightsMX/MatmulMX opcodes 0x09/0x0A (provenance: wiki).
+        opcodes: &[0x09, 0x0a],
+        engine: Engine::Tensor,
+        family: crate::arch::Family::MatmulMx,
+    },
+    OpInfo {
+        kind: OpKind::QuantizeMx,
+        name: "quantize_mx",
+        opcodes: &[0xe3],
+        engine: Engine::Vector,
+        family: crate::arch::Family::QuantizeMx,
+    },
+    OpInfo {
+        kind: OpKind::DmaDirect2d,
+        name: "dma_direct2d",
+        opcodes: &[0xb8],
+        engine: Engine::Dma,
+        family: crate::arch::Family::DmaDirect,
+    },
+    OpInfo {
+        kind: OpKind::DmaIndirect,
+        name: "dma_indirect",
+        opcodes: &[0xbb],
+        engine: Engine::Dma,
+        family: crate::arch::Family::DmaIndirect,
+    },
+    OpInfo {
+        kind: OpKind::EventSemaphore,
+        name: "event_semaphore",
+        opcodes: &[0xa0],
+        // Any engine's queue issues it and the wire does not say which: Vector is only the
+        // default (the engine gate accepts every engine for this op).
+        engine: Engine::Vector,
+        family: crate::arch::Family::EventSemaphore,
+    },
 ];
 
 impl Op {
@@ -1013,6 +1090,13 @@ impl Op {
             Op::TensorScalar(_) => OpKind::TensorScalar,
             Op::TensorScalarSelect(_) => OpKind::TensorScalarSelect,
             Op::ActivationReadAccumulator(_) => OpKind::ActivationReadAccumulator,
+            // PE, MX, DMA and event ops.
+            Op::Matmul(_) => OpKind::Matmul,
+            Op::MatmulMx(_) => OpKind::MatmulMx,
+            Op::QuantizeMx(_) => OpKind::QuantizeMx,
+            Op::DmaDirect2d(_) => OpKind::DmaDirect2d,
+            Op::DmaIndirect(_) => OpKind::DmaIndirect,
+            Op::EventSemaphore(_) => OpKind::EventSemaphore,
         }
     }
 }
@@ -1144,6 +1228,13 @@ impl std::fmt::Display for Instruction {
             Op::TensorScalar(o) => o.fmt_fields(f)?,
             Op::TensorScalarSelect(o) => o.fmt_fields(f)?,
             Op::ActivationReadAccumulator(o) => o.fmt_fields(f)?,
+            // PE, MX, DMA and event ops.
+            Op::Matmul(_)
+            | Op::MatmulMx(_)
+            | Op::QuantizeMx(_)
+            | Op::DmaDirect2d(_)
+            | Op::DmaIndirect(_)
+            | Op::EventSemaphore(_) => pe_dma::fmt_fields(&self.op, f)?,
         }
         if let Some(w) = self.sync.wait {
             write!(f, " wait={:?}:{}:{}", w.mode, w.sem, w.value)?;

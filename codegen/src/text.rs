@@ -5,7 +5,7 @@
 //!
 //! | kind | text |
 //! |------|------|
-//! | integers | decimal (`0x` hex for addresses, IMM values and the 0x67 vector depth) |
+//! | integers | decimal (`0x` hex for addresses, ADDR8 words, IMM values and the 0x67 vector depth) |
 //! | dtype | `bf16`, `fp32`, ... (`0xNN` for an unnamed code); a `DTYPE_PAIR` is `lo:hi` |
 //! | enums | the table name (`is_ge`, `sem_inc`, ...) or `0xNN` |
 //! | f32 | shortest round-tripping decimal (`-3.4028235e38`), `0x` bits for NaN |
@@ -14,6 +14,12 @@
 //! | INDIRECT16B/20B | `i16b(INDEX;DATA;NUM)` / `i20b(...)`, plus `;inert=HEX` if an inert byte is nonzero |
 //! | lane map | 64 hex digits |
 //! | DATA4D | `d4d(BASE;step0,..,step3;num0,..,num3)` (base signed decimal, four lanes) |
+//! | MXMEM_PATTERN1D / MXINDIRECT16B | `mx1d(DATA;SCALE;K;STEP;PART)` / `mxi16b(INDEX;DATA;SCALE;NUM;PART)`, plus `;rsv=HEX` / `;spare=HEX` if those bytes are nonzero |
+//!
+//! The PE formats have one layout per core (`formats::pe_dma`): `matmul` / `ldweights` are the
+//! sunda/cayman layouts of 0x02 / 0x01, `matmul_v4` / `ldweights_v4` mariana's. [`disassemble`]
+//! and [`assemble`] know no target and use the opcode's default (`FORMATS`) layout;
+//! [`disassemble_stream`], [`assemble_on`] and [`assemble_stream`] use the target's.
 //!
 //! The assembler accepts the fields in any order (each exactly once), numbers in decimal or
 //! `0x` hex, blank lines and `#` comments. Errors carry 1-based line:column.
@@ -129,6 +135,31 @@ pub fn assemble(text: &str) -> Result<Vec<Bundle>, ParseError> {
     Ok(out)
 }
 
+/// Assembles text for one target: as [`assemble`], and each line's format must be the target's
+/// layout of its opcode (`matmul` is the sunda/cayman layout of 0x02, `matmul_v4` mariana's).
+pub fn assemble_on(text: &str, arch: &ArchModel) -> Result<Vec<Bundle>, ParseError> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if let Some(d) = parse_line(line, i + 1)? {
+            if let Some(want) = formats::by_opcode_on(d.format.opcode, arch)
+                && !std::ptr::eq(want, d.format)
+            {
+                let at = line.len() - line.trim_start().len();
+                return Err(ParseError {
+                    line: i + 1,
+                    col: col(line, at),
+                    msg: format!(
+                        "`{}` is not the {} layout of opcode {:#04x}; write `{}`",
+                        d.format.mnemonic, arch.target, d.format.opcode, want.mnemonic
+                    ),
+                });
+            }
+            out.push(d.encode());
+        }
+    }
+    Ok(out)
+}
+
 /// A failure of a whole-stream operation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StreamError {
@@ -176,7 +207,7 @@ pub fn disassemble_stream(bytes: &[u8], arch: &ArchModel) -> Result<String, Vec<
     }
     let mut out = String::with_capacity(bundles.len() * 320);
     for b in &bundles {
-        let d = decode::decode(b).map_err(|e| vec![StreamError::Decode(e)])?;
+        let d = decode::decode_on(b, arch).map_err(|e| vec![StreamError::Decode(e)])?;
         out.push_str(&format_decoded(&d));
         out.push('\n');
     }
@@ -185,7 +216,7 @@ pub fn disassemble_stream(bytes: &[u8], arch: &ArchModel) -> Result<String, Vec<
 
 /// Assembles text and validates the result; any failure makes the whole call fail.
 pub fn assemble_stream(text: &str, arch: &ArchModel) -> Result<Vec<u8>, Vec<StreamError>> {
-    let bundles = assemble(text).map_err(|e| vec![StreamError::Parse(e)])?;
+    let bundles = assemble_on(text, arch).map_err(|e| vec![StreamError::Parse(e)])?;
     let errs = validate_all(&bundles, arch);
     if !errs.is_empty() {
         return Err(errs);

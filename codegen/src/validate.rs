@@ -6,15 +6,14 @@
 //! What is checked: the header; the reserved bytes; dtype codes; every access-pattern slot
 //! (`tensor_start_addr_valid`, `tensorNd_valid`, the indirect arm and its quadrant invariant);
 //! the per-op predicates below; the MX descriptor selector `mxmem1d_valid` (on a 16-byte slot,
-//! since no bundle format here carries one); and DMA_INDIRECT1D's index rules. The 4D-slot
-//! compute formats' per-op rules live in `validate/compute4d.rs`.
-//! since no bundle format here carries one); DMA_INDIRECT1D's index rules; and the rules of the
-//! 3D-slot compute formats (`validate::compute3d`).
+//! and on the MX slots of 0x09 / 0x0A / 0xE3); DMA_INDIRECT1D's index rules; and the rules of
+//! the 3D-slot and 4D-slot compute formats and the PE/DMA/event formats (`validate/compute3d.rs`,
+//! `validate/compute4d.rs`, `validate/pe_dma.rs`).
 //!
 //! What is not checked (the spec gives only a name, no semantics): `s4d4_tr_same_src_dst_count`
 //! (beyond `d4_tr_same_src_dst_count`), `d4_gt_same_src_dst`, `s_gather_index_dtype`,
 //! `gload_*` (they belong to REG_LOAD 0x4A), `threshold_imm_ptr`'s bank range,
-//! `s_valid_idx_bound_check_reg`, the lane values of a shuffle map, and the pair-level checks that
+//! the lane values of a shuffle map, and the pair-level checks that
 //! look at both halves of a micro-pair (each bundle is validated on its own).
 
 use crate::addr4::{ADDR_MASK, REG_BIT};
@@ -34,6 +33,9 @@ const INDEX_DTYPE: WireDtype = WireDtype(0x09);
 mod compute4d;
 // 3D-slot compute formats.
 mod compute3d;
+
+// PE, DMA and event rules.
+mod pe_dma;
 
 /// One validator failure.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -176,6 +178,27 @@ rules! {
     "tss_imm_src", Header, "0x98 src1_imm_src/pred_imm_src are IMM_SRC codes";
     "tss_pred_imm_inline_bool", Header, "0x98 inline pred_imm is 0 or 1";
     "tss_pred_imm_dtype", Header, "0x98 pred_imm_dtype is an integer dtype of the width of dtype";
+    // PE, MX, DMA and event formats (validate/pe_dma.rs).
+    "pe_active_rows_cols", Header, "LDWEIGHTS/MATMUL num_active_rows and num_active_cols in 1..=partitions";
+    "pe_group_mask", Header, "row_grp / col_grp are 4-bit quadrant masks {1,2,4,8,3,0xC,0xF} (conflict #14: header masks)";
+    "matmul_operand_space", Header, "PE sources are SBUF only; the MATMUL result is PSUM only";
+    "psum_accumulate_flags_valid", Local, "MATMUL psum_accumulate_flags in {0,1,2,3,4,6} (CC valid set)";
+    "psum_zero_region_valid", Header, "MATMUL psum_zero_region: 0 on sunda/cayman, 0..=3 on mariana";
+    "matmul_fp32_mode", Header, "fp32_mode in 1..=3 exactly for fp32/fp32r inputs, else 0";
+    "matmul_xbus_sel", Header, "v3 MATMUL xbus_sel follows col_grp (0xF->0x10, 0x3/0x1->0x01, 0x2->0x02, 0xC/0x4->0x04)";
+    "addr8_valid", Local, "ADDR8 marker is a DMA marker; an immediate fits 48 bits (assumption)";
+    "dma_configs_priority", Header, "dma_configs priority_class 0..=4, reserved bits zero";
+    "dge_compute_op", Header, "compute_op is a DGE_COMPUTE_OP (0..=4)";
+    "valid_bound_check_reg", Header, "BOUND_CHECK_REG fully inert or enabled";
+    "dma_shape_reg", Header, "DMA_DIRECT2D shape-from-register side: num_elem == 0 and step_elem[1] == 0";
+    "dma_memcpy_size", Header, "DMA_DIRECT2D memcpy (compute_op NONE): num0*num1*elem_size equal on both sides";
+    "s_valid_idx_bound_check_reg", Header, "DMA indirect index bound register: bc_disable_oob_error_notif needs flags.idx_bound_is_err";
+    "dma_indirect_num_elem", Header, "DMA indirect num_elem <= 4096, or 0 with a shape register";
+    "dma_indirect_dims", Header, "DMA indirect gather/scatter dim is X unless the side is shape-from-register; a load does not scatter, a save does not gather";
+    "event_semaphore_modes", Local, "EventSemaphore waits are sem_ge_imm/sem_ge_reg (CC); the update is a LUT code";
+    "quantize_mx_active_channels", Header, "QuantizeMx num_active_channels in {32, 64, 96, 128}";
+    "quantize_mx_dtypes", Header, "QuantizeMx in bf16/fp16, out fp8 e4/e5";
+    "quantize_mx_src_sbuf", Header, "QuantizeMx source is SBUF only";
 }
 
 /// Collects failures for one bundle.
@@ -494,6 +517,13 @@ fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
     const RS: u8 = RANGE_SELECT.opcode;
     const RD: u8 = DVE_READ_ACCUMULATOR.opcode;
     const DI: u8 = DMA_INDIRECT.opcode;
+    const LW: u8 = LDWEIGHTS.opcode;
+    const MM: u8 = MATMUL.opcode;
+    const LW_MX: u8 = LDWEIGHTS_MX.opcode;
+    const MM_MX: u8 = MATMUL_MX.opcode;
+    const QMX: u8 = QUANTIZE_MX.opcode;
+    const DD: u8 = DMA_DIRECT2D.opcode;
+    const ES: u8 = EVENT_SEMAPHORE.opcode;
     let at = |f: Field| f.offset as usize;
     // 4D-slot compute formats.
     if self::compute4d::op_rules(c, fmt.opcode, b) {
@@ -703,9 +733,14 @@ fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
             }
         }
         RD => d1_rd_rules(c, b),
-        DI => dma_indirect_rules(c, b),
+        DI => {
+            dma_indirect_rules(c, b);
+            self::pe_dma::rules(c, fmt, b);
+        }
         // 3D-slot compute formats.
         op if formats::compute3d::owns(op) => self::compute3d::op_rules(c, fmt, b),
+        // PE, DMA and event formats.
+        LW | MM | DD | ES | LW_MX | MM_MX | QMX => self::pe_dma::rules(c, fmt, b),
         _ => {}
     }
 }
@@ -826,7 +861,7 @@ pub fn validate_bundle(b: &Bundle, bundle: usize, arch: &ArchModel) -> Vec<Diagn
     if b[2] != 0 || b[3] != 0 {
         c.fail("header_debug_zero", 2, "header bytes 2-3 must be zero");
     }
-    let Some(fmt) = formats::by_opcode(b[0]) else {
+    let Some(fmt) = formats::by_opcode_on(b[0], arch) else {
         c.fail("known_opcode", 0, format!("unknown opcode {:#04x}", b[0]));
         return c.out;
     };

@@ -1152,6 +1152,10 @@ fn model_op_table_agrees_with_the_isa_table() {
         ),
         ("pool", "BIR Pool 0x45: no NKI emit op produces it directly"),
         (
+            "event_semaphore",
+            "0xA0: the sync pass inserts it (a standalone wait), no emit op produces it",
+        ),
+        (
             "tensor_scalar_select",
             "0x98, the data-predicate select: decomposing NKI's select produces it (no emit row)",
         ),

@@ -326,6 +326,11 @@ fn aps(op: &mut Op) -> Vec<&mut AccessPattern> {
         },
         Op::TensorScalarSelect(o) => vec![&mut o.src, &mut o.dst],
         Op::ActivationReadAccumulator(o) => vec![&mut o.dst],
+        // PE, DMA and event ops (their properties are in props_pe_dma.rs).
+        Op::Matmul(o) => vec![&mut o.weights, &mut o.moving, &mut o.dst],
+        Op::MatmulMx(o) => vec![&mut o.weights, &mut o.moving, &mut o.dst],
+        Op::QuantizeMx(o) => vec![&mut o.src, &mut o.dst],
+        Op::DmaDirect2d(_) | Op::DmaIndirect(_) | Op::EventSemaphore(_) => vec![],
     }
 }
 
@@ -417,6 +422,13 @@ fn mutate(r: &mut Rng, inst: &mut Instruction) {
             | Op::TensorScalar(_)
             | Op::TensorScalarSelect(_)
             | Op::ActivationReadAccumulator(_) => {}
+            // PE, DMA and event ops (their properties are in props_pe_dma.rs).
+            Op::Matmul(_)
+            | Op::MatmulMx(_)
+            | Op::QuantizeMx(_)
+            | Op::DmaDirect2d(_)
+            | Op::DmaIndirect(_)
+            | Op::EventSemaphore(_) => {}
             Op::RangeSelect(rs) => {
                 rs.upper_bound = r.pick(&[f32::MIN, -1.0, f32::MAX, f32::NAN]);
                 let ops = [

@@ -27,6 +27,11 @@ mod iota;
 mod memset;
 mod pool;
 mod tr4d;
+// PE, MX, DMA and event ops (reference encoders only: the fast path declines them).
+mod dma;
+mod event_semaphore;
+mod matmul;
+mod mx;
 
 use crate::arch::{ArchModel, CAYMAN, CAYMAN_MODEL, MARIANA, MARIANA_MODEL, SUNDA, SUNDA_MODEL};
 use crate::bundle::{Bundle, Sink};
@@ -62,7 +67,8 @@ pub(crate) fn check_kind(
             family: info.family,
         });
     }
-    if !info.kind.runs_on(inst.engine) {
+    // EventSemaphore is issued on whichever engine's queue it synchronises.
+    if !info.kind.runs_on(inst.engine) && !matches!(inst.op, Op::EventSemaphore(_)) {
         return Err(EncodeError::EngineMismatch {
             op: info.name,
             engine: inst.engine,
@@ -136,6 +142,10 @@ pub(crate) fn bundle_count(inst: &Instruction) -> usize {
         | Op::TensorScalar(_)
         | Op::TensorScalarSelect(_)
         | Op::ActivationReadAccumulator(_) => 1,
+        // PE, MX, DMA and event ops.
+        Op::Matmul(_) | Op::MatmulMx(_) => 2,
+        Op::QuantizeMx(_) => 1,
+        Op::DmaDirect2d(_) | Op::DmaIndirect(_) | Op::EventSemaphore(_) => 1,
     }
 }
 
@@ -197,6 +207,13 @@ pub(crate) fn encode<S: Sink>(
         Op::TensorScalar(o) => compute3d::encode_ts(inst, o, arch, sink),
         Op::TensorScalarSelect(o) => compute3d::encode_tss(inst, o, arch, sink),
         Op::ActivationReadAccumulator(o) => compute3d::encode_act_read(inst, o, arch, sink),
+        // PE, MX, DMA and event ops.
+        Op::Matmul(o) => matmul::encode(inst, o, arch, sink),
+        Op::MatmulMx(o) => mx::encode_matmul(inst, o, arch, sink),
+        Op::QuantizeMx(o) => mx::encode_quantize(inst, o, arch, sink),
+        Op::DmaDirect2d(o) => dma::encode_direct2d(inst, o, arch, sink),
+        Op::DmaIndirect(o) => dma::encode_indirect(inst, o, arch, sink),
+        Op::EventSemaphore(o) => event_semaphore::encode(inst, o, sink),
     }
 }
 
@@ -338,6 +355,13 @@ fn generate_with(inst: &Instruction, arch: &ArchModel, out: &mut [Bundle]) -> Op
         | Op::TensorScalar(_)
         | Op::TensorScalarSelect(_)
         | Op::ActivationReadAccumulator(_) => None,
+        // PE, MX, DMA and event ops have no fast path: declining sends them to `encode`.
+        Op::Matmul(_)
+        | Op::MatmulMx(_)
+        | Op::QuantizeMx(_)
+        | Op::DmaDirect2d(_)
+        | Op::DmaIndirect(_)
+        | Op::EventSemaphore(_) => None,
     }
 }
 
@@ -345,6 +369,16 @@ fn generate_with(inst: &Instruction, arch: &ArchModel, out: &mut [Bundle]) -> Op
 #[inline(always)]
 pub(crate) fn wire(d: BirDtype, arch: &ArchModel) -> u8 {
     bir_to_wire(d, arch.core).0
+}
+
+/// The wire byte of an input dtype (a field named `in_dtype`): FP32R is an output-only dtype
+/// (rule `valid_dtype`), so it is refused.
+#[inline]
+pub(crate) fn in_wire(d: BirDtype, arch: &ArchModel) -> Result<u8, EncodeError> {
+    if d == BirDtype::Float32r {
+        return Err(EncodeError::DtypeNotEncodable(d));
+    }
+    Ok(wire(d, arch))
 }
 
 /// The active-channels byte: the partition count, 1..=partitions.

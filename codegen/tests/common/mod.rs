@@ -1,6 +1,9 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+// PE, DMA and event samples and rule cases.
+pub mod pe_dma;
+
 use sundial_codegen::dtype::BirDtype::{self, Float32};
 use sundial_codegen::enums::{BirAccumulation, BirAluOp};
 use sundial_codegen::model::*;
