@@ -387,10 +387,12 @@ impl Access {
 
     /// Number of points (tile elements).
     pub fn num_points(&self, op: &'static str) -> Result<usize> {
-        self.tile_shape(op)?
+        let n = self
+            .tile_shape(op)?
             .iter()
             .try_fold(1usize, |a, &e| a.checked_mul(e))
-            .ok_or_else(|| EmuError::overflow(op, "the number of points of an access"))
+            .ok_or_else(|| EmuError::overflow(op, "the number of points of an access"))?;
+        EmuError::check_elements(op, "the access", n)
     }
 }
 

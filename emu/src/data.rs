@@ -116,8 +116,13 @@ pub fn read(mem: &[u8], esize: usize, list: OffsetList<'_>, out: &mut [u8]) -> R
         OffsetList::Runs { run: 0, .. } => {}
         OffsetList::Contiguous { start, len } => read_run(mem, n, esize, start, len, out),
         OffsetList::Runs { starts, run: 1 } => read_points(mem, n, esize, starts, out),
+        // No runs: nothing to read, whatever the run length (whose byte size may overflow).
+        OffsetList::Runs { starts: [], .. } => {}
         OffsetList::Runs { starts, run } => {
-            let rb = run * esize;
+            // check_sizes bounds starts.len() * run * esize, so with a run present this fits.
+            let rb = run
+                .checked_mul(esize)
+                .ok_or_else(|| EmuError::overflow(OP, "a run's byte size"))?;
             for (&s, chunk) in starts.iter().zip(out.chunks_exact_mut(rb)) {
                 read_run(mem, n, esize, s, run, chunk);
             }
@@ -194,8 +199,11 @@ pub fn write(
         OffsetList::Contiguous { start, len } => {
             write_run(mem, n, esize, start, len, data, combine);
         }
+        OffsetList::Runs { starts: [], .. } => {}
         OffsetList::Runs { starts, run } => {
-            let rb = run * tile_esize;
+            let rb = run
+                .checked_mul(tile_esize)
+                .ok_or_else(|| EmuError::overflow(OP, "a run's byte size"))?;
             for (&s, chunk) in starts.iter().zip(data.chunks_exact(rb)) {
                 write_run(mem, n, esize, s, run, chunk, combine);
             }

@@ -9,6 +9,13 @@
 /// Result alias used throughout the crate.
 pub type Result<T> = std::result::Result<T, EmuError>;
 
+/// The most elements (points) one op moves, checked before anything is allocated for them:
+/// 2^25, the whole of the largest SBUF (32 MiB) at one byte per element; its offsets take
+/// 256 MiB and the op well under a second. A view may describe more (a view over a small
+/// allocation with a huge shape is arithmetically valid), but no op reads, writes or computes
+/// offsets for more; larger transfers are split by the caller.
+pub const MAX_ELEMENTS: usize = 1 << 25;
+
 /// Everything that can go wrong in the emulator.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EmuError {
@@ -75,6 +82,19 @@ pub enum EmuError {
         /// What is wrong.
         reason: String,
     },
+    /// An operand has more elements than one op handles ([`MAX_ELEMENTS`]); refused before
+    /// anything is allocated for it.
+    #[error("{op}: {what} has {count} elements, more than the {limit} one op handles")]
+    TooLarge {
+        /// The op that failed.
+        op: &'static str,
+        /// Which operand.
+        what: String,
+        /// Its element count.
+        count: usize,
+        /// [`MAX_ELEMENTS`].
+        limit: usize,
+    },
     /// The request is valid NKI but outside what the hardware (or this emulator)
     /// supports, e.g. `dma_compute` with scales other than 1.0.
     #[error("{op}: unsupported: {reason}")]
@@ -87,6 +107,20 @@ pub enum EmuError {
 }
 
 impl EmuError {
+    /// `count` if it is at most [`MAX_ELEMENTS`], else [`EmuError::TooLarge`] naming `what`.
+    pub fn check_elements(op: &'static str, what: &str, count: usize) -> Result<usize> {
+        if count > MAX_ELEMENTS {
+            Err(EmuError::TooLarge {
+                op,
+                what: what.to_string(),
+                count,
+                limit: MAX_ELEMENTS,
+            })
+        } else {
+            Ok(count)
+        }
+    }
+
     /// Shorthand for [`EmuError::InvalidAccess`].
     pub fn invalid(op: &'static str, reason: impl Into<String>) -> Self {
         EmuError::InvalidAccess {

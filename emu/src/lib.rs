@@ -31,7 +31,7 @@ pub mod workloads;
 pub use access::{Access, Affine, IndirectTerm, OobMode, Subscript, VarSpace};
 pub use data::{Combine, OffsetList, SKIP};
 pub use dtype::DType;
-pub use error::{EmuError, Result};
+pub use error::{EmuError, MAX_ELEMENTS, Result};
 pub use memory::{AllocId, MemSpace, Memory};
 pub use offsets::{Offsets, Path, PathChoice, Plan};
 pub use ops::DmaOperand;

@@ -300,6 +300,7 @@ impl Memory {
 
     /// Writes the uninitialised pattern of the view's dtype over every element of it.
     pub fn fill_uninit(&mut self, view: &View) -> Result<()> {
+        EmuError::check_elements("fill_uninit", "the view", view.num_elements())?;
         let bits = view.dtype().uninit_bits();
         let mut tile = vec![0u8; view.num_bytes()];
         for chunk in tile.chunks_exact_mut(view.dtype().size()) {

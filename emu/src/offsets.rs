@@ -224,6 +224,8 @@ impl Plan {
             .iter()
             .try_fold(1usize, |a, &e| a.checked_mul(e))
             .ok_or_else(|| EmuError::overflow(op, "the number of points of an access"))?;
+        // Every buffer of the plan and of the op that runs it is sized by the point count.
+        EmuError::check_elements(op, "the access", num_points)?;
         let source = &access.source;
         if access.subscripts.len() != source.rank() {
             return Err(EmuError::invalid(

@@ -207,7 +207,7 @@ impl View {
         }
         let stride = self.strides[dim];
         let offset = if len > 0 {
-            self.offset + start as i64 * stride
+            offset_plus(self.offset, start, stride, "a slice start")?
         } else {
             self.offset
         };
@@ -234,7 +234,7 @@ impl View {
                 format!("select index {index} of dimension {dim} with extent {extent}"),
             ));
         }
-        let offset = self.offset + index as i64 * self.strides[dim];
+        let offset = offset_plus(self.offset, index, self.strides[dim], "a selected offset")?;
         let mut shape = self.shape.clone();
         let mut strides = self.strides.clone();
         shape.remove(dim);
@@ -267,7 +267,12 @@ impl View {
         }
         let free_shape = &self.shape[1..];
         let free_strides = &self.strides[1..];
-        let count = free_shape.iter().product::<usize>();
+        // Checked: an empty view (a zero extent) may have free extents whose product
+        // overflows, since its own element count is 0.
+        let count = free_shape
+            .iter()
+            .try_fold(1usize, |a, &e| a.checked_mul(e))
+            .ok_or_else(|| EmuError::overflow(OP, "the flattened free extent"))?;
         let mut inner_stride: Option<i64> = None;
         let mut expect_span: i64 = 1;
         // Walk inner to outer: each non-trivial dimension's stride must equal the inner
@@ -320,6 +325,16 @@ impl View {
         }
         View::contiguous(self.alloc, self.dtype, self.offset, shape)
     }
+}
+
+/// `offset + index * stride`, checked (an index of an empty view's dimension with a huge
+/// stride overflows `i64`).
+fn offset_plus(offset: i64, index: usize, stride: i64, what: &str) -> Result<i64> {
+    i64::try_from(index)
+        .ok()
+        .and_then(|i| i.checked_mul(stride))
+        .and_then(|x| x.checked_add(offset))
+        .ok_or_else(|| EmuError::overflow(OP, what))
 }
 
 /// Row-major strides (in elements) for `shape`.

@@ -284,6 +284,20 @@ fn minimise(
     Ok(cur)
 }
 
+/// Minimises `input`, a crash of kind `kind` of `cfg`'s target, running each candidate in a
+/// fresh worker (at most `cfg.minimise_budget` of them): the smallest input found that still
+/// crashes the same way.
+pub fn minimise_input(cfg: &Config, input: &[u8], kind: &CrashKind) -> Result<Vec<u8>, String> {
+    let scratch = std::env::temp_dir().join(format!(
+        "sundial-fuzz-{}-{}-min.input",
+        cfg.target.name(),
+        std::process::id()
+    ));
+    let r = minimise(cfg, input, kind, &scratch).map_err(|e| format!("cannot run a worker: {e}"));
+    let _ = std::fs::remove_file(&scratch);
+    r
+}
+
 /// FNV-1a, for stable reproducer names.
 fn fnv64(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {

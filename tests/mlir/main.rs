@@ -4,6 +4,7 @@
 mod embedding;
 mod expected;
 mod fuzz;
+mod fuzz_harness;
 mod irdl;
 mod pipeline;
 mod render;

@@ -1,0 +1,6 @@
+func.func @f() {
+  "bir.gather"() {data = {pattern = array<
+// x
+  index = 3>}} : () -> ()
+  return
+}

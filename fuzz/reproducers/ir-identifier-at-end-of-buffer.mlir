@@ -1,0 +1,2 @@
+func.func @f() {
+  "bir.gather"() {data = {pattern = a
