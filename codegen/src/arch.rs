@@ -9,8 +9,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// A code-generation target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A code-generation target (ordered by core generation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Target {
     /// CoreV2 (Trn1 / Inf2).
     Sunda,
@@ -36,6 +36,19 @@ impl Target {
     /// Parses the lower-case target name (the NISA dialect's `sundial.target` spelling).
     pub fn from_name(name: &str) -> Option<Target> {
         Target::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// Every name, in [`Target::ALL`] order.
+    pub const NAMES: [&'static str; 3] = ["sunda", "cayman", "mariana"];
+
+    /// NeuronCore version number (2, 3, 4: NKI's `nc_version` gen2 = trn1/inf2, gen3 = trn2,
+    /// gen4 = trn3).
+    pub fn nc_version(self) -> u32 {
+        match self {
+            Target::Sunda => 2,
+            Target::Cayman => 3,
+            Target::Mariana => 4,
+        }
     }
 
     /// The built-in architecture model of this target.

@@ -1417,8 +1417,52 @@ pub fn legal_opcodes(bir_op: &str) -> OpcodeSet {
             }
         }
     }
+    for b in BIR_ONLY.iter().filter(|b| b.bir_op == bir_op) {
+        for &o in b.opcodes {
+            set.insert(o);
+        }
+    }
     set
 }
+
+/// A BIR instruction (or an opcode of one) that no NISA row emits: passes produce it or a
+/// front end writes it directly, so its opcodes are stated here, once.
+#[derive(Clone, Copy, Debug)]
+pub struct BirOnly {
+    /// The BIR op (`dialects/src/bir.rs` spelling).
+    pub bir_op: &'static str,
+    /// Its opcodes beyond those the NISA rows give it.
+    pub opcodes: &'static [u8],
+    /// Where the opcodes come from.
+    pub source: Source,
+    /// Who produces it, and the sources' words.
+    pub note: &'static str,
+}
+
+/// The BIR-only instructions and opcodes ([`legal_opcodes`] includes them).
+pub const BIR_ONLY: [BirOnly; 3] = [
+    BirOnly {
+        bir_op: "select",
+        opcodes: &[0x98],
+        source: Source::Seed,
+        note: "TENSOR_SCALAR_SELECT, the data-predicate select: decomposing NKI's select \
+               produces it (affine_select is 0x92; isa-table §2: never bind by the word select)",
+    },
+    BirOnly {
+        bir_op: "copy_predicated",
+        opcodes: &[0xe8],
+        source: Source::CompilerWiki,
+        note: "CopyPredicatedScalar 0xE8 (opcode roster): BIR Select lowers to GenericCopy + \
+               CopyPredicated 0x72/0x99/0xE8 (bundle-layouts §4.11); no byte layout, unpinned",
+    },
+    BirOnly {
+        bir_op: "inline_asm_bytes",
+        opcodes: &[0xf0],
+        source: Source::Seed,
+        note: "EXTENDED_INST: custom ops with an inline byte string and {events:...}, \
+               {srcs[N]:...}, {dsts[N]:...} placeholders (isa-table §2)",
+    },
+];
 
 /// Why `opcodes` cannot be encoded on `target` today, or `None` when each has a field table
 /// whose family the target has.

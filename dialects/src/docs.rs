@@ -110,13 +110,74 @@ fn op_section(out: &mut String, dialect: &str, op: &OpSpec, extra: &str) {
     out.push('\n');
 }
 
+/// The ISA table's opcodes of a NISA op and where its encoding is pinned (empty for the
+/// structural ops, which have no row).
+fn isa_facts(name: &str) -> String {
+    use sundial_codegen::{Target, isa};
+    let Some(r) = isa::row(name) else {
+        return String::new();
+    };
+    let codes: Vec<String> = r.opcodes().iter().map(|o| format!("0x{o:02X}")).collect();
+    let pinned: Vec<&str> = Target::ALL
+        .into_iter()
+        .filter(|&t| r.pinned(t))
+        .map(|t| t.name())
+        .collect();
+    let codes = if codes.is_empty() {
+        "none".to_string()
+    } else {
+        codes.join(", ")
+    };
+    let pinned = if pinned.is_empty() {
+        let why = Target::ALL
+            .into_iter()
+            .find_map(|t| r.unpinned(t))
+            .unwrap_or_default();
+        format!("pinned nowhere ({why})")
+    } else {
+        format!("encoding pinned on {}", pinned.join(", "))
+    };
+    format!("ISA opcodes {codes}; {pinned}")
+}
+
+/// One table row per ISA row: opcodes and the targets whose encoding is pinned.
+fn isa_summary(out: &mut String) {
+    use sundial_codegen::{Target, isa};
+    out.push_str("## ISA summary\n\nFrom the codegen ISA table (`codegen/src/isa.rs`): every opcode a NISA op can lower to, and on which targets every one of them has a bundle encoder (a field table) in codegen.\n\n");
+    out.push_str("| op | emit | opcodes | sunda | cayman | mariana |\n|---|---|---|---|---|---|\n");
+    for r in isa::ROWS.iter() {
+        let codes: Vec<String> = r.opcodes().iter().map(|o| format!("0x{o:02X}")).collect();
+        let emit = r
+            .emit
+            .map(|e| format!("#{e}"))
+            .unwrap_or_else(|| "-".into());
+        let cols: Vec<&str> = Target::ALL
+            .into_iter()
+            .map(|t| if r.pinned(t) { "pinned" } else { "-" })
+            .collect();
+        let _ = writeln!(
+            out,
+            "| `{}` | {emit} | {} | {} |",
+            r.name,
+            if codes.is_empty() {
+                "none".to_string()
+            } else {
+                codes.join(" ")
+            },
+            cols.join(" | ")
+        );
+    }
+    out.push('\n');
+}
+
 /// The whole reference as Markdown.
 pub fn markdown() -> String {
     let mut out = String::new();
     out.push_str("# NISA and BIR op reference\n\nGENERATED from `dialects/src/nisa.rs` and `dialects/src/bir.rs` (`SUNDIAL_BLESS=1 cargo test --test mlir docs`). Conventions: see `docs/dialects.md`.\n\n");
+    isa_summary(&mut out);
     let _ = writeln!(out, "## NISA ({} ops)\n", crate::nisa::OPS.len());
     for op in crate::nisa::OPS {
-        op_section(&mut out, "nisa", op, "");
+        op_section(&mut out, "nisa", op, &isa_facts(op.name));
     }
     let _ = writeln!(out, "## BIR ({} ops)\n", crate::bir::OPS.len());
     for op in crate::bir::OPS {

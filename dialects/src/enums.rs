@@ -84,78 +84,16 @@ string_enum!(
     PerfMode, "perf_mode", [None = "none", DoubleRow = "double_row", DoubleRowSwInterleave = "double_row_sw_interleave"]
 );
 
-string_enum!(
-    /// BIR `AluOpType` (0..32), the names NISA uses for ALU operations. The wire byte is a
-    /// separate table in the codegen crate; these are the IR names only.
-    AluOp, "alu_op", [
-        Bypass = "bypass", BitwiseNot = "bitwise_not", ArithShiftLeft = "arith_shift_left",
-        ArithShiftRight = "arith_shift_right", Add = "add", Subtract = "subtract", Mult = "mult",
-        Divide = "divide", Max = "max", Min = "min", BitwiseAnd = "bitwise_and",
-        BitwiseOr = "bitwise_or", BitwiseXor = "bitwise_xor", LogicalAnd = "logical_and",
-        LogicalOr = "logical_or", LogicalXor = "logical_xor", LogicalShiftLeft = "logical_shift_left",
-        LogicalShiftRight = "logical_shift_right", IsEqual = "is_equal", NotEqual = "not_equal",
-        IsGt = "is_gt", IsGe = "is_ge", IsLt = "is_lt", IsLe = "is_le", Average = "average",
-        ElemwiseMul = "elemwise_mul", Pow = "pow", Mod = "mod", Rsqrt = "rsqrt", Abs = "abs",
-        AbsMax = "abs_max", AbsMin = "abs_min", ModInt = "mod_int",
-    ]
-);
+/// BIR `AluOpType` (0..32), the names NISA and BIR use for ALU operations: the codegen
+/// crate's vocabulary, re-exported (one enum for the dialects, the ISA table and the
+/// encoders; the wire byte is codegen's table).
+pub use sundial_codegen::enums::BirAluOp as AluOp;
 
-impl AluOp {
-    /// Bit-vector operations (operate on raw integer bits).
-    pub fn is_bitvec(self) -> bool {
-        use AluOp::*;
-        matches!(
-            self,
-            Bypass
-                | BitwiseNot
-                | ArithShiftLeft
-                | ArithShiftRight
-                | BitwiseAnd
-                | BitwiseOr
-                | BitwiseXor
-                | LogicalShiftLeft
-                | LogicalShiftRight
-        )
-    }
-
-    /// Arithmetic operations (fp32 math on Vector, native integers on GpSimd).
-    pub fn is_arith(self) -> bool {
-        use AluOp::*;
-        matches!(
-            self,
-            Bypass
-                | Add
-                | Subtract
-                | Mult
-                | Divide
-                | Max
-                | Min
-                | LogicalAnd
-                | LogicalOr
-                | LogicalXor
-                | IsEqual
-                | NotEqual
-                | IsGt
-                | IsGe
-                | IsLt
-                | IsLe
-                | Average
-                | Pow
-                | Mod
-                | Rsqrt
-                | Abs
-                | AbsMax
-                | AbsMin
-                | ModInt
-        )
-    }
-
-    /// Comparison operations (result 1.0 / 0.0).
-    pub fn is_compare(self) -> bool {
-        use AluOp::*;
-        matches!(self, IsEqual | NotEqual | IsGt | IsGe | IsLt | IsLe)
-    }
-}
+/// The op tables' descriptor of [`AluOp`] (`alu_op`, its spellings in numeric order).
+pub const ALU_VOCAB: crate::spec::Vocab = crate::spec::Vocab {
+    name: "alu_op",
+    values: &AluOp::NAMES,
+};
 
 string_enum!(
     /// BIR `ActivationFunctionType` (0..29), the names NISA uses for activation functions.
@@ -177,15 +115,8 @@ string_enum!(
     Space, "memory space", [Hbm = "hbm", Sbuf = "sbuf", Psum = "psum"]
 );
 
-string_enum!(
-    /// NeuronCore generations an op may require (`nc_version`: gen2=trn1/inf2, gen3=trn2,
-    /// gen4=trn3). Written on a module as `sundial.target = "sunda" | "cayman" | "mariana"`.
-    Target, "sundial.target", [Sunda = "sunda", Cayman = "cayman", Mariana = "mariana"]
-);
-
-impl Target {
-    /// NeuronCore version number (2, 3, 4).
-    pub fn nc_version(self) -> u32 {
-        self.code() + 2
-    }
-}
+/// NeuronCore generations an op may require, written on a module as `sundial.target =
+/// "sunda" | "cayman" | "mariana"`: the codegen crate's [`Target`] (with `name`, `from_name`,
+/// `NAMES` and `nc_version`), re-exported so that the dialects, the ISA table and the encoders
+/// share one vocabulary.
+pub use sundial_codegen::arch::Target;

@@ -28,8 +28,8 @@
 use crate::{
     dtype::DtypeSet as D,
     enums::{
-        ActivationFunc, AluOp, DgeMode, DmaEngine, Engine, Engine as E, OobMode, PerfMode,
-        ReduceCmd, Target,
+        ActivationFunc, DgeMode, DmaEngine, Engine, Engine as E, OobMode, PerfMode, ReduceCmd,
+        Target,
     },
     spec::{
         AttrKind, AttrSpec, OpSpec, OperandSpec, Provenance, ResultKind, ResultSpec, Spaces as S,
@@ -40,7 +40,7 @@ use crate::{
 /// The dialect namespace.
 pub const DIALECT: &str = "nisa";
 
-const ALU: crate::spec::Vocab = AluOp::VOCAB;
+const ALU: crate::spec::Vocab = crate::enums::ALU_VOCAB;
 
 /// ALU ops accepted by the arithmetic forms (`*_arith`).
 pub const ARITH_OPS: &[&str] = &[

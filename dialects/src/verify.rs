@@ -124,7 +124,7 @@ fn module_target(raw: MlirOperation) -> Result<Option<Target>, String> {
         ));
     }
     let text = string_attr_value(attr);
-    Target::parse(&text).map(Some).ok_or_else(|| {
+    Target::from_name(&text).map(Some).ok_or_else(|| {
         format!(
             "attribute '{TARGET_ATTR}': unknown target \"{text}\" (expected sunda|cayman|mariana)"
         )

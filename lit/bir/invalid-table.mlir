@@ -92,7 +92,7 @@ func.func @opcodes_empty() {
 
 // ... each one of the instruction's opcodes.
 func.func @opcode() {
-  // expected-error@+1 {{attribute 'opcodes': 0x41 is not an opcode of InstReadAccumulator (legal: 0x9B, 0x24) (rule: opcode)}}
+  // expected-error@+1 {{attribute 'opcodes': 0x41 is not an opcode of InstReadAccumulator (legal: 0x24, 0x9B) (rule: opcode)}}
   "bir.read_accumulator"() {opcodes = array<i64: 0x41>, engine = "vector",
     dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 1>, dtype = "float32"}} : () -> ()
   return

@@ -18,5 +18,5 @@
 // OPS: nisa.device_print{{ +}}#62 nl.device_print
 // OPS: nisa.dma_compute{{ +}}- nki.isa.dma_compute
 // OPS: BIR ops ({{[0-9]+}}):
-// OPS-NEXT: bir.gather{{ +}}0x68,0x67{{ +}}op 92 InstGather
+// OPS-NEXT: bir.gather{{ +}}0x67,0x68{{ +}}op 92 InstGather
 // OPS: bir.inline_asm_bytes{{ +}}0xF0{{ +}}InstInlineASMBytes

@@ -23,7 +23,7 @@ pub const INFO: PassInfo = PassInfo {
     description: "Runs the Rust semantic verifier (operand spaces and dtypes, engines, shapes, access patterns, MX and indirection rules, BIR opcode sequences) on every nisa/bir op under the anchor; fails the pipeline on the first broken rule of each op.",
     options: &[crate::registry::PassOption {
         name: "target",
-        kind: OptionKind::Enum(Target::NAMES),
+        kind: OptionKind::Enum(&Target::NAMES),
         default: "",
         help: "Target for target-gated rules (default: the module's sundial.target)",
     }],
@@ -46,7 +46,7 @@ impl<'c> RunExternalPass<'c> for VerifyPass {
 }
 
 fn create(options: &PassOptions) -> Pass {
-    let target = options.get("target").and_then(Target::parse);
+    let target = options.get("target").and_then(Target::from_name);
     create_external(
         VerifyPass { target },
         TypeId::create(&VERIFY_PASS_ID),

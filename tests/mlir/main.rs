@@ -6,6 +6,7 @@ mod expected;
 mod fuzz;
 mod fuzz_harness;
 mod irdl;
+mod isa_tables;
 mod pipeline;
 mod render;
 mod source;

@@ -384,14 +384,11 @@ pub fn check(v: &mut OpView<'_, '_, '_>, spec: &BirOpSpec, target: Option<Target
     let Some(opcodes) = v.i64_array("opcodes") else {
         return;
     };
+    // The legal set is the ISA table's (codegen `isa::legal_opcodes`).
+    let legal_set = spec.opcodes();
     for &o in &opcodes {
-        if !(0..=255).contains(&o) || !spec.opcodes.contains(&(o as u8)) {
-            let legal = spec
-                .opcodes
-                .iter()
-                .map(|o| format!("0x{o:02X}"))
-                .collect::<Vec<_>>()
-                .join(", ");
+        if !(0..=255).contains(&o) || !legal_set.contains(o as u8) {
+            let legal = spec.opcodes_text(", ");
             v.error(format!("attribute 'opcodes': 0x{o:X} is not an opcode of {} (legal: {legal}) (rule: opcode)", spec.bir_class));
             return;
         }
@@ -431,14 +428,19 @@ pub fn check(v: &mut OpView<'_, '_, '_>, spec: &BirOpSpec, target: Option<Target
             }
         }
         "gather" => {
-            let n = match find("index") {
-                Some(PhysAp::Static(i)) => i.elements_per_partition(),
-                _ => 0,
+            // Without a valid static index pattern there is nothing to count (its own error is
+            // reported where the pattern is decoded).
+            let Some(PhysAp::Static(index)) = find("index") else {
+                return;
             };
-            // The expected list is built only when it can fit in `opcodes` (at most 64
-            // entries): a large index pattern (up to 65535^4 elements) made `n + 511` overflow
-            // and the list exhaust memory.
-            let chunks = (n.max(0) as u64).div_ceil(512).max(1);
+            // The chunk count is codegen's (`gather_chunks`, the ISA table's rule), so the
+            // verifier and the encoder agree everywhere. (An empty index, 0 chunks, never gets
+            // here: a pattern's counts are at least 1, the access-pattern rule.) The expected list
+            // is built only when it can fit in `opcodes` (at most 64 entries): a large index
+            // pattern (up to 65535^4 elements) made `n + 511` overflow and the list exhaust
+            // memory.
+            let chunks =
+                sundial_codegen::gather_chunks(index.elements_per_partition().max(0) as u64);
             let why =
                 format!("Gather emits {{0x68, 0x67}} once per 512-element chunk ({chunks} chunks)");
             if chunks <= 32 {
