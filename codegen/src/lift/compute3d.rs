@@ -67,7 +67,7 @@ fn tensor_tensor(a: &Bundle, arch: &ArchModel) -> Instruction {
     let alu_byte = byte(tt::OP, a);
     // 0x41 with an integer-band override byte is the GpSimd int32 form.
     let int = (op == c3::TENSOR_TENSOR_ARITH.opcode)
-        .then(|| c3::gpsimd_int32_op(alu_byte, arch.target))
+        .then(|| crate::isa::gpsimd_int32_op(alu_byte, arch.target))
         .flatten();
     let (engine, alu_op) = match int {
         Some(o) => (Engine::GpSimd, o),
