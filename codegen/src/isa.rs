@@ -27,7 +27,7 @@ use crate::bundle::OpcodeSet;
 use crate::dtype::BirDtype;
 use crate::enums::{BirAluOp, alu_to_wire};
 use crate::formats;
-use crate::model::Engine;
+use crate::model::{Engine, TsForm};
 use crate::{TRANSPOSE_WIDE_PARTITIONS, gather_chunks};
 
 use BirAluOp as A;
@@ -1402,6 +1402,28 @@ pub fn row(name: &str) -> Option<&'static Row> {
     ROWS.iter().find(|r| r.name == name)
 }
 
+/// The row of NISA op `name`, for a `const` item: evaluated at compile time, a name with no
+/// row fails the build (so an encoder never meets an unknown row at run time). Use [`row`]
+/// for a name known only at run time.
+pub const fn row_const(name: &str) -> &'static Row {
+    let mut i = 0;
+    while i < ROWS.len() {
+        let r = &ROWS[i];
+        if r.name.len() == name.len() {
+            let (a, b) = (r.name.as_bytes(), name.as_bytes());
+            let mut j = 0;
+            while j < a.len() && a[j] == b[j] {
+                j += 1;
+            }
+            if j == a.len() {
+                return r;
+            }
+        }
+        i += 1;
+    }
+    panic!("no ISA row of this name")
+}
+
 /// Every BIR op name some case produces, in first-use order.
 pub fn bir_ops() -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
@@ -1896,7 +1918,7 @@ pub struct Dispatch {
     pub case: &'static Case,
 }
 
-/// The encoder's half of [`select`]: the first case of row `op` that exists on `q.target`
+/// The encoder's half of [`select`]: the first case of row `r` that exists on `q.target`
 /// ([`Case::possible_on`]: its own floor and target conditions), that `admit` accepts and
 /// whose conditions hold for `q` (an unknown `q.engine` matches no `When::Engine`).
 ///
@@ -1906,11 +1928,10 @@ pub struct Dispatch {
 /// caller skip a case it cannot write (typically one whose formats the target's model lacks,
 /// [`Case::encodable`]).
 pub fn dispatch(
-    op: &str,
+    r: &'static Row,
     q: &SelectQuery,
     admit: impl Fn(&Case) -> bool,
 ) -> Result<Dispatch, SelectError> {
-    let r = row(op).ok_or_else(|| SelectError::UnknownOp { op: op.to_string() })?;
     let mut taken = None;
     for c in r
         .cases
@@ -1951,6 +1972,26 @@ pub fn dispatch(
         alu_byte: case_alu_byte(r.name, c, q)?,
         case: c,
     })
+}
+
+/// The ISA row of a TensorScalar instruction of `form` whose ALU ops are of the bitvec class
+/// (`bitvec`), and whether its query transposes: the plain form is `tensor_scalar_bitvec` or
+/// `tensor_scalar_arith`, the transpose that row's transposing case, and each cache form and
+/// EXPONENTIAL its own row. The encoder and lifting both read it.
+pub fn tensor_scalar_row(form: &TsForm, bitvec: bool) -> (&'static Row, bool) {
+    const ARITH: &Row = row_const("tensor_scalar_arith");
+    const BITVEC: &Row = row_const("tensor_scalar_bitvec");
+    const CACHE_REDUCE: &Row = row_const("tensor_scalar_cache_reduce");
+    const CACHE_CUMULATIVE: &Row = row_const("tensor_scalar_cache_cumulative");
+    const EXPONENTIAL: &Row = row_const("exponential");
+    match form {
+        TsForm::Plain if bitvec => (BITVEC, false),
+        TsForm::Plain => (ARITH, false),
+        TsForm::Transpose => (ARITH, true),
+        TsForm::CacheReduce { .. } => (CACHE_REDUCE, false),
+        TsForm::CacheCumulative => (CACHE_CUMULATIVE, false),
+        TsForm::Exponential => (EXPONENTIAL, false),
+    }
 }
 
 fn check_min(op: &'static str, m: MinTarget, t: Target, what: &str) -> Result<(), SelectError> {

@@ -34,15 +34,20 @@ fn in_psum(ap: &AccessPattern) -> bool {
 /// formats for. An error here means the ISA table and the formats table disagree (the
 /// `isa_dispatch` tests check they do not), reported as unpinned.
 fn table(
-    row: &'static str,
+    row: &'static isa::Row,
     q: &SelectQuery,
     admit: impl Fn(&isa::Case) -> bool,
 ) -> Result<isa::Dispatch, EncodeError> {
     isa::dispatch(row, q, admit).map_err(|_| EncodeError::Unpinned {
-        op: row,
+        op: row.name,
         missing: "an ISA-table case this target has the formats for",
     })
 }
+
+/// The ISA rows this group's encoders read (resolved at compile time).
+const TT_ARITH: &isa::Row = isa::row_const("tensor_tensor_arith");
+const TT_BITVEC: &isa::Row = isa::row_const("tensor_tensor_bitvec");
+const COPY_PREDICATED: &isa::Row = isa::row_const("copy_predicated");
 
 /// The (opcode, ALU byte) of a TensorTensor on `engine` and the target, read from the ISA
 /// table: the row by the op's ALU class (a bitvec byte, [`c3::BITVEC_OPS`], is
@@ -59,11 +64,7 @@ pub(crate) fn tt_select(
         return Err(EncodeError::GpsimdPsum);
     }
     let bitvec = c3::BITVEC_OPS.contains(&w);
-    let row = if bitvec {
-        "tensor_tensor_bitvec"
-    } else {
-        "tensor_tensor_arith"
-    };
+    let row = if bitvec { TT_BITVEC } else { TT_ARITH };
     let q = SelectQuery::new(arch.target)
         .on_engine(engine)
         .with_dtypes(o.dst.dtype(), &[o.in0.dtype(), o.in1.dtype()])
@@ -160,7 +161,7 @@ pub(crate) fn predicated_select(
     let q = SelectQuery::new(arch.target)
         .on_engine(inst.engine)
         .with_dtypes(dst, &[data]);
-    Ok(table("copy_predicated", &q, |c| c.encodable(arch))?.opcodes)
+    Ok(table(COPY_PREDICATED, &q, |c| c.encodable(arch))?.opcodes)
 }
 
 /// The single opcode of a one-bundle sequence.
@@ -198,9 +199,8 @@ fn bitvec_class(w: u8) -> Option<bool> {
 
 /// The opcode sequence of a TensorScalar and its ALU bytes. The ALU class (a bitvec op byte,
 /// [`c3::BITVEC_OPS`]; BYPASS is either class) and the form name the ISA row
-/// (`tensor_scalar_bitvec` / `tensor_scalar_arith`, the transpose as that row's transposing
-/// case, `tensor_scalar_cache_reduce`, `tensor_scalar_cache_cumulative`, `exponential`); the
-/// row's case gives the opcodes (0x53, 0x43, 0x93, 0x9a + 0x9b, 0xe6, 0x30).
+/// ([`isa::tensor_scalar_row`]); the row's case gives the opcodes (0x53, 0x43, 0x93,
+/// 0x9a + 0x9b, 0xe6, 0x30).
 pub(crate) fn ts_select(
     inst: &Instruction,
     o: &TensorScalar,
@@ -215,20 +215,13 @@ pub(crate) fn ts_select(
         return Err(EncodeError::AluClassMix(o.op0, o.op1));
     }
     let bitvec = c0 == Some(true) || c1 == Some(true);
-    let mut q = SelectQuery::new(arch.target)
-        .on_engine(inst.engine)
-        .with_dtypes(o.dst.dtype(), &[o.src.dtype()])
-        .with_alu(o.op0);
-    let row = match o.form {
-        TsForm::Plain if bitvec => "tensor_scalar_bitvec",
-        TsForm::Plain => "tensor_scalar_arith",
-        TsForm::Transpose => {
-            q.transpose = true;
-            "tensor_scalar_arith"
-        }
-        TsForm::CacheReduce { .. } => "tensor_scalar_cache_reduce",
-        TsForm::CacheCumulative => "tensor_scalar_cache_cumulative",
-        TsForm::Exponential => "exponential",
+    let (row, transpose) = isa::tensor_scalar_row(&o.form, bitvec);
+    let q = SelectQuery {
+        transpose,
+        ..SelectQuery::new(arch.target)
+            .on_engine(inst.engine)
+            .with_dtypes(o.dst.dtype(), &[o.src.dtype()])
+            .with_alu(o.op0)
     };
     // Every case is admitted: the target gate of EXPONENTIAL is `form_gate`'s (a family check),
     // which COLLECT does not run.

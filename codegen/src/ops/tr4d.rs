@@ -23,7 +23,8 @@ fn copy_select(op: &TensorCopy, target: Target) -> Result<u8, EncodeError> {
         op: "tensor_copy",
         missing: "a one-bundle ISA-table case of tensor_copy",
     };
-    match isa::dispatch("tensor_copy", &q, |_| true).map(|d| d.opcodes) {
+    const TENSOR_COPY: &isa::Row = isa::row_const("tensor_copy");
+    match isa::dispatch(TENSOR_COPY, &q, |_| true).map(|d| d.opcodes) {
         Ok([opcode]) => Ok(*opcode),
         _ => Err(unpinned),
     }

@@ -156,8 +156,8 @@ fn tt_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
                 .on_engine(Engine::Vector)
                 .with_dtypes(BirDtype::Bfloat16, &[BirDtype::Bfloat16; 2])
                 .with_alu(a);
-            isa::dispatch("tensor_tensor_arith", &q, |k| k.encodable(c.arch))
-                .is_ok_and(|d| d.opcodes == [op])
+            const TT_ARITH: &isa::Row = isa::row_const("tensor_tensor_arith");
+            isa::dispatch(TT_ARITH, &q, |k| k.encodable(c.arch)).is_ok_and(|d| d.opcodes == [op])
         });
     if wide && !bf16 {
         c.fail(
