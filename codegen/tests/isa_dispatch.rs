@@ -398,4 +398,183 @@ fn known_disagreements_between_select_and_the_encoders() {
     let q = qe(Cayman, &pool_and, Int32, &[Int32, Int32]).with_alu(A::BitwiseAnd);
     assert!(sel("tensor_tensor_bitvec", q).is_err());
     assert_eq!(first(&pool_and, Cayman), Ok(vec![0x51]));
+    // 5. A transposing TensorScalar on Scalar: the table's tensor_scalar_arith row allows
+    //    Scalar and its transposing case has no engine condition (0x93); the encoder's form
+    //    gate keeps every form but the plain one on Vector.
+    let act_tr = on(ts(|x| x.form = TsForm::Transpose), Engine::Scalar);
+    let q = SelectQuery {
+        transpose: true,
+        ..qe(Cayman, &act_tr, Float32, &[Float32]).with_alu(A::Mult)
+    };
+    assert_eq!(sel("tensor_scalar_arith", q), Ok(vec![0x93]));
+    assert!(matches!(
+        first(&act_tr, Cayman),
+        Err(sundial_codegen::EncodeError::EngineMismatch { .. })
+    ));
+    // 6. A bitvec TensorScalar on GpSimd: the table's tensor_scalar_bitvec row is Vector only,
+    //    the encoder writes 0x53 on GpSimd too.
+    let pool_ts = on(
+        ts(|x| {
+            x.src = sb(0, 0, 32, 64, Int32);
+            x.dst = sb(0, 0x400, 32, 64, Int32);
+            x.op0 = A::BitwiseAnd;
+            x.op1 = A::Bypass;
+            x.imm0 = ImmOperand::Int(0xff);
+            x.imm1 = ImmOperand::Int(0);
+        }),
+        Engine::GpSimd,
+    );
+    let q = qe(Cayman, &pool_ts, Int32, &[Int32]).with_alu(A::BitwiseAnd);
+    assert!(sel("tensor_scalar_bitvec", q).is_err());
+    assert_eq!(first(&pool_ts, Cayman), Ok(vec![0x53]));
+    // 7. A raw DIVIDE TensorTensor: select names 0x41 (the table states no ALU legality), the
+    //    encoder refuses the op (header: 0x41 takes no raw DIVIDE).
+    let div = tt(A::Divide, Float32);
+    let q = qe(Cayman, &div, Float32, &[Float32, Float32]).with_alu(A::Divide);
+    assert_eq!(sel("tensor_tensor_arith", q), Ok(vec![0x41]));
+    assert_eq!(
+        first(&div, Cayman),
+        Err(sundial_codegen::EncodeError::AluNotEncodable(A::Divide))
+    );
+}
+
+/// `isa::dispatch`, the case choice the encoders read: hand-written expectations from the rows
+/// (isa-table.md §1-§2, pass-rules §9, bundle-layouts §4x.1), and each of its failures.
+#[test]
+fn dispatch_is_the_case_choice_alone() {
+    use BirAluOp as A;
+    use Target::*;
+    use sundial_codegen::SelectError;
+    use sundial_codegen::arch::{CAYMAN, Family, SUNDA};
+    const TT: &isa::Row = isa::row_const("tensor_tensor_arith");
+    let all = |_: &isa::Case| true;
+    let tt_q = |t, e, op, d| {
+        SelectQuery::new(t)
+            .on_engine(e)
+            .with_dtypes(d, &[d, d])
+            .with_alu(op)
+    };
+    let d = |q: SelectQuery| isa::dispatch(TT, &q, all).map(|x| (x.opcodes.to_vec(), x.alu_byte));
+    // The sunda bf16 forms; elsewhere 0x41.
+    assert_eq!(
+        d(tt_q(Sunda, Engine::Vector, A::Mult, Bfloat16)),
+        Ok((vec![0x8b], None))
+    );
+    assert_eq!(
+        d(tt_q(Cayman, Engine::Vector, A::Mult, Bfloat16)),
+        Ok((vec![0x41], None))
+    );
+    // The GpSimd int32 form: 0x41 with the integer-band byte (CoreV2 add 0xC4, CoreV3 subtract
+    // 0xC6).
+    assert_eq!(
+        d(tt_q(Sunda, Engine::GpSimd, A::Add, Int32)),
+        Ok((vec![0x41], Some(0xc4)))
+    );
+    assert_eq!(
+        d(tt_q(Cayman, Engine::GpSimd, A::Subtract, Int32)),
+        Ok((vec![0x41], Some(0xc6)))
+    );
+    // A case that exists on no modelled target (INT_WIDE 0xf3, maverick) is never taken.
+    assert_eq!(
+        d(tt_q(Mariana, Engine::Vector, A::Add, Int64)),
+        Ok((vec![0x41], None))
+    );
+    // `admit` skips cases: the bf16 case needs the bf16 family, which cayman's model lacks.
+    let bf16 = TT.cases.iter().find(|c| c.seq.emitted() == [0x8a]).unwrap();
+    assert!(bf16.encodable(&SUNDA) && !bf16.encodable(&CAYMAN));
+    assert!(bf16.emits_family(Family::TensorTensorBf16));
+    assert!(!bf16.emits_family(Family::TensorTensor));
+    let e = isa::dispatch(TT, &tt_q(Sunda, Engine::Vector, A::Add, Float32), |_| false);
+    assert!(
+        matches!(&e, Err(SelectError::Unpinned { op: "tensor_tensor_arith", missing })
+            if missing.contains("no case of the row applies on sunda")),
+        "{e:?}"
+    );
+    // A per-chunk pattern comes back once (the encoder repeats it).
+    let gather = isa::row_const("gather");
+    let g = isa::dispatch(gather, &SelectQuery::new(Cayman), all).map(|x| x.opcodes);
+    assert_eq!(g, Ok(&[0x68u8, 0x67][..]));
+    // A missing sequence, a lowered op and a query without a fact the case reads.
+    let ts = isa::row_const("tensor_scalar_arith");
+    let both = SelectQuery {
+        accumulate: true,
+        transpose: true,
+        ..SelectQuery::new(Sunda).on_engine(Engine::Vector)
+    };
+    assert!(matches!(
+        isa::dispatch(ts, &both, all),
+        Err(SelectError::Unpinned {
+            op: "tensor_scalar_arith",
+            ..
+        })
+    ));
+    let load = isa::row_const("generic_load");
+    assert_eq!(
+        isa::dispatch(load, &SelectQuery::new(Sunda), all),
+        Err(SelectError::LoweredByPass {
+            op: "generic_load",
+            pass: "sundial-generic-load-to-gather"
+        })
+    );
+    let st = isa::row_const("stream_transpose");
+    assert_eq!(
+        isa::dispatch(st, &SelectQuery::new(Sunda), all),
+        Err(SelectError::Incomplete {
+            op: "stream_transpose",
+            needs: "dst_partitions"
+        })
+    );
+}
+
+#[test]
+fn tensor_scalar_forms_name_their_rows() {
+    let readout = sbd(0, 0xC00, 32, [], Float32);
+    // (form, bitvec class, the opcodes the row gives: bundle-layouts §4.2 / isa-table rows
+    // 12, 14, 15, 25, 38).
+    let cases: [(TsForm, bool, &[u8]); 6] = [
+        (TsForm::Plain, false, &[0x43]),
+        (TsForm::Plain, true, &[0x53]),
+        (TsForm::Transpose, false, &[0x93]),
+        (
+            TsForm::CacheReduce {
+                reduce_res: readout,
+            },
+            false,
+            &[0x9a, 0x9b],
+        ),
+        (TsForm::CacheCumulative, false, &[0xe6]),
+        (TsForm::Exponential, false, &[0x30]),
+    ];
+    for (form, bitvec, want) in cases {
+        let (row, transpose) = isa::tensor_scalar_row(&form, bitvec);
+        let q = SelectQuery {
+            transpose,
+            ..SelectQuery::new(Target::Mariana).on_engine(Engine::Vector)
+        };
+        let got = isa::dispatch(row, &q, |_| true).map(|d| d.opcodes);
+        assert_eq!(got, Ok(want), "{form:?} bitvec={bitvec}");
+    }
+}
+
+#[test]
+fn gpsimd_int32_bytes_invert() {
+    for t in Target::ALL {
+        for (op, _, _) in isa::GPSIMD_INT32_ALU {
+            if let Some(b) = isa::gpsimd_int32_alu(op, t) {
+                assert_eq!(isa::gpsimd_int32_op(b, t), Some(op), "{op:?} on {t}");
+            }
+        }
+        // A plain byte (ADD 0x04) is no override.
+        assert_eq!(isa::gpsimd_int32_op(0x04, t), None);
+    }
+    // CoreV2 has no subtract override; CoreV3 does (0xC6).
+    assert_eq!(
+        isa::gpsimd_int32_alu(BirAluOp::Subtract, Target::Sunda),
+        None
+    );
+    assert_eq!(
+        isa::gpsimd_int32_alu(BirAluOp::Subtract, Target::Mariana),
+        Some(0xc6)
+    );
+    assert_eq!(isa::row_const("matmul").name, "matmul");
 }

@@ -3,6 +3,11 @@
 //! (0x72/0x99), TensorScalar (S3D3_TS: 0x43, 0x53, 0x93, 0x9a + 0x9b, 0xe6, 0x30),
 //! TensorScalarSelect (0x98) and ActivationReadAccumulator (0x24).
 //!
+//! Which opcode (and GpSimd int32 ALU byte) an instruction takes is the ISA table's: the
+//! encoders and COLLECT ask [`isa::dispatch`] with the instruction's op, dtypes, engine and
+//! target; only the ALU-class tables (`formats::compute3d`) and the engine and form gates stay
+//! here.
+//!
 //! There is no GENERATE fast path for these: `ops::generate` declines them and the reference
 //! encoder here writes every bundle, through the field constants of `formats::compute3d`.
 
