@@ -1933,11 +1933,7 @@ pub fn dispatch(
     admit: impl Fn(&Case) -> bool,
 ) -> Result<Dispatch, SelectError> {
     let mut taken = None;
-    for c in r
-        .cases
-        .iter()
-        .filter(|c| c.possible_on(q.target) && admit(c))
-    {
+    for c in r.cases.iter().filter(|c| c.possible_on(q.target)) {
         let mut holds = true;
         for w in c.when {
             if !test(r, q, q.engine, w)? {
@@ -1945,7 +1941,7 @@ pub fn dispatch(
                 break;
             }
         }
-        if holds {
+        if holds && admit(c) {
             taken = Some(c);
             break;
         }
@@ -2036,6 +2032,7 @@ fn resolve_engine(r: &'static Row, q: &SelectQuery) -> Result<Option<Engine>, Se
                     needs: "alu (the tensor_tensor engine rule reads it)",
                 })?;
                 let ints = operand_dtypes(r, q)?
+                    .as_slice()
                     .iter()
                     .all(|d| matches!(d, D::Int32 | D::Uint32));
                 let gpsimd = matches!(a, A::Add | A::Subtract | A::Mult) && ints && !q.psum;
@@ -2049,23 +2046,43 @@ fn resolve_engine(r: &'static Row, q: &SelectQuery) -> Result<Option<Engine>, Se
     }
 }
 
-/// dst then the row's inputs, all required.
-fn operand_dtypes(r: &Row, q: &SelectQuery) -> Result<Vec<BirDtype>, SelectError> {
+/// dst then the row's inputs, all required (a fixed array and its length: the encoders call
+/// this per instruction, so it does not allocate).
+fn operand_dtypes(r: &Row, q: &SelectQuery) -> Result<Operands, SelectError> {
     let need = |d: Option<BirDtype>, what| {
         d.ok_or(SelectError::Incomplete {
             op: r.name,
             needs: what,
         })
     };
-    let mut out = vec![need(q.dst, "dst dtype")?];
+    let mut out = Operands {
+        dtypes: [need(q.dst, "dst dtype")?; 3],
+        len: 1,
+    };
     for (i, what) in ["src0 dtype", "src1 dtype"]
         .into_iter()
         .enumerate()
         .take(r.inputs as usize)
     {
-        out.push(need(q.src.get(i).copied().flatten(), what)?);
+        let d = need(q.src.get(i).copied().flatten(), what)?;
+        if let Some(slot) = out.dtypes.get_mut(out.len) {
+            *slot = d;
+            out.len += 1;
+        }
     }
     Ok(out)
+}
+
+/// dst's and the inputs' dtypes (at most three).
+struct Operands {
+    dtypes: [BirDtype; 3],
+    len: usize,
+}
+
+impl Operands {
+    fn as_slice(&self) -> &[BirDtype] {
+        self.dtypes.get(..self.len).unwrap_or(&self.dtypes)
+    }
 }
 
 fn check_dtypes(r: &Row, q: &SelectQuery) -> Result<(), SelectError> {
@@ -2126,10 +2143,17 @@ fn test(r: &Row, q: &SelectQuery, engine: Option<Engine>, w: &When) -> Result<bo
             op: r.name,
             needs: "alu",
         })?),
-        When::AllDtypes(set) => operand_dtypes(r, q)?.iter().all(|d| set.contains(d)),
-        When::AnyDtype(set) => operand_dtypes(r, q)?.iter().any(|d| set.contains(d)),
+        When::AllDtypes(set) => operand_dtypes(r, q)?
+            .as_slice()
+            .iter()
+            .all(|d| set.contains(d)),
+        When::AnyDtype(set) => operand_dtypes(r, q)?
+            .as_slice()
+            .iter()
+            .any(|d| set.contains(d)),
         When::DtypeChanges => {
             let ds = operand_dtypes(r, q)?;
+            let ds = ds.as_slice();
             ds.first() != ds.get(1)
         }
         When::Accumulates => q.accumulate,
