@@ -1405,6 +1405,11 @@ pub fn row(name: &str) -> Option<&'static Row> {
 /// The row of NISA op `name`, for a `const` item: evaluated at compile time, a name with no
 /// row fails the build (so an encoder never meets an unknown row at run time). Use [`row`]
 /// for a name known only at run time.
+///
+/// # Panics
+///
+/// When no row has the name: in a `const` item that is a compile error, never a run-time
+/// panic.
 pub const fn row_const(name: &str) -> &'static Row {
     let mut i = 0;
     while i < ROWS.len() {
