@@ -16,13 +16,18 @@
 //! opcodes, which engine, which ALU byte); [`Selection::require_pinned`] adds the encoder's
 //! (can this crate write the bytes). A value no source pins is never invented: selecting it
 //! fails with [`SelectError::Unpinned`] naming the missing fact.
+//!
+//! The encoders read the same rows: [`dispatch`] is the case choice alone (no engine
+//! resolution, legality or dtype rule, which the encoders check with their own errors), so
+//! the TensorTensor, CopyPredicated, TensorScalar and TensorCopy encoders, COLLECT and the
+//! validator's bf16 rule take their opcodes, and the GpSimd int32 ALU byte, from here.
 
-use crate::arch::{CoreGen, Target};
+use crate::arch::{ArchModel, CoreGen, Family, Target};
 use crate::bundle::OpcodeSet;
 use crate::dtype::BirDtype;
 use crate::enums::{BirAluOp, alu_to_wire};
 use crate::formats;
-use crate::model::Engine;
+use crate::model::{Engine, TsForm};
 use crate::{TRANSPOSE_WIDE_PARTITIONS, gather_chunks};
 
 use BirAluOp as A;
@@ -251,6 +256,10 @@ pub struct Row {
 /// override", CC 59659692757, CERTAIN): `(op, sunda byte, cayman/mariana byte)`. CC gives the
 /// CoreV2 form for add and mult only and the CoreV3 band for all five; an op without an entry
 /// keeps its plain byte (CC forces only these). ASSUMPTION: mariana uses the CoreV3 band.
+/// The opcode stays 0x41: the seed (`compiler-map-emit-to-opcode`, the engine rule "->
+/// TENSOR_TENSOR_ARITH 0x41 on POOL" and S3 "the opcode does not change with engine") pins it.
+/// CONFLICT settled for the seed: the CC wiki's walrus encoder also rewrites the opcode to
+/// 0x8A/0x8E; that is not followed (0x8a is sunda's bf16 add, 0x8e is not emitted).
 pub const GPSIMD_INT32_ALU: [(BirAluOp, Option<u8>, u8); 5] = [
     (A::Add, Some(0xc4), 0xc4),
     (A::Subtract, None, 0xc6),
@@ -1393,6 +1402,33 @@ pub fn row(name: &str) -> Option<&'static Row> {
     ROWS.iter().find(|r| r.name == name)
 }
 
+/// The row of NISA op `name`, for a `const` item: evaluated at compile time, a name with no
+/// row fails the build (so an encoder never meets an unknown row at run time). Use [`row`]
+/// for a name known only at run time.
+///
+/// # Panics
+///
+/// When no row has the name: in a `const` item that is a compile error, never a run-time
+/// panic.
+pub const fn row_const(name: &str) -> &'static Row {
+    let mut i = 0;
+    while i < ROWS.len() {
+        let r = &ROWS[i];
+        if r.name.len() == name.len() {
+            let (a, b) = (r.name.as_bytes(), name.as_bytes());
+            let mut j = 0;
+            while j < a.len() && a[j] == b[j] {
+                j += 1;
+            }
+            if j == a.len() {
+                return r;
+            }
+        }
+        i += 1;
+    }
+    panic!("no ISA row of this name")
+}
+
 /// Every BIR op name some case produces, in first-use order.
 pub fn bir_ops() -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
@@ -1480,6 +1516,24 @@ pub fn encoding_gap(opcodes: &[u8], target: Target) -> Option<String> {
 }
 
 impl Case {
+    /// Whether `arch` has a field table for every opcode the case emits (each opcode in
+    /// [`formats::by_opcode`] with a family `arch` has); false for a case that emits nothing.
+    pub fn encodable(&self, arch: &ArchModel) -> bool {
+        let ops = self.seq.emitted();
+        !ops.is_empty()
+            && ops
+                .iter()
+                .all(|&o| formats::by_opcode(o).is_some_and(|f| arch.has(f.family)))
+    }
+
+    /// Whether the case emits an opcode whose format is of `family`.
+    pub fn emits_family(&self, family: Family) -> bool {
+        self.seq
+            .emitted()
+            .iter()
+            .any(|&o| formats::by_opcode(o).is_some_and(|f| f.family == family))
+    }
+
     /// Whether the case can be taken on `t` (its target conditions and floor admit `t`).
     pub fn possible_on(&self, t: Target) -> bool {
         self.min.admits(t)
@@ -1850,21 +1904,7 @@ pub fn select(op: &str, q: &SelectQuery) -> Result<Selection, SelectError> {
         op: name,
         missing: "the op takes no engine".to_string(),
     })?;
-    let core = q.target.model().core;
-    let alu_byte = match c.alu {
-        AluByte::Plain => None,
-        AluByte::Implied(a) => alu_to_wire(a, core),
-        AluByte::GpsimdInt32 => {
-            let a = q.alu.ok_or(SelectError::Incomplete {
-                op: name,
-                needs: "alu",
-            })?;
-            GPSIMD_INT32_ALU
-                .iter()
-                .find(|(o, _, _)| *o == a)
-                .and_then(|&(_, v2, v3)| if core == CoreGen::V2 { v2 } else { Some(v3) })
-        }
-    };
+    let alu_byte = case_alu_byte(name, c, q)?;
     Ok(Selection {
         op: name,
         bir: c.bir.unwrap_or_default(),
@@ -1876,6 +1916,127 @@ pub fn select(op: &str, q: &SelectQuery) -> Result<Selection, SelectError> {
         pinned: encoding_gap(pattern, q.target).is_none(),
         source: c.source,
     })
+}
+
+/// The ALU byte case `c` forces under `q` (`None`: the op's plain byte).
+fn case_alu_byte(name: &'static str, c: &Case, q: &SelectQuery) -> Result<Option<u8>, SelectError> {
+    Ok(match c.alu {
+        AluByte::Plain => None,
+        AluByte::Implied(a) => alu_to_wire(a, q.target.model().core),
+        AluByte::GpsimdInt32 => {
+            let a = q.alu.ok_or(SelectError::Incomplete {
+                op: name,
+                needs: "alu",
+            })?;
+            gpsimd_int32_alu(a, q.target)
+        }
+    })
+}
+
+/// The integer-band ALU byte of a GpSimd int32 `tensor_tensor` of `op` on `target`, from
+/// [`GPSIMD_INT32_ALU`]: the sunda column on CoreV2, the CoreV3 band elsewhere; `None` when
+/// the op keeps its plain byte there.
+pub fn gpsimd_int32_alu(op: BirAluOp, target: Target) -> Option<u8> {
+    let &(_, v2, v3) = GPSIMD_INT32_ALU.iter().find(|r| r.0 == op)?;
+    if target.model().core == CoreGen::V2 {
+        v2
+    } else {
+        Some(v3)
+    }
+}
+
+/// The op whose GpSimd int32 override on `target` is the ALU byte `alu` (lifting's and the
+/// validator's inverse of [`gpsimd_int32_alu`]).
+pub fn gpsimd_int32_op(alu: u8, target: Target) -> Option<BirAluOp> {
+    GPSIMD_INT32_ALU
+        .iter()
+        .map(|r| r.0)
+        .find(|&op| gpsimd_int32_alu(op, target) == Some(alu))
+}
+
+// ---------------------------------------------------------------- encoder dispatch
+
+/// The case an encoder (or a validator rule) takes for an instruction: see [`dispatch`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dispatch {
+    /// The opcode pattern of the case, in emission order (a [`Seq::PerChunk`] pattern once).
+    pub opcodes: &'static [u8],
+    /// The ALU byte the case forces, if any (otherwise the op's plain byte).
+    pub alu_byte: Option<u8>,
+    /// The case taken.
+    pub case: &'static Case,
+}
+
+/// The encoder's half of [`select`]: the first case of row `r` that exists on `q.target`
+/// ([`Case::possible_on`]: its own floor and target conditions), that `admit` accepts and
+/// whose conditions hold for `q` (an unknown `q.engine` matches no `When::Engine`).
+///
+/// Unlike [`select`] it checks neither the row's engines, floor nor dtype rule and resolves
+/// no engine: an encoder states what the instruction gives it and reports a bad engine, target
+/// or operand with its own error (the family gates read the formats table). `admit` lets the
+/// caller skip a case it cannot write (typically one whose formats the target's model lacks,
+/// [`Case::encodable`]).
+pub fn dispatch(
+    r: &'static Row,
+    q: &SelectQuery,
+    admit: impl Fn(&Case) -> bool,
+) -> Result<Dispatch, SelectError> {
+    let mut taken = None;
+    for c in r.cases.iter().filter(|c| c.possible_on(q.target)) {
+        let mut holds = true;
+        for w in c.when {
+            if !test(r, q, q.engine, w)? {
+                holds = false;
+                break;
+            }
+        }
+        if holds && admit(c) {
+            taken = Some(c);
+            break;
+        }
+    }
+    let c = taken.ok_or_else(|| SelectError::Unpinned {
+        op: r.name,
+        missing: format!(
+            "no case of the row applies on {} that the encoder can write",
+            q.target
+        ),
+    })?;
+    let opcodes = match c.seq {
+        Seq::Ops(p) | Seq::PerChunk(p) => p,
+        Seq::Missing { missing, .. } => {
+            return Err(SelectError::Unpinned {
+                op: r.name,
+                missing: missing.to_string(),
+            });
+        }
+        Seq::Lowered { pass, .. } => return Err(SelectError::LoweredByPass { op: r.name, pass }),
+    };
+    Ok(Dispatch {
+        opcodes,
+        alu_byte: case_alu_byte(r.name, c, q)?,
+        case: c,
+    })
+}
+
+/// The ISA row of a TensorScalar instruction of `form` whose ALU ops are of the bitvec class
+/// (`bitvec`), and whether its query transposes: the plain form is `tensor_scalar_bitvec` or
+/// `tensor_scalar_arith`, the transpose that row's transposing case, and each cache form and
+/// EXPONENTIAL its own row. The encoder and lifting both read it.
+pub fn tensor_scalar_row(form: &TsForm, bitvec: bool) -> (&'static Row, bool) {
+    const ARITH: &Row = row_const("tensor_scalar_arith");
+    const BITVEC: &Row = row_const("tensor_scalar_bitvec");
+    const CACHE_REDUCE: &Row = row_const("tensor_scalar_cache_reduce");
+    const CACHE_CUMULATIVE: &Row = row_const("tensor_scalar_cache_cumulative");
+    const EXPONENTIAL: &Row = row_const("exponential");
+    match form {
+        TsForm::Plain if bitvec => (BITVEC, false),
+        TsForm::Plain => (ARITH, false),
+        TsForm::Transpose => (ARITH, true),
+        TsForm::CacheReduce { .. } => (CACHE_REDUCE, false),
+        TsForm::CacheCumulative => (CACHE_CUMULATIVE, false),
+        TsForm::Exponential => (EXPONENTIAL, false),
+    }
 }
 
 fn check_min(op: &'static str, m: MinTarget, t: Target, what: &str) -> Result<(), SelectError> {
@@ -1920,6 +2081,7 @@ fn resolve_engine(r: &'static Row, q: &SelectQuery) -> Result<Option<Engine>, Se
                     needs: "alu (the tensor_tensor engine rule reads it)",
                 })?;
                 let ints = operand_dtypes(r, q)?
+                    .as_slice()
                     .iter()
                     .all(|d| matches!(d, D::Int32 | D::Uint32));
                 let gpsimd = matches!(a, A::Add | A::Subtract | A::Mult) && ints && !q.psum;
@@ -1933,23 +2095,43 @@ fn resolve_engine(r: &'static Row, q: &SelectQuery) -> Result<Option<Engine>, Se
     }
 }
 
-/// dst then the row's inputs, all required.
-fn operand_dtypes(r: &Row, q: &SelectQuery) -> Result<Vec<BirDtype>, SelectError> {
+/// dst then the row's inputs, all required (a fixed array and its length: the encoders call
+/// this per instruction, so it does not allocate).
+fn operand_dtypes(r: &Row, q: &SelectQuery) -> Result<Operands, SelectError> {
     let need = |d: Option<BirDtype>, what| {
         d.ok_or(SelectError::Incomplete {
             op: r.name,
             needs: what,
         })
     };
-    let mut out = vec![need(q.dst, "dst dtype")?];
+    let mut out = Operands {
+        dtypes: [need(q.dst, "dst dtype")?; 3],
+        len: 1,
+    };
     for (i, what) in ["src0 dtype", "src1 dtype"]
         .into_iter()
         .enumerate()
         .take(r.inputs as usize)
     {
-        out.push(need(q.src.get(i).copied().flatten(), what)?);
+        let d = need(q.src.get(i).copied().flatten(), what)?;
+        if let Some(slot) = out.dtypes.get_mut(out.len) {
+            *slot = d;
+            out.len += 1;
+        }
     }
     Ok(out)
+}
+
+/// dst's and the inputs' dtypes (at most three).
+struct Operands {
+    dtypes: [BirDtype; 3],
+    len: usize,
+}
+
+impl Operands {
+    fn as_slice(&self) -> &[BirDtype] {
+        self.dtypes.get(..self.len).unwrap_or(&self.dtypes)
+    }
 }
 
 fn check_dtypes(r: &Row, q: &SelectQuery) -> Result<(), SelectError> {
@@ -2010,10 +2192,17 @@ fn test(r: &Row, q: &SelectQuery, engine: Option<Engine>, w: &When) -> Result<bo
             op: r.name,
             needs: "alu",
         })?),
-        When::AllDtypes(set) => operand_dtypes(r, q)?.iter().all(|d| set.contains(d)),
-        When::AnyDtype(set) => operand_dtypes(r, q)?.iter().any(|d| set.contains(d)),
+        When::AllDtypes(set) => operand_dtypes(r, q)?
+            .as_slice()
+            .iter()
+            .all(|d| set.contains(d)),
+        When::AnyDtype(set) => operand_dtypes(r, q)?
+            .as_slice()
+            .iter()
+            .any(|d| set.contains(d)),
         When::DtypeChanges => {
             let ds = operand_dtypes(r, q)?;
+            let ds = ds.as_slice();
             ds.first() != ds.get(1)
         }
         When::Accumulates => q.accumulate,

@@ -13,6 +13,7 @@ use crate::formats;
 // 4D-slot compute ops (TensorReduce, TensorCopy, Reciprocal, Memset, Pool, CrossLaneReduce,
 // Iota, AffineSelect).
 pub mod compute4d;
+use crate::formats::compute3d as c3;
 use crate::formats::compute4d::opcode as compute4d_opcode;
 pub use compute4d::*;
 pub mod compute3d;
@@ -894,7 +895,8 @@ pub const OPS: [OpInfo; 28] = [
         engine: Engine::Vector,
         family: crate::arch::Family::RangeSelect,
     },
-    // IndirectSaveAccumulate (BIR op 46): opcode 0xCA (seed, CoreV2 indirect family). Engine
+    // IndirectSaveAccumulate (BIR op 46): opcode 0xCA (seed, CoreV2 indirect family; no field
+    // table, so the literal; the ISA table's generic_indirect_save row names the same 0xca). Engine
     // ASSUMPTION: GpSimd, as its gather counterpart IndirectCopy (no source names the engine).
     OpInfo {
         kind: OpKind::IndirectSaveAccumulate,
@@ -981,35 +983,49 @@ pub const OPS: [OpInfo; 28] = [
     OpInfo {
         kind: OpKind::TensorTensor,
         name: "tensor_tensor",
-        opcodes: &[0x41, 0x51, 0x8a, 0x8b, 0x8f],
+        opcodes: &[
+            c3::TENSOR_TENSOR_ARITH.opcode,
+            c3::TENSOR_TENSOR_BITVEC.opcode,
+            c3::TENSOR_TENSOR_ADD_BF16.opcode,
+            c3::TENSOR_TENSOR_MULT_BF16.opcode,
+            c3::TENSOR_TENSOR_SUB_BF16.opcode,
+        ],
         engine: Engine::Vector,
         family: crate::arch::Family::TensorTensor,
     },
     OpInfo {
         kind: OpKind::CopyPredicated,
         name: "copy_predicated",
-        opcodes: &[0x72, 0x99],
+        opcodes: &[c3::COPY_PREDICATED.opcode, c3::CAST_PREDICATED.opcode],
         engine: Engine::Vector,
         family: crate::arch::Family::TensorTensor,
     },
     OpInfo {
         kind: OpKind::TensorScalar,
         name: "tensor_scalar",
-        opcodes: &[0x43, 0x53, 0x93, 0x9a, 0x9b, 0xe6, 0x30],
+        opcodes: &[
+            c3::TENSOR_SCALAR_ARITH.opcode,
+            c3::TENSOR_SCALAR_BITVEC.opcode,
+            c3::TENSOR_SCALAR_TRANSPOSE.opcode,
+            c3::TENSOR_SCALAR_CACHE_REDUCE.opcode,
+            formats::DVE_READ_ACCUMULATOR.opcode,
+            c3::TENSOR_SCALAR_CACHE_CUMULATIVE.opcode,
+            c3::EXPONENTIAL.opcode,
+        ],
         engine: Engine::Vector,
         family: crate::arch::Family::TensorScalar,
     },
     OpInfo {
         kind: OpKind::TensorScalarSelect,
         name: "tensor_scalar_select",
-        opcodes: &[0x98],
+        opcodes: &[c3::TENSOR_SCALAR_SELECT.opcode],
         engine: Engine::Vector,
         family: crate::arch::Family::TensorScalarSelect,
     },
     OpInfo {
         kind: OpKind::ActivationReadAccumulator,
         name: "activation_read_accumulator",
-        opcodes: &[0x24],
+        opcodes: &[c3::ACTIVATION_READ_ACCUMULATOR.opcode],
         engine: Engine::Scalar,
         family: crate::arch::Family::Activation,
     },
@@ -1017,7 +1033,7 @@ pub const OPS: [OpInfo; 28] = [
     OpInfo {
         kind: OpKind::Matmul,
         name: "matmul",
-        opcodes: &[0x01, 0x02],
+        opcodes: &[formats::LDWEIGHTS.opcode, formats::MATMUL.opcode],
         engine: Engine::Tensor,
         family: crate::arch::Family::Matmul,
     },
@@ -1026,35 +1042,35 @@ pub const OPS: [OpInfo; 28] = [
         name: "matmul_mx",
         // isa-table conflict 2: one wiki page says 0x02; the header and CC pages give the
         // LdweightsMX/MatmulMX opcodes 0x09/0x0A (provenance: wiki).
-        opcodes: &[0x09, 0x0a],
+        opcodes: &[formats::LDWEIGHTS_MX.opcode, formats::MATMUL_MX.opcode],
         engine: Engine::Tensor,
         family: crate::arch::Family::MatmulMx,
     },
     OpInfo {
         kind: OpKind::QuantizeMx,
         name: "quantize_mx",
-        opcodes: &[0xe3],
+        opcodes: &[formats::QUANTIZE_MX.opcode],
         engine: Engine::Vector,
         family: crate::arch::Family::QuantizeMx,
     },
     OpInfo {
         kind: OpKind::DmaDirect2d,
         name: "dma_direct2d",
-        opcodes: &[0xb8],
+        opcodes: &[formats::DMA_DIRECT2D.opcode],
         engine: Engine::Dma,
         family: crate::arch::Family::DmaDirect,
     },
     OpInfo {
         kind: OpKind::DmaIndirect,
         name: "dma_indirect",
-        opcodes: &[0xbb],
+        opcodes: &[formats::DMA_INDIRECT.opcode],
         engine: Engine::Dma,
         family: crate::arch::Family::DmaIndirect,
     },
     OpInfo {
         kind: OpKind::EventSemaphore,
         name: "event_semaphore",
-        opcodes: &[0xa0],
+        opcodes: &[formats::EVENT_SEMAPHORE.opcode],
         // Any engine's queue issues it and the wire does not say which: Vector is only the
         // default (the engine gate accepts every engine for this op).
         engine: Engine::Vector,

@@ -358,7 +358,8 @@ pub static TENSOR_TENSOR_BITVEC: Format = tt_format(
 );
 /// 0x8a TENSOR_TENSOR_ADD_BF16 (sunda; ledger name, isa-table row 10). CONFLICT settled for
 /// the seed: the CC wiki also uses 0x8A (and 0x8E) for the GpSimd int32 forms; the seed pins
-/// 0x41 there (see [`gpsimd_int32_alu`]), so 0x8a is the bf16 add only.
+/// 0x41 there (see [`crate::isa::GPSIMD_INT32_ALU`]), so 0x8a is the bf16 add only. Which
+/// instruction selects which opcode is the ISA table's (`isa::ROWS`), not this table's.
 pub static TENSOR_TENSOR_ADD_BF16: Format = tt_format(
     0x8a,
     "tensor_tensor_add_bf16",
@@ -525,43 +526,6 @@ pub fn tt_bitvec_ok(code: u8) -> bool {
 pub fn ts_alu_ok(code: u8) -> bool {
     matches!(code, 0x00..=0x1d | 0x20..=0x23 | 0xc4..=0xe1)
 }
-
-/// The ALU byte of a GpSimd TENSOR_TENSOR whose operands are all int32, when the op has an
-/// integer-band override (the ISA table's [`crate::isa::GPSIMD_INT32_ALU`]: CC forces ADD_INT
-/// 0xC4, MULT_INT 0xC5, ... on `target`). The opcode stays 0x41: the seed
-/// (`compiler-map-emit-to-opcode`, the engine rule "-> TENSOR_TENSOR_ARITH 0x41 on POOL" and S3
-/// "the opcode does not change with engine") pins it. CONFLICT settled for the seed: the CC
-/// wiki's walrus encoder also rewrites the opcode to 0x8A/0x8E; that is not followed (0x8a is
-/// sunda's bf16 add, 0x8e is not emitted).
-pub fn gpsimd_int32_alu(op: crate::enums::BirAluOp, target: crate::arch::Target) -> Option<u8> {
-    let row = crate::isa::GPSIMD_INT32_ALU.iter().find(|r| r.0 == op)?;
-    match target {
-        crate::arch::Target::Sunda => row.1,
-        _ => Some(row.2),
-    }
-}
-
-/// The op whose GpSimd int32 override is the ALU byte `alu` on `target` (lifting's inverse of
-/// [`gpsimd_int32_alu`]).
-pub fn gpsimd_int32_op(alu: u8, target: crate::arch::Target) -> Option<crate::enums::BirAluOp> {
-    crate::isa::GPSIMD_INT32_ALU
-        .iter()
-        .map(|r| r.0)
-        .find(|&op| gpsimd_int32_alu(op, target) == Some(alu))
-}
-
-/// The bf16 TENSOR_TENSOR forms (sunda; every operand bf16): (ALU byte, opcode).
-pub const BF16_FORMS: [(u8, u8); 3] = [
-    (0x04, TENSOR_TENSOR_ADD_BF16.opcode),
-    (0x06, TENSOR_TENSOR_MULT_BF16.opcode),
-    (0x05, TENSOR_TENSOR_SUB_BF16.opcode),
-];
-
-/// The {0x9a, 0x9b} pair of the cache-reduce form (COLLECT).
-pub static CACHE_REDUCE_PAIR: [u8; 2] = [
-    TENSOR_SCALAR_CACHE_REDUCE.opcode,
-    super::DVE_READ_ACCUMULATOR.opcode,
-];
 
 #[cfg(test)]
 mod tests {

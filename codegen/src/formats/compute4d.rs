@@ -21,9 +21,10 @@ pub mod opcode {
     pub const TENSOR_REDUCE_ARITH: u8 = 0x42;
     /// TensorReduce, bitvec twin (S4D4_TR).
     pub const TENSOR_REDUCE_BITVEC: u8 = 0x52;
-    /// Copy (S4D4_TR; CC `visitInstTensorCopy`, equal dtypes).
+    /// Copy (S4D4_TR; CC `visitInstTensorCopy`). When a TensorCopy is a Copy is the ISA
+    /// table's `tensor_copy` row.
     pub const COPY: u8 = 0x46;
-    /// Cast (S4D4_TR; the same visitor when the dtypes differ).
+    /// Cast (S4D4_TR; the same visitor, the `tensor_copy` row's dtype-changing case).
     pub const CAST: u8 = 0x47;
     /// Reciprocal (S4D4_TR per the header binding).
     pub const RECIPROCAL: u8 = 0x48;

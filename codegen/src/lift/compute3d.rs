@@ -22,6 +22,7 @@ use crate::enums::{BirAccumulation, BirAluOp, accum_from_wire, alu_from_wire};
 use crate::fields::Field;
 use crate::formats::compute3d::{self as c3, ts, tss, tt};
 use crate::formats::read_acc as rd;
+use crate::isa::{self, SelectQuery};
 use crate::model::*;
 
 /// The instruction of one sequence whose first bundle is a format of this group.
@@ -67,7 +68,7 @@ fn tensor_tensor(a: &Bundle, arch: &ArchModel) -> Instruction {
     let alu_byte = byte(tt::OP, a);
     // 0x41 with an integer-band override byte is the GpSimd int32 form.
     let int = (op == c3::TENSOR_TENSOR_ARITH.opcode)
-        .then(|| c3::gpsimd_int32_op(alu_byte, arch.target))
+        .then(|| isa::gpsimd_int32_op(alu_byte, arch.target))
         .flatten();
     let (engine, alu_op) = match int {
         Some(o) => (Engine::GpSimd, o),
@@ -90,19 +91,28 @@ fn tensor_scalar(g: &[&Bundle], arch: &ArchModel) -> TensorScalar {
     let int_form = op == c3::TENSOR_SCALAR_BITVEC.opcode;
     let imm = |s: Field, v: Field| immediate(byte(s, a), int(v, a) as u32, int_form);
     let rev = byte(ts::REVERSE_OPERANDS, a);
-    let form = if op == c3::TENSOR_SCALAR_TRANSPOSE.opcode {
-        TsForm::Transpose
-    } else if op == c3::TENSOR_SCALAR_CACHE_REDUCE.opcode {
+    // The form whose ISA row (in either ALU class) dispatches to this opcode; none (an opcode
+    // of the layout no form selects) lifts as the plain form.
+    let forms = [
+        TsForm::Plain,
+        TsForm::Transpose,
         TsForm::CacheReduce {
             reduce_res: read_out(g.get(1).copied().unwrap_or(a), arch),
-        }
-    } else if op == c3::TENSOR_SCALAR_CACHE_CUMULATIVE.opcode {
-        TsForm::CacheCumulative
-    } else if op == c3::EXPONENTIAL.opcode {
-        TsForm::Exponential
-    } else {
-        TsForm::Plain
+        },
+        TsForm::CacheCumulative,
+        TsForm::Exponential,
+    ];
+    let selects = |f: &TsForm| {
+        [false, true].into_iter().any(|bitvec| {
+            let (row, transpose) = isa::tensor_scalar_row(f, bitvec);
+            let q = SelectQuery {
+                transpose,
+                ..SelectQuery::new(arch.target).on_engine(Engine::Vector)
+            };
+            isa::dispatch(row, &q, |_| true).is_ok_and(|d| d.opcodes.first() == Some(&op))
+        })
     };
+    let form = forms.into_iter().find(selects).unwrap_or(TsForm::Plain);
     TensorScalar {
         src: mem_ap(ts::SRC, a, parts, dtype(byte(ts::IN_DTYPE, a), arch), arch),
         dst: AccessPattern::Static(tensor_ap(

@@ -3,6 +3,11 @@
 //! (0x72/0x99), TensorScalar (S3D3_TS: 0x43, 0x53, 0x93, 0x9a + 0x9b, 0xe6, 0x30),
 //! TensorScalarSelect (0x98) and ActivationReadAccumulator (0x24).
 //!
+//! Which opcode (and GpSimd int32 ALU byte) an instruction takes is the ISA table's: the
+//! encoders and COLLECT ask [`isa::dispatch`] with the instruction's op, dtypes, engine and
+//! target; only the ALU-class tables (`formats::compute3d`) and the engine and form gates stay
+//! here.
+//!
 //! There is no GENERATE fast path for these: `ops::generate` declines them and the reference
 //! encoder here writes every bundle, through the field constants of `formats::compute3d`.
 
@@ -15,6 +20,7 @@ use crate::error::EncodeError;
 use crate::formats::compute3d::{self as c3, ts, tss, tt};
 use crate::formats::read_acc as rd;
 use crate::indirect::assign_access_3d;
+use crate::isa::{self, SelectQuery};
 use crate::model::*;
 use crate::tensor::assign_static;
 
@@ -29,39 +35,55 @@ fn in_psum(ap: &AccessPattern) -> bool {
     )
 }
 
-/// The (opcode, ALU byte) of a TensorTensor on `engine` and the target: on GpSimd with every
-/// operand int32, 0x41 with the integer-band ALU byte where the op has one
-/// ([`c3::gpsimd_int32_alu`]); on sunda the bf16 opcodes when every operand is bf16 and the op
-/// is add/mult/subtract; else 0x51 for a bitvec op and 0x41 for an arithmetic one.
+/// The dispatch of an instruction's ISA row ([`isa::dispatch`]): the cases `arch` has the
+/// formats for. An error here means the ISA table and the formats table disagree (the
+/// `isa_dispatch` tests check they do not), reported as unpinned.
+fn table(
+    row: &'static isa::Row,
+    q: &SelectQuery,
+    admit: impl Fn(&isa::Case) -> bool,
+) -> Result<isa::Dispatch, EncodeError> {
+    isa::dispatch(row, q, admit).map_err(|_| EncodeError::Unpinned {
+        op: row.name,
+        missing: "an ISA-table case this target has the formats for",
+    })
+}
+
+/// The ISA rows this group's encoders read (resolved at compile time).
+const TT_ARITH: &isa::Row = isa::row_const("tensor_tensor_arith");
+const TT_BITVEC: &isa::Row = isa::row_const("tensor_tensor_bitvec");
+const COPY_PREDICATED: &isa::Row = isa::row_const("copy_predicated");
+
+/// The (opcode, ALU byte) of a TensorTensor on `engine` and the target, read from the ISA
+/// table: the row by the op's ALU class (a bitvec byte, [`c3::BITVEC_OPS`], is
+/// `tensor_tensor_bitvec`, else `tensor_tensor_arith`), then the row's first case this target
+/// has the formats for (the sunda bf16 opcodes, the GpSimd int32 form 0x41 with its
+/// integer-band ALU byte, else the plain opcode with the op's own byte).
 pub(crate) fn tt_select(
     o: &TensorTensor,
     engine: Engine,
     arch: &ArchModel,
-) -> Result<(u8, u8), EncodeError> {
+) -> Result<(&'static [u8], u8), EncodeError> {
     let w = alu_to_wire(o.op, arch.core).ok_or(EncodeError::AluNotEncodable(o.op))?;
-    let aps = [&o.in0, &o.in1, &o.dst];
-    let all = |d: BirDtype| aps.iter().all(|ap| ap.dtype() == d);
-    if engine == Engine::GpSimd {
-        if aps.iter().any(|ap| in_psum(ap)) {
-            return Err(EncodeError::GpsimdPsum);
-        }
-        if all(BirDtype::Int32)
-            && let Some(alu) = c3::gpsimd_int32_alu(o.op, arch.target)
-        {
-            return Ok((c3::TENSOR_TENSOR_ARITH.opcode, alu));
-        }
-    } else if arch.has(Family::TensorTensorBf16)
-        && all(BirDtype::Bfloat16)
-        && let Some(&(alu, opcode)) = c3::BF16_FORMS.iter().find(|f| f.0 == w)
-    {
-        return Ok((opcode, alu));
+    if engine == Engine::GpSimd && [&o.in0, &o.in1, &o.dst].iter().any(|ap| in_psum(ap)) {
+        return Err(EncodeError::GpsimdPsum);
     }
-    if c3::BITVEC_OPS.contains(&w) {
-        Ok((c3::TENSOR_TENSOR_BITVEC.opcode, w))
-    } else if c3::tt_arith_ok(w) {
-        Ok((c3::TENSOR_TENSOR_ARITH.opcode, w))
-    } else {
-        Err(EncodeError::AluNotEncodable(o.op))
+    let bitvec = c3::BITVEC_OPS.contains(&w);
+    let row = if bitvec { TT_BITVEC } else { TT_ARITH };
+    let q = SelectQuery::new(arch.target)
+        .on_engine(engine)
+        .with_dtypes(o.dst.dtype(), &[o.in0.dtype(), o.in1.dtype()])
+        .with_alu(o.op);
+    // CONFLICT, unsettled (kept as encoded): the ISA table takes the sunda bf16 opcodes on any
+    // engine (pass-rules §9 conditions on the dtypes only); this encoder has always written
+    // 0x41 for a GpSimd TensorTensor, so a GpSimd instruction skips the bf16 cases.
+    let d = table(row, &q, |c| {
+        c.encodable(arch) && !(engine == Engine::GpSimd && c.emits_family(Family::TensorTensorBf16))
+    })?;
+    match d.alu_byte {
+        Some(alu) => Ok((d.opcodes, alu)),
+        None if bitvec || c3::tt_arith_ok(w) => Ok((d.opcodes, w)),
+        None => Err(EncodeError::AluNotEncodable(o.op)),
     }
 }
 
@@ -114,7 +136,8 @@ pub(super) fn encode_tt<S: Sink>(
     arch: &ArchModel,
     sink: &mut S,
 ) -> Result<(), EncodeError> {
-    let (opcode, alu) = tt_select(o, inst.engine, arch)?;
+    let (opcodes, alu) = tt_select(o, inst.engine, arch)?;
+    let opcode = one_opcode(opcodes, "tensor_tensor")?;
     let pair = dtype_pair(o.in0.dtype(), o.in1.dtype(), arch)?;
     let aps = [
         (&o.in0, "tensor_tensor src0_mem_pattern"),
@@ -124,13 +147,36 @@ pub(super) fn encode_tt<S: Sink>(
     put_tt(inst, sink, arch, (opcode, pair, alu), aps, &o.in0)
 }
 
-/// The opcode of a CopyPredicated: 0x72 when the data and destination wire dtypes agree, else
-/// 0x99. ASSUMPTION: no source states the fork; this mirrors Copy/Cast (`(src != dst) + 0x46`).
-pub(crate) fn predicated_opcode(o: &CopyPredicated, arch: &ArchModel) -> u8 {
-    if wire(o.src.dtype(), arch) == wire(o.dst.dtype(), arch) {
-        c3::COPY_PREDICATED.opcode
+/// The opcode of a CopyPredicated, from the ISA table's `copy_predicated` row (0x72, or 0x99
+/// when the dtype changes). CONFLICT, unsettled (kept as encoded): the row compares the BIR
+/// dtypes, this encoder the wire dtypes (two BIR dtypes sharing a wire code, e.g.
+/// `float8_e4m3fn` and `float8e4`, copy with 0x72), so the query states the data dtype as dst's
+/// when their wire codes agree.
+pub(crate) fn predicated_select(
+    inst: &Instruction,
+    o: &CopyPredicated,
+    arch: &ArchModel,
+) -> Result<&'static [u8], EncodeError> {
+    let (src, dst) = (o.src.dtype(), o.dst.dtype());
+    let data = if wire(src, arch) == wire(dst, arch) {
+        dst
     } else {
-        c3::CAST_PREDICATED.opcode
+        src
+    };
+    let q = SelectQuery::new(arch.target)
+        .on_engine(inst.engine)
+        .with_dtypes(dst, &[data]);
+    Ok(table(COPY_PREDICATED, &q, |c| c.encodable(arch))?.opcodes)
+}
+
+/// The single opcode of a one-bundle sequence.
+fn one_opcode(opcodes: &[u8], row: &'static str) -> Result<u8, EncodeError> {
+    match opcodes {
+        [op] => Ok(*op),
+        _ => Err(EncodeError::Unpinned {
+            op: row,
+            missing: "a one-bundle ISA-table sequence",
+        }),
     }
 }
 
@@ -141,7 +187,7 @@ pub(super) fn encode_predicated<S: Sink>(
     arch: &ArchModel,
     sink: &mut S,
 ) -> Result<(), EncodeError> {
-    let opcode = predicated_opcode(o, arch);
+    let opcode = one_opcode(predicated_select(inst, o, arch)?, "copy_predicated")?;
     let pair = dtype_pair(o.mask.dtype(), o.src.dtype(), arch)?;
     let aps = [
         (&o.mask, "copy_predicated src0_mem_pattern"),
@@ -156,9 +202,15 @@ fn bitvec_class(w: u8) -> Option<bool> {
     (w != 0).then(|| c3::BITVEC_OPS.contains(&w))
 }
 
-/// The opcode of a TensorScalar and its ALU bytes (CC fork: bitvec -> 0x53, transpose -> 0x93,
-/// else 0x43; the cache and exponential forms have their own opcodes).
-pub(crate) fn ts_select(o: &TensorScalar, arch: &ArchModel) -> Result<(u8, u8, u8), EncodeError> {
+/// The opcode sequence of a TensorScalar and its ALU bytes. The ALU class (a bitvec op byte,
+/// [`c3::BITVEC_OPS`]; BYPASS is either class) and the form name the ISA row
+/// ([`isa::tensor_scalar_row`]); the row's case gives the opcodes (0x53, 0x43, 0x93,
+/// 0x9a + 0x9b, 0xe6, 0x30).
+pub(crate) fn ts_select(
+    inst: &Instruction,
+    o: &TensorScalar,
+    arch: &ArchModel,
+) -> Result<(&'static [u8], u8, u8), EncodeError> {
     let alu = |op: BirAluOp| alu_to_wire(op, arch.core).ok_or(EncodeError::AluNotEncodable(op));
     let (w0, w1) = (alu(o.op0)?, alu(o.op1)?);
     let (c0, c1) = (bitvec_class(w0), bitvec_class(w1));
@@ -168,15 +220,17 @@ pub(crate) fn ts_select(o: &TensorScalar, arch: &ArchModel) -> Result<(u8, u8, u
         return Err(EncodeError::AluClassMix(o.op0, o.op1));
     }
     let bitvec = c0 == Some(true) || c1 == Some(true);
-    let format = match o.form {
-        TsForm::Plain if bitvec => &c3::TENSOR_SCALAR_BITVEC,
-        TsForm::Plain => &c3::TENSOR_SCALAR_ARITH,
-        TsForm::Transpose => &c3::TENSOR_SCALAR_TRANSPOSE,
-        TsForm::CacheReduce { .. } => &c3::TENSOR_SCALAR_CACHE_REDUCE,
-        TsForm::CacheCumulative => &c3::TENSOR_SCALAR_CACHE_CUMULATIVE,
-        TsForm::Exponential => &c3::EXPONENTIAL,
+    let (row, transpose) = isa::tensor_scalar_row(&o.form, bitvec);
+    let q = SelectQuery {
+        transpose,
+        ..SelectQuery::new(arch.target)
+            .on_engine(inst.engine)
+            .with_dtypes(o.dst.dtype(), &[o.src.dtype()])
+            .with_alu(o.op0)
     };
-    Ok((format.opcode, w0, w1))
+    // Every case is admitted: the target gate of EXPONENTIAL is `form_gate`'s (a family check),
+    // which COLLECT does not run.
+    Ok((table(row, &q, |_| true)?.opcodes, w0, w1))
 }
 
 /// `IMM_SRC` and `IMM_VAL_INST_FIELD` of a scalar operand; `int` says whether an inline value
@@ -224,8 +278,8 @@ pub(super) fn encode_ts<S: Sink>(
     arch: &ArchModel,
     sink: &mut S,
 ) -> Result<(), EncodeError> {
-    let (opcode, w0, w1) = ts_select(o, arch)?;
-    let int = opcode == c3::TENSOR_SCALAR_BITVEC.opcode;
+    let (opcodes, w0, w1) = ts_select(inst, o, arch)?;
+    let int = opcodes == [c3::TENSOR_SCALAR_BITVEC.opcode];
     let acc = match o.form {
         TsForm::Plain | TsForm::Transpose if o.accumulate != BirAccumulation::Idle => {
             return Err(EncodeError::AccumulateNotIdle);
@@ -235,14 +289,22 @@ pub(super) fn encode_ts<S: Sink>(
     let (s0, v0) = imm(o.imm0, int, "imm0")?;
     let (s1, v1) = imm(o.imm1, int, "imm1")?;
     let dst = static_only(&o.dst, "tensor_scalar dst_mem_pattern")?;
-    let reduce_res = match &o.form {
-        TsForm::CacheReduce { reduce_res } => Some(reduce_res),
-        _ => None,
+    // The sequence is the S3D3_TS bundle and, for the cache-reduce form, the D1_RD read-out of
+    // reduce_res (the table's 0x9a, 0x9b).
+    let (opcode, readout) = match (&o.form, opcodes) {
+        (TsForm::CacheReduce { reduce_res }, [op, rd]) => (*op, Some((reduce_res, *rd))),
+        (TsForm::CacheReduce { .. }, _) | (_, [] | [_, _, ..]) => {
+            return Err(EncodeError::Unpinned {
+                op: "tensor_scalar",
+                missing: "an ISA-table sequence of the form's bundle count",
+            });
+        }
+        (_, [op]) => (*op, None),
     };
 
     let b = sink.begin()?;
     setup_header(b, opcode);
-    setup_sync(b, &inst.sync, true, reduce_res.is_none())?;
+    setup_sync(b, &inst.sync, true, readout.is_none())?;
     ts::ACCUMULATOR_CMD.put_u8(b, acc);
     assign_access_3d(ts::SRC.slot(b), &o.src, arch)?;
     ts::IN_DTYPE.put_u8(b, wire(o.src.dtype(), arch));
@@ -257,8 +319,7 @@ pub(super) fn encode_ts<S: Sink>(
     ts::IMM1.put_u32(b, v1);
     assign_static::<3>(ts::DST.slot::<16>(b), dst, arch)?;
     sink.end();
-    if let Some(res) = reduce_res {
-        let opcode = crate::formats::DVE_READ_ACCUMULATOR.opcode;
+    if let Some((res, opcode)) = readout {
         read_accumulator(sink, opcode, res, &inst.sync, false, arch)?;
     }
     Ok(())
@@ -332,31 +393,15 @@ pub(super) fn encode_tss<S: Sink>(
     Ok(())
 }
 
-/// The one opcode an instruction of this group emits per bundle kind (COLLECT): the selected
-/// opcode, or the op's candidate list when the selection itself fails (the encoder then
-/// reports the error).
+/// The opcodes an instruction of this group emits (COLLECT): the ISA table's sequence for
+/// it, or the op's candidate list when the selection itself fails (the encoder then reports
+/// the error).
 pub(crate) fn opcodes(inst: &Instruction, arch: &ArchModel) -> &'static [u8] {
-    let one = |op: u8| std::slice::from_ref(&OPCODE_BYTES[op as usize]);
     let fallback = inst.op.kind().info().opcodes;
     match &inst.op {
-        Op::TensorTensor(o) => tt_select(o, inst.engine, arch).map_or(fallback, |(op, _)| one(op)),
-        Op::CopyPredicated(o) => one(predicated_opcode(o, arch)),
-        Op::TensorScalar(o) => match (ts_select(o, arch), &o.form) {
-            (Ok(_), TsForm::CacheReduce { .. }) => &c3::CACHE_REDUCE_PAIR,
-            (Ok((op, _, _)), _) => one(op),
-            (Err(_), _) => fallback,
-        },
+        Op::TensorTensor(o) => tt_select(o, inst.engine, arch).map_or(fallback, |(ops, _)| ops),
+        Op::CopyPredicated(o) => predicated_select(inst, o, arch).unwrap_or(fallback),
+        Op::TensorScalar(o) => ts_select(inst, o, arch).map_or(fallback, |(ops, _, _)| ops),
         _ => fallback,
     }
 }
-
-/// Byte `i` at index `i`, so that a one-opcode slice can be `'static`.
-static OPCODE_BYTES: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        t[i] = i as u8;
-        i += 1;
-    }
-    t
-};

@@ -5,22 +5,37 @@
 //! reference encoder runs.
 
 use super::{active, wire};
-use crate::arch::ArchModel;
+use crate::arch::{ArchModel, Target};
 use crate::bundle::{Bundle, Sink, setup_header, setup_sync};
 use crate::enums::{alu_to_wire, is_arith_reduce_op, is_bitvec_reduce_op};
 use crate::error::EncodeError;
 use crate::formats::compute4d::{opcode as op_code, tr4d};
 use crate::formats::tr;
 use crate::indirect::assign_access_4d;
+use crate::isa::{self, SelectQuery};
 use crate::model::{AccessPattern, Instruction, Reciprocal, TensorCopy, TensorReduce};
 
-/// Copy when the BIR dtypes agree, Cast otherwise (CC: opcode = (src != dst) + 0x46).
-pub(super) fn copy_opcode(op: &TensorCopy) -> u8 {
-    if op.src.dtype() == op.dst.dtype() {
-        op_code::COPY
-    } else {
-        op_code::CAST
+/// The opcode of a TensorCopy on `target`, from the ISA table's `tensor_copy` row (Copy when
+/// the BIR dtypes agree, Cast otherwise; CC: opcode = (src != dst) + 0x46).
+fn copy_select(op: &TensorCopy, target: Target) -> Result<u8, EncodeError> {
+    let q = SelectQuery::new(target).with_dtypes(op.dst.dtype(), &[op.src.dtype()]);
+    let unpinned = EncodeError::Unpinned {
+        op: "tensor_copy",
+        missing: "a one-bundle ISA-table case of tensor_copy",
+    };
+    const TENSOR_COPY: &isa::Row = isa::row_const("tensor_copy");
+    match isa::dispatch(TENSOR_COPY, &q, |_| true).map(|d| d.opcodes) {
+        Ok([opcode]) => Ok(*opcode),
+        _ => Err(unpinned),
     }
+}
+
+/// The opcode of a TensorCopy for COLLECT, which has no target to give: the `tensor_copy` row
+/// reads none (its cases have no target condition or floor), so the oldest target's answer is
+/// every target's. A table that gave no opcode (which `copy_select` reports when encoding)
+/// collects as Cast, COLLECT's other arm.
+pub(super) fn copy_opcode(op: &TensorCopy) -> u8 {
+    copy_select(op, Target::Sunda).unwrap_or(op_code::CAST)
 }
 
 /// The bundle shared by the four opcodes: header, sync, slots, dtypes and channels.
@@ -92,7 +107,14 @@ pub(super) fn encode_copy<S: Sink>(
     sink: &mut S,
 ) -> Result<(), EncodeError> {
     same_count(&op.src, &op.dst)?;
-    common(inst, copy_opcode(op), &op.src, &op.dst, arch, sink)?;
+    common(
+        inst,
+        copy_select(op, arch.target)?,
+        &op.src,
+        &op.dst,
+        arch,
+        sink,
+    )?;
     sink.end();
     Ok(())
 }

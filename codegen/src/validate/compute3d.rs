@@ -11,9 +11,12 @@ use crate::addr4::{ADDR_MASK, REG_BIT, SHAPE_BIT, get_u32};
 use crate::arch::Family;
 use crate::bundle::Bundle;
 use crate::dtype::{BirDtype, WIRE_FP32R, WireDtype, bir_to_wire};
+use crate::enums::alu_from_wire;
 use crate::fields::Field;
 use crate::formats::Format;
 use crate::formats::compute3d::{self as c3, ts, tss, tt};
+use crate::isa::{self, SelectQuery};
+use crate::model::Engine;
 
 /// Runs the rules of `fmt` (a format of this group) on `b`.
 pub(super) fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
@@ -142,11 +145,20 @@ fn tt_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
     // The GpSimd int32 form: 0x41 with an integer-band override byte, every operand int32.
     let int = all(BirDtype::Int32)
         && op == c3::TENSOR_TENSOR_ARITH.opcode
-        && c3::gpsimd_int32_op(alu, c.arch.target).is_some();
-    let bf16 = c.arch.has(Family::TensorTensorBf16)
+        && isa::gpsimd_int32_op(alu, c.arch.target).is_some();
+    // A bf16 opcode (its format's family) must be what the ISA table's tensor_tensor_arith row
+    // dispatches the bundle's op and dtypes to on Vector on this target.
+    let wide = fmt.family == Family::TensorTensorBf16;
+    let bf16 = wide
         && all(BirDtype::Bfloat16)
-        && c3::BF16_FORMS.iter().any(|&(a, o)| o == op && a == alu);
-    let wide = c3::BF16_FORMS.iter().any(|f| f.1 == op);
+        && alu_from_wire(alu, core).is_some_and(|a| {
+            let q = SelectQuery::new(c.arch.target)
+                .on_engine(Engine::Vector)
+                .with_dtypes(BirDtype::Bfloat16, &[BirDtype::Bfloat16; 2])
+                .with_alu(a);
+            const TT_ARITH: &isa::Row = isa::row_const("tensor_tensor_arith");
+            isa::dispatch(TT_ARITH, &q, |k| k.encodable(c.arch)).is_ok_and(|d| d.opcodes == [op])
+        });
     if wide && !bf16 {
         c.fail(
             "tt_wide_variant",
