@@ -935,6 +935,114 @@ mod tests {
     }
 
     #[test]
+    fn a_field_across_rows_has_carets_on_each_row_and_one_label() {
+        let arch = Target::Mariana.model();
+        // A field whose bytes cross a 16-byte row boundary, in a format that is its target's
+        // layout.
+        let (fmt, field) = formats::FORMATS
+            .iter()
+            .copied()
+            .filter(|f| formats::by_opcode_on(f.opcode, arch).is_some_and(|t| std::ptr::eq(t, *f)))
+            .find_map(|f| {
+                f.fields
+                    .iter()
+                    .find(|x| x.range().start / 16 != (x.range().end - 1) / 16)
+                    .map(|x| (f, x))
+            })
+            .expect("a field across rows");
+        let mut b = [0u8; 64];
+        crate::bundle::setup_header(&mut b, fmt.opcode);
+        let r = field.range();
+        let (bytes, e) = diag_at(&b, 0, r.start, "reserved_zero");
+        let out = render(
+            std::slice::from_ref(&e),
+            "x",
+            Input::Bytes(&bytes),
+            arch,
+            plain(),
+        );
+        let lines: Vec<&str> = out.lines().collect();
+        let (first_row, last_row) = (r.start / 16, (r.end - 1) / 16);
+        for row in 0..4 {
+            let i = lines
+                .iter()
+                .position(|l| l.starts_with(&format!("0x{:04x} ", row * 16)))
+                .unwrap();
+            let next = lines[i + 1];
+            let covered = (first_row..=last_row).contains(&row);
+            assert_eq!(next.contains('^'), covered, "row {row}:\n{out}");
+            // Only the last row the field reaches carries the label (on the caret line or,
+            // when it is too long, on the line after it).
+            let labelled = next.contains(&format!("{} =", field.name))
+                || lines[i + 2].contains(&format!("{} =", field.name));
+            assert_eq!(labelled, row == last_row, "row {row}:\n{out}");
+            if covered {
+                let border = next.find('│').unwrap() + '│'.len_utf8() + 1;
+                let lo = r.start.max(row * 16) - row * 16;
+                let hi = r.end.min(row * 16 + 16) - row * 16;
+                let marks = &next[border..];
+                assert_eq!(marks.find('^'), Some(hex_col(lo)), "{out}");
+                let end = hex_col(hi - 1) + 2;
+                assert_eq!(&marks[hex_col(lo)..end], "^".repeat(end - hex_col(lo)));
+                assert!(!marks[end..].contains('^'));
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 256,
+            failure_persistence: None,
+            ..Default::default()
+        })]
+
+        /// Random input never panics the renderer; every diagnostic keeps its first line, fits
+        /// its hex rows in 100 columns, and is one parseable JSON line.
+        #[test]
+        fn random_bytes_render_without_panicking(
+            bundles in proptest::collection::vec(
+                (0..formats::FORMATS.len(), proptest::collection::vec(proptest::prelude::any::<u8>(), 63)),
+                1..4,
+            ),
+            tail in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..3),
+            t in 0usize..3,
+        ) {
+            let arch = Target::ALL[t].model();
+            // Whole bundles with a known opcode in byte 0 (and random bytes after it), so the
+            // field lookups run; sometimes a partial bundle after them.
+            let mut bytes = Vec::new();
+            for (op, rest) in &bundles {
+                bytes.push(formats::FORMATS[*op].opcode);
+                bytes.extend_from_slice(rest);
+            }
+            bytes.extend_from_slice(&tail);
+            let Err(errs) = text::disassemble_stream(&bytes, arch) else {
+                return Ok(());
+            };
+            let out = render(&errs, "r", Input::Bytes(&bytes), arch, plain());
+            for e in &errs {
+                let first = e.render("r");
+                proptest::prop_assert!(out.lines().any(|l| l == first));
+            }
+            for l in out.lines().filter(|l| l.starts_with("0x")) {
+                proptest::prop_assert!(l.chars().count() <= WIDTH);
+            }
+            let json = RenderOptions { format: DiagnosticsFormat::Json, color: false };
+            let j = render(&errs, "r", Input::Bytes(&bytes), arch, json);
+            proptest::prop_assert_eq!(j.lines().count(), errs.len());
+            for l in j.lines() {
+                proptest::prop_assert!(serde_json::from_str::<serde_json::Value>(l).is_ok());
+            }
+            // The same bytes as (mostly invalid) assembler text.
+            let text = String::from_utf8_lossy(&bytes);
+            if let Err(errs) = text::assemble_stream(&text, arch) {
+                let out = render(&errs, "r", Input::Text(&text), arch, plain());
+                proptest::prop_assert!(out.starts_with(&errs[0].render("r")));
+            }
+        }
+    }
+
+    #[test]
     fn offsets_of_columns() {
         assert_eq!(offset_of("ab\ncd", 2, 1), Some(3));
         assert_eq!(offset_of("ab\ncd", 2, 3), Some(5));
