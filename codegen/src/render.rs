@@ -210,7 +210,7 @@ fn source_name(s: RuleSource) -> &'static str {
     }
 }
 
-/// The caret label: `name = value`, `reserved byte = 0x05`, or the name alone.
+/// The caret label: `name = value`, `reserved byte (no field) = 0x05`, or the name alone.
 fn label_of(at: &FieldAt) -> String {
     match (at.name, &at.value) {
         (Some(n), Some(v)) => format!("{n} = {v}"),
