@@ -27,6 +27,7 @@ pub mod isa;
 pub mod lift;
 pub mod model;
 mod ops;
+pub mod render;
 pub mod sync;
 pub mod tensor;
 pub mod text;

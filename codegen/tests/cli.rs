@@ -49,6 +49,16 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// The first line of standard error: the one-line diagnostic, which the rendered bytes or
+/// source snippet below it leave unchanged.
+fn first_line(o: &Output) -> &str {
+    std::str::from_utf8(&o.stderr)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap_or("")
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
 }
@@ -244,7 +254,7 @@ fn default_mode_is_assemble() {
     let o = mc(&[], Some(&[0xFF, 0xFE, 0x00]));
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(
-        stderr(&o).trim_end(),
+        first_line(&o),
         "<stdin>: input is not UTF-8 text (byte offset 0x0)"
     );
 }
@@ -347,7 +357,7 @@ fn show_encoding_validates_like_the_plain_modes() {
     assert_eq!(o.status.code(), Some(1));
     assert!(o.stdout.is_empty());
     assert_eq!(
-        stderr(&o).trim_end(),
+        first_line(&o),
         "<stdin>:1:9: expected `field=value`, found `bogus`"
     );
 }
@@ -465,7 +475,7 @@ fn invalid_text_from_the_assembler_exits_1() {
     assert_eq!(o.status.code(), Some(1));
     assert!(o.stdout.is_empty());
     assert_eq!(
-        stderr(&o).trim_end(),
+        first_line(&o),
         "<stdin>:2:11: expected `field=value`, found `bogus`"
     );
     // Text that parses but assembles to a bundle the validator rejects: the rule, bundle index
@@ -495,7 +505,7 @@ fn truncated_input() {
         assert_eq!(o.status.code(), Some(1));
         assert!(o.stdout.is_empty());
         assert_eq!(
-            stderr(&o).trim_end(),
+            first_line(&o),
             "<stdin>: truncated input: 5 trailing bytes at byte offset 0x80 (bundles are 64 bytes)"
         );
     }
@@ -511,9 +521,15 @@ fn lift_of_a_broken_sequence_exits_1() {
     assert_eq!(o.status.code(), Some(1));
     assert!(o.stdout.is_empty());
     assert_eq!(
-        stderr(&o),
+        first_line(&o),
         "<stdin>: bundle 5 (byte offset 0x140): 0x69 stream_shuffle without its 0x6a or 0x6b \
-         before it\n"
+         before it"
+    );
+    // Below it, the bundle's bytes with the orphan's opcode underlined.
+    assert!(
+        stderr(&o).contains("^^ opcode = 0x69 (stream_shuffle)"),
+        "{}",
+        stderr(&o)
     );
 }
 

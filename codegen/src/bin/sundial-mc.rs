@@ -3,6 +3,7 @@
 //! ```text
 //! sundial-mc [--assemble | --disassemble | --lift | --list-opcodes] [FILE|-]
 //!            [--target sunda|cayman|mariana] [--show-encoding] [-o FILE|-]
+//!            [--color=auto|always|never] [--diagnostics-format=text|json]
 //! ```
 //!
 //! * The mode flags are plain flags and exclusive; with none the mode is `--assemble`
@@ -21,10 +22,18 @@
 //! * Output goes to `-o FILE` (or standard output when it is absent or `-`). It is built in
 //!   memory and written only when everything succeeded: an error never leaves a partial file.
 //!
-//! Exit status: 0 on success; 1 on invalid input, with every diagnostic on standard error
-//! (`<file>: bundle N (byte offset 0xOFF): rule R: message`, the offset counted from the start
-//! of the input; `<file>:LINE:COL: message` for text); 2 on a usage error (unknown or
-//! conflicting options, a missing or unreadable input file, an unwritable output).
+//! * Diagnostics (`sundial_codegen::render`): the first line of each is
+//!   `<file>: bundle N (byte offset 0xOFF): rule R: message` (the offset counted from the start
+//!   of the input) or `<file>:LINE:COL: message` for text, unchanged for scripts and editors;
+//!   below it the bundle's 64 bytes as hex rows with a caret under the offending field, its name
+//!   and value, the rule as a note and the rule's description as help, or the source line with
+//!   a caret at the column. `--color=auto|always|never` (auto: standard error is a terminal and
+//!   `NO_COLOR` is unset); `--diagnostics-format=json` prints one JSON object per diagnostic per
+//!   line instead.
+//!
+//! Exit status: 0 on success; 1 on invalid input, with every diagnostic on standard error; 2 on
+//! a usage error (unknown or conflicting options or option values, a missing or unreadable
+//! input file, an unwritable output).
 
 use std::ffi::OsString;
 use std::fmt::Write as _;
@@ -38,6 +47,7 @@ use sundial_codegen::bundle::Bundle;
 use sundial_codegen::decode::split;
 use sundial_codegen::fields::Prov;
 use sundial_codegen::formats::{FORMATS, Format};
+use sundial_codegen::render::{self, ColorMode, DiagnosticsFormat, Input, RenderOptions};
 use sundial_codegen::text::{StreamError, assemble_stream, disassemble_stream};
 use sundial_codegen::{ArchModel, decode_instructions};
 
@@ -77,6 +87,18 @@ struct Cli {
     /// Output file (`-` or absent: standard output).
     #[arg(short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Colour in diagnostics: auto (standard error is a terminal and NO_COLOR is unset),
+    /// always or never.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t)]
+    color: ColorMode,
+    /// Diagnostics as text (with the bytes or source under each) or JSON, one object per line.
+    #[arg(
+        long = "diagnostics-format",
+        value_enum,
+        value_name = "FORMAT",
+        default_value_t
+    )]
+    diagnostics_format: DiagnosticsFormat,
 }
 
 /// Long options llvm spells with one dash (`-disassemble`); see `normalize_args`.
@@ -87,6 +109,8 @@ const LONG_OPTIONS: &[&str] = &[
     "list-opcodes",
     "show-encoding",
     "target",
+    "color",
+    "diagnostics-format",
     "help",
     "version",
 ];
@@ -140,8 +164,8 @@ impl Cli {
 
 /// Why a run failed, and so its exit status.
 enum Failure {
-    /// Invalid input: the diagnostics, each one line.
-    Input(Vec<String>),
+    /// Invalid input: the rendered diagnostics.
+    Input(String),
     /// A usage error (including I/O on the named files): one message.
     Usage(String),
 }
@@ -183,8 +207,17 @@ fn write_output(path: Option<&Path>, bytes: &[u8]) -> Result<(), Failure> {
     }
 }
 
-fn stream_failure(errs: Vec<StreamError>, name: &str) -> Failure {
-    Failure::Input(errs.iter().map(|e| e.render(name)).collect())
+/// What a run needs to render its diagnostics.
+struct Diags<'a> {
+    name: &'a str,
+    arch: &'a ArchModel,
+    opts: RenderOptions,
+}
+
+impl Diags<'_> {
+    fn fail(&self, errs: &[StreamError], input: Input<'_>) -> Failure {
+        Failure::Input(render::render(errs, self.name, input, self.arch, self.opts))
+    }
 }
 
 /// `# encoding: [0x7f,0x10,...]`, llvm-mc's comment, for one bundle.
@@ -198,9 +231,10 @@ fn encoding_comment(b: &Bundle, out: &mut String) {
 }
 
 /// The disassembly of validated bundles, each line followed by its encoding comment.
-fn with_encodings(bytes: &[u8], arch: &ArchModel, name: &str) -> Result<Vec<u8>, Failure> {
-    let text = disassemble_stream(bytes, arch).map_err(|e| stream_failure(e, name))?;
-    let bundles = split(bytes).map_err(|e| stream_failure(vec![StreamError::Decode(e)], name))?;
+fn with_encodings(bytes: &[u8], d: &Diags<'_>) -> Result<Vec<u8>, Failure> {
+    let text = disassemble_stream(bytes, d.arch).map_err(|e| d.fail(&e, Input::Bytes(bytes)))?;
+    let bundles =
+        split(bytes).map_err(|e| d.fail(&[StreamError::Decode(e)], Input::Bytes(bytes)))?;
     let mut out = String::with_capacity(text.len() + bundles.len() * 340);
     for (line, b) in text.lines().zip(bundles) {
         out.push_str(line);
@@ -293,17 +327,23 @@ fn list_opcodes() -> String {
 
 fn run(cli: &Cli) -> Result<Vec<u8>, Failure> {
     let arch = cli.target.model();
+    let opts = RenderOptions {
+        format: cli.diagnostics_format,
+        color: cli.color.enabled(),
+    };
     let input = || read_input(cli.input.as_deref());
+    let diags = |name| Diags { name, arch, opts };
     match cli.mode() {
         Mode::ListOpcodes => Ok(list_opcodes().into_bytes()),
         Mode::Disassemble => {
             let (bytes, name) = input()?;
+            let d = diags(&name);
             if cli.show_encoding {
-                with_encodings(&bytes, arch, &name)
+                with_encodings(&bytes, &d)
             } else {
                 disassemble_stream(&bytes, arch)
                     .map(String::into_bytes)
-                    .map_err(|e| stream_failure(e, &name))
+                    .map_err(|e| d.fail(&e, Input::Bytes(&bytes)))
             }
         }
         Mode::Lift => {
@@ -314,20 +354,18 @@ fn run(cli: &Cli) -> Result<Vec<u8>, Failure> {
                     .map(|i| format!("{i}\n"))
                     .collect::<String>()
                     .into_bytes()),
-                Err(e) => Err(Failure::Input(vec![format!("{name}: {e}")])),
+                // The lifter's errors print as the decoder's do (`<file>: <error>`).
+                Err(e) => Err(diags(&name).fail(&[StreamError::Decode(e)], Input::Bytes(&bytes))),
             }
         }
         Mode::Assemble => {
             let (bytes, name) = input()?;
-            let text = String::from_utf8(bytes).map_err(|e| {
-                Failure::Input(vec![format!(
-                    "{name}: input is not UTF-8 text (byte offset {:#x})",
-                    e.utf8_error().valid_up_to()
-                )])
-            })?;
-            let bundles = assemble_stream(&text, arch).map_err(|e| stream_failure(e, &name))?;
+            let d = diags(&name);
+            let text = std::str::from_utf8(&bytes)
+                .map_err(|e| Failure::Input(render::render_not_utf8(&name, &bytes, &e, opts)))?;
+            let bundles = assemble_stream(text, arch).map_err(|e| d.fail(&e, Input::Text(text)))?;
             if cli.show_encoding {
-                with_encodings(&bundles, arch, &name)
+                with_encodings(&bundles, &d)
             } else {
                 Ok(bundles)
             }
@@ -348,10 +386,8 @@ fn main() -> ExitCode {
     let result = run(&cli).and_then(|bytes| write_output(cli.output.as_deref(), &bytes));
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(Failure::Input(lines)) => {
-            for l in lines {
-                eprintln!("{l}");
-            }
+        Err(Failure::Input(text)) => {
+            eprint!("{text}");
             ExitCode::from(1)
         }
         Err(Failure::Usage(msg)) => {
