@@ -34,8 +34,8 @@ pub enum EmuError {
         index_view: usize,
         /// The coordinates in that index view (the index tile) of the bad value.
         position: Vec<i64>,
-        /// The index value read.
-        value: i64,
+        /// The index value as stored (a u64 index above `i64::MAX` keeps its value).
+        value: i128,
         /// The resulting coordinate in `dim` (the value plus any direct offset).
         coordinate: i64,
         /// The extent of `dim`.

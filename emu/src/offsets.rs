@@ -607,13 +607,14 @@ impl Plan {
             table.push(contrib);
         });
         if let Some((k, j, value, coordinate)) = first_error {
-            return Err(self.oob_error(sub, k, j, value, coordinate));
+            return Err(self.oob_error(mem, sub, k, j, value, coordinate));
         }
         Ok(table)
     }
 
     fn oob_error(
         &self,
+        mem: &Memory,
         sub: &[usize],
         k: usize,
         j: usize,
@@ -631,6 +632,11 @@ impl Plan {
         }
         let idim = &self.ind[j];
         let position = idim.at.iter().map(|a| eval(a, &point)).collect();
+        // The value as stored: pass 2 works on i64, where a u64 index above i64::MAX was
+        // saturated; the message reports what the index tile holds.
+        let value = self
+            .stored_index(mem, idim, &point)
+            .unwrap_or(value as i128);
         EmuError::IndexOutOfBounds {
             op: self.op,
             dim: idim.dim,
@@ -639,6 +645,23 @@ impl Plan {
             value,
             coordinate,
             extent: idim.extent as usize,
+        }
+    }
+
+    /// The index element `idim` reads at `point`, exactly as stored (unsigned dtypes read as
+    /// unsigned), or `None` if it cannot be read.
+    fn stored_index(&self, mem: &Memory, idim: &IndDim, point: &[i64]) -> Option<i128> {
+        let iv = &self.index_views[idim.view];
+        let es = iv.dtype.size();
+        let at = usize::try_from(eval(&idim.iv_addr, point))
+            .ok()?
+            .checked_mul(es)?;
+        let bytes = mem.bytes(iv.alloc).ok()?.get(at..at.checked_add(es)?)?;
+        let bits = iv.dtype.load(bytes);
+        if iv.dtype.is_signed_integer() {
+            iv.dtype.to_i64(bits).map(i128::from)
+        } else {
+            Some(bits as i128)
         }
     }
 

@@ -140,3 +140,34 @@ fn empty_run_lists_with_huge_runs_are_no_ops() {
     data::write(&mut mem, 4, list, &[], Combine::Replace).unwrap();
     assert_eq!(mem, vec![7u8; 16]);
 }
+
+/// A u64 index of all ones is reported as stored (it was reported as i64::MAX, the saturated
+/// value the offsets pipeline works with).
+#[test]
+fn a_u64_index_is_reported_as_stored() {
+    let mut m = Memory::new(Target::Cayman);
+    let table = m.alloc_hbm("table", DType::F32, &[4, 2]).unwrap();
+    let idx = m.alloc_hbm("idx", DType::U64, &[3]).unwrap();
+    m.write_bits(&idx, &[1, u64::MAX, 2]).unwrap();
+    let dst = m.alloc_hbm("dst", DType::F32, &[3, 2]).unwrap();
+    let access = Access::vector_offset(&table, 0, &idx).unwrap();
+    let e = indirect_load(&mut m, &dst, &access, OobMode::Error).unwrap_err();
+    assert!(
+        matches!(e, EmuError::IndexOutOfBounds { value, .. } if value == u64::MAX as i128),
+        "{e:?}"
+    );
+    assert!(
+        e.to_string().contains("index value 18446744073709551615"),
+        "{e}"
+    );
+    // A signed index keeps its sign.
+    let sidx = m.alloc_hbm("sidx", DType::I64, &[1]).unwrap();
+    m.write_i64(&sidx, &[-5]).unwrap();
+    let one = m.alloc_hbm("one", DType::F32, &[1, 2]).unwrap();
+    let access = Access::vector_offset(&table, 0, &sidx).unwrap();
+    let e = indirect_load(&mut m, &one, &access, OobMode::Error).unwrap_err();
+    assert!(
+        matches!(e, EmuError::IndexOutOfBounds { value: -5, .. }),
+        "{e:?}"
+    );
+}

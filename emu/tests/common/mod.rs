@@ -29,7 +29,7 @@ impl RefOob {
     pub fn matches(&self, e: &EmuError) -> bool {
         matches!(e, EmuError::IndexOutOfBounds { dim, index_view, position, value, coordinate, extent, .. }
             if *dim == self.dim && *index_view == self.index_view && *position == self.position
-               && *value == self.value && *coordinate == self.coordinate && *extent == self.extent)
+               && *value == i128::from(self.value) && *coordinate == self.coordinate && *extent == self.extent)
     }
 }
 
