@@ -384,3 +384,16 @@ func.func @indirect_hbm() {
     src = {kind = "indirect", num_indices = 128, index = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 1>, dtype = "uint32"}, data = {space = "hbm", offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"}}} : () -> ()
   return
 }
+
+// -----
+
+// A key without a value (a unit attribute) where a pattern dictionary belongs is reported,
+// not read as a dictionary (the C API's dictionary getters made this allocate petabytes and
+// abort; found by sundial-fuzz).
+func.func @indirect_index_not_a_dict() {
+  // expected-error@+1 {{attribute 'src': 'index': expected an access pattern dictionary {space = ..., pattern = ..., ...} (rule: access pattern)}}
+  "bir.generic_indirect_load"() {opcodes = array<i64: 0xBB>, engine = "dma",
+    dst = {space = "sbuf", partition = 0, num_partitions = 1, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"},
+    src = {kind = "indirect", num_indices = 64, index, data = {space = "hbm", offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"}}} : () -> ()
+  return
+}

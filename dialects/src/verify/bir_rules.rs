@@ -79,7 +79,17 @@ pub enum PhysAp {
     },
 }
 
+/// Whether `a` is a dictionary attribute: the C API's dictionary getters read any other
+/// attribute as one (a unit attribute's "element count" was garbage, and a key written without
+/// a value, `{index, ...}`, made the verifier allocate petabytes; found by the fuzzer).
+fn is_dict(a: Attribute<'_>) -> bool {
+    unsafe { mlir_sys::mlirAttributeIsADictionary(a.to_raw()) }
+}
+
 fn dict_get<'c>(dict: Attribute<'c>, key: &str) -> Option<Attribute<'c>> {
+    if !is_dict(dict) {
+        return None;
+    }
     let name = std::ffi::CString::new(key).ok()?;
     unsafe {
         let sr = mlir_sys::mlirStringRefCreateFromCString(name.as_ptr());
@@ -91,6 +101,9 @@ fn dict_get<'c>(dict: Attribute<'c>, key: &str) -> Option<Attribute<'c>> {
 }
 
 fn dict_keys(dict: Attribute<'_>) -> Vec<String> {
+    if !is_dict(dict) {
+        return Vec::new();
+    }
     unsafe {
         let n = mlir_sys::mlirDictionaryAttrGetNumElements(dict.to_raw()).max(0);
         (0..n)
@@ -114,6 +127,11 @@ fn get_int(dict: Attribute<'_>, key: &str) -> Result<Option<i64>, String> {
 
 /// Decodes a static access-pattern dictionary.
 pub fn decode_static(dict: Attribute<'_>) -> Result<StaticAp, String> {
+    if !is_dict(dict) {
+        return Err(
+            "expected an access pattern dictionary {space = ..., pattern = ..., ...}".into(),
+        );
+    }
     const KEYS: &[&str] = &[
         "space",
         "partition",

@@ -1174,7 +1174,9 @@ fn dma_compute(v: &mut OpView<'_, '_, '_>) {
             }
         }
     }
-    if let Some(attr) = v.attr("scales") {
+    if let Some(attr) = v.attr("scales")
+        && unsafe { mlir_sys::mlirAttributeIsADenseF32Array(attr.to_raw()) }
+    {
         let n = unsafe { mlir_sys::mlirDenseArrayGetNumElements(attr.to_raw()) }.max(0) as usize;
         let all_one = (0..n).all(
             |i| unsafe { mlir_sys::mlirDenseF32ArrayGetElement(attr.to_raw(), i as isize) } == 1.0,
