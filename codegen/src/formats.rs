@@ -1067,6 +1067,45 @@ static BY_OPCODE: [Option<&Format>; 256] = {
     t
 };
 
+/// Why an opcode the ISA table names has no field table: the fact no source gives. Opcodes not
+/// listed have no byte layout in any source at all ([`layout_gap`]).
+pub const LAYOUT_GAPS: [(u8, &str); 5] = [
+    (
+        0x21,
+        "ACTIVATE: no source gives the offsets of in_dtype, out_dtype, num_active_channels or \
+         the accumulate byte (bundle-layouts §4.0 family A names the slots, conflict #12 the \
+         immediates, §4x.2 activation_func at +0x23)",
+    ),
+    (
+        0x25,
+        "ACTIVATE2: no source gives the MEM_PATTERN2D src/dst slot offsets (§4.13 gives the \
+         control band; family A's TENSOR3D at +0x10 would overlap it)",
+    ),
+    (
+        0x9d,
+        "S2S2D2_STT: no source gives the offsets of the three TENSOR2D descriptors or of the \
+         scalar value (§4.2 gives the control band +0x24..+0x2C only)",
+    ),
+    (
+        0x9e,
+        "S2S2D2_STT (bitvec): no source gives the offsets of the three TENSOR2D descriptors or \
+         of the scalar value (§4.2)",
+    ),
+    (
+        0xe5,
+        "S2S2D2_STT (scan): no source gives the offsets of the three TENSOR2D descriptors or of \
+         the scalar value (§4.2)",
+    ),
+];
+
+/// The fact that keeps `opcode` from having a field table ([`LAYOUT_GAPS`]).
+pub fn layout_gap(opcode: u8) -> &'static str {
+    LAYOUT_GAPS
+        .iter()
+        .find(|g| g.0 == opcode)
+        .map_or("no source gives its byte layout", |g| g.1)
+}
+
 /// The format for an opcode.
 #[inline]
 pub fn by_opcode(op: u8) -> Option<&'static Format> {

@@ -1505,7 +1505,8 @@ pub const BIR_ONLY: [BirOnly; 3] = [
 pub fn encoding_gap(opcodes: &[u8], target: Target) -> Option<String> {
     opcodes.iter().find_map(|&o| match formats::by_opcode(o) {
         None => Some(format!(
-            "no field table for opcode {o:#04x} (formats::by_opcode)"
+            "no field table for opcode {o:#04x}: {}",
+            formats::layout_gap(o)
         )),
         Some(f) if !target.model().has(f.family) => Some(format!(
             "opcode {o:#04x}'s format family {:?} is not on {target}",

@@ -1244,3 +1244,34 @@ proptest::proptest! {
         }
     }
 }
+
+/// An opcode without a field table names the missing fact: the layout gaps the sources leave
+/// (ACTIVATE, ACTIVATE2, the STT family) are stated once in `formats::LAYOUT_GAPS`, and every
+/// listed opcode really has no table (a new format must remove its gap).
+#[test]
+fn unpinned_layouts_name_the_missing_fact() {
+    use sundial_codegen::formats::{LAYOUT_GAPS, by_opcode, layout_gap};
+    for (op, why) in LAYOUT_GAPS {
+        assert!(
+            by_opcode(op).is_none(),
+            "{op:#04x} has a format: drop its gap"
+        );
+        assert!(
+            ROWS.iter().any(|r| r.opcodes().contains(op)),
+            "{op:#04x} is named by no ISA row"
+        );
+        assert_eq!(layout_gap(op), why);
+    }
+    assert_eq!(layout_gap(0xf2), "no source gives its byte layout");
+    let sel = select("activation", &q(Target::Cayman)).expect("the opcode is known");
+    match sel.require_pinned() {
+        Err(SelectError::Unpinned { op, missing }) => {
+            assert_eq!(op, "activation");
+            assert!(
+                missing.starts_with("no field table for opcode 0x21: ACTIVATE: no source gives"),
+                "{missing}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}
