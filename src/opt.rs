@@ -194,6 +194,17 @@ fn driver_error(args: &OptArgs, name: &str, message: String) -> String {
 
 /// Runs `sundial-opt` on an input buffer (already read) and returns what to print.
 pub fn run(args: &OptArgs, input: &[u8], input_name: &str) -> Outcome {
+    run_buffer(args, input, None, input_name)
+}
+
+/// [`run`], where `terminated` may be `input`'s own buffer extended by a NUL byte (how
+/// [`main_with_args`] reads files), so that a whole input is parsed without a copy.
+fn run_buffer(
+    args: &OptArgs,
+    input: &[u8],
+    terminated: Option<&[u8]>,
+    input_name: &str,
+) -> Outcome {
     let mut outcome = Outcome::default();
     if args.list_passes {
         outcome.output = list_passes();
@@ -230,28 +241,44 @@ pub fn run(args: &OptArgs, input: &[u8], input_name: &str) -> Outcome {
         outcome.status = 1;
         return outcome;
     }
-    let mut outputs = Vec::new();
+    // The output of every chunk, appended as it is printed; freed (and no longer built) as
+    // soon as anything fails, since it is then never written.
+    let mut output = String::new();
+    let mut pieces = 0usize;
     let mut failed = false;
-    for chunk in source::split(input, args.split_input_file) {
+    for chunk in source::chunks(input, args.split_input_file) {
         let mut diags = Vec::new();
-        let parsed = session.parse(&chunk.padded, input_name);
+        let parsed = if args.split_input_file {
+            session.parse_at(chunk.text, input_name, chunk.first_line)
+        } else {
+            parse_whole(&session, input, terminated, input_name)
+        };
         diags.extend(parsed.diagnostics);
-        let mut text = None;
+        // Whether the chunk parsed, verified and went through the pipeline; its printed form,
+        // unless the output is already known to be discarded.
+        let mut ok = false;
+        let mut printed = None;
         if let Some(mut module) = parsed.module {
-            if args.pass_pipeline.is_some() || args.timing || args.print_ir_after_all {
+            ok = if args.pass_pipeline.is_some() || args.timing || args.print_ir_after_all {
                 match session.run_pipeline(&mut module, &pipeline, &run_options, input_name) {
                     Ok(d) => {
                         diags.extend(d);
-                        text = Some(session.print(&module, print));
+                        true
                     }
-                    Err(d) => diags.extend(d),
+                    Err(d) => {
+                        diags.extend(d);
+                        false
+                    }
                 }
             } else {
-                text = Some(session.print(&module, print));
+                true
+            };
+            if ok && !failed {
+                printed = Some(session.print(&module, print));
             }
         }
         if args.verify_diagnostics {
-            match expected::parse(&chunk.text, chunk.first_line) {
+            match expected::parse(chunk.text, chunk.first_line) {
                 Err((line, col, msg)) => {
                     outcome
                         .stderr
@@ -267,28 +294,80 @@ pub fn run(args: &OptArgs, input: &[u8], input_name: &str) -> Outcome {
                     failed |= !report.is_empty();
                 }
             }
-            if let Some(t) = text {
-                outputs.push(t);
-            }
         } else {
             let errors = diags
                 .iter()
                 .any(|d| d.severity == sundial_dialects::diag::Severity::Error);
-            outcome
-                .stderr
-                .push_str(&render::render(&diags, input_name, input, render_options));
-            failed |= errors || text.is_none();
-            if let Some(t) = text {
-                outputs.push(t);
+            if !diags.is_empty() {
+                outcome
+                    .stderr
+                    .push_str(&render::render(&diags, input_name, input, render_options));
             }
+            failed |= errors || !ok;
+        }
+        if failed {
+            output = String::new();
+        } else if let Some(t) = printed {
+            // Under --verify-diagnostics a chunk that failed as expected prints nothing.
+            if pieces == 0 {
+                // The first (for a whole file, the only) output: moved, not copied.
+                output = t;
+            } else {
+                output.push_str(source::SPLIT_MARKER);
+                output.push('\n');
+                output.push_str(&t);
+            }
+            pieces += 1;
         }
     }
     if failed {
         outcome.status = 1;
         return outcome;
     }
-    outcome.output = outputs.join(&format!("{}\n", source::SPLIT_MARKER));
+    outcome.output = output;
     outcome
+}
+
+/// Parses the whole input: in place when the caller's buffer has the NUL terminator MLIR
+/// needs right after it (`terminated` is `input` plus that byte), else through a copy.
+fn parse_whole<'c>(
+    session: &'c Session,
+    input: &[u8],
+    terminated: Option<&[u8]>,
+    input_name: &str,
+) -> crate::session::Parsed<'c> {
+    match terminated {
+        Some(t) if t.as_ptr() == input.as_ptr() && t.len() == input.len().wrapping_add(1) => {
+            session.parse_terminated(t, input_name, 1)
+        }
+        _ => session.parse(input, input_name),
+    }
+}
+
+/// Reads all of `reader` into a buffer followed by one NUL byte (the terminator MLIR's lexer
+/// needs, so that the input is parsed in place rather than copied). `size_hint` (a file's
+/// length) sizes the buffer exactly; every allocation is fallible, so an input that does not
+/// fit in memory is an error (`ErrorKind::OutOfMemory`), not an abort.
+pub fn read_terminated(mut reader: impl Read, size_hint: Option<u64>) -> std::io::Result<Vec<u8>> {
+    let too_big = || {
+        std::io::Error::new(
+            std::io::ErrorKind::OutOfMemory,
+            "the input does not fit in memory",
+        )
+    };
+    let mut buf = Vec::new();
+    if let Some(size) = size_hint {
+        let want = usize::try_from(size)
+            .ok()
+            .and_then(|n| n.checked_add(1))
+            .ok_or_else(too_big)?;
+        buf.try_reserve_exact(want).map_err(|_| too_big())?;
+    }
+    // `read_to_end` grows the buffer with `try_reserve` (OutOfMemory on failure).
+    reader.read_to_end(&mut buf)?;
+    buf.try_reserve_exact(1).map_err(|_| too_big())?;
+    buf.push(0);
+    Ok(buf)
 }
 
 /// The whole tool: reads the input, runs, writes the output only on success; returns the exit
@@ -301,17 +380,22 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
-    let (input, name) = if args.list_passes || args.list_ops {
-        (Vec::new(), "-".to_string())
+    let (buffer, name) = if args.list_passes || args.list_ops {
+        (vec![0], "-".to_string())
     } else if args.input == "-" {
-        let mut buf = Vec::new();
-        if let Err(e) = std::io::stdin().read_to_end(&mut buf) {
-            eprintln!("sundial-opt: error: cannot read stdin: {e}");
-            return 1;
+        match read_terminated(std::io::stdin().lock(), None) {
+            Ok(b) => (b, "<stdin>".to_string()),
+            Err(e) => {
+                eprintln!("sundial-opt: error: cannot read stdin: {e}");
+                return 1;
+            }
         }
-        (buf, "<stdin>".to_string())
     } else {
-        match std::fs::read(&args.input) {
+        let read = std::fs::File::open(&args.input).and_then(|f| {
+            let size = f.metadata().ok().map(|m| m.len());
+            read_terminated(f, size)
+        });
+        match read {
             Ok(b) => (b, args.input.clone()),
             Err(e) => {
                 eprintln!("sundial-opt: error: cannot read '{}': {e}", args.input);
@@ -319,7 +403,10 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
             }
         }
     };
-    let outcome = run(&args, &input, &name);
+    let input = &buffer[..buffer.len() - 1];
+    let outcome = run_buffer(&args, input, Some(&buffer), &name);
+    // The input is no longer needed: free it before the output is written.
+    drop(buffer);
     if !outcome.stderr.is_empty() {
         let _ = std::io::stderr().write_all(outcome.stderr.as_bytes());
     }

@@ -5,6 +5,7 @@ mod embedding;
 mod expected;
 mod fuzz;
 mod irdl;
+mod limits;
 mod pipeline;
 mod render;
 mod source;
