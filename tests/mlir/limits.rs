@@ -9,6 +9,7 @@ use sundial::{
 use sundial_dialects::ffi::PrintOptions;
 
 const CHUNKS: usize = 200_000;
+const _: () = assert!(CHUNKS > 10 * sundial::opt::CHUNKS_PER_CONTEXT);
 
 /// `CHUNKS` chunks of a three-line function, then `last` as the final chunk; returns the input
 /// and the line `last` starts on.
@@ -24,7 +25,8 @@ fn many_chunks(last: &str) -> (String, usize) {
 
 /// Splitting once padded every chunk with the newlines before it: memory quadratic in the
 /// number of lines (this input needed ~80 GB). Chunks are now slices parsed at their line, so
-/// it completes in memory proportional to the input, with exact positions at the end of it.
+/// it completes in memory proportional to the input, with exact positions at the end of it
+/// (and across the fresh MLIR contexts that replace each other every `CHUNKS_PER_CONTEXT`).
 #[test]
 fn split_input_with_200k_chunks_is_linear_and_keeps_positions() {
     let (text, line) = many_chunks("func.func @g() {\n  \"nisa.bad\"() : () -> ()\n  return\n}\n");
