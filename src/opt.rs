@@ -267,11 +267,7 @@ fn run_buffer(
             }
         }
         let mut diags = Vec::new();
-        let parsed = if args.split_input_file {
-            session.parse_at(chunk.text, input_name, chunk.first_line)
-        } else {
-            parse_whole(&session, input, terminated, input_name)
-        };
+        let parsed = parse_chunk(&session, chunk, input, terminated, input_name);
         diags.extend(parsed.diagnostics);
         // Whether the chunk parsed, verified and went through the pipeline; its printed form,
         // unless the output is already known to be discarded.
@@ -347,19 +343,28 @@ fn run_buffer(
     outcome
 }
 
-/// Parses the whole input: in place when the caller's buffer has the NUL terminator MLIR
-/// needs right after it (`terminated` is `input` plus that byte), else through a copy.
-fn parse_whole<'c>(
+/// Parses a chunk of `input` at its line: in place when it ends where `input` does and the
+/// caller's buffer has the NUL terminator MLIR needs right after it (`terminated` is `input`
+/// plus that byte; always so for a whole file read by [`main_with_args`]), else through a copy
+/// of the chunk.
+fn parse_chunk<'c>(
     session: &'c Session,
+    chunk: source::ChunkRef<'_>,
     input: &[u8],
     terminated: Option<&[u8]>,
     input_name: &str,
 ) -> crate::session::Parsed<'c> {
+    // `chunk.text` is a slice of `input`: its offset in it.
+    let start = (chunk.text.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
     match terminated {
-        Some(t) if t.as_ptr() == input.as_ptr() && t.len() == input.len().wrapping_add(1) => {
-            session.parse_terminated(t, input_name, 1)
+        Some(t)
+            if t.as_ptr() == input.as_ptr()
+                && t.len() == input.len().wrapping_add(1)
+                && start.checked_add(chunk.text.len()) == Some(input.len()) =>
+        {
+            session.parse_terminated(&t[start..], input_name, chunk.first_line)
         }
-        _ => session.parse(input, input_name),
+        _ => session.parse_at(chunk.text, input_name, chunk.first_line),
     }
 }
 

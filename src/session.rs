@@ -105,7 +105,7 @@ impl Session {
                 diagnostics: vec![Diagnostic::new(
                     Severity::Error,
                     None,
-                    "internal error: the buffer to parse in place does not end in a NUL byte",
+                    "the buffer given to parse_terminated does not end in a NUL byte",
                 )],
             };
         };
