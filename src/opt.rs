@@ -248,9 +248,10 @@ fn run_buffer(
         outcome.status = 1;
         return outcome;
     }
-    // The output of every chunk, appended as it is printed; freed (and no longer built) as
-    // soon as anything fails, since it is then never written.
-    let mut output = String::new();
+    // The output of every chunk, printed by MLIR straight into one buffer (no per-chunk
+    // string, no joining copy); freed, and no longer built, as soon as anything fails, since
+    // it is then never written.
+    let mut output = Vec::new();
     let mut pieces = 0usize;
     let mut failed = false;
     for (index, chunk) in source::chunks(input, args.split_input_file).enumerate() {
@@ -269,10 +270,8 @@ fn run_buffer(
         let mut diags = Vec::new();
         let parsed = parse_chunk(&session, chunk, input, terminated, input_name);
         diags.extend(parsed.diagnostics);
-        // Whether the chunk parsed, verified and went through the pipeline; its printed form,
-        // unless the output is already known to be discarded.
+        // Whether the chunk parsed, verified and went through the pipeline.
         let mut ok = false;
-        let mut printed = None;
         if let Some(mut module) = parsed.module {
             ok = if args.pass_pipeline.is_some() || args.timing || args.print_ir_after_all {
                 match session.run_pipeline(&mut module, &pipeline, &run_options, input_name) {
@@ -288,8 +287,15 @@ fn run_buffer(
             } else {
                 true
             };
+            // Printed now, while the module is alive; discarded below if the chunk's checks
+            // fail. Under --verify-diagnostics a chunk that failed as expected prints nothing.
             if ok && !failed {
-                printed = Some(session.print(&module, print));
+                if pieces > 0 {
+                    output.extend_from_slice(source::SPLIT_MARKER.as_bytes());
+                    output.push(b'\n');
+                }
+                print_into(&mut output, &module, print);
+                pieces += 1;
             }
         }
         if args.verify_diagnostics {
@@ -321,26 +327,53 @@ fn run_buffer(
             failed |= errors || !ok;
         }
         if failed {
-            output = String::new();
-        } else if let Some(t) = printed {
-            // Under --verify-diagnostics a chunk that failed as expected prints nothing.
-            if pieces == 0 {
-                // The first (for a whole file, the only) output: moved, not copied.
-                output = t;
-            } else {
-                output.push_str(source::SPLIT_MARKER);
-                output.push('\n');
-                output.push_str(&t);
-            }
-            pieces += 1;
+            output = Vec::new();
         }
     }
     if failed {
         outcome.status = 1;
         return outcome;
     }
-    outcome.output = output;
+    // MLIR's printer escapes what is not printable, so this is valid UTF-8 and moves without a
+    // copy; the lossy copy is a fallback only.
+    outcome.output = String::from_utf8(output)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
     outcome
+}
+
+/// Appends the printed form of `module` to `out`, as `Session::print` prints it.
+///
+/// The buffer grows like MLIR's own allocations, infallibly: the text is proportional to the
+/// module, which MLIR already holds in memory.
+fn print_into(out: &mut Vec<u8>, module: &melior::ir::Module<'_>, options: PrintOptions) {
+    unsafe extern "C" fn append(chunk: mlir_sys::MlirStringRef, data: *mut std::ffi::c_void) {
+        if chunk.length == 0 || chunk.data.is_null() {
+            return;
+        }
+        unsafe {
+            let out = &mut *(data as *mut Vec<u8>);
+            out.extend_from_slice(std::slice::from_raw_parts(
+                chunk.data as *const u8,
+                chunk.length,
+            ));
+        }
+    }
+    unsafe {
+        let flags = mlir_sys::mlirOpPrintingFlagsCreate();
+        if options.generic {
+            mlir_sys::mlirOpPrintingFlagsPrintGenericOpForm(flags);
+        }
+        if options.debug_info {
+            mlir_sys::mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
+        }
+        mlir_sys::mlirOperationPrintWithFlags(
+            module.as_operation().to_raw(),
+            flags,
+            Some(append),
+            out as *mut Vec<u8> as *mut std::ffi::c_void,
+        );
+        mlir_sys::mlirOpPrintingFlagsDestroy(flags);
+    }
 }
 
 /// Parses a chunk of `input` at its line: in place when it ends where `input` does and the
