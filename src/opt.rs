@@ -201,17 +201,108 @@ fn driver_error(args: &OptArgs, name: &str, message: String) -> String {
 
 /// Runs `sundial-opt` on an input buffer (already read) and returns what to print.
 pub fn run(args: &OptArgs, input: &[u8], input_name: &str) -> Outcome {
-    run_buffer(args, input, None, input_name)
+    run_input(args, Input::Borrowed(input), input_name)
 }
 
-/// [`run`], where `terminated` may be `input`'s own buffer extended by a NUL byte (how
-/// [`main_with_args`] reads files), so that a whole input is parsed without a copy.
-fn run_buffer(
-    args: &OptArgs,
-    input: &[u8],
-    terminated: Option<&[u8]>,
-    input_name: &str,
-) -> Outcome {
+/// The input of a run.
+enum Input<'a> {
+    /// The caller's bytes (parsed through copies).
+    Borrowed(&'a [u8]),
+    /// The input followed by a NUL byte, owned (how [`main_with_args`] reads it): parsed in
+    /// place, and freed as soon as it is no longer needed.
+    Terminated(Vec<u8>),
+}
+
+impl Input<'_> {
+    /// The input's bytes.
+    fn text(&self) -> &[u8] {
+        match self {
+            Input::Borrowed(b) => b,
+            Input::Terminated(t) => &t[..t.len().saturating_sub(1)],
+        }
+    }
+
+    /// The input and its NUL terminator, when there is one.
+    fn terminated(&self) -> Option<&[u8]> {
+        match self {
+            Input::Borrowed(_) => None,
+            Input::Terminated(t) => Some(t),
+        }
+    }
+}
+
+/// What every chunk is processed with.
+struct ChunkRun<'a> {
+    args: &'a OptArgs,
+    pipeline: String,
+    run_options: RunOptions,
+    render_options: RenderOptions,
+    input_name: &'a str,
+}
+
+impl ChunkRun<'_> {
+    /// Parses, transforms and checks one chunk of `input`, appending its report to `stderr`.
+    /// Returns the module when it parsed and went through the pipeline (the one to print), and
+    /// whether the chunk failed (a diagnostic, or unmet expectations under
+    /// `--verify-diagnostics`).
+    fn check<'c>(
+        &self,
+        session: &'c Session,
+        chunk: source::ChunkRef<'_>,
+        input: &[u8],
+        terminated: Option<&[u8]>,
+        stderr: &mut String,
+    ) -> (Option<melior::ir::Module<'c>>, bool) {
+        let (args, input_name) = (self.args, self.input_name);
+        let parsed = parse_chunk(session, chunk, input, terminated, input_name);
+        let mut diags = parsed.diagnostics;
+        let mut module = parsed.module;
+        if let Some(m) = &mut module
+            && (args.pass_pipeline.is_some() || args.timing || args.print_ir_after_all)
+        {
+            match session.run_pipeline(m, &self.pipeline, &self.run_options, input_name) {
+                Ok(d) => diags.extend(d),
+                Err(d) => {
+                    diags.extend(d);
+                    module = None;
+                }
+            }
+        }
+        let failed = if args.verify_diagnostics {
+            match expected::parse(chunk.text, chunk.first_line) {
+                Err((line, col, msg)) => {
+                    stderr.push_str(&format!("{input_name}:{line}:{col}: error: {msg}\n"));
+                    true
+                }
+                Ok(exp) => {
+                    let report = expected::check(input_name, &diags, exp);
+                    for r in &report {
+                        stderr.push_str(r);
+                        stderr.push('\n');
+                    }
+                    !report.is_empty()
+                }
+            }
+        } else {
+            if !diags.is_empty() {
+                stderr.push_str(&render::render(
+                    &diags,
+                    input_name,
+                    input,
+                    self.render_options,
+                ));
+            }
+            module.is_none()
+                || diags
+                    .iter()
+                    .any(|d| d.severity == sundial_dialects::diag::Severity::Error)
+        };
+        (module, failed)
+    }
+}
+
+/// [`run`] on an [`Input`].
+fn run_input(args: &OptArgs, input: Input<'_>, input_name: &str) -> Outcome {
     let mut outcome = Outcome::default();
     if args.list_passes {
         outcome.output = list_passes();
@@ -221,10 +312,6 @@ fn run_buffer(
         outcome.output = list_ops();
         return outcome;
     }
-    let render_options = RenderOptions {
-        format: args.diagnostics_format,
-        color: args.color.enabled(),
-    };
     let mut session = match Session::new() {
         Ok(s) => s,
         Err(e) => {
@@ -237,13 +324,21 @@ fn run_buffer(
         generic: args.print_generic,
         debug_info: args.print_debuginfo,
     };
-    let run_options = RunOptions {
-        print_ir_after_all: args.print_ir_after_all,
-        timing: args.timing,
+    let run = ChunkRun {
+        args,
+        pipeline: args.pass_pipeline.clone().unwrap_or_default(),
+        run_options: RunOptions {
+            print_ir_after_all: args.print_ir_after_all,
+            timing: args.timing,
+        },
+        render_options: RenderOptions {
+            format: args.diagnostics_format,
+            color: args.color.enabled(),
+        },
+        input_name,
     };
-    let pipeline = args.pass_pipeline.clone().unwrap_or_default();
     // A malformed pipeline is reported once, before any input is read as IR.
-    if let Err(msg) = session.check_pipeline(&pipeline) {
+    if let Err(msg) = session.check_pipeline(&run.pipeline) {
         outcome.stderr = driver_error(args, input_name, msg);
         outcome.status = 1;
         return outcome;
@@ -252,82 +347,64 @@ fn run_buffer(
     // string, no joining copy); freed, and no longer built, as soon as anything fails, since
     // it is then never written.
     let mut output = Vec::new();
-    let mut pieces = 0usize;
     let mut failed = false;
-    for (index, chunk) in source::chunks(input, args.split_input_file).enumerate() {
-        if index > 0 && index % CHUNKS_PER_CONTEXT == 0 {
-            match Session::new() {
-                Ok(s) => session = s,
-                Err(e) => {
-                    outcome
-                        .stderr
-                        .push_str(&driver_error(args, input_name, e.to_string()));
-                    failed = true;
-                    break;
+    if !args.split_input_file {
+        let text = input.text();
+        let whole = source::ChunkRef {
+            first_line: 1,
+            text,
+        };
+        let (module, chunk_failed) = run.check(
+            &session,
+            whole,
+            text,
+            input.terminated(),
+            &mut outcome.stderr,
+        );
+        failed = chunk_failed;
+        // Its diagnostics rendered, the input is no longer needed: an owned one is freed
+        // before printing, when the module and the output are both in memory (the peak).
+        drop(input);
+        if let Some(m) = module
+            && !failed
+        {
+            print_into(&mut output, &m, print);
+        }
+    } else {
+        let text = input.text();
+        let mut pieces = 0usize;
+        for (index, chunk) in source::chunks(text, true).enumerate() {
+            if index > 0 && index % CHUNKS_PER_CONTEXT == 0 {
+                match Session::new() {
+                    Ok(s) => session = s,
+                    Err(e) => {
+                        outcome
+                            .stderr
+                            .push_str(&driver_error(args, input_name, e.to_string()));
+                        failed = true;
+                        break;
+                    }
                 }
             }
-        }
-        let mut diags = Vec::new();
-        let parsed = parse_chunk(&session, chunk, input, terminated, input_name);
-        diags.extend(parsed.diagnostics);
-        // Whether the chunk parsed, verified and went through the pipeline.
-        let mut ok = false;
-        if let Some(mut module) = parsed.module {
-            ok = if args.pass_pipeline.is_some() || args.timing || args.print_ir_after_all {
-                match session.run_pipeline(&mut module, &pipeline, &run_options, input_name) {
-                    Ok(d) => {
-                        diags.extend(d);
-                        true
-                    }
-                    Err(d) => {
-                        diags.extend(d);
-                        false
-                    }
-                }
-            } else {
-                true
-            };
-            // Printed now, while the module is alive; discarded below if the chunk's checks
-            // fail. Under --verify-diagnostics a chunk that failed as expected prints nothing.
-            if ok && !failed {
+            let (module, chunk_failed) = run.check(
+                &session,
+                chunk,
+                text,
+                input.terminated(),
+                &mut outcome.stderr,
+            );
+            failed |= chunk_failed;
+            if failed {
+                output = Vec::new();
+            } else if let Some(m) = module {
+                // Under --verify-diagnostics a chunk that failed as expected prints nothing.
                 if pieces > 0 {
                     output.extend_from_slice(source::SPLIT_MARKER.as_bytes());
                     output.push(b'\n');
                 }
-                print_into(&mut output, &module, print);
+                print_into(&mut output, &m, print);
                 pieces += 1;
             }
-        }
-        if args.verify_diagnostics {
-            match expected::parse(chunk.text, chunk.first_line) {
-                Err((line, col, msg)) => {
-                    outcome
-                        .stderr
-                        .push_str(&format!("{input_name}:{line}:{col}: error: {msg}\n"));
-                    failed = true;
-                }
-                Ok(exp) => {
-                    let report = expected::check(input_name, &diags, exp);
-                    for r in &report {
-                        outcome.stderr.push_str(r);
-                        outcome.stderr.push('\n');
-                    }
-                    failed |= !report.is_empty();
-                }
-            }
-        } else {
-            let errors = diags
-                .iter()
-                .any(|d| d.severity == sundial_dialects::diag::Severity::Error);
-            if !diags.is_empty() {
-                outcome
-                    .stderr
-                    .push_str(&render::render(&diags, input_name, input, render_options));
-            }
-            failed |= errors || !ok;
-        }
-        if failed {
-            output = Vec::new();
         }
     }
     if failed {
@@ -378,8 +455,7 @@ fn print_into(out: &mut Vec<u8>, module: &melior::ir::Module<'_>, options: Print
 
 /// Parses a chunk of `input` at its line: in place when it ends where `input` does and the
 /// caller's buffer has the NUL terminator MLIR needs right after it (`terminated` is `input`
-/// plus that byte; always so for a whole file read by [`main_with_args`]), else through a copy
-/// of the chunk.
+/// plus that byte, as [`main_with_args`] reads it), else through a copy of the chunk.
 fn parse_chunk<'c>(
     session: &'c Session,
     chunk: source::ChunkRef<'_>,
@@ -460,10 +536,8 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
             }
         }
     };
-    let input = &buffer[..buffer.len() - 1];
-    let outcome = run_buffer(&args, input, Some(&buffer), &name);
-    // The input is no longer needed: free it before the output is written.
-    drop(buffer);
+    // The buffer moves into the run, which frees it as soon as it is no longer needed.
+    let outcome = run_input(&args, Input::Terminated(buffer), &name);
     if !outcome.stderr.is_empty() {
         let _ = std::io::stderr().write_all(outcome.stderr.as_bytes());
     }
