@@ -1,7 +1,8 @@
 // Tiles whose sizes do not fit in 64 bits are refused by type, with the operand's name, before
 // any rule multiplies their sizes (nothing wraps, nothing panics): an element count that
 // overflows, and a byte size above 2^63 - 1 (the largest signed 64-bit byte offset) even when
-// the element count fits. Each is an error at the op with exit status 1 and no output.
+// the element count fits. An access pattern whose extent overflows even 128-bit arithmetic is
+// an error too. Each is an error at the op with exit status 1 and no output.
 // RUN: sundial-opt %s -split-input-file -verify-diagnostics
 // RUN: not sundial-opt %s -split-input-file 2>&1 | FileCheck %s
 // RUN: not sundial-opt %s -split-input-file 2>/dev/null | count 0
@@ -51,5 +52,17 @@ func.func @on_chip(%d: memref<128x64xf32, "sbuf">, %s: memref<922337203685477580
 // The largest i64 tile is accepted: (2^60 - 1) x 8 = 2^63 - 8 bytes.
 func.func @largest(%d: memref<1152921504606846975xi64, "hbm">, %s: memref<1152921504606846975xi64, "hbm">) {
   "nisa.dma_copy"(%d, %s) : (memref<1152921504606846975xi64, "hbm">, memref<1152921504606846975xi64, "hbm">) -> ()
+  return
+}
+
+// -----
+
+// An access pattern of five [step, num] pairs of 2^63 - 1: its extent overflows even 128-bit
+// arithmetic. The first broken rule is reported; the bounds arithmetic saturates instead of
+// overflowing (the verifier panicked here).
+func.func @ap_extent_overflow(%t: memref<4x8xf32, "hbm">) {
+  // expected-error@+1 {{result shape 4x8 must equal the pattern's nums 9223372036854775807x9223372036854775807x9223372036854775807x9223372036854775807x9223372036854775807 (rule: ap shape)}}
+  %v = "nisa.ap"(%t) {pattern = array<i64: 9223372036854775807, 9223372036854775807, 9223372036854775807, 9223372036854775807, 9223372036854775807, 9223372036854775807, 9223372036854775807, 9223372036854775807, 9223372036854775807, 9223372036854775807>, operandSegmentSizes = array<i32: 1, 0, 0>}
+      : (memref<4x8xf32, "hbm">) -> memref<4x8xf32, "hbm">
   return
 }

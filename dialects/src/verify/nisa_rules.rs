@@ -365,6 +365,9 @@ fn ap(v: &mut OpView<'_, '_, '_>) {
         }
     }
     // Static bounds: the largest and smallest flat element index of the non-indirect dims.
+    // One span (an i64 step times an i64 num) fits in i128; five summed may not (a pattern of
+    // huge nums, already reported against the result shape, but still computed here), so the
+    // sums saturate: a saturated bound is out of range either way.
     let mut lo = offset as i128;
     let mut hi = offset as i128;
     for (i, &(step, num)) in pairs.iter().enumerate() {
@@ -373,9 +376,9 @@ fn ap(v: &mut OpView<'_, '_, '_>) {
         }
         let span = step as i128 * (num as i128 - 1);
         if span >= 0 {
-            hi += span;
+            hi = hi.saturating_add(span);
         } else {
-            lo += span;
+            lo = lo.saturating_add(span);
         }
     }
     let limit = (src_bytes / elem) as i128;
