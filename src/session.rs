@@ -56,7 +56,9 @@ impl Session {
     ///
     /// MLIR needs a NUL-terminated buffer: this makes one copy of `source` (allocated
     /// fallibly, freed before verification). [`Session::parse_terminated`] parses a buffer
-    /// that already ends in a NUL without copying it.
+    /// that already ends in a NUL without copying it. While parsing, memory holds `source`,
+    /// the copy and MLIR's IR of the module (about 330-370 bytes per op, measured by
+    /// `scripts/measure-rss.sh`): proportional to the input.
     pub fn parse<'c>(&'c self, source: &[u8], name: &str) -> Parsed<'c> {
         self.parse_at(source, name, 1)
     }
@@ -134,9 +136,9 @@ impl Session {
         })
     }
 
-    /// Parses a NUL-terminated buffer that passed the hazard guard, then verifies. The buffer
-    /// (owned or borrowed) is dropped as soon as MLIR has parsed it: the module keeps no
-    /// reference to it.
+    /// Parses a NUL-terminated buffer that passed the hazard guard, then verifies. An owned
+    /// buffer (a copy) is freed as soon as MLIR has parsed it: the module keeps no reference
+    /// to it.
     fn parse_unguarded<'c>(
         &'c self,
         terminated: impl AsRef<[u8]>,
