@@ -53,18 +53,22 @@ impl Session {
 
     /// Parses `source` (named `name` in diagnostics) into a module, then runs the semantic
     /// verifier. The module is `None` if anything failed; the diagnostics say why.
+    ///
+    /// MLIR needs a NUL-terminated buffer: this makes one copy of `source` (allocated
+    /// fallibly, freed before verification). [`Session::parse_terminated`] parses a buffer
+    /// that already ends in a NUL without copying it. While parsing, memory holds `source`,
+    /// the copy and MLIR's IR of the module (about 330-370 bytes per op, measured by
+    /// `scripts/measure-rss.sh`): proportional to the input.
     pub fn parse<'c>(&'c self, source: &[u8], name: &str) -> Parsed<'c> {
-        if let Some(h) = crate::source::hazard(source) {
-            let loc = FileLineCol {
-                file: name.to_string(),
-                line: h.line,
-                col: h.col,
-            };
-            let diag = Diagnostic::new(Severity::Error, Some(loc), h.message);
-            return Parsed {
-                module: None,
-                diagnostics: vec![diag],
-            };
+        self.parse_at(source, name, 1)
+    }
+
+    /// Parses `source` as the text that starts at the beginning of line `first_line` of the
+    /// file `name` (a `--split-input-file` chunk): the module's locations and every diagnostic
+    /// are positions in that file. Otherwise as [`Session::parse`].
+    pub fn parse_at<'c>(&'c self, source: &[u8], name: &str, first_line: usize) -> Parsed<'c> {
+        if let Some(parsed) = self.refuse_hazard(source, name, first_line) {
+            return parsed;
         }
         // MLIR's lexer reads one byte past the token it is lexing and relies on a NUL there
         // to stop at the end of the buffer, but `mlirModuleCreateParse` wraps the caller's
@@ -84,28 +88,103 @@ impl Session {
         }
         terminated.extend_from_slice(source);
         terminated.push(0);
+        self.parse_unguarded(terminated, name, first_line)
+    }
+
+    /// Parses `source`, whose last byte is a NUL terminator that is not part of the text, in
+    /// place: the buffer MLIR lexes is `source` itself, so a whole file read with one spare
+    /// byte is parsed without a copy. A buffer that does not end in a NUL is an error
+    /// diagnostic. Otherwise as [`Session::parse_at`].
+    pub fn parse_terminated<'c>(
+        &'c self,
+        source: &[u8],
+        name: &str,
+        first_line: usize,
+    ) -> Parsed<'c> {
+        let Some((&0, text)) = source.split_last() else {
+            return Parsed {
+                module: None,
+                diagnostics: vec![Diagnostic::new(
+                    Severity::Error,
+                    None,
+                    "the buffer given to parse_terminated does not end in a NUL byte",
+                )],
+            };
+        };
+        if let Some(parsed) = self.refuse_hazard(text, name, first_line) {
+            return parsed;
+        }
+        self.parse_unguarded(source, name, first_line)
+    }
+
+    /// The [`crate::source::hazard`] guard as a parse result, if the text must not reach MLIR.
+    fn refuse_hazard<'c>(
+        &'c self,
+        text: &[u8],
+        name: &str,
+        first_line: usize,
+    ) -> Option<Parsed<'c>> {
+        let h = crate::source::hazard(text)?;
+        let loc = FileLineCol {
+            file: name.to_string(),
+            line: h.line.saturating_add(first_line.saturating_sub(1)),
+            col: h.col,
+        };
+        Some(Parsed {
+            module: None,
+            diagnostics: vec![Diagnostic::new(Severity::Error, Some(loc), h.message)],
+        })
+    }
+
+    /// Parses a NUL-terminated buffer that passed the hazard guard, then verifies. An owned
+    /// buffer (a copy) is freed as soon as MLIR has parsed it: the module keeps no reference
+    /// to it.
+    fn parse_unguarded<'c>(
+        &'c self,
+        terminated: impl AsRef<[u8]>,
+        name: &str,
+        first_line: usize,
+    ) -> Parsed<'c> {
+        let bytes = terminated.as_ref();
+        let text_len = bytes.len().saturating_sub(1);
+        let line_offset = first_line.saturating_sub(1);
         let capture = DiagnosticCapture::new(&self.context);
         let raw = unsafe {
             mlir_sys::mlirModuleCreateParse(
                 self.context.to_raw(),
                 mlir_sys::MlirStringRef {
-                    data: terminated.as_ptr() as *const _,
-                    length: source.len(),
+                    data: bytes.as_ptr() as *const _,
+                    length: text_len,
                 },
             )
         };
         let module = unsafe { Module::from_option_raw(raw) };
+        // Parser and IRDL diagnostics point into the chunk: shift them to the file's lines.
+        let mut diagnostics = rename(capture.take(), name, line_offset);
+        if let Some(m) = &module
+            && line_offset > 0
+        {
+            shift_locations(m.as_operation().to_raw(), line_offset);
+        }
+        // The fallback below needs the text, which is about to be freed: look now.
+        let silent_failure =
+            module.is_none() && !diagnostics.iter().any(|d| d.severity == Severity::Error);
+        let custom = silent_failure
+            .then(|| crate::source::custom_syntax_op(&bytes[..text_len]))
+            .flatten();
+        drop(terminated);
+        // The verifier reports at the module's (already shifted) locations.
         let module = module.filter(|m| sundial_dialects::verify::verify(&m.as_operation(), None));
-        let mut diagnostics = rename(capture.take(), name);
+        diagnostics.extend(rename(capture.take(), name, 0));
         if module.is_none() && !diagnostics.iter().any(|d| d.severity == Severity::Error) {
             // MLIR fails without a message when an IRDL op is written in custom syntax (IRDL ops
             // have none): find it, or at least never fail silently.
-            let diag = match crate::source::custom_syntax_op(source) {
+            let diag = match custom {
                 Some((op, line, col)) => Diagnostic::new(
                     Severity::Error,
                     Some(FileLineCol {
                         file: name.to_string(),
-                        line,
+                        line: line.saturating_add(line_offset),
                         col,
                     }),
                     format!(
@@ -131,7 +210,7 @@ impl Session {
         let capture = DiagnosticCapture::new(&self.context);
         let ok = sundial_dialects::verify::verify(&module.as_operation(), None)
             && module.as_operation().verify();
-        let mut diags = rename(capture.take(), name);
+        let mut diags = rename(capture.take(), name, 0);
         if !ok && !diags.iter().any(|d| d.severity == Severity::Error) {
             diags.push(Diagnostic::new(
                 Severity::Error,
@@ -177,7 +256,7 @@ impl Session {
         let verified = ran && sundial_dialects::verify::verify(&module.as_operation(), None);
         // Dropping the pass manager prints the timing report (when enabled).
         drop(pm);
-        let mut diags = rename(capture.take(), name);
+        let mut diags = rename(capture.take(), name, 0);
         if ran && verified {
             Ok(diags)
         } else {
@@ -207,21 +286,126 @@ impl Session {
     }
 }
 
-/// Names diagnostics from unnamed buffers with the input's name.
-fn rename(mut diags: Vec<Diagnostic>, name: &str) -> Vec<Diagnostic> {
-    fn fix(d: &mut Diagnostic, name: &str) {
+/// Names diagnostics from unnamed buffers with the input's name, and moves their lines down
+/// by `line_offset` (the lines before the parsed chunk in the input).
+fn rename(mut diags: Vec<Diagnostic>, name: &str, line_offset: usize) -> Vec<Diagnostic> {
+    fn fix(d: &mut Diagnostic, name: &str, line_offset: usize) {
         // MLIR names string buffers "-" (or leaves them unnamed).
         if let Some(loc) = &mut d.loc
             && (loc.file.is_empty() || loc.file == "-")
         {
             loc.file = name.to_string();
+            if loc.line > 0 {
+                loc.line = loc.line.saturating_add(line_offset);
+            }
         }
         for n in &mut d.notes {
-            fix(n, name);
+            fix(n, name, line_offset);
         }
     }
     for d in &mut diags {
-        fix(d, name);
+        fix(d, name, line_offset);
     }
     diags
+}
+
+/// The name MLIR gives the buffer of `mlirModuleCreateParse`: the file of every location the
+/// parser makes.
+const BUFFER_NAME: &[u8] = b"-";
+
+/// Moves every parser-made location under `root` (ops and block arguments) down by
+/// `line_offset` lines, so that a chunk parsed on its own carries positions in its file.
+///
+/// Only plain file:line:col locations in the parsed buffer (named [`BUFFER_NAME`]) are the
+/// parser's own; locations the input writes itself (`loc("other.mlir":3:4)`, names, call
+/// sites, fused) are left as written, except a plain one that names the buffer itself
+/// (`loc("-":1:1)`), which cannot be told apart from the parser's and moves too. Line 0 (the
+/// implicit module's location) stays 0.
+fn shift_locations(root: mlir_sys::MlirOperation, line_offset: usize) {
+    struct Shift {
+        ctx: mlir_sys::MlirContext,
+        offset: u32,
+    }
+    impl Shift {
+        /// `loc` moved down, or `None` when it is not a parser-made location.
+        unsafe fn shifted(&self, loc: mlir_sys::MlirLocation) -> Option<mlir_sys::MlirLocation> {
+            unsafe {
+                if !mlir_sys::mlirLocationIsAFileLineColRange(loc) {
+                    return None;
+                }
+                let file = mlir_sys::mlirIdentifierStr(
+                    mlir_sys::mlirLocationFileLineColRangeGetFilename(loc),
+                );
+                let file_bytes = std::slice::from_raw_parts(file.data as *const u8, file.length);
+                if file_bytes != BUFFER_NAME {
+                    return None;
+                }
+                let line = u32::try_from(mlir_sys::mlirLocationFileLineColRangeGetStartLine(loc))
+                    .ok()
+                    .filter(|&l| l > 0)?;
+                let col = u32::try_from(mlir_sys::mlirLocationFileLineColRangeGetStartColumn(loc))
+                    .unwrap_or(0);
+                let end_line = u32::try_from(mlir_sys::mlirLocationFileLineColRangeGetEndLine(loc))
+                    .unwrap_or(line);
+                let end_col =
+                    u32::try_from(mlir_sys::mlirLocationFileLineColRangeGetEndColumn(loc))
+                        .unwrap_or(col);
+                Some(if (end_line, end_col) == (line, col) {
+                    mlir_sys::mlirLocationFileLineColGet(
+                        self.ctx,
+                        file,
+                        line.saturating_add(self.offset),
+                        col,
+                    )
+                } else {
+                    mlir_sys::mlirLocationFileLineColRangeGet(
+                        self.ctx,
+                        file,
+                        line.saturating_add(self.offset),
+                        col,
+                        end_line.saturating_add(self.offset),
+                        end_col,
+                    )
+                })
+            }
+        }
+    }
+    unsafe extern "C" fn visit(
+        op: mlir_sys::MlirOperation,
+        data: *mut std::ffi::c_void,
+    ) -> mlir_sys::MlirWalkResult {
+        unsafe {
+            let shift = &*(data as *const Shift);
+            if let Some(loc) = shift.shifted(mlir_sys::mlirOperationGetLocation(op)) {
+                mlir_sys::mlirOperationSetLocation(op, loc);
+            }
+            for r in 0..mlir_sys::mlirOperationGetNumRegions(op) {
+                let region = mlir_sys::mlirOperationGetRegion(op, r);
+                let mut block = mlir_sys::mlirRegionGetFirstBlock(region);
+                while !block.ptr.is_null() {
+                    for a in 0..mlir_sys::mlirBlockGetNumArguments(block) {
+                        let arg = mlir_sys::mlirBlockGetArgument(block, a);
+                        if let Some(loc) = shift.shifted(mlir_sys::mlirValueGetLocation(arg)) {
+                            mlir_sys::mlirBlockArgumentSetLocation(arg, loc);
+                        }
+                    }
+                    block = mlir_sys::mlirBlockGetNextInRegion(block);
+                }
+            }
+        }
+        mlir_sys::MlirWalkResult_MlirWalkResultAdvance
+    }
+    // MLIR's lines are 32-bit: an offset beyond that saturates (such a file has other limits).
+    let shift = Shift {
+        ctx: unsafe { mlir_sys::mlirOperationGetContext(root) },
+        offset: u32::try_from(line_offset).unwrap_or(u32::MAX),
+    };
+    unsafe {
+        mlir_sys::mlirOperationWalk(
+            root,
+            Some(visit),
+            &shift as *const Shift as *mut std::ffi::c_void,
+            mlir_sys::MlirWalkOrder_MlirWalkPreOrder,
+        );
+    }
 }

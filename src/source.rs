@@ -1,7 +1,11 @@
 //! Input buffers: `--split-input-file` chunks and the guards run before MLIR parses.
 //!
-//! Chunks keep their position in the original file: each chunk is padded with the newlines
-//! that precede it, so every diagnostic's `line:col` is a position in the file the user wrote.
+//! A chunk is a slice of the input and the line it starts on: nothing is copied or padded
+//! when splitting, so splitting costs memory proportional to nothing but the input (padding
+//! each chunk with the newlines before it, as this module once did, made memory and time
+//! quadratic in the number of lines). [`crate::Session::parse_at`] parses a chunk as text that
+//! starts on its line, so every diagnostic's `line:col` is still a position in the file the
+//! user wrote. Chunks are produced lazily ([`chunks`]), one at a time.
 //!
 //! [`hazard`] rejects, before MLIR sees them, the inputs that would crash or mislead MLIR's
 //! parser (too-deep nesting, NUL bytes, a dense-array parser crash), with a position.
@@ -12,59 +16,96 @@ pub const SPLIT_MARKER: &str = "// -----";
 /// Deepest bracket nesting accepted (real IR stays far below it).
 pub const MAX_NESTING: usize = 512;
 
-/// One chunk of an input buffer.
+/// One chunk of an input buffer, borrowed from it (what [`chunks`] yields).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChunkRef<'a> {
+    /// 1-based line of the chunk's first line in the original buffer (the chunk starts at the
+    /// beginning of that line, so columns need no adjustment).
+    pub first_line: usize,
+    /// The chunk's own bytes, marker lines excluded.
+    pub text: &'a [u8],
+}
+
+/// One chunk of an input buffer, owned (what [`split`] returns).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chunk {
     /// 1-based line of the chunk's first line in the original buffer.
     pub first_line: usize,
-    /// The chunk's bytes, preceded by `first_line - 1` newlines.
-    pub padded: Vec<u8>,
-    /// The chunk's own bytes (for expected-diagnostic comments).
+    /// The chunk's own bytes, marker lines excluded.
     pub text: Vec<u8>,
 }
 
 fn is_marker(line: &[u8]) -> bool {
-    let trimmed = line
+    let start = line
         .iter()
-        .skip_while(|b| b.is_ascii_whitespace())
-        .copied()
-        .collect::<Vec<u8>>();
-    trimmed.starts_with(SPLIT_MARKER.as_bytes())
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(line.len());
+    line[start..].starts_with(SPLIT_MARKER.as_bytes())
 }
 
-/// Splits a buffer on marker lines (or returns it whole when `split` is false).
+/// The chunks of a buffer, lazily: split on marker lines, or the whole buffer when `split` is
+/// false. Yields at least one chunk (an empty buffer is one empty chunk).
+pub fn chunks(buffer: &[u8], split: bool) -> Chunks<'_> {
+    Chunks {
+        rest: Some(buffer),
+        line: 1,
+        split,
+    }
+}
+
+/// Splits a buffer on marker lines (or returns it whole when `split` is false) into owned
+/// chunks: one copy of the buffer in all. [`chunks`] borrows instead.
 pub fn split(buffer: &[u8], split: bool) -> Vec<Chunk> {
-    if !split {
-        return vec![Chunk {
-            first_line: 1,
-            padded: buffer.to_vec(),
-            text: buffer.to_vec(),
-        }];
-    }
-    let mut chunks = Vec::new();
-    let mut current = Vec::new();
-    let mut first_line = 1usize;
-    for (line_no, line) in (1usize..).zip(buffer.split_inclusive(|b| *b == b'\n')) {
-        if is_marker(line) {
-            chunks.push((first_line, std::mem::take(&mut current)));
-            first_line = line_no + 1;
-        } else {
-            current.extend_from_slice(line);
-        }
-    }
-    chunks.push((first_line, current));
-    chunks
-        .into_iter()
-        .map(|(first_line, text)| {
-            let mut padded = vec![b'\n'; first_line - 1];
-            padded.extend_from_slice(&text);
-            Chunk {
-                first_line,
-                padded,
-                text,
-            }
+    chunks(buffer, split)
+        .map(|c| Chunk {
+            first_line: c.first_line,
+            text: c.text.to_vec(),
         })
         .collect()
+}
+
+/// The iterator of [`chunks`].
+#[derive(Clone, Debug)]
+pub struct Chunks<'a> {
+    /// What is left to split (`None` once the last chunk was yielded).
+    rest: Option<&'a [u8]>,
+    /// The line `rest` starts on.
+    line: usize,
+    split: bool,
+}
+
+impl<'a> Iterator for Chunks<'a> {
+    type Item = ChunkRef<'a>;
+
+    fn next(&mut self) -> Option<ChunkRef<'a>> {
+        let rest = self.rest?;
+        let first_line = self.line;
+        if self.split {
+            let mut at = 0usize;
+            let mut line = first_line;
+            while at < rest.len() {
+                let end = rest[at..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(rest.len(), |i| at + i + 1);
+                if is_marker(&rest[at..end]) {
+                    self.rest = Some(&rest[end..]);
+                    self.line = line.saturating_add(1);
+                    return Some(ChunkRef {
+                        first_line,
+                        text: &rest[..at],
+                    });
+                }
+                at = end;
+                line = line.saturating_add(1);
+            }
+        }
+        self.rest = None;
+        Some(ChunkRef {
+            first_line,
+            text: rest,
+        })
+    }
 }
 
 /// An input MLIR must not see: where it is and why.

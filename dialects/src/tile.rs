@@ -4,6 +4,11 @@
 //! dimension 0 is the partition dimension for SBUF and PSUM tiles, and a [`Dtype`].
 //! [`Tile::from_type`] checks the rules every tile obeys wherever it appears and reports the
 //! first broken one as a sentence that names the rule.
+//!
+//! Shapes come from the input, so every size derived from one is computed with checked
+//! arithmetic: a tile whose element count or byte size does not fit in a signed 64-bit integer
+//! ([`MAX_TILE_BYTES`]) is refused here, by type, so that every later rule may multiply a tile's
+//! sizes by its element size without wrapping.
 
 use melior::ir::{attribute::AttributeLike, r#type::TypeLike};
 
@@ -25,6 +30,10 @@ pub const NUM_PARTITIONS: i64 = 128;
 /// Largest rank a tile may have (partition + four free dimensions, the hardware's widest
 /// access pattern, plus one for HBM tensors that are never accessed whole).
 pub const MAX_RANK: usize = 6;
+
+/// Largest byte size of a tile: byte offsets and sizes are signed 64-bit throughout the
+/// verifier and the access-pattern arithmetic, so a tile must be addressable by one.
+pub const MAX_TILE_BYTES: u64 = i64::MAX as u64;
 
 /// A tile type, decoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,8 +113,20 @@ impl Tile {
                 shape,
                 dtype,
             };
-            if tile.num_elements().is_none() {
-                return Err("tile has too many elements (element count overflows 64 bits)".into());
+            let Some(elements) = tile.num_elements() else {
+                return Err(format!(
+                    "tile has too many elements (element count overflows 64 bits): {} (rule: tile size)",
+                    print_type(ty)
+                ));
+            };
+            if tile.byte_size().is_none() {
+                // Exact in u128: at most (2^63 - 1) elements of at most 8 bytes.
+                let bytes = elements as u128 * tile.dtype.byte_size() as u128;
+                return Err(format!(
+                    "tile {} is too large: {elements} elements of {} bytes are {bytes} bytes, more than the {MAX_TILE_BYTES} a 64-bit byte offset can address (rule: tile size)",
+                    print_type(ty),
+                    tile.dtype.byte_size()
+                ));
             }
             Ok(tile)
         }
@@ -133,6 +154,18 @@ impl Tile {
         self.shape
             .iter()
             .try_fold(1i64, |acc, &d| acc.checked_mul(d))
+    }
+
+    /// Total bytes, if at most [`MAX_TILE_BYTES`] (always, for a tile from [`Tile::from_type`]).
+    pub fn byte_size(&self) -> Option<i64> {
+        self.num_elements()?
+            .checked_mul(i64::try_from(self.dtype.byte_size()).ok()?)
+    }
+
+    /// Bytes per partition (the free dimensions' bytes), if at most [`MAX_TILE_BYTES`].
+    pub fn free_bytes(&self) -> Option<i64> {
+        self.free_size()?
+            .checked_mul(i64::try_from(self.dtype.byte_size()).ok()?)
     }
 
     /// Renders the shape as `128x512`.

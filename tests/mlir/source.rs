@@ -7,7 +7,7 @@ fn split_keeps_lines() {
     let chunks = split(text, true);
     assert_eq!(chunks.len(), 3);
     assert_eq!(chunks[1].first_line, 3);
-    assert_eq!(chunks[1].padded, b"\n\nb\nc\n");
+    assert_eq!(chunks[1].text, b"b\nc\n");
     assert_eq!(chunks[2].first_line, 6);
     assert_eq!(chunks[2].text, b"d");
 }

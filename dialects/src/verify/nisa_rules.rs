@@ -297,11 +297,11 @@ fn ap(v: &mut OpView<'_, '_, '_>) {
         ));
     }
     // Sizes in bytes: the pattern counts elements of the result dtype (NKI reinterpret cast).
-    let src_bytes = src
-        .num_elements()
-        .and_then(|n| n.checked_mul(src.dtype.byte_size() as i64));
+    // `Tile::from_type` refused tiles whose byte size overflows, so these are always present.
     let elem = res.dtype.byte_size() as i64;
-    let Some(src_bytes) = src_bytes else { return };
+    let Some(src_bytes) = src.byte_size() else {
+        return;
+    };
     let offset = v.int_attr("offset").unwrap_or(0);
     let indirect_dim = v.int_attr("indirect_dim").unwrap_or(0);
     let vector = v.value("vector_offset");
@@ -332,10 +332,9 @@ fn ap(v: &mut OpView<'_, '_, '_>) {
     }
     if src.space != Space::Hbm {
         // The first pair is the partition dimension: contiguous partitions, whole free rows.
-        let free_bytes = src
-            .free_size()
-            .and_then(|f| f.checked_mul(src.dtype.byte_size() as i64));
-        let Some(free_bytes) = free_bytes else { return };
+        let Some(free_bytes) = src.free_bytes() else {
+            return;
+        };
         if free_bytes % elem != 0 {
             v.error(
                 "result dtype does not divide a partition row of the tensor (rule: ap reinterpret)",
@@ -366,6 +365,9 @@ fn ap(v: &mut OpView<'_, '_, '_>) {
         }
     }
     // Static bounds: the largest and smallest flat element index of the non-indirect dims.
+    // One span (an i64 step times an i64 num) fits in i128; five summed may not (a pattern of
+    // huge nums, already reported against the result shape, but still computed here), so the
+    // sums saturate: a saturated bound is out of range either way.
     let mut lo = offset as i128;
     let mut hi = offset as i128;
     for (i, &(step, num)) in pairs.iter().enumerate() {
@@ -374,9 +376,9 @@ fn ap(v: &mut OpView<'_, '_, '_>) {
         }
         let span = step as i128 * (num as i128 - 1);
         if span >= 0 {
-            hi += span;
+            hi = hi.saturating_add(span);
         } else {
-            lo += span;
+            lo = lo.saturating_add(span);
         }
     }
     let limit = (src_bytes / elem) as i128;
