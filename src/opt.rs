@@ -302,10 +302,11 @@ impl ChunkRun<'_> {
             }
         } else {
             if !diags.is_empty() {
-                stderr.push_str(&render::render(
+                stderr.push_str(&render::render_at(
                     &diags,
                     input_name,
-                    input,
+                    chunk.text,
+                    chunk.first_line,
                     self.render_options,
                 ));
             }

@@ -90,6 +90,20 @@ pub fn help_of(message: &str) -> Option<String> {
 /// Renders every diagnostic. `source` is the whole input buffer named `name` (line numbers
 /// of the diagnostics are positions in it); snippets are shown for locations in it only.
 pub fn render(diags: &[Diagnostic], name: &str, source: &[u8], opts: RenderOptions) -> String {
+    render_at(diags, name, source, 1, opts)
+}
+
+/// [`render`] for a chunk of a larger input (`--split-input-file`): `chunk` is the text of
+/// the input from line `first_line` on, and the diagnostics' lines are lines of the whole
+/// input. Only the chunk is indexed, so rendering every chunk of a split input costs the size
+/// of the input once, not once per chunk.
+pub fn render_at(
+    diags: &[Diagnostic],
+    name: &str,
+    chunk: &[u8],
+    first_line: usize,
+    opts: RenderOptions,
+) -> String {
     let mut out = String::new();
     match opts.format {
         DiagnosticsFormat::Json => {
@@ -99,10 +113,16 @@ pub fn render(diags: &[Diagnostic], name: &str, source: &[u8], opts: RenderOptio
             }
         }
         DiagnosticsFormat::Text => {
-            let text = String::from_utf8_lossy(source);
+            // One file (and one line index) for every diagnostic: rendering n diagnostics of
+            // an input costs O(input + n), not O(n x input).
+            let text = String::from_utf8_lossy(chunk);
+            let file = ChunkFile {
+                file: SimpleFile::new(name, text.as_ref()),
+                first_line: first_line.max(1),
+            };
             for d in diags {
                 out.push_str(&d.render(name));
-                if let Some(s) = snippet(d, name, &text, opts.color) {
+                if let Some(s) = snippet(d, name, &file, opts.color) {
                     out.push_str(&s);
                 }
             }
@@ -129,14 +149,63 @@ fn json(d: &Diagnostic, name: &str) -> serde_json::Value {
     })
 }
 
-/// Byte offset of 1-based (line, col) in `text`, if it is inside it.
-fn offset_of(text: &str, line: usize, col: usize) -> Option<usize> {
-    let mut start = 0usize;
-    for _ in 1..line {
-        start += text[start..].find('\n')? + 1;
+/// The text a diagnostic points into: a chunk of the input starting at line `first_line`,
+/// with its line index; the snippet's line numbers are the input's.
+struct ChunkFile<'a> {
+    file: SimpleFile<&'a str, &'a str>,
+    first_line: usize,
+}
+
+impl<'a> codespan_reporting::files::Files<'a> for ChunkFile<'a> {
+    type FileId = ();
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, (): ()) -> Result<&'a str, codespan_reporting::files::Error> {
+        Ok(*self.file.name())
     }
-    let line_len = text[start..].find('\n').unwrap_or(text.len() - start);
-    (col >= 1 && col - 1 <= line_len).then_some(start + col - 1)
+
+    fn source(&'a self, (): ()) -> Result<&'a str, codespan_reporting::files::Error> {
+        Ok(self.file.source())
+    }
+
+    fn line_index(
+        &'a self,
+        (): (),
+        byte: usize,
+    ) -> Result<usize, codespan_reporting::files::Error> {
+        self.file.line_index((), byte)
+    }
+
+    fn line_number(
+        &'a self,
+        (): (),
+        index: usize,
+    ) -> Result<usize, codespan_reporting::files::Error> {
+        Ok(index + self.first_line)
+    }
+
+    fn line_range(
+        &'a self,
+        (): (),
+        index: usize,
+    ) -> Result<std::ops::Range<usize>, codespan_reporting::files::Error> {
+        self.file.line_range((), index)
+    }
+}
+
+/// Byte offset in `file` of the input's 1-based (line, col), if it is inside the chunk (from
+/// the chunk's line index).
+fn offset_of(file: &ChunkFile<'_>, line: usize, col: usize) -> Option<usize> {
+    use codespan_reporting::files::Files;
+    let range = file
+        .file
+        .line_range((), line.checked_sub(file.first_line)?)
+        .ok()?;
+    let len = file.file.source()[range.clone()]
+        .trim_end_matches(['\n', '\r'])
+        .len();
+    (col >= 1 && col - 1 <= len).then_some(range.start + col - 1)
 }
 
 /// The extent of the token at `at`: a string literal, or an identifier-like run.
@@ -214,12 +283,13 @@ fn word_after_op(message: &str) -> Option<&str> {
     (end > 0).then(|| &rest[..end])
 }
 
-fn snippet(d: &Diagnostic, name: &str, text: &str, color: bool) -> Option<String> {
+fn snippet(d: &Diagnostic, name: &str, file: &ChunkFile<'_>, color: bool) -> Option<String> {
     let loc = d.loc.as_ref()?;
     if !(loc.file.is_empty() || loc.file == name) {
         return None;
     }
-    let at = offset_of(text, loc.line, loc.col)?;
+    let text: &str = file.file.source();
+    let at = offset_of(file, loc.line, loc.col)?;
     let op_span = at..token_end(text, at);
     let mut labels = Vec::new();
     let attr = attribute_named(&d.message)
@@ -248,13 +318,12 @@ fn snippet(d: &Diagnostic, name: &str, text: &str, color: bool) -> Option<String
     .with_message(&d.message)
     .with_labels(labels)
     .with_notes(notes);
-    let file = SimpleFile::new(name, text);
     let mut buf = if color {
         termcolor::Buffer::ansi()
     } else {
         termcolor::Buffer::no_color()
     };
-    term::emit(&mut buf, &term::Config::default(), &file, &report).ok()?;
+    term::emit(&mut buf, &term::Config::default(), file, &report).ok()?;
     let rendered = String::from_utf8_lossy(buf.as_slice()).into_owned();
     // codespan's own header repeats the message: the mlir-opt line above already says it.
     let body = rendered.split_once('\n').map(|(_, b)| b)?;

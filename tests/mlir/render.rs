@@ -81,3 +81,23 @@ fn json_lines_carry_every_field() {
     assert_eq!(rows[0]["notes"][0]["message"], "see here");
     assert_eq!(rows[0]["notes"][0]["line"], serde_json::Value::Null);
 }
+
+/// A chunk of a split input is rendered from its own text: the snippet's line numbers and the
+/// location line are the input's.
+#[test]
+fn a_chunk_renders_with_the_inputs_line_numbers() {
+    let chunk = b"func.func @g() {\n  \"nisa.memset\"(%t) {value = 1.0 : f32, engine = \"dma\"} : (i32) -> ()\n}\n";
+    let d = diag(
+        41,
+        3,
+        "'nisa.memset' op attribute 'engine': bad (rule: engine)",
+    );
+    let text = render_at(&[d.clone()], "k.mlir", chunk, 40, RenderOptions::default());
+    assert!(text.starts_with("k.mlir:41:3: error:"), "{text}");
+    assert!(text.contains("┌─ k.mlir:41:41"), "{text}");
+    assert!(text.contains("41 │   \"nisa.memset\""), "{text}");
+    // A line before the chunk is not in it: no snippet, the first line only.
+    let before = diag(39, 1, "elsewhere");
+    let t = render_at(&[before], "k.mlir", chunk, 40, RenderOptions::default());
+    assert_eq!(t, "k.mlir:39:1: error: elsewhere\n");
+}
