@@ -92,7 +92,13 @@ fn a_chunk_renders_with_the_inputs_line_numbers() {
         3,
         "'nisa.memset' op attribute 'engine': bad (rule: engine)",
     );
-    let text = render_at(&[d.clone()], "k.mlir", chunk, 40, RenderOptions::default());
+    let text = render_at(
+        std::slice::from_ref(&d),
+        "k.mlir",
+        chunk,
+        40,
+        RenderOptions::default(),
+    );
     assert!(text.starts_with("k.mlir:41:3: error:"), "{text}");
     assert!(text.contains("┌─ k.mlir:41:41"), "{text}");
     assert!(text.contains("41 │   \"nisa.memset\""), "{text}");
