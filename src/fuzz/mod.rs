@@ -174,10 +174,14 @@ fn watch(mut child: Child, limit: Duration, slack: Duration) -> std::io::Result<
     let mut last = None;
     let mut done = None;
     let mut wait = limit + slack;
+    // CPU seconds the worker had used when its current silence was first noticed, and how
+    // many more time limits it has been allowed since.
+    let mut stall: Option<(f64, u32)> = None;
     loop {
         match rx.recv_timeout(wait) {
             Ok(line) => {
                 wait = limit;
+                stall = None;
                 if let Some(i) = line.strip_prefix("start ").and_then(|s| s.parse().ok()) {
                     last = Some(i);
                 } else if let Some(n) = line.strip_prefix("done ").and_then(|s| s.parse().ok()) {
@@ -185,6 +189,25 @@ fn watch(mut child: Child, limit: Duration, slack: Duration) -> std::io::Result<
                 }
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {
+                // On a loaded machine a worker can be silent because it is not scheduled, not
+                // because its input is slow: a runnable worker that has not yet spent the time
+                // limit in CPU since the silence began is given more time (up to
+                // MAX_STARVED_LIMITS more limits). A sleeping or blocked worker, or one that
+                // spent the limit, is a timeout.
+                let now = worker_cpu(child.id());
+                match (stall, now) {
+                    (None, Some((cpu, _))) => {
+                        stall = Some((cpu, 0));
+                        continue;
+                    }
+                    (Some((start, n)), Some((cpu, true)))
+                        if cpu - start < limit.as_secs_f64() && n < MAX_STARVED_LIMITS =>
+                    {
+                        stall = Some((start, n + 1));
+                        continue;
+                    }
+                    _ => {}
+                }
                 let _ = child.kill();
                 let _ = child.wait();
                 return Ok(Outcome::Crashed {
@@ -208,6 +231,24 @@ fn watch(mut child: Child, limit: Duration, slack: Duration) -> std::io::Result<
         (None, None) => CrashKind::Exit(-1),
     };
     Ok(Outcome::Crashed { kind, last })
+}
+
+/// How many extra time limits a runnable but starved worker gets before it is a timeout.
+const MAX_STARVED_LIMITS: u32 = 30;
+
+/// The CPU seconds process `pid` has used (user + system) and whether it is runnable, from
+/// `/proc/PID/stat` (clock ticks are 1/100 s on Linux); `None` where that cannot be read.
+fn worker_cpu(pid: u32) -> Option<(f64, bool)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name, which is parenthesised and may contain spaces.
+    let rest: Vec<&str> = stat
+        .get(stat.rfind(')')? + 1..)?
+        .split_whitespace()
+        .collect();
+    let runnable = rest.first()? == &"R";
+    let utime: f64 = rest.get(11)?.parse().ok()?;
+    let stime: f64 = rest.get(12)?.parse().ok()?;
+    Some(((utime + stime) / 100.0, runnable))
 }
 
 /// The panic message in a worker's stderr (the line after "panicked at ...").

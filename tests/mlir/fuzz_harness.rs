@@ -101,8 +101,16 @@ fn usage_errors_exit_2() {
 /// SIGSEGV at iteration `crash_at` (or hangs there); replaying a file crashes while the file
 /// holds the byte `X` (so the minimiser can shrink it to that byte).
 fn fake_worker(dir: &Path, crash_at: u64, hang: bool) -> PathBuf {
+    fake_worker_doing(
+        dir,
+        crash_at,
+        if hang { "sleep 30" } else { "kill -SEGV $$" },
+    )
+}
+
+/// [`fake_worker`] running `die` at iteration `crash_at`.
+fn fake_worker_doing(dir: &Path, crash_at: u64, die: &str) -> PathBuf {
     let script = dir.join("worker.sh");
-    let die = if hang { "sleep 30" } else { "kill -SEGV $$" };
     std::fs::write(
         &script,
         format!(
@@ -194,5 +202,18 @@ fn a_hanging_input_is_a_timeout() {
     let report = fuzz::run(&cfg, &mut Vec::new()).unwrap();
     assert_eq!(report.crashes.len(), 1);
     assert_eq!(report.crashes[0].iteration, 2);
+    assert_eq!(report.crashes[0].kind, CrashKind::Timeout);
+}
+
+/// A worker spinning on the CPU is a timeout too (a starved one is not: it is given more time
+/// while it is runnable and has not yet used the limit in CPU).
+#[test]
+fn a_spinning_input_is_a_timeout() {
+    let dir = scratch("spin");
+    let exe = fake_worker_doing(&dir, 1, "while :; do :; done");
+    let cfg = config(exe, dir.join("out"), 3, Duration::from_millis(300));
+    let report = fuzz::run(&cfg, &mut Vec::new()).unwrap();
+    assert_eq!(report.crashes.len(), 1);
+    assert_eq!(report.crashes[0].iteration, 1);
     assert_eq!(report.crashes[0].kind, CrashKind::Timeout);
 }
