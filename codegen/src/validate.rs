@@ -508,15 +508,14 @@ fn check_dtypes(c: &mut Ctx, fmt: &Format, plan: &Plan, b: &Bundle) {
         };
         let off = f.offset as usize;
         match (f.kind, plan.dtype_role[k]) {
-            (Kind::Dtype, DtypeRole::Threshold) => {
-                if WireDtype(b[off]).defined_on(core).is_none() {
-                    c.fail(
-                        "d3_dropout_threshold_dtype_check",
-                        off,
-                        format!("threshold dtype {:#04x} is not defined", b[off]),
-                    );
-                }
+            (Kind::Dtype, DtypeRole::Threshold) if WireDtype(b[off]).defined_on(core).is_none() => {
+                c.fail(
+                    "d3_dropout_threshold_dtype_check",
+                    off,
+                    format!("threshold dtype {:#04x} is not defined", b[off]),
+                );
             }
+            (Kind::Dtype, DtypeRole::Threshold) => {}
             (Kind::Dtype, role) => {
                 let d = WireDtype(b[off]);
                 if d.defined_on(core).is_none() {
