@@ -10,8 +10,10 @@
 //!
 //! * the headline: bundles/s and the ratio `encode time / memcpy time` (median of many rounds,
 //!   the two workloads interleaved; the goal is a ratio <= 4);
-//! * decode+validate: the encoded bytes of each target's stream, every bundle through `decode`
-//!   and `validate_bundle`, as GB/s of bundle bytes (the goal is >= 1 GB/s).
+//! * decode+validate: the encoded bytes of each target's stream, every bundle through
+//!   `decode_into` (one `Decoded` reused per pass, as a stream reader holds one) and
+//!   `validate_bundle`, as GB/s of bundle bytes (the goal is >= 1 GB/s); the allocating `decode`
+//!   alone is printed next to it.
 //!
 //! Both are reproducible with `cargo bench -p sundial-codegen --bench encode`.
 
@@ -20,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
 use sundial_codegen::arch::{ArchModel, CAYMAN, MARIANA, SUNDA};
-use sundial_codegen::decode::decode;
+use sundial_codegen::decode::{Decoded, decode, decode_into, decode_ref};
 use sundial_codegen::dtype::BirDtype::{self, *};
 use sundial_codegen::enums::{BirAccumulation, BirAluOp, BirUpdateMode, BirWaitMode};
 use sundial_codegen::model::*;
@@ -686,20 +688,46 @@ fn encoded(
         .collect()
 }
 
-/// bytes -> `decode` -> `validate_bundle` for every bundle of every stream (`decode`,
-/// `validate` select the halves). Returns the bundles seen and the diagnostics raised.
+/// How [`decode_validate`] decodes.
+#[derive(Clone, Copy, PartialEq)]
+enum Dec {
+    /// Not at all (validation alone).
+    Skip,
+    /// `decode`: a new `Decoded` (and its value vector) per bundle.
+    Alloc,
+    /// `decode_into`: one `Decoded` reused across the stream (no allocation after the first).
+    Reuse,
+    /// `decode_ref`: a view that reads a value when asked for (none is asked for here).
+    View,
+}
+
+/// bytes -> decode -> `validate_bundle` for every bundle of every stream (`dec` picks the
+/// decoder, `validate_it` whether to validate). Returns the bundles seen and the diagnostics
+/// raised.
 #[inline(never)]
 fn decode_validate(
     streams: &[(&ArchModel, Vec<u8>)],
-    decode_it: bool,
+    dec: Dec,
     validate_it: bool,
 ) -> (usize, usize) {
     let (mut bundles, mut diags) = (0, 0);
+    let mut reused: Option<Decoded> = None;
     for (arch, bytes) in streams {
         for (i, c) in bytes.chunks_exact(64).enumerate() {
             let b: &Bundle = c.try_into().expect("64-byte chunk");
-            if decode_it {
-                black_box(decode(black_box(b)).expect("a known opcode"));
+            match (dec, &mut reused) {
+                (Dec::Skip, _) => {}
+                (Dec::Alloc, _) => {
+                    black_box(decode(black_box(b)).expect("a known opcode"));
+                }
+                (Dec::Reuse, Some(d)) => {
+                    decode_into(black_box(b), d).expect("a known opcode");
+                    black_box(&*d);
+                }
+                (Dec::Reuse, None) => reused = Some(decode(black_box(b)).expect("a known opcode")),
+                (Dec::View, _) => {
+                    black_box(decode_ref(black_box(b)).expect("a known opcode"));
+                }
             }
             if validate_it {
                 diags += validate_bundle(black_box(b), i, arch).len();
@@ -812,25 +840,33 @@ fn main() {
     let byte_count: usize = bytes.iter().map(|(_, b)| b.len()).sum();
     assert_eq!(byte_count, total * 64);
     assert_eq!(
-        decode_validate(&bytes, true, true),
+        decode_validate(&bytes, Dec::Reuse, true),
         (total, 0),
         "every bundle of the mix decodes and validates"
     );
     let dv_rounds = (rounds / 4).max(20);
-    let _ = time(|| decode_validate(&bytes, true, true), dv_rounds / 10);
-    let dv = time(|| decode_validate(&bytes, true, true), dv_rounds);
-    let dec = time(|| decode_validate(&bytes, true, false), dv_rounds);
-    let val = time(|| decode_validate(&bytes, false, true), dv_rounds);
+    let _ = time(|| decode_validate(&bytes, Dec::Reuse, true), dv_rounds / 10);
+    let dv = time(|| decode_validate(&bytes, Dec::Reuse, true), dv_rounds);
+    let dec = time(|| decode_validate(&bytes, Dec::Reuse, false), dv_rounds);
+    let dec_alloc = time(|| decode_validate(&bytes, Dec::Alloc, false), dv_rounds);
+    let val = time(|| decode_validate(&bytes, Dec::Skip, true), dv_rounds);
+    let view = time(|| decode_validate(&bytes, Dec::View, true), dv_rounds);
     let ns = |d: Duration| d.as_secs_f64() * 1e9 / total as f64;
+    let gbs = |d: Duration| byte_count as f64 / d.as_secs_f64() / 1e9;
     println!(
-        "decode+validate report: {total} bundles ({} KiB) per pass; {:.1} us, {:.2} GB/s, \
-         {:.1} ns/bundle (decode alone {:.1} ns/bundle, validate alone {:.1} ns/bundle); goal >= 1 GB/s",
+        "decode+validate report: {total} bundles ({} KiB) per pass; decode_into + validate \
+         {:.1} us, {:.2} GB/s, {:.1} ns/bundle (decode_into alone {:.1} ns/bundle, validate alone \
+         {:.1} ns/bundle, the allocating decode alone {:.1} ns/bundle); decode_ref (a view, no \
+         value read) + validate {:.2} GB/s, {:.1} ns/bundle; goal >= 1 GB/s",
         byte_count / 1024,
         dv.as_secs_f64() * 1e6,
-        byte_count as f64 / dv.as_secs_f64() / 1e9,
+        gbs(dv),
         ns(dv),
         ns(dec),
         ns(val),
+        ns(dec_alloc),
+        gbs(view),
+        ns(view),
     );
 
     if std::env::var_os("SUNDIAL_BENCH_DETAIL").is_some() {
@@ -881,7 +917,7 @@ fn main() {
     let mut g = c.benchmark_group("decode_validate_mix");
     g.throughput(Throughput::Bytes(byte_count as u64));
     g.bench_function("decode_validate", |b| {
-        b.iter(|| decode_validate(black_box(&bytes), true, true))
+        b.iter(|| decode_validate(black_box(&bytes), Dec::Reuse, true))
     });
     g.finish();
     c.final_summary();

@@ -206,6 +206,7 @@ impl Field {
     }
 
     /// Reads the field.
+    #[inline]
     pub fn read(&self, b: &[u8; 64]) -> Value {
         let s = &b[self.range()];
         match self.kind {

@@ -211,6 +211,10 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    // Out of line and cold: rules pass on valid bundles, so the failure path stays off the
+    // checks' straight line.
+    #[cold]
+    #[inline(never)]
     fn fail(&mut self, rule: &'static str, offset: usize, message: impl Into<String>) {
         self.out.push(Diagnostic {
             rule,
@@ -223,6 +227,7 @@ impl Ctx<'_> {
 
 /// `tensor_start_addr_valid` and the checks that hang off it, for one ADDR4 word.
 /// `dtype` = None skips the dtype-dependent parts (the bundle carries no dtype for the slot).
+#[inline]
 fn check_addr(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, write: bool) {
     let arch = c.arch;
     if w & REG_BIT != 0 {
@@ -307,6 +312,7 @@ fn check_addr(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, write: 
 
 /// `addresses_in_same_sbuf_quadrant` (ASSUMPTION on the body, which no source reproduces: both in
 /// SBUF with the same `get_sbuf_quadrant_id`).
+#[inline(always)]
 fn same_sbuf_quadrant(arch: &ArchModel, a: u32, b: u32) -> bool {
     arch.in_sbuf(a) && arch.in_sbuf(b) && arch.sbuf_quadrant(a) == arch.sbuf_quadrant(b)
 }
@@ -325,6 +331,7 @@ pub fn indirect_quadrant_ok(arch: &ArchModel, index: u32, data: u32) -> bool {
     same_sbuf_quadrant(arch, index & ADDR_MASK, d)
 }
 
+#[inline(always)]
 fn slot_dtype(b: &Bundle, r: DtypeRef) -> Option<WireDtype> {
     match r {
         DtypeRef::None => None,
@@ -400,6 +407,7 @@ fn is_indirect_at(b: &Bundle, f: &Field) -> bool {
     matches!(slot_at(b, f), Slot::Indirect { .. })
 }
 
+#[inline(always)]
 fn check_static(
     c: &mut Ctx,
     off: usize,
@@ -444,6 +452,7 @@ fn slot_count_at(b: &Bundle, f: &Field) -> Option<u64> {
     }
 }
 
+#[inline]
 fn check_slot(c: &mut Ctx, fmt: &Format, b: &Bundle, f: &Field) {
     let (dt, write) = match f.role {
         Role::Src(d) => (d, false),
@@ -500,6 +509,7 @@ fn check_slot(c: &mut Ctx, fmt: &Format, b: &Bundle, f: &Field) {
     }
 }
 
+#[inline]
 fn check_dtypes(c: &mut Ctx, fmt: &Format, plan: &Plan, b: &Bundle) {
     let core = c.arch.core;
     for k in 0..plan.n_dtypes as usize {
@@ -567,8 +577,8 @@ enum DtypeRole {
 /// table order, so that a bundle's check walks only those rows and compares no names.
 #[derive(Clone, Copy, Debug)]
 struct Plan {
-    /// Bit `i` set: byte `i` is the header or covered by a row.
-    covered: u64,
+    /// [`uncovered_bytes`] of the rows' [`covered_mask`] (the header counts as covered).
+    uncovered: [u64; 8],
     /// Rows of kind `Dtype` / `DtypePair`, in table order.
     dtypes: [u8; PLAN_ROWS],
     /// How each of those is checked.
@@ -597,7 +607,7 @@ const fn covered_mask(fmt: &Format) -> u64 {
 /// The plan of `fmt`.
 const fn plan(fmt: &Format) -> Plan {
     let mut p = Plan {
-        covered: covered_mask(fmt),
+        uncovered: uncovered_bytes(covered_mask(fmt)),
         dtypes: [0; PLAN_ROWS],
         dtype_role: [DtypeRole::Other; PLAN_ROWS],
         n_dtypes: 0,
@@ -671,6 +681,7 @@ fn format_on(op: u8, arch: &ArchModel) -> Option<(&'static Format, &'static Plan
     PLAN_BY_OPCODE[op as usize].as_ref().map(|p| (f, p))
 }
 
+#[inline(always)]
 fn active_range(c: &mut Ctx, b: &Bundle, f: Field) {
     let a = f.get_u8(b) as u32;
     if a == 0 || a > c.arch.partitions {
@@ -684,6 +695,7 @@ fn active_range(c: &mut Ctx, b: &Bundle, f: Field) {
 
 /// `start_addr_active_channels` on the source slot's static arm: start partition + active <=
 /// partitions (an indirect arm is covered by the quadrant rule instead).
+#[inline(always)]
 fn start_active(c: &mut Ctx, b: &Bundle, src: &Field, active: Field) {
     let w = src.get_u32(b);
     if w & REG_BIT != 0 || is_indirect_at(b, src) {
@@ -1031,36 +1043,45 @@ fn dma_indirect_rules(c: &mut Ctx, b: &Bundle) {
 /// with one pass over the fields and one over the bytes).
 #[cfg(test)]
 fn first_reserved(fmt: &Format, b: &Bundle) -> Option<usize> {
-    reserved_in(covered_mask(fmt), b)
+    reserved_in(&uncovered_bytes(covered_mask(fmt)), b)
 }
 
-/// The first nonzero byte of `b` outside `covered` (which includes the header bytes).
-#[inline(always)]
-fn reserved_in(covered: u64, b: &Bundle) -> Option<usize> {
-    let reserved = nonzero_bytes(b) & !covered;
-    (reserved != 0).then(|| reserved.trailing_zeros() as usize)
-}
-
-/// Bit `i` set when byte `i` of `b` is nonzero: eight bytes at a time (per byte, the high bit of
-/// `(x & 0x7F) + 0x7F | x` is set exactly when `x != 0`; a multiply gathers the eight bits).
-#[inline(always)]
-fn nonzero_bytes(b: &Bundle) -> u64 {
-    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    let mut m = 0u64;
-    for (k, c) in b.chunks_exact(8).enumerate() {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        let x = u64::from_le_bytes(w);
-        let high = (((x & LOW7) + LOW7) | x) & !LOW7;
-        // Bit 7 of byte j moves to bit 56 + j.
-        let bits = (high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
-        m |= bits << (8 * k);
+/// The bytes no row covers, as eight little-endian byte masks (0xFF per uncovered byte) over the
+/// bundle's eight words.
+const fn uncovered_bytes(covered: u64) -> [u64; 8] {
+    let mut m = [0u64; 8];
+    let mut i = 0;
+    while i < 64 {
+        if covered >> i & 1 == 0 {
+            m[i / 8] |= 0xFF << (8 * (i % 8));
+        }
+        i += 1;
     }
     m
 }
 
+/// The first nonzero byte of `b` that `uncovered` marks: eight bytes at a time, and in the usual
+/// case (no reserved byte set) one AND per word.
+#[inline(always)]
+fn reserved_in(uncovered: &[u64; 8], b: &Bundle) -> Option<usize> {
+    let mut words = [0u64; 8];
+    let mut any = 0;
+    for ((w, c), u) in words.iter_mut().zip(b.chunks_exact(8)).zip(uncovered) {
+        let mut x = [0u8; 8];
+        x.copy_from_slice(c);
+        *w = u64::from_le_bytes(x) & u;
+        any |= *w;
+    }
+    if any == 0 {
+        return None;
+    }
+    let k = words.iter().position(|&w| w != 0)?;
+    Some(8 * k + words[k].trailing_zeros() as usize / 8)
+}
+
 /// `a % stride` and `a / stride` for a partition stride, `None` for a zero stride (a mask and a
 /// shift for the power-of-two strides of every target, a division only for a custom model).
+#[inline(always)]
 fn split_by_stride(a: u32, stride: u32) -> Option<(u32, u32)> {
     if stride.is_power_of_two() {
         Some((a & (stride - 1), a >> stride.trailing_zeros()))
@@ -1100,7 +1121,7 @@ pub fn validate_bundle(b: &Bundle, bundle: usize, arch: &ArchModel) -> Vec<Diagn
             ),
         );
     }
-    if let Some(i) = reserved_in(plan.covered, b) {
+    if let Some(i) = reserved_in(&plan.uncovered, b) {
         c.fail(
             fmt.reserved_rule,
             i,
@@ -1231,13 +1252,12 @@ mod tests {
     }
 
     #[test]
-    fn nonzero_bytes_is_the_byte_scan() {
-        for b in random_bundles() {
-            let want = b
-                .iter()
-                .enumerate()
-                .fold(0u64, |m, (i, &x)| m | ((x != 0) as u64) << i);
-            assert_eq!(nonzero_bytes(&b), want, "{b:?}");
+    fn reserved_scan_is_the_byte_scan() {
+        for fmt in formats::FORMATS {
+            for b in random_bundles() {
+                let want = (4..64).find(|&i| b[i] != 0 && !fmt.covers(i));
+                assert_eq!(first_reserved(fmt, &b), want, "{}", fmt.mnemonic);
+            }
         }
     }
 
@@ -1251,9 +1271,10 @@ mod tests {
                 assert_eq!(got.map(|(f, _)| f), want, "opcode {op:#04x}");
                 let Some((fmt, p)) = got else { continue };
                 assert!(std::ptr::eq(fmt, want.unwrap()));
-                assert_eq!(p.covered, covered_mask(fmt));
+                assert_eq!(p.uncovered, uncovered_bytes(covered_mask(fmt)));
                 for i in 0..64 {
-                    assert_eq!(p.covered >> i & 1 == 1, i < 4 || fmt.covers(i));
+                    let uncovered = p.uncovered[i / 8] >> (8 * (i % 8)) & 0xFF == 0xFF;
+                    assert_eq!(!uncovered, i < 4 || fmt.covers(i), "{} {i}", fmt.mnemonic);
                 }
                 let dtypes: Vec<(usize, DtypeRole)> = fmt
                     .fields

@@ -99,12 +99,14 @@ pub(super) fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
     }
 }
 
+#[inline(always)]
 fn at(f: &Field) -> usize {
     f.offset as usize
 }
 
 /// Whether a start word is register-mode or carries the shape-register marker (the header's
 /// `shape_from_register`, which skips the static element-count checks).
+#[inline(always)]
 fn dynamic(word: u32) -> bool {
     word & (REG_BIT | SHAPE_BIT) != 0
 }

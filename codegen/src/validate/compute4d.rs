@@ -14,11 +14,13 @@ use crate::formats::compute4d::{affine_select as af, cr, iota as io, memset as m
 use crate::formats::tr;
 use crate::model::{CrossLaneAxis, CrossLaneReduceOp, PoolFunc};
 
+#[inline(always)]
 fn byte(f: &Field, b: &Bundle) -> u8 {
     b[f.offset as usize]
 }
 
 /// The u32 of a 4-byte integer-like field (what `Field::read` gives as `Value::Int`), else 0.
+#[inline(always)]
 fn dword(f: &Field, b: &Bundle) -> u32 {
     match f.kind {
         Kind::U32 | Kind::Hex32 | Kind::I32 | Kind::F32 => get_u32(b, f.offset as usize),
@@ -30,6 +32,7 @@ fn dword(f: &Field, b: &Bundle) -> u32 {
 }
 
 /// The ADDR4 word of a plain TENSORnD field.
+#[inline(always)]
 fn start_word(f: &Field, b: &Bundle) -> u32 {
     match f.kind {
         Kind::Tensor(_) => get_u32(b, f.offset as usize),
@@ -38,6 +41,7 @@ fn start_word(f: &Field, b: &Bundle) -> u32 {
 }
 
 /// The element count of a DATA4D field: the product of its four u16 counts at +12.
+#[inline(always)]
 fn d4d_count(f: &Field, b: &Bundle) -> Option<u64> {
     match f.kind {
         Kind::Data4d => {
