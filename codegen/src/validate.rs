@@ -369,13 +369,25 @@ enum Slot {
     Other,
 }
 
-/// The TENSORnD at byte `o`, rank `n`.
+/// The TENSORnD at byte `o`, rank `n`: the count run (`n` u16 lanes after the ADDR4 word and
+/// the steps) in one eight-byte load where the bundle has the bytes, lane by lane otherwise.
 #[inline(always)]
 fn static_at(b: &Bundle, o: usize, n: u8) -> Slot {
     let mut num = [1u16; 4];
-    for (i, x) in num.iter_mut().enumerate().take(n as usize) {
-        let at = o + num_elem_offset(n as usize, i);
-        *x = u16::from_le_bytes([b[at], b[at + 1]]);
+    let n = n.min(4);
+    let run = o + num_elem_offset(n as usize, 0);
+    if let Some(c) = b.get(run..run + 8) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        let w = u64::from_le_bytes(w);
+        for (i, x) in num.iter_mut().enumerate().take(n as usize) {
+            *x = (w >> (16 * i)) as u16;
+        }
+    } else {
+        for (i, x) in num.iter_mut().enumerate().take(n as usize) {
+            let at = run + 2 * i;
+            *x = u16::from_le_bytes([b[at], b[at + 1]]);
+        }
     }
     Slot::Static {
         n,

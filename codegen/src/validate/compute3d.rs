@@ -123,10 +123,10 @@ fn tt_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
             format!("in0_in1_dtype {pair:#04x}: FP32R is an output-only dtype"),
         );
     }
-    let slots = [tt::SRC0, tt::SRC1, tt::DST];
-    let words = slots.map(|f| get_u32(b, at(&f)));
+    let slots = [&tt::SRC0, &tt::SRC1, &tt::DST];
+    let words = slots.map(|f| get_u32(b, at(f)));
     if !words.iter().any(|&w| dynamic(w)) {
-        let counts = slots.map(|f| slot_count_at(b, &f));
+        let counts = slots.map(|f| slot_count_at(b, f));
         if counts[0] != counts[1] || counts[0] != counts[2] {
             c.fail(
                 "tt_same_elem_count",
@@ -253,7 +253,7 @@ fn ts_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
             format!("op0 is BYPASS but op1 is {op1:#04x} (op0 != BYPASS || op1 == BYPASS)"),
         );
     }
-    for f in [ts::OP0, ts::OP1] {
+    for f in [&ts::OP0, &ts::OP1] {
         let v = b[at(&f)];
         if !c3::ts_alu_ok(v) {
             c.fail(
@@ -272,7 +272,7 @@ fn ts_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
             );
         }
     }
-    for f in [ts::IMM0_SRC, ts::IMM1_SRC] {
+    for f in [&ts::IMM0_SRC, &ts::IMM1_SRC] {
         if b[at(&f)] > 2 {
             c.fail(
                 "ts_imm_src",
@@ -320,7 +320,7 @@ fn tss_rules(c: &mut Ctx, b: &Bundle) {
             format!("reversed_pred {rp} not in {{0, 1}}"),
         );
     }
-    for f in [tss::SRC1_IMM_SRC, tss::PRED_IMM_SRC] {
+    for f in [&tss::SRC1_IMM_SRC, &tss::PRED_IMM_SRC] {
         if b[at(&f)] > 2 {
             c.fail(
                 "tss_imm_src",
