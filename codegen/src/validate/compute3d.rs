@@ -254,11 +254,11 @@ fn ts_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
         );
     }
     for f in [&ts::OP0, &ts::OP1] {
-        let v = b[at(&f)];
+        let v = b[at(f)];
         if !c3::ts_alu_ok(v) {
             c.fail(
                 "ts_valid_alu_op",
-                at(&f),
+                at(f),
                 format!(
                     "{} {v:#04x} is outside 0x00..0x1D, 0x20..0x23, 0xC4..0xE1",
                     f.name
@@ -267,17 +267,17 @@ fn ts_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
         } else if fmt.opcode == c3::TENSOR_SCALAR_BITVEC.opcode && !c3::tt_bitvec_ok(v) {
             c.fail(
                 "ts_bitvec_op",
-                at(&f),
+                at(f),
                 format!("{} {v:#04x} is not a bitvec op", f.name),
             );
         }
     }
     for f in [&ts::IMM0_SRC, &ts::IMM1_SRC] {
-        if b[at(&f)] > 2 {
+        if b[at(f)] > 2 {
             c.fail(
                 "ts_imm_src",
-                at(&f),
-                format!("{} {} is not an IMM_SRC", f.name, b[at(&f)]),
+                at(f),
+                format!("{} {} is not an IMM_SRC", f.name, b[at(f)]),
             );
         }
     }
@@ -321,11 +321,11 @@ fn tss_rules(c: &mut Ctx, b: &Bundle) {
         );
     }
     for f in [&tss::SRC1_IMM_SRC, &tss::PRED_IMM_SRC] {
-        if b[at(&f)] > 2 {
+        if b[at(f)] > 2 {
             c.fail(
                 "tss_imm_src",
-                at(&f),
-                format!("{} {} is not an IMM_SRC", f.name, b[at(&f)]),
+                at(f),
+                format!("{} {} is not an IMM_SRC", f.name, b[at(f)]),
             );
         }
     }
