@@ -263,7 +263,7 @@ fn check_addr(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, write: 
                 off,
                 format!("dtype {:#04x} has no alignment defined", d.0),
             ),
-            Some(al) if !a.is_multiple_of(al) => c.fail(
+            Some(al) if !aligned(a, al) => c.fail(
                 "addr_aligned_dtype",
                 off,
                 format!("address {a:#x} not {al}-byte aligned"),
@@ -307,6 +307,17 @@ fn check_addr(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, write: 
             off,
             format!("address {a:#x} is in neither the SBUF nor the PSUM window"),
         );
+    }
+}
+
+/// `a.is_multiple_of(al)`, with a mask instead of a division for the power-of-two alignments
+/// of every dtype.
+#[inline(always)]
+fn aligned(a: u32, al: u32) -> bool {
+    if al.is_power_of_two() {
+        a & (al - 1) == 0
+    } else {
+        a.is_multiple_of(al)
     }
 }
 
@@ -1356,6 +1367,15 @@ mod tests {
                         matches!(v, Value::Mem(MemSlot::Indirect(_)))
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn alignment_mask_is_division() {
+        for al in 0u32..=64 {
+            for a in [0u32, 1, 2, 3, 4, 6, 8, 12, 16, 60, 64, 96, 0x1FFF_FFFF, u32::MAX] {
+                assert_eq!(aligned(a, al), a.is_multiple_of(al), "{a} % {al}");
             }
         }
     }
