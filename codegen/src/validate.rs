@@ -1374,7 +1374,22 @@ mod tests {
     #[test]
     fn alignment_mask_is_division() {
         for al in 0u32..=64 {
-            for a in [0u32, 1, 2, 3, 4, 6, 8, 12, 16, 60, 64, 96, 0x1FFF_FFFF, u32::MAX] {
+            for a in [
+                0u32,
+                1,
+                2,
+                3,
+                4,
+                6,
+                8,
+                12,
+                16,
+                60,
+                64,
+                96,
+                0x1FFF_FFFF,
+                u32::MAX,
+            ] {
                 assert_eq!(aligned(a, al), a.is_multiple_of(al), "{a} % {al}");
             }
         }
