@@ -206,35 +206,35 @@ impl Field {
     }
 
     /// Reads the field.
+    #[inline]
     pub fn read(&self, b: &[u8; 64]) -> Value {
-        let s = &b[self.range()];
+        let o = self.offset as usize;
         match self.kind {
-            Kind::Addr4 => Value::Addr4(addr4::get_u32(s, 0)),
-            Kind::Tensor(n) => Value::Tensor(TensorSlot::read(s, n as usize)),
-            Kind::Mem(n) => Value::Mem(MemSlot::read(s, n as usize)),
+            // The integer kinds by their fixed widths (one load each, no slice of the range).
+            Kind::U8 | Kind::Dtype | Kind::DtypePair | Kind::Enum(_) => Value::Int(b[o] as u64),
+            Kind::U16 => Value::Int(u16::from_le_bytes([b[o], b[o + 1]]) as u64),
+            Kind::U32 | Kind::Hex32 | Kind::I32 | Kind::F32 => {
+                Value::Int(addr4::get_u32(b, o) as u64)
+            }
+            Kind::Hex64 => {
+                let mut v = [0u8; 8];
+                v.copy_from_slice(&b[o..o + 8]);
+                Value::Int(u64::from_le_bytes(v))
+            }
+            Kind::Addr4 => Value::Addr4(addr4::get_u32(b, o)),
+            Kind::Tensor(n) => Value::Tensor(TensorSlot::read(&b[self.range()], n as usize)),
+            Kind::Mem(n) => Value::Mem(MemSlot::read(&b[self.range()], n as usize)),
             Kind::Lanes => {
                 let mut l = [0u8; 32];
-                l.copy_from_slice(s);
+                l.copy_from_slice(&b[o..o + 32]);
                 Value::Lanes(l)
             }
-            Kind::Data4d => Value::Data4d(Data4dSlot::read(s)),
+            Kind::Data4d => Value::Data4d(Data4dSlot::read(&b[self.range()])),
             Kind::Mx => {
                 let mut m = [0u8; 16];
-                m.copy_from_slice(s);
+                m.copy_from_slice(&b[o..o + 16]);
                 Value::Mx(MxSlot::read(&m))
             }
-            // Fixed-width reads for the widths the integer kinds have (no variable-length copy).
-            _ => Value::Int(match *s {
-                [x] => x as u64,
-                [a, b] => u16::from_le_bytes([a, b]) as u64,
-                [a, b, c, d] => u32::from_le_bytes([a, b, c, d]) as u64,
-                _ => {
-                    let mut v = [0u8; 8];
-                    let n = s.len().min(8);
-                    v[..n].copy_from_slice(&s[..n]);
-                    u64::from_le_bytes(v)
-                }
-            }),
         }
     }
 
@@ -398,6 +398,49 @@ pub fn parse_f32(s: &str) -> Result<u32, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fixed-width reads of the integer kinds are the little-endian value of the field's
+    /// byte range (what the slice-based read gave).
+    #[test]
+    fn integer_reads_are_the_little_endian_range() {
+        let mut b = [0u8; 64];
+        for (i, x) in b.iter_mut().enumerate() {
+            *x = (i as u8).wrapping_mul(37) ^ 0xA5;
+        }
+        let kinds = [
+            Kind::U8,
+            Kind::U16,
+            Kind::U32,
+            Kind::Hex32,
+            Kind::I32,
+            Kind::Hex64,
+            Kind::F32,
+            Kind::Dtype,
+            Kind::DtypePair,
+            Kind::Addr4,
+        ];
+        for kind in kinds {
+            for offset in 4..=(64 - kind.width()) as u8 {
+                let f = Field {
+                    name: "x",
+                    offset,
+                    kind,
+                    role: Role::Plain,
+                    prov: Prov::Assumption,
+                    meaning: "",
+                };
+                let mut v = [0u8; 8];
+                v[..kind.width()].copy_from_slice(&b[f.range()]);
+                let want = u64::from_le_bytes(v);
+                let got = match f.read(&b) {
+                    Value::Int(x) => x,
+                    Value::Addr4(w) if kind == Kind::Addr4 => w as u64,
+                    other => panic!("{kind:?}: {other:?}"),
+                };
+                assert_eq!(got, want, "{kind:?} at {offset}");
+            }
+        }
+    }
 
     #[test]
     fn f32_text_round_trips() {

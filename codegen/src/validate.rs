@@ -16,15 +16,17 @@
 //! the lane values of a shuffle map, and the pair-level checks that
 //! look at both halves of a micro-pair (each bundle is validated on its own).
 
-use crate::addr4::{ADDR_MASK, REG_BIT};
+use crate::addr4::{ADDR_MASK, INDIRECT_BIT, MARKER_BYTE3, REG_BIT, get_u32};
 use crate::arch::{ArchModel, CoreGen, Family};
 use crate::bundle::{Bundle, INST_WORD_LEN};
 use crate::dtype::{WIRE_FP32R, WireDtype};
 use crate::enums::{ALU_MAX, RS_COMP_OPS};
-use crate::fields::{DtypeRef, Field, Kind, Role, Value};
+#[cfg(test)]
+use crate::fields::Value;
+use crate::fields::{DtypeRef, Field, Kind, Role};
 use crate::formats::{self, Format};
-use crate::indirect::{MemSlot, MxSlot};
-use crate::tensor::{TensorSlot, num_elem_offset};
+use crate::indirect::MxSlot;
+use crate::tensor::num_elem_offset;
 
 /// The dtype an INDEX word is validated as (`mem4d_valid`: dtype 9, u32).
 const INDEX_DTYPE: WireDtype = WireDtype(0x09);
@@ -209,6 +211,10 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    // Out of line and cold: rules pass on valid bundles, so the failure path stays off the
+    // checks' straight line.
+    #[cold]
+    #[inline(never)]
     fn fail(&mut self, rule: &'static str, offset: usize, message: impl Into<String>) {
         self.out.push(Diagnostic {
             rule,
@@ -221,6 +227,7 @@ impl Ctx<'_> {
 
 /// `tensor_start_addr_valid` and the checks that hang off it, for one ADDR4 word.
 /// `dtype` = None skips the dtype-dependent parts (the bundle carries no dtype for the slot).
+#[inline]
 fn check_addr(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, write: bool) {
     let arch = c.arch;
     if w & REG_BIT != 0 {
@@ -256,7 +263,7 @@ fn check_addr(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, write: 
                 off,
                 format!("dtype {:#04x} has no alignment defined", d.0),
             ),
-            Some(al) if !a.is_multiple_of(al) => c.fail(
+            Some(al) if !aligned(a, al) => c.fail(
                 "addr_aligned_dtype",
                 off,
                 format!("address {a:#x} not {al}-byte aligned"),
@@ -303,8 +310,20 @@ fn check_addr(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, write: 
     }
 }
 
+/// `a.is_multiple_of(al)`, with a mask instead of a division for the power-of-two alignments
+/// of every dtype.
+#[inline(always)]
+fn aligned(a: u32, al: u32) -> bool {
+    if al.is_power_of_two() {
+        a & (al - 1) == 0
+    } else {
+        a.is_multiple_of(al)
+    }
+}
+
 /// `addresses_in_same_sbuf_quadrant` (ASSUMPTION on the body, which no source reproduces: both in
 /// SBUF with the same `get_sbuf_quadrant_id`).
+#[inline(always)]
 fn same_sbuf_quadrant(arch: &ArchModel, a: u32, b: u32) -> bool {
     arch.in_sbuf(a) && arch.in_sbuf(b) && arch.sbuf_quadrant(a) == arch.sbuf_quadrant(b)
 }
@@ -323,6 +342,7 @@ pub fn indirect_quadrant_ok(arch: &ArchModel, index: u32, data: u32) -> bool {
     same_sbuf_quadrant(arch, index & ADDR_MASK, d)
 }
 
+#[inline(always)]
 fn slot_dtype(b: &Bundle, r: DtypeRef) -> Option<WireDtype> {
     match r {
         DtypeRef::None => None,
@@ -340,10 +360,87 @@ const TENSOR_RULE: [&str; 5] = [
     "tensor4d_valid",
 ];
 
-fn check_static(c: &mut Ctx, off: usize, t: &TensorSlot, dtype: Option<WireDtype>, write: bool) {
-    check_addr(c, off, t.addr, dtype, write);
-    let n = t.n as usize;
-    if let Some(i) = t.num[..n].iter().position(|&x| x == 0) {
+/// An access-pattern slot as the rules read it: straight from the bundle bytes through the
+/// field's row (offset and kind), without building a decoded [`Value`]. It reads what
+/// `Field::read` would (the `(byte3 & 0x60)` selector of a MEM_PATTERN union, the ADDR4 word,
+/// the counts; the marker removed from an INDEX word), and a unit test checks the two agree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Slot {
+    /// A TENSORnD (a plain slot, or the static arm of a MEM_PATTERN union): its rank, ADDR4
+    /// word and `num_elem[0..n]` (unused entries 1).
+    Static { n: u8, addr: u32, num: [u16; 4] },
+    /// The INDIRECT16B/20B arm: its rank, INDEX (marker bit removed), DATA and NUM.
+    Indirect {
+        n: u8,
+        index: u32,
+        data: u32,
+        num: u16,
+    },
+    /// A field of no access-pattern kind.
+    Other,
+}
+
+/// The TENSORnD at byte `o`, rank `n`: the count run (`n` u16 lanes after the ADDR4 word and
+/// the steps) in one eight-byte load where the bundle has the bytes, lane by lane otherwise.
+#[inline(always)]
+fn static_at(b: &Bundle, o: usize, n: u8) -> Slot {
+    let mut num = [1u16; 4];
+    let n = n.min(4);
+    let run = o + num_elem_offset(n as usize, 0);
+    if let Some(c) = b.get(run..run + 8) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        let w = u64::from_le_bytes(w);
+        for (i, x) in num.iter_mut().enumerate().take(n as usize) {
+            *x = (w >> (16 * i)) as u16;
+        }
+    } else {
+        for (i, x) in num.iter_mut().enumerate().take(n as usize) {
+            let at = run + 2 * i;
+            *x = u16::from_le_bytes([b[at], b[at + 1]]);
+        }
+    }
+    Slot::Static {
+        n,
+        addr: get_u32(b, o),
+        num,
+    }
+}
+
+/// The slot of field `f` (fields lie inside the bundle: the formats' tests).
+#[inline(always)]
+fn slot_at(b: &Bundle, f: &Field) -> Slot {
+    let o = f.offset as usize;
+    match f.kind {
+        Kind::Tensor(n) => static_at(b, o, n),
+        Kind::Mem(n) if b[o + 3] & 0x60 == MARKER_BYTE3 => Slot::Indirect {
+            n,
+            index: get_u32(b, o) & !INDIRECT_BIT,
+            data: get_u32(b, o + 4),
+            num: u16::from_le_bytes([b[o + 8], b[o + 9]]),
+        },
+        Kind::Mem(n) => static_at(b, o, n),
+        _ => Slot::Other,
+    }
+}
+
+/// Whether field `f` holds the indirect arm of a MEM_PATTERN union.
+#[inline(always)]
+fn is_indirect_at(b: &Bundle, f: &Field) -> bool {
+    matches!(slot_at(b, f), Slot::Indirect { .. })
+}
+
+#[inline(always)]
+fn check_static(
+    c: &mut Ctx,
+    off: usize,
+    (n, addr, num): (u8, u32, [u16; 4]),
+    dtype: Option<WireDtype>,
+    write: bool,
+) {
+    check_addr(c, off, addr, dtype, write);
+    let n = n as usize;
+    if let Some(i) = num[..n].iter().position(|&x| x == 0) {
         c.fail(
             TENSOR_RULE[n],
             off + num_elem_offset(n, i),
@@ -353,7 +450,9 @@ fn check_static(c: &mut Ctx, off: usize, t: &TensorSlot, dtype: Option<WireDtype
 }
 
 /// Element count of a decoded slot (static product, or the indirect NUM).
+#[cfg(test)]
 fn slot_count(v: &Value) -> Option<u64> {
+    use crate::indirect::MemSlot;
     match v {
         Value::Tensor(t) | Value::Mem(MemSlot::Static(t)) => Some(t.elements()),
         Value::Mem(MemSlot::Indirect(i)) => Some(i.num as u64),
@@ -361,6 +460,22 @@ fn slot_count(v: &Value) -> Option<u64> {
     }
 }
 
+/// Element count of the slot of field `f` (static product, or the indirect NUM); `None` for a
+/// field of no access-pattern kind.
+#[inline(always)]
+fn slot_count_at(b: &Bundle, f: &Field) -> Option<u64> {
+    match slot_at(b, f) {
+        Slot::Static { n, num, .. } => Some(
+            num[..n as usize]
+                .iter()
+                .fold(1u64, |p, &x| p.wrapping_mul(x as u64)),
+        ),
+        Slot::Indirect { num, .. } => Some(num as u64),
+        Slot::Other => None,
+    }
+}
+
+#[inline]
 fn check_slot(c: &mut Ctx, fmt: &Format, b: &Bundle, f: &Field) {
     let (dt, write) = match f.role {
         Role::Src(d) => (d, false),
@@ -369,21 +484,22 @@ fn check_slot(c: &mut Ctx, fmt: &Format, b: &Bundle, f: &Field) {
     };
     let dtype = slot_dtype(b, dt);
     let off = f.offset as usize;
-    match f.read(b) {
-        Value::Tensor(t) => {
-            if (t.addr >> 24) & 0x60 == 0x20 {
+    match (f.kind, slot_at(b, f)) {
+        (Kind::Tensor(_), Slot::Static { n, addr, num }) => {
+            if (addr >> 24) & 0x60 == 0x20 {
                 c.fail(
                     "static_tensor_pattern",
                     off,
                     "static tensor pattern but has indirect field",
                 );
             }
-            check_static(c, off, &t, dtype, write);
+            check_static(c, off, (n, addr, num), dtype, write);
         }
-        Value::Mem(MemSlot::Static(t)) => check_static(c, off, &t, dtype, write),
-        Value::Mem(MemSlot::Indirect(i)) => {
-            let is_ic =
-                fmt.opcode == formats::INDIRECT_COPY.opcode && *f == formats::indirect_copy::SRC;
+        (_, Slot::Static { n, addr, num }) => check_static(c, off, (n, addr, num), dtype, write),
+        (_, Slot::Indirect { n, index, data, .. }) => {
+            // Fields of a format are disjoint (formats' tests): the offset names the row.
+            let is_ic = fmt.opcode == formats::INDIRECT_COPY.opcode
+                && f.offset == formats::indirect_copy::SRC.offset;
             if !is_ic && !c.arch.has(Family::TensorIndirect) {
                 c.fail(
                     "static_tensor_pattern",
@@ -392,58 +508,59 @@ fn check_slot(c: &mut Ctx, fmt: &Format, b: &Bundle, f: &Field) {
                 );
             }
             // mem4d_valid: the index word is validated as dtype 9 (u32).
-            check_addr(c, off, i.index, Some(INDEX_DTYPE), false);
-            check_addr(c, off + 4, i.data, dtype, write);
-            let rule = if i.n == 3 {
+            check_addr(c, off, index, Some(INDEX_DTYPE), false);
+            check_addr(c, off + 4, data, dtype, write);
+            let rule = if n == 3 {
                 "indirect_quadrant_check_src3d"
             } else {
                 "indirect_quadrant_check_src4d"
             };
-            let marked = i.index | crate::addr4::INDIRECT_BIT;
-            if !indirect_quadrant_ok(c.arch, marked, i.data) {
+            let marked = index | INDIRECT_BIT;
+            if !indirect_quadrant_ok(c.arch, marked, data) {
                 c.fail(
                     rule,
                     off,
                     format!(
                         "INDEX {:#x} and DATA {:#x} are not in the same SBUF quadrant",
-                        i.index & ADDR_MASK,
-                        i.data & ADDR_MASK
+                        index & ADDR_MASK,
+                        data & ADDR_MASK
                     ),
                 );
             }
         }
-        _ => {}
+        (_, Slot::Other) => {}
     }
 }
 
-fn check_dtypes(c: &mut Ctx, fmt: &Format, b: &Bundle) {
+#[inline]
+fn check_dtypes(c: &mut Ctx, fmt: &Format, plan: &Plan, b: &Bundle) {
     let core = c.arch.core;
-    for f in fmt.fields {
+    for k in 0..plan.n_dtypes as usize {
+        let Some(f) = fmt.fields.get(plan.dtypes[k] as usize) else {
+            continue;
+        };
         let off = f.offset as usize;
-        match (f.kind, f.name) {
-            (Kind::Dtype, name)
-                if name == formats::dropout::THRESHOLD_DTYPE.name
-                    && WireDtype(b[off]).defined_on(core).is_none() =>
-            {
+        match (f.kind, plan.dtype_role[k]) {
+            (Kind::Dtype, DtypeRole::Threshold) if WireDtype(b[off]).defined_on(core).is_none() => {
                 c.fail(
                     "d3_dropout_threshold_dtype_check",
                     off,
                     format!("threshold dtype {:#04x} is not defined", b[off]),
                 );
             }
-            (Kind::Dtype, name) if name == formats::dropout::THRESHOLD_DTYPE.name => {}
-            (Kind::Dtype, name) => {
+            (Kind::Dtype, DtypeRole::Threshold) => {}
+            (Kind::Dtype, role) => {
                 let d = WireDtype(b[off]);
                 if d.defined_on(core).is_none() {
                     c.fail(
                         "valid_dtype",
                         off,
                         format!(
-                            "{name} {:#04x} is not a defined dtype on {}",
-                            d.0, c.arch.target
+                            "{} {:#04x} is not a defined dtype on {}",
+                            f.name, d.0, c.arch.target
                         ),
                     );
-                } else if name == "in_dtype" && d.0 == WIRE_FP32R {
+                } else if role == DtypeRole::In && d.0 == WIRE_FP32R {
                     c.fail("valid_dtype", off, "FP32R is an output-only dtype");
                 }
             }
@@ -462,6 +579,132 @@ fn check_dtypes(c: &mut Ctx, fmt: &Format, b: &Bundle) {
     }
 }
 
+/// The most dtype rows, and the most access-pattern rows, of one format (the plan builder
+/// refuses a table with more at compile time).
+const PLAN_ROWS: usize = 16;
+
+/// How the dtype rule reads a `Kind::Dtype` row (by the row's name, as the spec names them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DtypeRole {
+    /// Any other dtype byte (or a `DTYPE_PAIR`).
+    Other,
+    /// An `in_dtype`: FP32R is refused (output-only).
+    In,
+    /// The dropout threshold dtype (its own rule).
+    Threshold,
+}
+
+/// A format's field table compiled for the validator at build time (the fast path of the rules
+/// is a compiled form of the same table): the bytes the rows cover (header included) for the
+/// reserved-byte rule, and the indices of the rows the dtype and access-pattern rules visit, in
+/// table order, so that a bundle's check walks only those rows and compares no names.
+#[derive(Clone, Copy, Debug)]
+struct Plan {
+    /// [`uncovered_bytes`] of the rows' [`covered_mask`] (the header counts as covered).
+    uncovered: [u64; 8],
+    /// Rows of kind `Dtype` / `DtypePair`, in table order.
+    dtypes: [u8; PLAN_ROWS],
+    /// How each of those is checked.
+    dtype_role: [DtypeRole; PLAN_ROWS],
+    /// Number of entries of `dtypes`.
+    n_dtypes: u8,
+    /// Rows with a `Src` / `Dst` role, in table order.
+    slots: [u8; PLAN_ROWS],
+    /// Number of entries of `slots`.
+    n_slots: u8,
+}
+
+/// The bytes the rows of `fmt` cover, header (0..4) included.
+const fn covered_mask(fmt: &Format) -> u64 {
+    let mut m = 0xFu64;
+    let mut i = 0;
+    while i < fmt.fields.len() {
+        let f = &fmt.fields[i];
+        // Fields lie inside the bundle (formats' tests), so the run fits the 128-bit shift.
+        m |= (((1u128 << f.kind.width()) - 1) << f.offset) as u64;
+        i += 1;
+    }
+    m
+}
+
+/// The plan of `fmt`.
+const fn plan(fmt: &Format) -> Plan {
+    let mut p = Plan {
+        uncovered: uncovered_bytes(covered_mask(fmt)),
+        dtypes: [0; PLAN_ROWS],
+        dtype_role: [DtypeRole::Other; PLAN_ROWS],
+        n_dtypes: 0,
+        slots: [0; PLAN_ROWS],
+        n_slots: 0,
+    };
+    let mut i = 0;
+    while i < fmt.fields.len() {
+        let f = &fmt.fields[i];
+        if matches!(f.kind, Kind::Dtype | Kind::DtypePair) {
+            assert!((p.n_dtypes as usize) < PLAN_ROWS, "too many dtype rows");
+            p.dtypes[p.n_dtypes as usize] = i as u8;
+            p.dtype_role[p.n_dtypes as usize] = if !matches!(f.kind, Kind::Dtype) {
+                DtypeRole::Other
+            } else if compute3d::same_str(f.name, formats::dropout::THRESHOLD_DTYPE.name) {
+                DtypeRole::Threshold
+            } else if compute3d::same_str(f.name, "in_dtype") {
+                DtypeRole::In
+            } else {
+                DtypeRole::Other
+            };
+            p.n_dtypes += 1;
+        }
+        if !matches!(f.role, Role::Plain) {
+            assert!((p.n_slots as usize) < PLAN_ROWS, "too many slot rows");
+            p.slots[p.n_slots as usize] = i as u8;
+            p.n_slots += 1;
+        }
+        i += 1;
+    }
+    p
+}
+
+/// The plans of [`formats::FORMATS`] by opcode (the first entry wins, as in `by_opcode`).
+static PLAN_BY_OPCODE: [Option<Plan>; 256] = {
+    let mut t: [Option<Plan>; 256] = [None; 256];
+    let mut i = 0;
+    while i < formats::FORMATS.len() {
+        let op = formats::FORMATS[i].opcode as usize;
+        if t[op].is_none() {
+            t[op] = Some(plan(formats::FORMATS[i]));
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The plans of the per-target layouts, in `TARGET_LAYOUTS` order.
+static PLAN_LAYOUTS: [Plan; formats::pe_dma::TARGET_LAYOUTS.len()] = {
+    let l = &formats::pe_dma::TARGET_LAYOUTS;
+    let mut t = [plan(l[0].1); formats::pe_dma::TARGET_LAYOUTS.len()];
+    let mut i = 0;
+    while i < l.len() {
+        t[i] = plan(l[i].1);
+        i += 1;
+    }
+    t
+};
+
+/// `formats::by_opcode_on` with the format's plan: the target's own layout first (as
+/// `pe_dma::layout_on` searches), else the opcode's default layout. A unit test checks that the
+/// format is the one `by_opcode_on` returns for every opcode and target.
+#[inline(always)]
+fn format_on(op: u8, arch: &ArchModel) -> Option<(&'static Format, &'static Plan)> {
+    for (i, (core, f)) in formats::pe_dma::TARGET_LAYOUTS.iter().enumerate() {
+        if *core == arch.core && f.opcode == op {
+            return PLAN_LAYOUTS.get(i).map(|p| (*f, p));
+        }
+    }
+    let f = formats::by_opcode(op)?;
+    PLAN_BY_OPCODE[op as usize].as_ref().map(|p| (f, p))
+}
+
+#[inline(always)]
 fn active_range(c: &mut Ctx, b: &Bundle, f: Field) {
     let a = f.get_u8(b) as u32;
     if a == 0 || a > c.arch.partitions {
@@ -475,9 +718,10 @@ fn active_range(c: &mut Ctx, b: &Bundle, f: Field) {
 
 /// `start_addr_active_channels` on the source slot's static arm: start partition + active <=
 /// partitions (an indirect arm is covered by the quadrant rule instead).
+#[inline(always)]
 fn start_active(c: &mut Ctx, b: &Bundle, src: &Field, active: Field) {
     let w = src.get_u32(b);
-    if w & REG_BIT != 0 || matches!(src.read(b), Value::Mem(MemSlot::Indirect(_))) {
+    if w & REG_BIT != 0 || is_indirect_at(b, src) {
         return;
     }
     let a = w & ADDR_MASK;
@@ -533,8 +777,8 @@ fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
         TR_FWD | TR => {
             active_range(c, b, tr::ACTIVE);
             start_active(c, b, &tr::SRC, tr::ACTIVE);
-            let (s, d) = (tr::SRC.read(b), tr::DST.read(b));
-            let (sc, dc) = (slot_count(&s), slot_count(&d));
+            let s = slot_at(b, &tr::SRC);
+            let (sc, dc) = (slot_count_at(b, &tr::SRC), slot_count_at(b, &tr::DST));
             if sc == Some(0) || dc == Some(0) {
                 c.fail(
                     "d4_tr_transpose_src_dst_count",
@@ -566,16 +810,17 @@ fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
                 );
             }
             if fmt.opcode == TR {
-                match s {
-                    Value::Mem(MemSlot::Indirect(_)) => c.fail(
+                match (tr::SRC.kind, s) {
+                    (_, Slot::Indirect { .. }) => c.fail(
                         "stream_transpose_src_not_indirect",
                         at(tr::SRC),
                         "STREAM_TRANSPOSE cannot have TensorIndirect AP as src",
                     ),
-                    Value::Mem(MemSlot::Static(t)) if t.num[3] != 1 => c.fail(
+                    // The static arm of the MEM_PATTERN union (a plain TENSORnD has no arm).
+                    (Kind::Mem(_), Slot::Static { num, .. }) if num[3] != 1 => c.fail(
                         "instr.src_mem_pattern.num_elem[3] == 1",
                         at(tr::SRC) + num_elem_offset(4, 3),
-                        format!("num_elem[3] == {}", t.num[3]),
+                        format!("num_elem[3] == {}", num[3]),
                     ),
                     _ => {}
                 }
@@ -584,7 +829,7 @@ fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
         RL => {
             active_range(c, b, reg_load::ACTIVE);
             start_active(c, b, &reg_load::SRC, reg_load::ACTIVE);
-            if matches!(reg_load::SRC.read(b), Value::Mem(MemSlot::Indirect(_))) {
+            if is_indirect_at(b, &reg_load::SRC) {
                 c.fail(
                     "reg_load_src_not_indirect",
                     at(reg_load::SRC),
@@ -616,8 +861,8 @@ fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
                 );
             }
             let (sc, dc) = (
-                slot_count(&dropout::SRC.read(b)),
-                slot_count(&dropout::DST.read(b)),
+                slot_count_at(b, &dropout::SRC),
+                slot_count_at(b, &dropout::DST),
             );
             if sc != dc {
                 c.fail(
@@ -647,7 +892,7 @@ fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
                     format!("in {i:#04x} != out {o:#04x}"),
                 );
             }
-            if !matches!(indirect_copy::SRC.read(b), Value::Mem(MemSlot::Indirect(_))) {
+            if !is_indirect_at(b, &indirect_copy::SRC) {
                 c.fail("s4d4_ic_src_indirect", at(indirect_copy::SRC), "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not …");
             }
             let per_idx = indirect_copy::SRC_NUM_ELEM_PER_IDX.get_u8(b);
@@ -723,7 +968,7 @@ fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
                     format!("dtype pair {pair:#04x}: in must be float (not FP32R), out float"),
                 );
             }
-            let (sc, dc) = (slot_count(&rs::SRC.read(b)), slot_count(&rs::DST.read(b)));
+            let (sc, dc) = (slot_count_at(b, &rs::SRC), slot_count_at(b, &rs::DST));
             if sc != dc {
                 c.fail(
                     "s_same_elem_count_rs_src_dst",
@@ -819,23 +1064,47 @@ fn dma_indirect_rules(c: &mut Ctx, b: &Bundle) {
 
 /// The first byte of 4..64 that is nonzero and covered by no field of `fmt` (`Format::covers`,
 /// with one pass over the fields and one over the bytes).
+#[cfg(test)]
 fn first_reserved(fmt: &Format, b: &Bundle) -> Option<usize> {
-    // The header (bytes 0..4) has rules of its own.
-    let covered = fmt.fields.iter().fold(0xFu64, |m, f| {
-        let r = f.range();
-        // Fields lie inside the bundle (formats' tests), so the run fits the 128-bit shift.
-        m | (((1u128 << r.len()) - 1) << r.start) as u64
-    });
-    let nonzero = b
-        .iter()
-        .enumerate()
-        .fold(0u64, |m, (i, &x)| m | ((x != 0) as u64) << i);
-    let reserved = nonzero & !covered;
-    (reserved != 0).then(|| reserved.trailing_zeros() as usize)
+    reserved_in(&uncovered_bytes(covered_mask(fmt)), b)
+}
+
+/// The bytes no row covers, as eight little-endian byte masks (0xFF per uncovered byte) over the
+/// bundle's eight words.
+const fn uncovered_bytes(covered: u64) -> [u64; 8] {
+    let mut m = [0u64; 8];
+    let mut i = 0;
+    while i < 64 {
+        if covered >> i & 1 == 0 {
+            m[i / 8] |= 0xFF << (8 * (i % 8));
+        }
+        i += 1;
+    }
+    m
+}
+
+/// The first nonzero byte of `b` that `uncovered` marks: eight bytes at a time, and in the usual
+/// case (no reserved byte set) one AND per word.
+#[inline(always)]
+fn reserved_in(uncovered: &[u64; 8], b: &Bundle) -> Option<usize> {
+    let mut words = [0u64; 8];
+    let mut any = 0;
+    for ((w, c), u) in words.iter_mut().zip(b.chunks_exact(8)).zip(uncovered) {
+        let mut x = [0u8; 8];
+        x.copy_from_slice(c);
+        *w = u64::from_le_bytes(x) & u;
+        any |= *w;
+    }
+    if any == 0 {
+        return None;
+    }
+    let k = words.iter().position(|&w| w != 0)?;
+    Some(8 * k + words[k].trailing_zeros() as usize / 8)
 }
 
 /// `a % stride` and `a / stride` for a partition stride, `None` for a zero stride (a mask and a
 /// shift for the power-of-two strides of every target, a division only for a custom model).
+#[inline(always)]
 fn split_by_stride(a: u32, stride: u32) -> Option<(u32, u32)> {
     if stride.is_power_of_two() {
         Some((a & (stride - 1), a >> stride.trailing_zeros()))
@@ -861,7 +1130,7 @@ pub fn validate_bundle(b: &Bundle, bundle: usize, arch: &ArchModel) -> Vec<Diagn
     if b[2] != 0 || b[3] != 0 {
         c.fail("header_debug_zero", 2, "header bytes 2-3 must be zero");
     }
-    let Some(fmt) = formats::by_opcode_on(b[0], arch) else {
+    let Some((fmt, plan)) = format_on(b[0], arch) else {
         c.fail("known_opcode", 0, format!("unknown opcode {:#04x}", b[0]));
         return c.out;
     };
@@ -875,16 +1144,18 @@ pub fn validate_bundle(b: &Bundle, bundle: usize, arch: &ArchModel) -> Vec<Diagn
             ),
         );
     }
-    if let Some(i) = first_reserved(fmt, b) {
+    if let Some(i) = reserved_in(&plan.uncovered, b) {
         c.fail(
             fmt.reserved_rule,
             i,
             format!("reserved byte {i:#x} is {:#04x}", b[i]),
         );
     }
-    check_dtypes(&mut c, fmt, b);
-    for f in fmt.fields {
-        check_slot(&mut c, fmt, b, f);
+    check_dtypes(&mut c, fmt, plan, b);
+    for &i in &plan.slots[..plan.n_slots as usize] {
+        if let Some(f) = fmt.fields.get(i as usize) {
+            check_slot(&mut c, fmt, b, f);
+        }
     }
     op_rules(&mut c, fmt, b);
     c.out
@@ -982,6 +1253,145 @@ mod tests {
             // Every byte set: the first uncovered one past the header.
             let want = (4..64).find(|&i| !fmt.covers(i));
             assert_eq!(first_reserved(fmt, &all), want, "{}", fmt.mnemonic);
+        }
+    }
+
+    /// A few thousand pseudo-random bundles (xorshift), every byte value likely somewhere.
+    fn random_bundles() -> Vec<Bundle> {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        (0..4000)
+            .map(|k| {
+                let mut b = [0u8; 64];
+                for byte in b.iter_mut() {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    // Sparse bundles too (zero bytes are common on the wire).
+                    *byte = if k % 3 == 0 && x & 3 != 0 { 0 } else { x as u8 };
+                }
+                b
+            })
+            .collect()
+    }
+
+    #[test]
+    fn reserved_scan_is_the_byte_scan() {
+        for fmt in formats::FORMATS {
+            for b in random_bundles() {
+                let want = (4..64).find(|&i| b[i] != 0 && !fmt.covers(i));
+                assert_eq!(first_reserved(fmt, &b), want, "{}", fmt.mnemonic);
+            }
+        }
+    }
+
+    #[test]
+    fn plans_are_the_tables_compiled() {
+        use crate::arch::{CAYMAN, MARIANA, SUNDA};
+        for arch in [&SUNDA, &CAYMAN, &MARIANA] {
+            for op in 0..=255u8 {
+                let want = formats::by_opcode_on(op, arch);
+                let got = format_on(op, arch);
+                assert_eq!(got.map(|(f, _)| f), want, "opcode {op:#04x}");
+                let Some((fmt, p)) = got else { continue };
+                assert!(std::ptr::eq(fmt, want.unwrap()));
+                assert_eq!(p.uncovered, uncovered_bytes(covered_mask(fmt)));
+                for i in 0..64 {
+                    let uncovered = p.uncovered[i / 8] >> (8 * (i % 8)) & 0xFF == 0xFF;
+                    assert_eq!(!uncovered, i < 4 || fmt.covers(i), "{} {i}", fmt.mnemonic);
+                }
+                let dtypes: Vec<(usize, DtypeRole)> = fmt
+                    .fields
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, f)| matches!(f.kind, Kind::Dtype | Kind::DtypePair))
+                    .map(|(i, f)| {
+                        let role = if f.kind != Kind::Dtype {
+                            DtypeRole::Other
+                        } else if f.name == formats::dropout::THRESHOLD_DTYPE.name {
+                            DtypeRole::Threshold
+                        } else if f.name == "in_dtype" {
+                            DtypeRole::In
+                        } else {
+                            DtypeRole::Other
+                        };
+                        (i, role)
+                    })
+                    .collect();
+                let got: Vec<(usize, DtypeRole)> = (0..p.n_dtypes as usize)
+                    .map(|k| (p.dtypes[k] as usize, p.dtype_role[k]))
+                    .collect();
+                assert_eq!(got, dtypes, "{}", fmt.mnemonic);
+                let slots: Vec<usize> = fmt
+                    .fields
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, f)| f.role != Role::Plain)
+                    .map(|(i, _)| i)
+                    .collect();
+                let got: Vec<usize> = p.slots[..p.n_slots as usize]
+                    .iter()
+                    .map(|&i| i as usize)
+                    .collect();
+                assert_eq!(got, slots, "{}", fmt.mnemonic);
+            }
+        }
+    }
+
+    #[test]
+    fn slot_reads_agree_with_the_decoder() {
+        use crate::indirect::MemSlot;
+        let bundles = random_bundles();
+        let layouts = formats::pe_dma::TARGET_LAYOUTS.iter().map(|(_, f)| *f);
+        for fmt in formats::FORMATS.iter().copied().chain(layouts) {
+            for f in fmt.fields {
+                for b in &bundles {
+                    let v = f.read(b);
+                    assert_eq!(slot_count_at(b, f), slot_count(&v), "{}", f.name);
+                    let want = match v {
+                        Value::Tensor(t) | Value::Mem(MemSlot::Static(t)) => Slot::Static {
+                            n: t.n,
+                            addr: t.addr,
+                            num: t.num,
+                        },
+                        Value::Mem(MemSlot::Indirect(i)) => Slot::Indirect {
+                            n: i.n,
+                            index: i.index,
+                            data: i.data,
+                            num: i.num,
+                        },
+                        _ => Slot::Other,
+                    };
+                    assert_eq!(slot_at(b, f), want, "{} {}", fmt.mnemonic, f.name);
+                    assert_eq!(
+                        is_indirect_at(b, f),
+                        matches!(v, Value::Mem(MemSlot::Indirect(_)))
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn alignment_mask_is_division() {
+        for al in 0u32..=64 {
+            for a in [
+                0u32,
+                1,
+                2,
+                3,
+                4,
+                6,
+                8,
+                12,
+                16,
+                60,
+                64,
+                96,
+                0x1FFF_FFFF,
+                u32::MAX,
+            ] {
+                assert_eq!(aligned(a, al), a.is_multiple_of(al), "{a} % {al}");
+            }
         }
     }
 

@@ -6,7 +6,7 @@
 //! equal dtypes except for shifts), int-op signedness on 0x41, register-id range of a
 //! register-sourced immediate, and the ranges of EXPONENTIAL's or the cache forms' operands.
 
-use super::{Ctx, active_range, d1_rd_rules, same_sbuf_quadrant, slot_count, start_active};
+use super::{Ctx, active_range, d1_rd_rules, same_sbuf_quadrant, slot_count_at, start_active};
 use crate::addr4::{ADDR_MASK, REG_BIT, SHAPE_BIT, get_u32};
 use crate::arch::Family;
 use crate::bundle::Bundle;
@@ -18,12 +18,82 @@ use crate::formats::compute3d::{self as c3, ts, tss, tt};
 use crate::isa::{self, SelectQuery};
 use crate::model::Engine;
 
+/// The layout class of an opcode of the group: what `c3::is_tt` / `c3::is_ts` answer, compiled
+/// at build time from the group's formats (a format has the S3S3D3_TT or S3D3_TS layout when its
+/// rows are those of 0x41 or 0x43), so the per-bundle dispatch is one table load instead of a
+/// comparison of field tables. A unit test checks the table against `is_tt` / `is_ts`.
+static LAYOUT: [Layout; 256] = {
+    let mut t = [Layout::Other; 256];
+    let mut i = 0;
+    while i < c3::GROUP.len() {
+        let f = c3::GROUP[i];
+        let op = f.opcode as usize;
+        if matches!(t[op], Layout::Other) {
+            if same_rows(f.fields, c3::TENSOR_TENSOR_ARITH.fields) {
+                t[op] = Layout::Tt;
+            } else if same_rows(f.fields, c3::TENSOR_SCALAR_ARITH.fields) {
+                t[op] = Layout::Ts;
+            }
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The two shared layouts of the group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Layout {
+    /// S3S3D3_TT.
+    Tt,
+    /// S3D3_TS.
+    Ts,
+    /// Neither.
+    Other,
+}
+
+/// Whether two field tables have the same rows (name, offset, width and role kind), in order.
+const fn same_rows(a: &[Field], b: &[Field]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        let (x, y) = (&a[i], &b[i]);
+        if x.offset != y.offset
+            || x.kind.width() != y.kind.width()
+            || !same_str(x.name, y.name)
+            || !same_str(x.meaning, y.meaning)
+        {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// `a == b` for strings, in a const context.
+pub(super) const fn same_str(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// Runs the rules of `fmt` (a format of this group) on `b`.
 pub(super) fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
     let op = fmt.opcode;
-    if c3::is_tt(op) {
+    let layout = LAYOUT[op as usize];
+    if layout == Layout::Tt {
         tt_rules(c, fmt, b);
-    } else if c3::is_ts(op) {
+    } else if layout == Layout::Ts {
         ts_rules(c, fmt, b);
     } else if op == c3::TENSOR_SCALAR_SELECT.opcode {
         tss_rules(c, b);
@@ -32,12 +102,14 @@ pub(super) fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
     }
 }
 
+#[inline(always)]
 fn at(f: &Field) -> usize {
     f.offset as usize
 }
 
 /// Whether a start word is register-mode or carries the shape-register marker (the header's
 /// `shape_from_register`, which skips the static element-count checks).
+#[inline(always)]
 fn dynamic(word: u32) -> bool {
     word & (REG_BIT | SHAPE_BIT) != 0
 }
@@ -54,10 +126,10 @@ fn tt_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
             format!("in0_in1_dtype {pair:#04x}: FP32R is an output-only dtype"),
         );
     }
-    let slots = [tt::SRC0, tt::SRC1, tt::DST];
-    let words = slots.map(|f| get_u32(b, at(&f)));
+    let slots = [&tt::SRC0, &tt::SRC1, &tt::DST];
+    let words = slots.map(|f| get_u32(b, at(f)));
     if !words.iter().any(|&w| dynamic(w)) {
-        let counts = slots.map(|f| slot_count(&f.read(b)));
+        let counts = slots.map(|f| slot_count_at(b, f));
         if counts[0] != counts[1] || counts[0] != counts[2] {
             c.fail(
                 "tt_same_elem_count",
@@ -193,12 +265,12 @@ fn ts_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
             format!("op0 is BYPASS but op1 is {op1:#04x} (op0 != BYPASS || op1 == BYPASS)"),
         );
     }
-    for f in [ts::OP0, ts::OP1] {
-        let v = b[at(&f)];
+    for f in [&ts::OP0, &ts::OP1] {
+        let v = b[at(f)];
         if !c3::ts_alu_ok(v) {
             c.fail(
                 "ts_valid_alu_op",
-                at(&f),
+                at(f),
                 format!(
                     "{} {v:#04x} is outside 0x00..0x1D, 0x20..0x23, 0xC4..0xE1",
                     f.name
@@ -207,17 +279,17 @@ fn ts_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
         } else if fmt.opcode == c3::TENSOR_SCALAR_BITVEC.opcode && !c3::tt_bitvec_ok(v) {
             c.fail(
                 "ts_bitvec_op",
-                at(&f),
+                at(f),
                 format!("{} {v:#04x} is not a bitvec op", f.name),
             );
         }
     }
-    for f in [ts::IMM0_SRC, ts::IMM1_SRC] {
-        if b[at(&f)] > 2 {
+    for f in [&ts::IMM0_SRC, &ts::IMM1_SRC] {
+        if b[at(f)] > 2 {
             c.fail(
                 "ts_imm_src",
-                at(&f),
-                format!("{} {} is not an IMM_SRC", f.name, b[at(&f)]),
+                at(f),
+                format!("{} {} is not an IMM_SRC", f.name, b[at(f)]),
             );
         }
     }
@@ -260,12 +332,12 @@ fn tss_rules(c: &mut Ctx, b: &Bundle) {
             format!("reversed_pred {rp} not in {{0, 1}}"),
         );
     }
-    for f in [tss::SRC1_IMM_SRC, tss::PRED_IMM_SRC] {
-        if b[at(&f)] > 2 {
+    for f in [&tss::SRC1_IMM_SRC, &tss::PRED_IMM_SRC] {
+        if b[at(f)] > 2 {
             c.fail(
                 "tss_imm_src",
-                at(&f),
-                format!("{} {} is not an IMM_SRC", f.name, b[at(&f)]),
+                at(f),
+                format!("{} {} is not an IMM_SRC", f.name, b[at(f)]),
             );
         }
     }
@@ -292,5 +364,24 @@ fn tss_rules(c: &mut Ctx, b: &Bundle) {
                 p.0, d.0
             ),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_table_agrees_with_the_format_predicates() {
+        for op in 0..=255u8 {
+            let want = if c3::is_tt(op) {
+                Layout::Tt
+            } else if c3::is_ts(op) {
+                Layout::Ts
+            } else {
+                Layout::Other
+            };
+            assert_eq!(LAYOUT[op as usize], want, "opcode {op:#04x}");
+        }
     }
 }

@@ -3,39 +3,53 @@
 //! is read through the field constants of `formats::compute4d`; the rule names are listed in
 //! `validate::RULES`.
 
-use super::{Ctx, active_range, slot_count, start_active};
-use crate::addr4::{ADDR_MASK, REG_BIT};
+use super::{Ctx, active_range, slot_count_at, start_active};
+use crate::addr4::{ADDR_MASK, REG_BIT, get_u32};
 use crate::bundle::Bundle;
 use crate::dtype::WIRE_FP32R;
 use crate::enums::{POOL_MODE, SUBDIM_UNUSED, SUBDIM_X, is_arith_reduce_op, is_bitvec_reduce_op};
-use crate::fields::{Field, Value};
+use crate::fields::{Field, Kind, Value};
 use crate::formats::compute4d::opcode::*;
 use crate::formats::compute4d::{affine_select as af, cr, iota as io, memset as ms, pool, tr4d};
 use crate::formats::tr;
 use crate::model::{CrossLaneAxis, CrossLaneReduceOp, PoolFunc};
 
+#[inline(always)]
 fn byte(f: &Field, b: &Bundle) -> u8 {
     b[f.offset as usize]
 }
 
+/// The u32 of a 4-byte integer-like field (what `Field::read` gives as `Value::Int`), else 0.
+#[inline(always)]
 fn dword(f: &Field, b: &Bundle) -> u32 {
-    match f.read(b) {
-        Value::Int(x) => x as u32,
-        _ => 0,
+    match f.kind {
+        Kind::U32 | Kind::Hex32 | Kind::I32 | Kind::F32 => get_u32(b, f.offset as usize),
+        _ => match f.read(b) {
+            Value::Int(x) => x as u32,
+            _ => 0,
+        },
     }
 }
 
 /// The ADDR4 word of a plain TENSORnD field.
+#[inline(always)]
 fn start_word(f: &Field, b: &Bundle) -> u32 {
-    match f.read(b) {
-        Value::Tensor(t) => t.addr,
+    match f.kind {
+        Kind::Tensor(_) => get_u32(b, f.offset as usize),
         _ => 0,
     }
 }
 
+/// The element count of a DATA4D field: the product of its four u16 counts at +12.
+#[inline(always)]
 fn d4d_count(f: &Field, b: &Bundle) -> Option<u64> {
-    match f.read(b) {
-        Value::Data4d(d) => Some(d.elements()),
+    match f.kind {
+        Kind::Data4d => {
+            let o = f.offset as usize + 12;
+            Some((0..4).fold(1u64, |p, i| {
+                p * u16::from_le_bytes([b[o + 2 * i], b[o + 2 * i + 1]]) as u64
+            }))
+        }
         _ => None,
     }
 }
@@ -60,7 +74,7 @@ fn s4d4_tr(c: &mut Ctx, opcode: u8, b: &Bundle) {
     let act = tr::ACTIVE;
     active_range(c, b, act);
     start_active(c, b, &tr::SRC, act);
-    let (sc, dc) = (slot_count(&tr::SRC.read(b)), slot_count(&tr::DST.read(b)));
+    let (sc, dc) = (slot_count_at(b, &tr::SRC), slot_count_at(b, &tr::DST));
     let src_off = tr::SRC.offset as usize;
     let reduce = opcode == TENSOR_REDUCE_ARITH || opcode == TENSOR_REDUCE_BITVEC;
     if sc == Some(0) || dc == Some(0) {
@@ -197,7 +211,7 @@ fn cross_lane(c: &mut Ctx, opcode: u8, b: &Bundle) {
             );
         }
     }
-    let (sc, dc) = (slot_count(&cr::SRC.read(b)), slot_count(&cr::DST.read(b)));
+    let (sc, dc) = (slot_count_at(b, &cr::SRC), slot_count_at(b, &cr::DST));
     if let (Some(axis), Some(sc), Some(dc)) = (axis, sc, dc) {
         let want = crate::ops::cross_lane_dst_count(axis, sc);
         if dc != want {
@@ -214,7 +228,7 @@ fn iota_rules(c: &mut Ctx, b: &Bundle) {
     let act = io::ACTIVE;
     active_range(c, b, act);
     start_active(c, b, &io::DST, act);
-    let (p, d) = (d4d_count(&io::PATTERN, b), slot_count(&io::DST.read(b)));
+    let (p, d) = (d4d_count(&io::PATTERN, b), slot_count_at(b, &io::DST));
     if p != d {
         c.fail(
             "d4_iota_count",
@@ -229,7 +243,7 @@ fn memset_rules(c: &mut Ctx, b: &Bundle) {
     active_range(c, b, act);
     start_active(c, b, &ms::DST, act);
     let n = dword(&ms::DST_ELEMENT_COUNT, b) as u64;
-    let d = slot_count(&ms::DST.read(b));
+    let d = slot_count_at(b, &ms::DST);
     if Some(n) != d {
         c.fail(
             "memset_dst_element_count",
@@ -244,7 +258,7 @@ fn affine_select_rules(c: &mut Ctx, b: &Bundle) {
     active_range(c, b, act);
     start_active(c, b, &af::SRC, act);
     let m = d4d_count(&af::MASK, b);
-    let (s, d) = (slot_count(&af::SRC.read(b)), slot_count(&af::DST.read(b)));
+    let (s, d) = (slot_count_at(b, &af::SRC), slot_count_at(b, &af::DST));
     if m != s || s != d {
         c.fail(
             "s2d2_ts_as_count",

@@ -26,10 +26,12 @@ use crate::formats::{
 };
 use crate::model::DmaIndirectDirection;
 
+#[inline(always)]
 fn at(b: &Bundle, f: Field) -> u8 {
     b[f.offset as usize]
 }
 
+#[inline(always)]
 fn u16_at(b: &Bundle, f: Field) -> u16 {
     let o = f.offset as usize;
     u16::from_le_bytes([b[o], b[o + 1]])
@@ -148,6 +150,7 @@ fn pe_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
 }
 
 /// `addr8_valid` on the ADDR8 at `f`: a known marker; an immediate fits 48 bits (ASSUMPTION).
+#[inline(always)]
 fn addr8(c: &mut Ctx, b: &Bundle, f: Field) {
     let o = f.offset as usize;
     let marker = b[o + 7] & 0xFC;
@@ -166,10 +169,12 @@ fn addr8(c: &mut Ctx, b: &Bundle, f: Field) {
     }
 }
 
+#[inline(always)]
 fn shape_reg(b: &Bundle, f: Field) -> bool {
     b[f.offset as usize + 7] & ADDR8_SHAPE_REG != 0
 }
 
+#[inline(always)]
 fn configs(c: &mut Ctx, b: &Bundle, f: Field) {
     let v = at(b, f);
     if v & 0x07 > 4 || v & 0xF8 != 0 {
@@ -181,6 +186,7 @@ fn configs(c: &mut Ctx, b: &Bundle, f: Field) {
     }
 }
 
+#[inline(always)]
 fn compute_op(c: &mut Ctx, b: &Bundle, f: Field) {
     if at(b, f) > 4 {
         c.fail(
@@ -192,6 +198,7 @@ fn compute_op(c: &mut Ctx, b: &Bundle, f: Field) {
 }
 
 /// BOUND_CHECK_REG: fully inert or enabled (bit 7).
+#[inline(always)]
 fn bound(c: &mut Ctx, b: &Bundle, f: Field) {
     let v = at(b, f);
     if v != 0 && v & BC_ENABLED == 0 {
