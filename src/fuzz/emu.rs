@@ -45,7 +45,12 @@ impl Params<'_> {
                 let k = self.u8();
                 usize::MAX >> if self.coin() { 59 + k % 5 } else { k % 34 }
             }
-            _ => self.u64() as usize,
+            // A raw value: small ones folded to at most 32, so that (as above) no valid
+            // operand has millions of elements.
+            _ => match self.u64() {
+                v if v < 1 << 30 => (v % 33) as usize,
+                v => v as usize,
+            },
         }
     }
 
