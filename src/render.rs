@@ -13,50 +13,9 @@ use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, termcolor};
 use sundial_dialects::diag::{Diagnostic, Severity};
 
-/// How diagnostics are written.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum DiagnosticsFormat {
-    /// The `mlir-opt` line, then a source snippet with labels, notes and help.
-    #[default]
-    Text,
-    /// One JSON object per diagnostic per line.
-    Json,
-}
-
-/// When the text form uses colour.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum ColorMode {
-    /// On a terminal (and `NO_COLOR` unset).
-    #[default]
-    Auto,
-    /// Always (ANSI escapes).
-    Always,
-    /// Never.
-    Never,
-}
-
-impl ColorMode {
-    /// Resolves `auto` against standard error.
-    pub fn enabled(self) -> bool {
-        use std::io::IsTerminal;
-        match self {
-            ColorMode::Always => true,
-            ColorMode::Never => false,
-            ColorMode::Auto => {
-                std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal()
-            }
-        }
-    }
-}
-
-/// Rendering options.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct RenderOptions {
-    /// Text or JSON.
-    pub format: DiagnosticsFormat,
-    /// Colour in the text form.
-    pub color: bool,
-}
+/// The rendering options are the tools' shared ones (`sundial-mc` renders bundles with the
+/// same flags): one definition, in the codegen crate both tools link.
+pub use sundial_codegen::render::{ColorMode, DiagnosticsFormat, RenderOptions};
 
 /// The rule name a message ends with (`... (rule: engine)`), if any.
 pub fn rule_of(message: &str) -> Option<&str> {
