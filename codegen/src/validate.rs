@@ -37,6 +37,9 @@ mod compute3d;
 // PE, DMA and event rules.
 mod pe_dma;
 
+// SB2SB collective, tensor dequantize and batch-norm back-prop rules.
+mod more;
+
 /// One validator failure.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
@@ -199,6 +202,11 @@ rules! {
     "quantize_mx_active_channels", Header, "QuantizeMx num_active_channels in {32, 64, 96, 128}";
     "quantize_mx_dtypes", Header, "QuantizeMx in bf16/fp16, out fp8 e4/e5";
     "quantize_mx_src_sbuf", Header, "QuantizeMx source is SBUF only";
+    // SB2SB collective, tensor dequantize and batch-norm back-prop (validate/more.rs).
+    "sb2sb_t3d_elem_count", Header, "SB2SB_COLLECTIVE src/dst TENSOR3D element count <= 256";
+    "tens_dequant_dtype_uint32", Header, "TENSOR_DEQUANTIZE in_dtype and out_dtype are UINT32";
+    "tens_dequant_group_size", Header, "TENSOR_DEQUANTIZE group_size is 0 or 8";
+    "bn_back_prop_op_bypass", Header, "BATCH_NORM_BACK_PROP 0x65 op byte is BYPASS (forced)";
 }
 
 /// Collects failures for one bundle.
@@ -741,6 +749,8 @@ fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
         op if formats::compute3d::owns(op) => self::compute3d::op_rules(c, fmt, b),
         // PE, DMA and event formats.
         LW | MM | DD | ES | LW_MX | MM_MX | QMX => self::pe_dma::rules(c, fmt, b),
+        // SB2SB collective, tensor dequantize and batch-norm back-prop.
+        op if formats::more::owns(op) => self::more::op_rules(c, fmt, b),
         _ => {}
     }
 }

@@ -32,6 +32,8 @@ mod dma;
 mod event_semaphore;
 mod matmul;
 mod mx;
+// SB2SB collective, tensor dequantize, batch-norm back-prop (reference encoders only).
+mod more;
 
 use crate::arch::{ArchModel, CAYMAN, CAYMAN_MODEL, MARIANA, MARIANA_MODEL, SUNDA, SUNDA_MODEL};
 use crate::bundle::{Bundle, Sink};
@@ -146,6 +148,8 @@ pub(crate) fn bundle_count(inst: &Instruction) -> usize {
         Op::Matmul(_) | Op::MatmulMx(_) => 2,
         Op::QuantizeMx(_) => 1,
         Op::DmaDirect2d(_) | Op::DmaIndirect(_) | Op::EventSemaphore(_) => 1,
+        // SB2SB collective, tensor dequantize, batch-norm back-prop: one bundle each.
+        Op::Sb2sbCollective(_) | Op::TensorDequantize(_) | Op::BatchNormBackProp(_) => 1,
     }
 }
 
@@ -214,6 +218,10 @@ pub(crate) fn encode<S: Sink>(
         Op::DmaDirect2d(o) => dma::encode_direct2d(inst, o, arch, sink),
         Op::DmaIndirect(o) => dma::encode_indirect(inst, o, arch, sink),
         Op::EventSemaphore(o) => event_semaphore::encode(inst, o, sink),
+        // SB2SB collective, tensor dequantize, batch-norm back-prop.
+        Op::Sb2sbCollective(o) => more::encode_sb2sb(inst, o, arch, sink),
+        Op::TensorDequantize(o) => more::encode_dequant(inst, o, arch, sink),
+        Op::BatchNormBackProp(o) => more::encode_bn_back_prop(inst, o, arch, sink),
     }
 }
 
@@ -362,6 +370,8 @@ fn generate_with(inst: &Instruction, arch: &ArchModel, out: &mut [Bundle]) -> Op
         | Op::DmaDirect2d(_)
         | Op::DmaIndirect(_)
         | Op::EventSemaphore(_) => None,
+        // SB2SB collective, tensor dequantize, batch-norm back-prop: no fast path.
+        Op::Sb2sbCollective(_) | Op::TensorDequantize(_) | Op::BatchNormBackProp(_) => None,
     }
 }
 

@@ -1,0 +1,69 @@
+//! Validator rules of SB2SB_COLLECTIVE 0xBF, TENSOR_DEQUANTIZE 0x7B and BATCH_NORM_BACK_PROP
+//! 0x65. Offsets come from the field constants of `formats::more` (and `formats::compute3d::tt`
+//! for 0x65); the rule names are listed in [`super::RULES`].
+//!
+//! Not checked (the sources give no semantics): the codes of `lnc_size_fmt` and `dequant_fmt`,
+//! and the element-count and partition rules of TENSOR_TENSOR on 0x65 (the digest says only that
+//! 0x65 shares the struct with its op forced BYPASS).
+
+use super::{Ctx, active_range, slot_count, start_active};
+use crate::bundle::Bundle;
+use crate::dtype::{BirDtype, bir_to_wire};
+use crate::formats::Format;
+use crate::formats::compute3d::tt;
+use crate::formats::more::{
+    self as m, DEQUANT_GROUP_SIZES, SB2SB_MAX_ELEMENTS, collective as co, dequant as dq,
+};
+
+/// Runs the rules of `fmt` (a format of this group) on `b`.
+pub(super) fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
+    let op = fmt.opcode;
+    if op == m::SB2SB_COLLECTIVE.opcode {
+        active_range(c, b, co::ACTIVE);
+        start_active(c, b, &co::SRC, co::ACTIVE);
+        for f in [co::SRC, co::DST] {
+            if let Some(n) = slot_count(&f.read(b))
+                && n > SB2SB_MAX_ELEMENTS
+            {
+                c.fail(
+                    "sb2sb_t3d_elem_count",
+                    f.offset as usize,
+                    format!("{} element count {n} > {SB2SB_MAX_ELEMENTS}", f.name),
+                );
+            }
+        }
+    } else if op == m::TENSOR_DEQUANTIZE.opcode {
+        active_range(c, b, dq::ACTIVE);
+        start_active(c, b, &dq::SRC, dq::ACTIVE);
+        let u32w = bir_to_wire(BirDtype::Uint32, c.arch.core).0;
+        for f in [dq::IN_DTYPE, dq::OUT_DTYPE] {
+            let v = f.get_u8(b);
+            if v != u32w {
+                c.fail(
+                    "tens_dequant_dtype_uint32",
+                    f.offset as usize,
+                    format!("{} {v:#04x} is not UINT32 ({u32w:#04x})", f.name),
+                );
+            }
+        }
+        let g = dq::GROUP_SIZE.get_u8(b);
+        if !DEQUANT_GROUP_SIZES.contains(&g) {
+            c.fail(
+                "tens_dequant_group_size",
+                dq::GROUP_SIZE.offset as usize,
+                format!("group_size {g} not in {{0, 8}}"),
+            );
+        }
+    } else if op == m::BATCH_NORM_BACK_PROP.opcode {
+        active_range(c, b, tt::ACTIVE);
+        start_active(c, b, &tt::SRC0, tt::ACTIVE);
+        let alu = tt::OP.get_u8(b);
+        if alu != 0 {
+            c.fail(
+                "bn_back_prop_op_bypass",
+                tt::OP.offset as usize,
+                format!("op {alu:#04x}: BATCH_NORM_BACK_PROP's op is forced BYPASS"),
+            );
+        }
+    }
+}
