@@ -288,10 +288,12 @@ const FAMILIES_V2: FamilySet = FamilySet::of(&[
     Family::Matmul,
     Family::DmaDirect,
     Family::EventSemaphore,
-    // SB2SB collective, tensor dequantize, batch-norm back-prop (`formats::more`). ASSUMPTION:
-    // on every target; the header pages of S3D3_COLLECTIVE and S3D3_TENS_DEQUANT name no
-    // generation, and 0x65 shares the S3S3D3_TT struct, which every generation has.
-    Family::Sb2sbCollective,
+    // Tensor dequantize and batch-norm back-prop (`formats::more`). ASSUMPTION: on every
+    // target; the header page of S3D3_TENS_DEQUANT names no generation, and 0x65 shares the
+    // S3S3D3_TT struct, which every generation has. SB2SB_COLLECTIVE is not here: CONFLICT
+    // settled for the seed, whose gpsimd_dma path is "for low-latency SB-to-SB swaps in LNC=2"
+    // (a Trn2+ mode; the ISA table's send_recv row starts at cayman too), over the default of
+    // every target when the header page names none.
     Family::TensorDequantize,
     Family::BatchNormBackProp,
 ])
@@ -319,8 +321,8 @@ const FAMILIES_V3: FamilySet = FamilySet::of(&[
     Family::TensorScalarSelect,
     Family::Activation,
     Family::DveReadAccumulator,
-    // SB2SB collective, tensor dequantize, batch-norm back-prop (ASSUMPTION as for V2), and
-    // DMA_GATHER_XPOSE ("NC-v3+", bundle-layouts §5).
+    // SB2SB collective (cayman+, the seed's LNC=2 path, see V2), tensor dequantize, batch-norm
+    // back-prop (ASSUMPTION as for V2), and DMA_GATHER_XPOSE ("NC-v3+", bundle-layouts §5).
     Family::Sb2sbCollective,
     Family::TensorDequantize,
     Family::BatchNormBackProp,

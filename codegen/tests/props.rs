@@ -331,6 +331,10 @@ fn aps(op: &mut Op) -> Vec<&mut AccessPattern> {
         Op::MatmulMx(o) => vec![&mut o.weights, &mut o.moving, &mut o.dst],
         Op::QuantizeMx(o) => vec![&mut o.src, &mut o.dst],
         Op::DmaDirect2d(_) | Op::DmaIndirect(_) | Op::EventSemaphore(_) => vec![],
+        // SB2SB collective, tensor dequantize, batch-norm back-prop (props_more.rs).
+        Op::Sb2sbCollective(o) => vec![&mut o.src, &mut o.dst],
+        Op::TensorDequantize(o) => vec![&mut o.src, &mut o.dst],
+        Op::BatchNormBackProp(o) => vec![&mut o.in0, &mut o.in1, &mut o.dst],
     }
 }
 
@@ -429,6 +433,8 @@ fn mutate(r: &mut Rng, inst: &mut Instruction) {
             | Op::DmaDirect2d(_)
             | Op::DmaIndirect(_)
             | Op::EventSemaphore(_) => {}
+            // SB2SB collective, tensor dequantize, batch-norm back-prop (props_more.rs).
+            Op::Sb2sbCollective(_) | Op::TensorDequantize(_) | Op::BatchNormBackProp(_) => {}
             Op::RangeSelect(rs) => {
                 rs.upper_bound = r.pick(&[f32::MIN, -1.0, f32::MAX, f32::NAN]);
                 let ops = [

@@ -113,13 +113,7 @@ pub mod dequant {
         "dequantisation format; its codes are not given, so the byte is carried raw",
     );
     /// +36 group size.
-    pub const GROUP_SIZE: Field = f(
-        "group_size",
-        36,
-        Kind::U8,
-        Prov::Header,
-        "0 or 8 (header)",
-    );
+    pub const GROUP_SIZE: Field = f("group_size", 36, Kind::U8, Prov::Header, "0 or 8 (header)");
     /// +44 destination.
     pub const DST: Field = dst(
         "dst_mem_pattern",

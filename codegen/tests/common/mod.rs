@@ -11,6 +11,9 @@ use sundial_codegen::model::*;
 // 3D-slot compute formats: sample instructions and validator cases.
 pub mod compute3d;
 
+// SB2SB collective, tensor dequantize, batch-norm back-prop: samples and validator cases.
+pub mod more;
+
 /// Parses hex, ignoring whitespace and `|` separators.
 pub fn hex(s: &str) -> Vec<u8> {
     let digits: String = s.chars().filter(|c| c.is_ascii_hexdigit()).collect();
