@@ -157,7 +157,7 @@ pub enum Family {
     DmaDirect,
     /// EVENT_SEMAPHORE 0xA0.
     EventSemaphore,
-    // SB2SB collective, DMA gather-transpose, tensor dequantize, batch-norm back-prop
+    // The `more` group (0xBF, 0xF1, 0x7B, 0x65)
     // (`formats::more`).
     /// SB2SB_COLLECTIVE 0xBF (S3D3_COLLECTIVE, the GpSimd SB-to-SB DMA).
     Sb2sbCollective,

@@ -91,7 +91,7 @@ const QMX: u8 = formats::QUANTIZE_MX.opcode;
 const DD: u8 = formats::DMA_DIRECT2D.opcode;
 const DI: u8 = formats::DMA_INDIRECT.opcode;
 const ES: u8 = formats::EVENT_SEMAPHORE.opcode;
-// SB2SB collective, tensor dequantize and batch-norm back-prop (one bundle each).
+// The `more` group (0xBF, 0xF1, 0x7B, 0x65) (one bundle each).
 mod more;
 
 /// Decodes a stream of bundles into the instructions that encode to it (see the module docs for
@@ -182,7 +182,7 @@ fn group_len(b: &[&Bundle], i: usize, input_len: usize) -> Result<usize, DecodeE
         LW_MX if opcode_at(i + 1) == Some(MM_MX) => Ok(2),
         LW_MX => Err(unpaired(i + 1, LW_MX, MM_MX)),
         DD | DI | ES | QMX => Ok(1),
-        // SB2SB collective, tensor dequantize and batch-norm back-prop.
+        // The `more` group (0xBF, 0xF1, 0x7B, 0x65).
         op if formats::more::owns(op) => Ok(1),
         SHUFFLE | PB | RD | MM | MM_MX => Err(problem(i, i * 64, SequenceProblem::Orphan(op))),
         op if formats::by_opcode(op).is_some() => {
@@ -254,7 +254,7 @@ fn lift(g: &[&Bundle], arch: &ArchModel) -> Instruction {
     if matches!(first[0], LW | LW_MX | QMX | DD | DI | ES) {
         return pe_dma::lift(g, arch);
     }
-    // SB2SB collective, tensor dequantize and batch-norm back-prop.
+    // The `more` group (0xBF, 0xF1, 0x7B, 0x65).
     if formats::more::owns(first[0]) {
         return more::lift(first, arch).with_sync(sync(first, last));
     }

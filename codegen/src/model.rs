@@ -26,7 +26,7 @@ pub use compute3d::{
 mod pe_dma;
 pub use pe_dma::*;
 
-// SB2SB collective, tensor dequantize and batch-norm back-prop.
+// The `more` group (0xBF, 0xF1, 0x7B, 0x65).
 mod more;
 pub use more::*;
 
@@ -764,13 +764,15 @@ pub enum Op {
     DmaIndirect(DmaIndirect),
     /// EventSemaphore 0xA0.
     EventSemaphore(EventSemaphore),
-    // SB2SB collective, tensor dequantize and batch-norm back-prop (model::more).
+    // The `more` group (0xBF, 0xF1, 0x7B, 0x65) (model::more).
     /// Sb2sbCollective 0xBF.
     Sb2sbCollective(Sb2sbCollective),
     /// TensorDequantize 0x7B.
     TensorDequantize(TensorDequantize),
     /// BatchNormBackProp 0x65.
     BatchNormBackProp(BatchNormBackProp),
+    /// DmaGatherTranspose 0xF1.
+    DmaGatherTranspose(DmaGatherTranspose),
 }
 
 /// The op kinds, with their opcode sequences and engines as data.
@@ -836,13 +838,15 @@ pub enum OpKind {
     DmaIndirect,
     /// EventSemaphore.
     EventSemaphore,
-    // SB2SB collective, tensor dequantize and batch-norm back-prop.
+    // The `more` group (0xBF, 0xF1, 0x7B, 0x65).
     /// Sb2sbCollective.
     Sb2sbCollective,
     /// TensorDequantize.
     TensorDequantize,
     /// BatchNormBackProp.
     BatchNormBackProp,
+    /// DmaGatherTranspose.
+    DmaGatherTranspose,
 }
 
 /// One row of the op table.
@@ -861,7 +865,7 @@ pub struct OpInfo {
 
 /// The op table (seed DVE page; engines from isa-table §1). The opcodes of the seed ops are read
 /// from the formats' tables.
-pub const OPS: [OpInfo; 31] = [
+pub const OPS: [OpInfo; 32] = [
     OpInfo {
         kind: OpKind::StreamShuffle,
         name: "stream_shuffle",
@@ -1094,7 +1098,7 @@ pub const OPS: [OpInfo; 31] = [
         engine: Engine::Vector,
         family: crate::arch::Family::EventSemaphore,
     },
-    // SB2SB collective, tensor dequantize and batch-norm back-prop.
+    // The `more` group (0xBF, 0xF1, 0x7B, 0x65).
     OpInfo {
         kind: OpKind::Sb2sbCollective,
         name: "sb2sb_collective",
@@ -1121,6 +1125,14 @@ pub const OPS: [OpInfo; 31] = [
         // S3S3D3_TT struct's default engine.
         engine: Engine::Vector,
         family: crate::arch::Family::BatchNormBackProp,
+    },
+    OpInfo {
+        kind: OpKind::DmaGatherTranspose,
+        name: "dma_gather_transpose",
+        opcodes: &[formats::more::DMA_GATHER_XPOSE.opcode],
+        // isa-table row 59 dma_gather_transpose: 0xf1, DMA.
+        engine: Engine::Dma,
+        family: crate::arch::Family::DmaGatherTranspose,
     },
 ];
 
@@ -1159,10 +1171,11 @@ impl Op {
             Op::DmaDirect2d(_) => OpKind::DmaDirect2d,
             Op::DmaIndirect(_) => OpKind::DmaIndirect,
             Op::EventSemaphore(_) => OpKind::EventSemaphore,
-            // SB2SB collective, tensor dequantize and batch-norm back-prop.
+            // The `more` group (0xBF, 0xF1, 0x7B, 0x65).
             Op::Sb2sbCollective(_) => OpKind::Sb2sbCollective,
             Op::TensorDequantize(_) => OpKind::TensorDequantize,
             Op::BatchNormBackProp(_) => OpKind::BatchNormBackProp,
+            Op::DmaGatherTranspose(_) => OpKind::DmaGatherTranspose,
         }
     }
 }
@@ -1301,10 +1314,11 @@ impl std::fmt::Display for Instruction {
             | Op::DmaDirect2d(_)
             | Op::DmaIndirect(_)
             | Op::EventSemaphore(_) => pe_dma::fmt_fields(&self.op, f)?,
-            // SB2SB collective, tensor dequantize and batch-norm back-prop.
-            Op::Sb2sbCollective(_) | Op::TensorDequantize(_) | Op::BatchNormBackProp(_) => {
-                more::fmt_fields(&self.op, f)?
-            }
+            // The `more` group (0xBF, 0xF1, 0x7B, 0x65).
+            Op::Sb2sbCollective(_)
+            | Op::TensorDequantize(_)
+            | Op::BatchNormBackProp(_)
+            | Op::DmaGatherTranspose(_) => more::fmt_fields(&self.op, f)?,
         }
         if let Some(w) = self.sync.wait {
             write!(f, " wait={:?}:{}:{}", w.mode, w.sem, w.value)?;

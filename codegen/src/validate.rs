@@ -37,7 +37,7 @@ mod compute3d;
 // PE, DMA and event rules.
 mod pe_dma;
 
-// SB2SB collective, tensor dequantize and batch-norm back-prop rules.
+// The `more` group (0xBF, 0xF1, 0x7B, 0x65) rules.
 mod more;
 
 /// One validator failure.
@@ -202,11 +202,12 @@ rules! {
     "quantize_mx_active_channels", Header, "QuantizeMx num_active_channels in {32, 64, 96, 128}";
     "quantize_mx_dtypes", Header, "QuantizeMx in bf16/fp16, out fp8 e4/e5";
     "quantize_mx_src_sbuf", Header, "QuantizeMx source is SBUF only";
-    // SB2SB collective, tensor dequantize and batch-norm back-prop (validate/more.rs).
+    // The `more` group (0xBF, 0xF1, 0x7B, 0x65) (validate/more.rs).
     "sb2sb_t3d_elem_count", Header, "SB2SB_COLLECTIVE src/dst TENSOR3D element count <= 256";
     "tens_dequant_dtype_uint32", Header, "TENSOR_DEQUANTIZE in_dtype and out_dtype are UINT32";
     "tens_dequant_group_size", Header, "TENSOR_DEQUANTIZE group_size is 0 or 8";
     "bn_back_prop_op_bypass", Header, "BATCH_NORM_BACK_PROP 0x65 op byte is BYPASS (forced)";
+    "dma_gather_xpose_flags", Header, "DMA_GATHER_XPOSE flags: gather_dim (bits 0-1) only, reserved:6 zero";
 }
 
 /// Collects failures for one bundle.
@@ -749,7 +750,7 @@ fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
         op if formats::compute3d::owns(op) => self::compute3d::op_rules(c, fmt, b),
         // PE, DMA and event formats.
         LW | MM | DD | ES | LW_MX | MM_MX | QMX => self::pe_dma::rules(c, fmt, b),
-        // SB2SB collective, tensor dequantize and batch-norm back-prop.
+        // The `more` group (0xBF, 0xF1, 0x7B, 0x65).
         op if formats::more::owns(op) => self::more::op_rules(c, fmt, b),
         _ => {}
     }

@@ -1,7 +1,7 @@
-//! Golden (instruction, hex, text) triples of SB2SB_COLLECTIVE 0xBF, TENSOR_DEQUANTIZE 0x7B and
-//! BATCH_NORM_BACK_PROP 0x65, the hex written by hand from bundle-layouts §4.13 (S3D3_COLLECTIVE,
-//! S3D3_TENS_DEQUANT) and §4.1 (S3S3D3_TT, slot order of conflict #2 as settled for the header:
-//! src0@16, src1@32, dst@48). Each is checked in every direction: encode == hex, disassembly ==
+//! Golden (instruction, hex, text) triples of SB2SB_COLLECTIVE 0xBF, DMA_GATHER_XPOSE 0xF1,
+//! TENSOR_DEQUANTIZE 0x7B and BATCH_NORM_BACK_PROP 0x65, the hex written by hand from
+//! bundle-layouts §4.13 (S3D3_COLLECTIVE, S3D3_TENS_DEQUANT), §5 (DMA_GATHER_XPOSE) and §4.1
+//! (S3S3D3_TT, slot order of conflict #2 as settled for the header: src0@16, src1@32, dst@48). Each is checked in every direction: encode == hex, disassembly ==
 //! text, assembly of the text == hex, the validators accept it, COLLECT reports the opcode, the
 //! ISA checks pass and the hex lifts back to the instruction (every sample is canonical).
 //!
@@ -114,4 +114,43 @@ fn batch_norm_back_prop_0x65() {
              dst_mem_pattern=t3d(sb[0]+0x800;1,1,1;64,1,1)"
         ),
     );
+}
+
+#[test]
+fn dma_gather_xpose_0xf1_assumed_dtype_nibbles() {
+    let h = "f1100000 00000000 00000000
+             04 01 80 82
+             00100000 00000000
+             01000000 40000000
+             4000 0400
+             40000000
+             00000000 02000000
+             000000 00
+             80000000
+             0400 4000
+             0200 66 01";
+    // +0 0xf1 | +4..+11 EVENTS zero
+    // +12 semaphore 4, +13 dma_configs priority 1, +14 idx_num_active_channels 128,
+    // +15 src_idx_bound_reg enabled r2 = 0x80 | 2
+    // +16 src ADDR8 immediate 0x1000 (marker byte 7 = 0x00)
+    // +24 src_step_elem[0] 1, +28 src_step_elem[1] 64 | +32 src_num_elem 64, 4
+    // +36 src_idx_start_addr ADDR4 sb[0]+0x40
+    // +40 dst ADDR8 0x2_0000_0000 | +48..50 reserved, +51 dst_bound_reg inert
+    // +52 dst_step_elem_1 128 | +56 dst_num_elem 4, 64
+    // +60 elem_size 2, +62 dtype bf16:bf16 (lo = in, hi = out: ASSUMPTION), +63 gather_dim Y 1
+    for t in [Target::Cayman, Target::Mariana] {
+        golden(
+            t,
+            &gxp(|_| {}),
+            h,
+            &format!(
+                "dma_gather_xpose {EV0} semaphore=4 dma_configs=1 idx_num_active_channels=128 \
+                 src_idx_bound_reg=130 src_start_addr=0x1000 src_step_elem[0]=1 \
+                 src_step_elem[1]=64 src_num_elem[0]=64 src_num_elem[1]=4 \
+                 src_idx_start_addr=sb[0]+0x40 dst_start_addr=0x200000000 dst_bound_reg=0 \
+                 dst_step_elem_1=128 dst_num_elem[0]=4 dst_num_elem[1]=64 elem_size=2 \
+                 dtype=bf16:bf16 flags=1"
+            ),
+        );
+    }
 }

@@ -1165,8 +1165,8 @@ fn model_op_table_agrees_with_the_isa_table() {
             "tensor_scalar_select",
             "0x98, the data-predicate select: decomposing NKI's select produces it (no emit row)",
         ),
-        // SB2SB collective, tensor dequantize, batch-norm back-prop (sb2sb_collective has a
-        // row-less name but row 55 send_recv emits its 0xbf on GpSimd).
+        // Tensor dequantize and batch-norm back-prop (sb2sb_collective and dma_gather_transpose
+        // need no entry: rows 55 send_recv and 59 emit their 0xbf / 0xf1).
         (
             "tensor_dequantize",
             "0x7B: no forward producer (isa-table §2); no BIR op for it in dialects/src/bir.rs",

@@ -16,7 +16,7 @@ mod compute4d_cases;
 use common::compute3d::{pred, ts, ts_reduce, tt, tt_gpsimd};
 use common::pe_dma::{d2d, dind, mm, mmx, qmx};
 // SB2SB collective.
-use common::more::sb2sb;
+use common::more::{gxp, sb2sb};
 use common::*;
 use compute4d_cases as c4;
 use sundial_codegen::dtype::BirDtype::{self, *};
@@ -296,6 +296,13 @@ fn probes(t: Target) -> Vec<Probe> {
         ..qe(t, &s, Bfloat16, &[Bfloat16])
     };
     v.push(probe("send_recv", q, s));
+    // DMA gather-transpose: 0xf1 (cayman+).
+    v.push(simple(
+        "dma_gather_transpose",
+        gxp(|_| {}),
+        Bfloat16,
+        &[Bfloat16],
+    ));
     v
 }
 

@@ -1,4 +1,5 @@
-//! Negative tests of the SB2SB_COLLECTIVE, TENSOR_DEQUANTIZE and BATCH_NORM_BACK_PROP encoders
+//! Negative tests of the SB2SB_COLLECTIVE, DMA_GATHER_XPOSE, TENSOR_DEQUANTIZE and
+//! BATCH_NORM_BACK_PROP encoders
 //! (one per error) and the lifting errors of bytes they would not write. The validator rules'
 //! failing bundles are in `common::more::rule_cases` (run by `negative.rs` with every rule).
 
@@ -176,4 +177,67 @@ fn lifting_refuses_what_the_encoders_do_not_write() {
         p,
         SequenceProblem::NotEncodable(EncodeError::Sb2sbElementCount { .. })
     ));
+}
+
+#[test]
+fn gather_xpose_encoder_errors() {
+    use Target::*;
+    assert_eq!(
+        err(&gxp(|o| o.src_num[1] = 0), Cayman),
+        EncodeError::DmaZero("src_num_elem")
+    );
+    assert_eq!(
+        err(&gxp(|o| o.dst_num[0] = 0), Mariana),
+        EncodeError::DmaZero("dst_num_elem")
+    );
+    assert_eq!(
+        err(&gxp(|o| o.elem_size = 0), Cayman),
+        EncodeError::DmaZero("elem_size")
+    );
+    assert_eq!(
+        err(&gxp(|o| o.gather_dim = 4), Cayman),
+        EncodeError::GatherXposeDim(4)
+    );
+    assert_eq!(
+        err(&gxp(|o| o.dst_addr = 1 << 48), Mariana),
+        EncodeError::Addr8OutOfRange(1 << 48)
+    );
+    assert!(matches!(
+        err(
+            &gxp(|o| o.src_idx = common::pe_dma::sbuf_start(0, 0x42)),
+            Cayman
+        ),
+        EncodeError::DmaIndirectIndex(_)
+    ));
+    assert!(matches!(
+        err(
+            &gxp(|o| o.src_idx = common::pe_dma::sbuf_start(1, 0)),
+            Cayman
+        ),
+        EncodeError::DmaIndirectIndex(_)
+    ));
+    let bad = BoundCheckReg {
+        enabled: true,
+        reg: 64,
+        disable_oob_error_notif: false,
+    };
+    assert_eq!(
+        err(&gxp(|o| o.dst_bound_reg = bad), Cayman),
+        EncodeError::BoundCheckReg(bad)
+    );
+    assert_eq!(
+        err(&gxp(|o| o.priority_class = 5), Mariana),
+        EncodeError::DmaPriorityClass(5)
+    );
+    assert_eq!(
+        err(&gxp(|o| o.in_dtype = Float32r), Cayman),
+        EncodeError::DtypeNotEncodable(Float32r)
+    );
+    // NC-v3+: not on sunda.
+    assert!(matches!(
+        err(&gxp(|_| {}), Sunda),
+        EncodeError::NotOnTarget { target: Sunda, .. }
+    ));
+    // A register-mode index is accepted.
+    assert!(generate_vec(&gxp(|o| o.src_idx = Start::Reg(7)), &CAYMAN).is_ok());
 }

@@ -1,4 +1,5 @@
-//! Properties of SB2SB_COLLECTIVE, TENSOR_DEQUANTIZE and BATCH_NORM_BACK_PROP: encode -> lift ->
+//! Properties of SB2SB_COLLECTIVE, DMA_GATHER_XPOSE, TENSOR_DEQUANTIZE and BATCH_NORM_BACK_PROP:
+//! encode -> lift ->
 //! encode and encode -> decode -> encode are the identity, `generate_stream` agrees with
 //! `generate_vec`, the text of every bundle assembles back to it, and random bytes under these
 //! opcodes never panic the decoder, printer, validator or lifter.
@@ -17,7 +18,7 @@ use sundial_codegen::validate::validate_bundle;
 use sundial_codegen::{decode_instructions, generate_stream, generate_vec};
 
 const TARGETS: [Target; 3] = [Target::Sunda, Target::Cayman, Target::Mariana];
-const OPCODES: [u8; 3] = [0xBF, 0x7B, 0x65];
+const OPCODES: [u8; 4] = [0xBF, 0x7B, 0x65, 0xF1];
 const DTYPES: [BirDtype; 5] = [Bfloat16, Float16, Float32, Int32, Uint8];
 
 /// A static SBUF AP of up to three free dims (canonical: no unit dims), `parts` partitions from
@@ -37,7 +38,7 @@ fn instruction(kind: u8, a: u32, b: u32, c: u16) -> Instruction {
     let start = if parts == 128 { 0 } else { (b % 2) * 32 };
     let d = DTYPES[c as usize % DTYPES.len()];
     let off = 4 * (b % 0x1000);
-    let mut inst = match kind % 3 {
+    let mut inst = match kind % 4 {
         0 => sb2sb(|o| {
             // At most 256 elements: nums 1..=4 x 1..=8 x 1..=8.
             let nums = [(a % 4 + 1) as u16, (b % 8 + 1) as u16, c % 8 + 1];
@@ -62,6 +63,34 @@ fn instruction(kind: u8, a: u32, b: u32, c: u16) -> Instruction {
             );
             o.dequant_fmt = (b >> 8) as u8;
             o.group_size = if a.is_multiple_of(2) { 0 } else { 8 };
+        }),
+        3 => gxp(|o| {
+            o.src_addr = (a as u64) << 12 | b as u64;
+            o.dst_addr = (b as u64) << 16;
+            o.src_step = [a as i32 % 7, -(b as i32 % 9)];
+            o.src_num = [c % 100 + 1, (a % 50 + 1) as u16];
+            o.dst_step1 = -(a as i32);
+            o.dst_num = [(b % 30 + 1) as u16, c % 200 + 1];
+            o.elem_size = [1u16, 2, 4][a as usize % 3];
+            o.in_dtype = d;
+            o.out_dtype = DTYPES[b as usize % DTYPES.len()];
+            o.gather_dim = (c % 4) as u8;
+            o.src_idx = if b.is_multiple_of(2) {
+                Start::Reg((b % 64) as u8)
+            } else {
+                common::pe_dma::sbuf_start(0, 4 * (b % 1000))
+            };
+            o.dst_bound_reg = if a.is_multiple_of(3) {
+                BoundCheckReg::OFF
+            } else {
+                BoundCheckReg {
+                    enabled: true,
+                    reg: (a % 64) as u8,
+                    disable_oob_error_notif: c.is_multiple_of(2),
+                }
+            };
+            o.semaphore = (a >> 24) as u8;
+            o.priority_class = (b % 5) as u8;
         }),
         _ => bn(|o| {
             let n = c % 400 + 2;
@@ -92,8 +121,9 @@ proptest! {
 
     #[test]
     fn encode_lift_encode(t in 0usize..3, kind in any::<u8>(), a in any::<u32>(), b in any::<u32>(), c in any::<u16>()) {
-        // SB2SB_COLLECTIVE is cayman+ (kind 0 on sunda moves to cayman).
-        let t = if kind % 3 == 0 && t == 0 { 1 } else { t };
+        // SB2SB_COLLECTIVE (kind 0) and DMA_GATHER_XPOSE (kind 3) are cayman+: on sunda they
+        // move to cayman.
+        let t = if kind % 4 % 3 == 0 && t == 0 { 1 } else { t };
         let arch = TARGETS[t].model();
         let inst = instruction(kind, a, b, c);
         let bundles = generate_vec(&inst, arch).expect("valid sample encodes");
@@ -117,7 +147,7 @@ proptest! {
     }
 
     #[test]
-    fn random_bytes_never_panic(t in 0usize..3, op in 0usize..3, body in proptest::collection::vec(any::<u8>(), 64)) {
+    fn random_bytes_never_panic(t in 0usize..3, op in 0usize..4, body in proptest::collection::vec(any::<u8>(), 64)) {
         let arch = TARGETS[t].model();
         let mut b = [0u8; 64];
         b.copy_from_slice(&body);

@@ -1,6 +1,8 @@
-//! Validator rules of SB2SB_COLLECTIVE 0xBF, TENSOR_DEQUANTIZE 0x7B and BATCH_NORM_BACK_PROP
-//! 0x65. Offsets come from the field constants of `formats::more` (and `formats::compute3d::tt`
-//! for 0x65); the rule names are listed in [`super::RULES`].
+//! Validator rules of SB2SB_COLLECTIVE 0xBF, DMA_GATHER_XPOSE 0xF1, TENSOR_DEQUANTIZE 0x7B and
+//! BATCH_NORM_BACK_PROP 0x65. DMA_GATHER_XPOSE reuses the PE/DMA group's ADDR8, DMA_CONFIGS and
+//! BOUND_CHECK_REG rules (`validate::pe_dma`) and DMA_INDIRECT1D's index-channel rule name.
+//! Offsets come from the field constants of `formats::more` (and `formats::compute3d::tt` for
+//! 0x65); the rule names are listed in [`super::RULES`].
 //!
 //! Not checked (the sources give no semantics): the codes of `lnc_size_fmt` and `dequant_fmt`,
 //! and the element-count and partition rules of TENSOR_TENSOR on 0x65 (the digest says only that
@@ -12,7 +14,8 @@ use crate::dtype::{BirDtype, bir_to_wire};
 use crate::formats::Format;
 use crate::formats::compute3d::tt;
 use crate::formats::more::{
-    self as m, DEQUANT_GROUP_SIZES, SB2SB_MAX_ELEMENTS, collective as co, dequant as dq,
+    self as m, DEQUANT_GROUP_SIZES, GATHER_XPOSE_DIM_MASK, GATHER_XPOSE_IDX_CHANNELS,
+    SB2SB_MAX_ELEMENTS, collective as co, dequant as dq, gather_xpose as gx,
 };
 
 /// Runs the rules of `fmt` (a format of this group) on `b`.
@@ -54,6 +57,8 @@ pub(super) fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
                 format!("group_size {g} not in {{0, 8}}"),
             );
         }
+    } else if op == m::DMA_GATHER_XPOSE.opcode {
+        gather_xpose_rules(c, b);
     } else if op == m::BATCH_NORM_BACK_PROP.opcode {
         active_range(c, b, tt::ACTIVE);
         start_active(c, b, &tt::SRC0, tt::ACTIVE);
@@ -65,5 +70,30 @@ pub(super) fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
                 format!("op {alu:#04x}: BATCH_NORM_BACK_PROP's op is forced BYPASS"),
             );
         }
+    }
+}
+
+fn gather_xpose_rules(c: &mut Ctx, b: &Bundle) {
+    use super::pe_dma::{addr8, bound, configs};
+    configs(c, b, gx::DMA_CONFIGS);
+    bound(c, b, gx::SRC_IDX_BOUND_REG);
+    bound(c, b, gx::DST_BOUND_REG);
+    addr8(c, b, gx::SRC_START_ADDR);
+    addr8(c, b, gx::DST_START_ADDR);
+    let ch = gx::IDX_NUM_ACTIVE_CHANNELS.get_u8(b);
+    if ch != GATHER_XPOSE_IDX_CHANNELS {
+        c.fail(
+            "check_dma_indirect_indices",
+            gx::IDX_NUM_ACTIVE_CHANNELS.offset as usize,
+            format!("idx_num_active_channels {ch} != {GATHER_XPOSE_IDX_CHANNELS}"),
+        );
+    }
+    let flags = gx::FLAGS.get_u8(b);
+    if flags & !GATHER_XPOSE_DIM_MASK != 0 {
+        c.fail(
+            "dma_gather_xpose_flags",
+            gx::FLAGS.offset as usize,
+            format!("flags {flags:#04x}: only gather_dim (bits 0-1) may be set"),
+        );
     }
 }

@@ -148,7 +148,7 @@ fn pe_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
 }
 
 /// `addr8_valid` on the ADDR8 at `f`: a known marker; an immediate fits 48 bits (ASSUMPTION).
-fn addr8(c: &mut Ctx, b: &Bundle, f: Field) {
+pub(super) fn addr8(c: &mut Ctx, b: &Bundle, f: Field) {
     let o = f.offset as usize;
     let marker = b[o + 7] & 0xFC;
     if !ADDR8_MARKERS.contains(&(marker & 0xF0)) {
@@ -170,7 +170,7 @@ fn shape_reg(b: &Bundle, f: Field) -> bool {
     b[f.offset as usize + 7] & ADDR8_SHAPE_REG != 0
 }
 
-fn configs(c: &mut Ctx, b: &Bundle, f: Field) {
+pub(super) fn configs(c: &mut Ctx, b: &Bundle, f: Field) {
     let v = at(b, f);
     if v & 0x07 > 4 || v & 0xF8 != 0 {
         c.fail(
@@ -192,7 +192,7 @@ fn compute_op(c: &mut Ctx, b: &Bundle, f: Field) {
 }
 
 /// BOUND_CHECK_REG: fully inert or enabled (bit 7).
-fn bound(c: &mut Ctx, b: &Bundle, f: Field) {
+pub(super) fn bound(c: &mut Ctx, b: &Bundle, f: Field) {
     let v = at(b, f);
     if v != 0 && v & BC_ENABLED == 0 {
         c.fail(

@@ -11,7 +11,7 @@ use sundial_codegen::model::*;
 // 3D-slot compute formats: sample instructions and validator cases.
 pub mod compute3d;
 
-// SB2SB collective, tensor dequantize, batch-norm back-prop: samples and validator cases.
+// The `more` group (0xBF, 0xF1, 0x7B, 0x65): samples and validator cases.
 pub mod more;
 
 /// Parses hex, ignoring whitespace and `|` separators.

@@ -1,8 +1,9 @@
-//! Sample SB2SB_COLLECTIVE, TENSOR_DEQUANTIZE and BATCH_NORM_BACK_PROP instructions, and the
+//! Sample SB2SB_COLLECTIVE, DMA_GATHER_XPOSE, TENSOR_DEQUANTIZE and BATCH_NORM_BACK_PROP
+//! instructions, and the
 //! validator cases of their rules (shared by the golden, negative and property tests;
 //! `negative.rs` folds the cases into its every-rule list).
 
-use super::pe_dma::RuleCase;
+use super::pe_dma::{RuleCase, sbuf_start};
 use super::sb;
 use sundial_codegen::arch::Target;
 use sundial_codegen::bundle::Bundle;
@@ -46,6 +47,35 @@ pub fn bn(f: impl FnOnce(&mut BatchNormBackProp)) -> Instruction {
     Instruction::new(Op::BatchNormBackProp(o))
 }
 
+/// The sample DMA_GATHER_XPOSE: 64 x 4 bf16 gathered from 0x1000 through a u32 index at
+/// sb[0]+0x40 to 4 x 64 at 0x2_0000_0000, gather_dim Y, the index bounded by r2, completion on
+/// semaphore 4 at priority 1. Edited by `f`.
+pub fn gxp(f: impl FnOnce(&mut DmaGatherTranspose)) -> Instruction {
+    let mut o = DmaGatherTranspose {
+        src_addr: 0x1000,
+        src_step: [1, 64],
+        src_num: [64, 4],
+        src_idx: sbuf_start(0, 0x40),
+        dst_addr: 0x2_0000_0000,
+        dst_step1: 128,
+        dst_num: [4, 64],
+        elem_size: 2,
+        in_dtype: Bfloat16,
+        out_dtype: Bfloat16,
+        gather_dim: 1,
+        src_idx_bound_reg: BoundCheckReg {
+            enabled: true,
+            reg: 2,
+            disable_oob_error_notif: false,
+        },
+        dst_bound_reg: BoundCheckReg::OFF,
+        semaphore: 4,
+        priority_class: 1,
+    };
+    f(&mut o);
+    Instruction::new(Op::DmaGatherTranspose(o))
+}
+
 fn base(inst: &Instruction, t: Target) -> Bundle {
     let b = generate_vec(inst, t.model()).expect("sample encodes")[0];
     assert_eq!(
@@ -84,5 +114,15 @@ pub fn rule_cases() -> Vec<RuleCase> {
     add("tens_dequant_group_size", 36, Mariana, &d, &|b| b[36] = 4);
     let n = bn(|_| {});
     add("bn_back_prop_op_bypass", 14, Cayman, &n, &|b| b[14] = 0x04);
+    let g = gxp(|_| {});
+    add("dma_configs_priority", 13, Cayman, &g, &|b| b[13] = 5);
+    add("valid_bound_check_reg", 15, Mariana, &g, &|b| b[15] = 0x05);
+    add("valid_bound_check_reg", 51, Cayman, &g, &|b| b[51] = 0x41);
+    add("addr8_valid", 23, Cayman, &g, &|b| b[23] = 0x10);
+    add("addr8_valid", 46, Mariana, &g, &|b| b[46] = 0x01);
+    add("check_dma_indirect_indices", 14, Cayman, &g, &|b| {
+        b[14] = 64
+    });
+    add("dma_gather_xpose_flags", 63, Mariana, &g, &|b| b[63] = 0x05);
     v
 }
