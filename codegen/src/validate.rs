@@ -208,6 +208,7 @@ rules! {
     "tens_dequant_group_size", Header, "TENSOR_DEQUANTIZE group_size is 0 or 8";
     "bn_back_prop_op_bypass", Header, "BATCH_NORM_BACK_PROP 0x65 op byte is BYPASS (forced)";
     "dma_gather_xpose_flags", Header, "DMA_GATHER_XPOSE flags: gather_dim (bits 0-1) only, reserved:6 zero";
+    "dma_gather_xpose_idx_start_addr", Local, "DMA_GATHER_XPOSE src_idx_start_addr: a valid u32 ADDR4; in SBUF from a partition that leaves 128 index channels";
 }
 
 /// Collects failures for one bundle.

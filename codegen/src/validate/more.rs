@@ -9,6 +9,7 @@
 //! 0x65 shares the struct with its op forced BYPASS).
 
 use super::{Ctx, active_range, slot_count, start_active};
+use crate::addr4::{ADDR_MASK, REG_BIT};
 use crate::bundle::Bundle;
 use crate::dtype::{BirDtype, bir_to_wire};
 use crate::formats::Format;
@@ -87,6 +88,28 @@ fn gather_xpose_rules(c: &mut Ctx, b: &Bundle) {
             gx::IDX_NUM_ACTIVE_CHANNELS.offset as usize,
             format!("idx_num_active_channels {ch} != {GATHER_XPOSE_IDX_CHANNELS}"),
         );
+    }
+    // The index vector as DMA_INDIRECT1D's: a valid u32 ADDR4 (register-mode allowed) whose
+    // 128 index channels fit below the last partition when it is in SBUF.
+    const RULE: &str = "dma_gather_xpose_idx_start_addr";
+    let at = gx::SRC_IDX_START_ADDR.offset as usize;
+    let idx = gx::SRC_IDX_START_ADDR.get_u32(b);
+    let before = c.out.len();
+    super::check_addr(c, at, idx, Some(super::INDEX_DTYPE), false);
+    for d in &mut c.out[before..] {
+        d.message = format!("index ADDR4: {}", d.message);
+        d.rule = RULE;
+    }
+    if idx & REG_BIT == 0 && c.arch.in_sbuf(idx & ADDR_MASK) {
+        let stride = c.arch.sbuf_partition_stride;
+        let part = super::split_by_stride(idx & ADDR_MASK, stride).map_or(0, |(_, p)| p);
+        if part + GATHER_XPOSE_IDX_CHANNELS as u32 > c.arch.partitions {
+            c.fail(
+                RULE,
+                at,
+                format!("index start partition {part} + 128 channels exceeds the partitions"),
+            );
+        }
     }
     let flags = gx::FLAGS.get_u8(b);
     if flags & !GATHER_XPOSE_DIM_MASK != 0 {

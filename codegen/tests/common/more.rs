@@ -124,5 +124,16 @@ pub fn rule_cases() -> Vec<RuleCase> {
         b[14] = 64
     });
     add("dma_gather_xpose_flags", 63, Mariana, &g, &|b| b[63] = 0x05);
+    // A misaligned u32 index; an index from partition 1 (1 + 128 channels).
+    add("dma_gather_xpose_idx_start_addr", 36, Cayman, &g, &|b| {
+        b[36] = 0x42
+    });
+    add("dma_gather_xpose_idx_start_addr", 36, Mariana, &g, &|b| {
+        b[36..40].copy_from_slice(&(1u32 << 18).to_le_bytes())
+    });
+    // A malformed register-mode index (register 64).
+    add("dma_gather_xpose_idx_start_addr", 36, Cayman, &g, &|b| {
+        b[36..40].copy_from_slice(&0x8000_0040u32.to_le_bytes())
+    });
     v
 }
