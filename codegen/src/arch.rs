@@ -157,6 +157,16 @@ pub enum Family {
     DmaDirect,
     /// EVENT_SEMAPHORE 0xA0.
     EventSemaphore,
+    // The `more` group (0xBF, 0xF1, 0x7B, 0x65)
+    // (`formats::more`).
+    /// SB2SB_COLLECTIVE 0xBF (S3D3_COLLECTIVE, the GpSimd SB-to-SB DMA).
+    Sb2sbCollective,
+    /// DMA_GATHER_XPOSE 0xF1 (NeuronCore v3+).
+    DmaGatherTranspose,
+    /// TENSOR_DEQUANTIZE 0x7B (S3D3_TENS_DEQUANT).
+    TensorDequantize,
+    /// BATCH_NORM_BACK_PROP 0x65 (the S3S3D3_TT struct, op BYPASS).
+    BatchNormBackProp,
 }
 
 /// The constants one target's encoders and validators read.
@@ -278,6 +288,14 @@ const FAMILIES_V2: FamilySet = FamilySet::of(&[
     Family::Matmul,
     Family::DmaDirect,
     Family::EventSemaphore,
+    // Tensor dequantize and batch-norm back-prop (`formats::more`). ASSUMPTION: on every
+    // target; the header page of S3D3_TENS_DEQUANT names no generation, and 0x65 shares the
+    // S3S3D3_TT struct, which every generation has. SB2SB_COLLECTIVE is not here: CONFLICT
+    // settled for the seed, whose gpsimd_dma path is "for low-latency SB-to-SB swaps in LNC=2"
+    // (a Trn2+ mode; the ISA table's send_recv row starts at cayman too), over the default of
+    // every target when the header page names none.
+    Family::TensorDequantize,
+    Family::BatchNormBackProp,
 ])
 .union(COMPUTE4D);
 
@@ -303,6 +321,12 @@ const FAMILIES_V3: FamilySet = FamilySet::of(&[
     Family::TensorScalarSelect,
     Family::Activation,
     Family::DveReadAccumulator,
+    // SB2SB collective (cayman+, the seed's LNC=2 path, see V2), tensor dequantize, batch-norm
+    // back-prop (ASSUMPTION as for V2), and DMA_GATHER_XPOSE ("NC-v3+", bundle-layouts §5).
+    Family::Sb2sbCollective,
+    Family::TensorDequantize,
+    Family::BatchNormBackProp,
+    Family::DmaGatherTranspose,
 ])
 .union(COMPUTE4D);
 
@@ -333,6 +357,11 @@ const FAMILIES_V4: FamilySet = FamilySet::of(&[
     Family::Activation,
     Family::DveReadAccumulator,
     Family::Exponential,
+    // SB2SB collective, tensor dequantize, batch-norm back-prop, DMA_GATHER_XPOSE (see V3).
+    Family::Sb2sbCollective,
+    Family::TensorDequantize,
+    Family::BatchNormBackProp,
+    Family::DmaGatherTranspose,
 ])
 .union(COMPUTE4D);
 

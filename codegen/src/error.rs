@@ -298,6 +298,24 @@ pub enum EncodeError {
     /// A QuantizeMx operand the header rules out (the message says which).
     #[error("quantize_mx: {0}")]
     QuantizeMx(&'static str),
+    // The `more` group (0xBF, 0xF1, 0x7B, 0x65).
+    /// SB2SB_COLLECTIVE: a TENSOR3D slot past the header's 256 elements.
+    #[error("sb2sb_collective {slot}: t3d element count {count} > 256")]
+    Sb2sbElementCount {
+        /// The slot.
+        slot: &'static str,
+        /// Its element count.
+        count: u64,
+    },
+    /// TENSOR_DEQUANTIZE: an operand dtype other than UINT32 (header: in and out are UINT32).
+    #[error("tensor_dequantize: dtype {0:?} is not uint32")]
+    DequantDtype(crate::dtype::BirDtype),
+    /// DMA_GATHER_XPOSE: a `gather_dim` past W (3).
+    #[error("dma_gather_xpose: gather_dim {0} not in 0..=3")]
+    GatherXposeDim(u8),
+    /// TENSOR_DEQUANTIZE: a `group_size` other than 0 or 8.
+    #[error("tensor_dequantize: group_size {0} not in {{0, 8}}")]
+    DequantGroupSize(u8),
     /// The output slice is too short.
     #[error("output buffer holds {available} bundles, {needed} needed")]
     OutputFull {

@@ -1001,9 +1001,12 @@ pub use pe_dma::{
     dma_direct2d, event_semaphore, ldweights, matmul, mx_pe, quantize_mx,
 };
 
+// SB2SB collective, DMA gather-transpose, tensor dequantize and batch-norm back-prop formats.
+pub mod more;
+
 /// Every format the decoder knows (one per opcode; per-target layouts that replace one of these
 /// on some core are in `pe_dma::TARGET_LAYOUTS`, see [`by_opcode_on`]).
-pub static FORMATS: [&Format; 43] = [
+pub static FORMATS: [&Format; 47] = [
     &STREAM_SHUFFLE,
     &STREAM_TRANSPOSE_FWD,
     &STREAM_TRANSPOSE,
@@ -1050,6 +1053,12 @@ pub static FORMATS: [&Format; 43] = [
     &LDWEIGHTS_MX,
     &MATMUL_MX,
     &QUANTIZE_MX,
+    // SB2SB collective, tensor dequantize, batch-norm back-prop, DMA gather-transpose
+    // (formats::more::GROUP).
+    &more::SB2SB_COLLECTIVE,
+    &more::TENSOR_DEQUANTIZE,
+    &more::BATCH_NORM_BACK_PROP,
+    &more::DMA_GATHER_XPOSE,
 ];
 
 /// [`FORMATS`] indexed by opcode, built from the list at compile time (the first entry wins,

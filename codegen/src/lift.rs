@@ -91,6 +91,8 @@ const QMX: u8 = formats::QUANTIZE_MX.opcode;
 const DD: u8 = formats::DMA_DIRECT2D.opcode;
 const DI: u8 = formats::DMA_INDIRECT.opcode;
 const ES: u8 = formats::EVENT_SEMAPHORE.opcode;
+// The `more` group (0xBF, 0xF1, 0x7B, 0x65) (one bundle each).
+mod more;
 
 /// Decodes a stream of bundles into the instructions that encode to it (see the module docs for
 /// the canonical forms). `generate` of each returned instruction, concatenated, reproduces
@@ -180,6 +182,8 @@ fn group_len(b: &[&Bundle], i: usize, input_len: usize) -> Result<usize, DecodeE
         LW_MX if opcode_at(i + 1) == Some(MM_MX) => Ok(2),
         LW_MX => Err(unpaired(i + 1, LW_MX, MM_MX)),
         DD | DI | ES | QMX => Ok(1),
+        // The `more` group (0xBF, 0xF1, 0x7B, 0x65).
+        op if formats::more::owns(op) => Ok(1),
         SHUFFLE | PB | RD | MM | MM_MX => Err(problem(i, i * 64, SequenceProblem::Orphan(op))),
         op if formats::by_opcode(op).is_some() => {
             Err(problem(i, i * 64, SequenceProblem::NoInstruction(op)))
@@ -249,6 +253,10 @@ fn lift(g: &[&Bundle], arch: &ArchModel) -> Instruction {
     }
     if matches!(first[0], LW | LW_MX | QMX | DD | DI | ES) {
         return pe_dma::lift(g, arch);
+    }
+    // The `more` group (0xBF, 0xF1, 0x7B, 0x65).
+    if formats::more::owns(first[0]) {
+        return more::lift(first, arch).with_sync(sync(first, last));
     }
     let op = match *g {
         [a, b] if a[0] == TR_FWD => stream_shuffle(a, b, arch),

@@ -26,6 +26,10 @@ pub use compute3d::{
 mod pe_dma;
 pub use pe_dma::*;
 
+// The `more` group (0xBF, 0xF1, 0x7B, 0x65).
+mod more;
+pub use more::*;
+
 /// Identifier of a BIR instruction (an access pattern's parent instruction).
 pub type InstId = u32;
 
@@ -760,6 +764,15 @@ pub enum Op {
     DmaIndirect(DmaIndirect),
     /// EventSemaphore 0xA0.
     EventSemaphore(EventSemaphore),
+    // The `more` group (0xBF, 0xF1, 0x7B, 0x65) (model::more).
+    /// Sb2sbCollective 0xBF.
+    Sb2sbCollective(Sb2sbCollective),
+    /// TensorDequantize 0x7B.
+    TensorDequantize(TensorDequantize),
+    /// BatchNormBackProp 0x65.
+    BatchNormBackProp(BatchNormBackProp),
+    /// DmaGatherTranspose 0xF1.
+    DmaGatherTranspose(DmaGatherTranspose),
 }
 
 /// The op kinds, with their opcode sequences and engines as data.
@@ -825,6 +838,15 @@ pub enum OpKind {
     DmaIndirect,
     /// EventSemaphore.
     EventSemaphore,
+    // The `more` group (0xBF, 0xF1, 0x7B, 0x65).
+    /// Sb2sbCollective.
+    Sb2sbCollective,
+    /// TensorDequantize.
+    TensorDequantize,
+    /// BatchNormBackProp.
+    BatchNormBackProp,
+    /// DmaGatherTranspose.
+    DmaGatherTranspose,
 }
 
 /// One row of the op table.
@@ -843,7 +865,7 @@ pub struct OpInfo {
 
 /// The op table (seed DVE page; engines from isa-table §1). The opcodes of the seed ops are read
 /// from the formats' tables.
-pub const OPS: [OpInfo; 28] = [
+pub const OPS: [OpInfo; 32] = [
     OpInfo {
         kind: OpKind::StreamShuffle,
         name: "stream_shuffle",
@@ -1076,6 +1098,42 @@ pub const OPS: [OpInfo; 28] = [
         engine: Engine::Vector,
         family: crate::arch::Family::EventSemaphore,
     },
+    // The `more` group (0xBF, 0xF1, 0x7B, 0x65).
+    OpInfo {
+        kind: OpKind::Sb2sbCollective,
+        name: "sb2sb_collective",
+        opcodes: &[formats::more::SB2SB_COLLECTIVE.opcode],
+        // isa-table row 55 send_recv: "real 0xbf SB2SB_COLLECTIVE (gpsimd_dma)", GpSimd.
+        engine: Engine::GpSimd,
+        family: crate::arch::Family::Sb2sbCollective,
+    },
+    OpInfo {
+        kind: OpKind::TensorDequantize,
+        name: "tensor_dequantize",
+        opcodes: &[formats::more::TENSOR_DEQUANTIZE.opcode],
+        // The seed (compiler-map-emit-to-opcode §3 CORRECTION) puts "the inverse standalone
+        // dequant ... TENSOR_DEQUANTIZE 0x7b on POOL", the engine this crate calls GpSimd. The
+        // digests name no engine; the seed wins over the Vector (DVE) alternative.
+        engine: Engine::GpSimd,
+        family: crate::arch::Family::TensorDequantize,
+    },
+    OpInfo {
+        kind: OpKind::BatchNormBackProp,
+        name: "batch_norm_back_prop",
+        opcodes: &[formats::more::BATCH_NORM_BACK_PROP.opcode],
+        // ASSUMPTION: Vector, as the other batch-norm ops (isa-table rows 34/35) and the
+        // S3S3D3_TT struct's default engine.
+        engine: Engine::Vector,
+        family: crate::arch::Family::BatchNormBackProp,
+    },
+    OpInfo {
+        kind: OpKind::DmaGatherTranspose,
+        name: "dma_gather_transpose",
+        opcodes: &[formats::more::DMA_GATHER_XPOSE.opcode],
+        // isa-table row 59 dma_gather_transpose: 0xf1, DMA.
+        engine: Engine::Dma,
+        family: crate::arch::Family::DmaGatherTranspose,
+    },
 ];
 
 impl Op {
@@ -1113,6 +1171,11 @@ impl Op {
             Op::DmaDirect2d(_) => OpKind::DmaDirect2d,
             Op::DmaIndirect(_) => OpKind::DmaIndirect,
             Op::EventSemaphore(_) => OpKind::EventSemaphore,
+            // The `more` group (0xBF, 0xF1, 0x7B, 0x65).
+            Op::Sb2sbCollective(_) => OpKind::Sb2sbCollective,
+            Op::TensorDequantize(_) => OpKind::TensorDequantize,
+            Op::BatchNormBackProp(_) => OpKind::BatchNormBackProp,
+            Op::DmaGatherTranspose(_) => OpKind::DmaGatherTranspose,
         }
     }
 }
@@ -1251,6 +1314,11 @@ impl std::fmt::Display for Instruction {
             | Op::DmaDirect2d(_)
             | Op::DmaIndirect(_)
             | Op::EventSemaphore(_) => pe_dma::fmt_fields(&self.op, f)?,
+            // The `more` group (0xBF, 0xF1, 0x7B, 0x65).
+            Op::Sb2sbCollective(_)
+            | Op::TensorDequantize(_)
+            | Op::BatchNormBackProp(_)
+            | Op::DmaGatherTranspose(_) => more::fmt_fields(&self.op, f)?,
         }
         if let Some(w) = self.sync.wait {
             write!(f, " wait={:?}:{}:{}", w.mode, w.sem, w.value)?;

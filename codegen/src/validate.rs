@@ -7,8 +7,9 @@
 //! (`tensor_start_addr_valid`, `tensorNd_valid`, the indirect arm and its quadrant invariant);
 //! the per-op predicates below; the MX descriptor selector `mxmem1d_valid` (on a 16-byte slot,
 //! and on the MX slots of 0x09 / 0x0A / 0xE3); DMA_INDIRECT1D's index rules; and the rules of
-//! the 3D-slot and 4D-slot compute formats and the PE/DMA/event formats (`validate/compute3d.rs`,
-//! `validate/compute4d.rs`, `validate/pe_dma.rs`).
+//! the 3D-slot and 4D-slot compute formats, the PE/DMA/event formats and SB2SB / gather-transpose
+//! DMA / dequantize / batch-norm back-prop (`validate/compute3d.rs`, `validate/compute4d.rs`,
+//! `validate/pe_dma.rs`, `validate/more.rs`).
 //!
 //! What is not checked (the spec gives only a name, no semantics): `s4d4_tr_same_src_dst_count`
 //! (beyond `d4_tr_same_src_dst_count`), `d4_gt_same_src_dst`, `s_gather_index_dtype`,
@@ -38,6 +39,9 @@ mod compute3d;
 
 // PE, DMA and event rules.
 mod pe_dma;
+
+// The `more` group (0xBF, 0xF1, 0x7B, 0x65) rules.
+mod more;
 
 /// One validator failure.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -201,6 +205,13 @@ rules! {
     "quantize_mx_active_channels", Header, "QuantizeMx num_active_channels in {32, 64, 96, 128}";
     "quantize_mx_dtypes", Header, "QuantizeMx in bf16/fp16, out fp8 e4/e5";
     "quantize_mx_src_sbuf", Header, "QuantizeMx source is SBUF only";
+    // The `more` group (0xBF, 0xF1, 0x7B, 0x65) (validate/more.rs).
+    "sb2sb_t3d_elem_count", Header, "SB2SB_COLLECTIVE src/dst TENSOR3D element count <= 256";
+    "tens_dequant_dtype_uint32", Header, "TENSOR_DEQUANTIZE in_dtype and out_dtype are UINT32";
+    "tens_dequant_group_size", Header, "TENSOR_DEQUANTIZE group_size is 0 or 8";
+    "bn_back_prop_op_bypass", Header, "BATCH_NORM_BACK_PROP 0x65 op byte is BYPASS (forced)";
+    "dma_gather_xpose_flags", Header, "DMA_GATHER_XPOSE flags: gather_dim (bits 0-1) only, reserved:6 zero";
+    "dma_gather_xpose_idx_start_addr", Local, "DMA_GATHER_XPOSE src_idx_start_addr: a valid u32 ADDR4; in SBUF from a partition that leaves 128 index channels";
 }
 
 /// Collects failures for one bundle.
@@ -986,6 +997,8 @@ fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
         op if formats::compute3d::owns(op) => self::compute3d::op_rules(c, fmt, b),
         // PE, DMA and event formats.
         LW | MM | DD | ES | LW_MX | MM_MX | QMX => self::pe_dma::rules(c, fmt, b),
+        // The `more` group (0xBF, 0xF1, 0x7B, 0x65).
+        op if formats::more::owns(op) => self::more::op_rules(c, fmt, b),
         _ => {}
     }
 }

@@ -12,6 +12,8 @@ use std::process::{Command, Output, Stdio};
 
 use common::compute3d::{act_read, pred, ts, ts_reduce, tss, tt, tt_gpsimd};
 use common::pe_dma::{d2d, dind, es, mm, mmx, qmx};
+// The `more` group (0xBF, 0xF1, 0x7B, 0x65).
+use common::more::{bn, dequant, gxp, sb2sb};
 use common::*;
 use sundial_codegen::arch::Target;
 use sundial_codegen::dtype::BirDtype::*;
@@ -142,6 +144,11 @@ fn every_op() -> Vec<(Target, Instruction)> {
         (Target::Cayman, d2d(|_| {})),
         (Target::Cayman, dind(|_| {})),
         (Target::Cayman, es(|_| {})),
+        // The `more` group (0xBF, 0xF1, 0x7B, 0x65).
+        (Target::Cayman, sb2sb(|_| {})),
+        (Target::Sunda, dequant(|_| {})),
+        (Target::Mariana, bn(|_| {})),
+        (Target::Cayman, gxp(|_| {})),
     ];
     v.extend(compute4d_cases::samples());
     v

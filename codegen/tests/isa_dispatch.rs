@@ -15,6 +15,8 @@ mod compute4d_cases;
 
 use common::compute3d::{pred, ts, ts_reduce, tt, tt_gpsimd};
 use common::pe_dma::{d2d, dind, mm, mmx, qmx};
+// SB2SB collective.
+use common::more::{gxp, sb2sb};
 use common::*;
 use compute4d_cases as c4;
 use sundial_codegen::dtype::BirDtype::{self, *};
@@ -287,6 +289,20 @@ fn probes(t: Target) -> Vec<Probe> {
         ..qe(t, &sum, Float32, &[Float32])
     };
     v.push(probe("dma_compute", q, sum));
+    // SB2SB collective: send_recv with dma_engine = gpsimd_dma is the real 0xbf.
+    let s = sb2sb(|_| {});
+    let q = SelectQuery {
+        gpsimd_dma: true,
+        ..qe(t, &s, Bfloat16, &[Bfloat16])
+    };
+    v.push(probe("send_recv", q, s));
+    // DMA gather-transpose: 0xf1 (cayman+).
+    v.push(simple(
+        "dma_gather_transpose",
+        gxp(|_| {}),
+        Bfloat16,
+        &[Bfloat16],
+    ));
     v
 }
 

@@ -785,6 +785,8 @@ fn cases() -> Vec<Case> {
     }
     // PE, DMA and event rules.
     let pe = common::pe_dma::rule_cases().into_iter();
+    // (The `more` group (0xBF, 0xF1, 0x7B, 0x65) rules follow them.)
+    let pe = pe.chain(common::more::rule_cases());
     for (rule, offset, target, bundle) in pe.chain(common::pe_dma::mx_rule_cases()) {
         v.push(Case {
             rule,

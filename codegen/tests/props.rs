@@ -331,6 +331,11 @@ fn aps(op: &mut Op) -> Vec<&mut AccessPattern> {
         Op::MatmulMx(o) => vec![&mut o.weights, &mut o.moving, &mut o.dst],
         Op::QuantizeMx(o) => vec![&mut o.src, &mut o.dst],
         Op::DmaDirect2d(_) | Op::DmaIndirect(_) | Op::EventSemaphore(_) => vec![],
+        // The `more` group (0xBF, 0xF1, 0x7B, 0x65) (props_more.rs).
+        Op::Sb2sbCollective(o) => vec![&mut o.src, &mut o.dst],
+        Op::TensorDequantize(o) => vec![&mut o.src, &mut o.dst],
+        Op::BatchNormBackProp(o) => vec![&mut o.in0, &mut o.in1, &mut o.dst],
+        Op::DmaGatherTranspose(_) => vec![],
     }
 }
 
@@ -429,6 +434,11 @@ fn mutate(r: &mut Rng, inst: &mut Instruction) {
             | Op::DmaDirect2d(_)
             | Op::DmaIndirect(_)
             | Op::EventSemaphore(_) => {}
+            // The `more` group (0xBF, 0xF1, 0x7B, 0x65) (props_more.rs).
+            Op::Sb2sbCollective(_)
+            | Op::TensorDequantize(_)
+            | Op::BatchNormBackProp(_)
+            | Op::DmaGatherTranspose(_) => {}
             Op::RangeSelect(rs) => {
                 rs.upper_bound = r.pick(&[f32::MIN, -1.0, f32::MAX, f32::NAN]);
                 let ops = [

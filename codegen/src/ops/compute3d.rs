@@ -88,7 +88,7 @@ pub(crate) fn tt_select(
 }
 
 /// The `DTYPE_PAIR` byte: both wire codes must fit a nibble.
-fn dtype_pair(lo: BirDtype, hi: BirDtype, arch: &ArchModel) -> Result<u8, EncodeError> {
+pub(super) fn dtype_pair(lo: BirDtype, hi: BirDtype, arch: &ArchModel) -> Result<u8, EncodeError> {
     let (l, h) = (wire(lo, arch), wire(hi, arch));
     if l > 0xF {
         return Err(EncodeError::DtypeNotEncodable(lo));
@@ -100,7 +100,7 @@ fn dtype_pair(lo: BirDtype, hi: BirDtype, arch: &ArchModel) -> Result<u8, Encode
 }
 
 /// The TENSOR3D slots of an S3S3D3_TT bundle and its control band.
-fn put_tt<S: Sink>(
+pub(super) fn put_tt<S: Sink>(
     inst: &Instruction,
     sink: &mut S,
     arch: &ArchModel,

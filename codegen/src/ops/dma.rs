@@ -33,18 +33,18 @@ fn bit(on: bool, b: u8) -> u8 {
     if on { b } else { 0 }
 }
 
-fn bound(r: BoundCheckReg) -> Result<u8, EncodeError> {
+pub(super) fn bound(r: BoundCheckReg) -> Result<u8, EncodeError> {
     r.byte().ok_or(EncodeError::BoundCheckReg(r))
 }
 
-fn configs(c: &DmaCompletion) -> Result<u8, EncodeError> {
+pub(super) fn configs(c: &DmaCompletion) -> Result<u8, EncodeError> {
     if c.priority_class > 4 {
         return Err(EncodeError::DmaPriorityClass(c.priority_class));
     }
     Ok(c.priority_class)
 }
 
-fn nonzero(v: u16, what: &'static str) -> Result<u16, EncodeError> {
+pub(super) fn nonzero(v: u16, what: &'static str) -> Result<u16, EncodeError> {
     if v == 0 {
         Err(EncodeError::DmaZero(what))
     } else {
@@ -108,14 +108,14 @@ pub(super) fn encode_direct2d<S: Sink>(
     Ok(())
 }
 
-fn put_u64(b: &mut [u8; 64], off: u8, v: u64) {
+pub(super) fn put_u64(b: &mut [u8; 64], off: u8, v: u64) {
     let o = off as usize;
     b[o..o + 8].copy_from_slice(&v.to_le_bytes());
 }
 
 /// The `src_idx_start_addr` word: register mode, or an immediate the validator's index checks
 /// accept (u32-aligned; in SBUF only from partition 0, since 128 index channels follow).
-fn src_index_word(s: &Start, arch: &ArchModel) -> Result<u32, EncodeError> {
+pub(super) fn src_index_word(s: &Start, arch: &ArchModel) -> Result<u32, EncodeError> {
     let w = crate::addr4::word(s, arch)?;
     if w & REG_BIT != 0 {
         return Ok(w);

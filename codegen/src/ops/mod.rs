@@ -32,6 +32,8 @@ mod dma;
 mod event_semaphore;
 mod matmul;
 mod mx;
+// The `more` group (0xBF, 0xF1, 0x7B, 0x65) (reference encoders only).
+mod more;
 
 use crate::arch::{ArchModel, CAYMAN, CAYMAN_MODEL, MARIANA, MARIANA_MODEL, SUNDA, SUNDA_MODEL};
 use crate::bundle::{Bundle, Sink};
@@ -146,6 +148,11 @@ pub(crate) fn bundle_count(inst: &Instruction) -> usize {
         Op::Matmul(_) | Op::MatmulMx(_) => 2,
         Op::QuantizeMx(_) => 1,
         Op::DmaDirect2d(_) | Op::DmaIndirect(_) | Op::EventSemaphore(_) => 1,
+        // The `more` group (0xBF, 0xF1, 0x7B, 0x65): one bundle each.
+        Op::Sb2sbCollective(_)
+        | Op::TensorDequantize(_)
+        | Op::BatchNormBackProp(_)
+        | Op::DmaGatherTranspose(_) => 1,
     }
 }
 
@@ -214,6 +221,11 @@ pub(crate) fn encode<S: Sink>(
         Op::DmaDirect2d(o) => dma::encode_direct2d(inst, o, arch, sink),
         Op::DmaIndirect(o) => dma::encode_indirect(inst, o, arch, sink),
         Op::EventSemaphore(o) => event_semaphore::encode(inst, o, sink),
+        // The `more` group (0xBF, 0xF1, 0x7B, 0x65).
+        Op::Sb2sbCollective(o) => more::encode_sb2sb(inst, o, arch, sink),
+        Op::TensorDequantize(o) => more::encode_dequant(inst, o, arch, sink),
+        Op::BatchNormBackProp(o) => more::encode_bn_back_prop(inst, o, arch, sink),
+        Op::DmaGatherTranspose(o) => more::encode_gather_transpose(inst, o, arch, sink),
     }
 }
 
@@ -362,6 +374,11 @@ fn generate_with(inst: &Instruction, arch: &ArchModel, out: &mut [Bundle]) -> Op
         | Op::DmaDirect2d(_)
         | Op::DmaIndirect(_)
         | Op::EventSemaphore(_) => None,
+        // The `more` group (0xBF, 0xF1, 0x7B, 0x65): no fast path.
+        Op::Sb2sbCollective(_)
+        | Op::TensorDequantize(_)
+        | Op::BatchNormBackProp(_)
+        | Op::DmaGatherTranspose(_) => None,
     }
 }
 

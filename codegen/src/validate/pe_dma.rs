@@ -151,7 +151,7 @@ fn pe_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
 
 /// `addr8_valid` on the ADDR8 at `f`: a known marker; an immediate fits 48 bits (ASSUMPTION).
 #[inline(always)]
-fn addr8(c: &mut Ctx, b: &Bundle, f: Field) {
+pub(super) fn addr8(c: &mut Ctx, b: &Bundle, f: Field) {
     let o = f.offset as usize;
     let marker = b[o + 7] & 0xFC;
     if !ADDR8_MARKERS.contains(&(marker & 0xF0)) {
@@ -175,7 +175,7 @@ fn shape_reg(b: &Bundle, f: Field) -> bool {
 }
 
 #[inline(always)]
-fn configs(c: &mut Ctx, b: &Bundle, f: Field) {
+pub(super) fn configs(c: &mut Ctx, b: &Bundle, f: Field) {
     let v = at(b, f);
     if v & 0x07 > 4 || v & 0xF8 != 0 {
         c.fail(
@@ -199,7 +199,7 @@ fn compute_op(c: &mut Ctx, b: &Bundle, f: Field) {
 
 /// BOUND_CHECK_REG: fully inert or enabled (bit 7).
 #[inline(always)]
-fn bound(c: &mut Ctx, b: &Bundle, f: Field) {
+pub(super) fn bound(c: &mut Ctx, b: &Bundle, f: Field) {
     let v = at(b, f);
     if v != 0 && v & BC_ENABLED == 0 {
         c.fail(

@@ -11,6 +11,9 @@ use sundial_codegen::model::*;
 // 3D-slot compute formats: sample instructions and validator cases.
 pub mod compute3d;
 
+// The `more` group (0xBF, 0xF1, 0x7B, 0x65): samples and validator cases.
+pub mod more;
+
 /// Parses hex, ignoring whitespace and `|` separators.
 pub fn hex(s: &str) -> Vec<u8> {
     let digits: String = s.chars().filter(|c| c.is_ascii_hexdigit()).collect();
