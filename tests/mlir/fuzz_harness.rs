@@ -90,6 +90,14 @@ fn usage_errors_exit_2() {
         &["--target", "nope", "--iters", "1"],
         &["--target", "ir", "--iters", "1", "--timeout", "0"],
         &["--target", "ir", "--iters", "1", "--batch", "0"],
+        // A worker asked to replay a file that does not exist.
+        &[
+            "--worker",
+            "--target",
+            "ir",
+            "--replay",
+            "/nonexistent/input.mlir",
+        ],
     ] {
         let o = run(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
