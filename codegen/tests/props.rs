@@ -9,6 +9,8 @@
 
 mod common;
 
+use common::Rng;
+
 use proptest::prelude::*;
 use sundial_codegen::arch::{ArchModel, Family, FamilySet, Target};
 use sundial_codegen::decode::decode;
@@ -24,31 +26,6 @@ use sundial_codegen::{
     DecodeError, bundle_count, decode_instructions, generate, generate_reference, generate_stream,
     generate_vec,
 };
-
-/// A small deterministic generator driven by a proptest-chosen seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.below(hi - lo + 1)
-    }
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len() as u64) as usize]
-    }
-    fn coin(&mut self) -> bool {
-        self.next() & 1 == 0
-    }
-}
 
 /// Source-legal BIR dtypes (no float32r as input).
 const DTYPES: [BirDtype; 12] = [

@@ -7,6 +7,8 @@
 
 mod common;
 
+use common::Rng;
+
 use proptest::prelude::*;
 use sundial_codegen::arch::Target;
 use sundial_codegen::decode::decode;
@@ -19,27 +21,6 @@ use sundial_codegen::validate::validate_bundle;
 use sundial_codegen::{
     bundle_count, decode_instructions, generate, generate_reference, generate_vec, run_isa_checks,
 };
-
-/// xorshift64* driven by a proptest seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len() as u64) as usize]
-    }
-    fn coin(&mut self) -> bool {
-        self.next() & 1 == 0
-    }
-}
 
 /// Up to three free dims (non-unit counts), the same counts for every operand of an
 /// instruction (the element-count rules), random steps.

@@ -7,6 +7,8 @@
 
 mod common;
 
+use common::Rng;
+
 use proptest::prelude::*;
 use sundial_codegen::arch::{ArchModel, Family, Target};
 use sundial_codegen::decode::decode;
@@ -25,30 +27,6 @@ use sundial_codegen::{
 const OPCODES: [u8; 11] = [
     0x42, 0x52, 0x46, 0x47, 0x48, 0x45, 0x7C, 0x7D, 0x7E, 0x49, 0x92,
 ];
-
-/// A small deterministic generator driven by a proptest-chosen seed (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.below(hi - lo + 1)
-    }
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len() as u64) as usize]
-    }
-    fn coin(&mut self) -> bool {
-        self.next() & 1 == 0
-    }
-}
 
 /// Input-legal BIR dtypes whose wire code fits a DTYPE_PAIR nibble.
 const DTYPES: [BirDtype; 12] = [

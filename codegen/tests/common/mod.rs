@@ -79,3 +79,33 @@ pub fn rsel(f: impl FnOnce(&mut RangeSelect)) -> Instruction {
     f(&mut r);
     Instruction::new(Op::RangeSelect(r))
 }
+
+/// A small deterministic generator (xorshift64*) driven by a proptest-chosen seed: the
+/// property tests draw instruction shapes from it.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// Uniform in `0..n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    /// Uniform in `lo..=hi`.
+    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
+        lo + self.below(hi - lo + 1)
+    }
+    /// One of `xs`.
+    pub fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+        xs[self.below(xs.len() as u64) as usize]
+    }
+    /// A fair coin.
+    pub fn coin(&mut self) -> bool {
+        self.next() & 1 == 0
+    }
+}
