@@ -100,33 +100,16 @@ pub struct OptArgs {
     pub diagnostics_format: DiagnosticsFormat,
 }
 
-const LONG_FLAGS: &[&str] = &[
-    "pass-pipeline",
-    "split-input-file",
-    "verify-diagnostics",
-    "list-passes",
-    "list-ops",
-    "mlir-print-ir-after-all",
-    "mlir-timing",
-    "mlir-print-op-generic",
-    "mlir-print-debuginfo",
-    "color",
-    "diagnostics-format",
-];
-
-/// Accepts LLVM's single-dash long options (`-split-input-file`) by doubling the dash.
+/// Accepts LLVM's single-dash long options (`-split-input-file`) by doubling the dash: every
+/// long option [`OptArgs`] defines (the shared rule of the tools, `sundial_codegen::cli`).
 pub fn normalize_args(args: impl IntoIterator<Item = String>) -> Vec<String> {
-    args.into_iter()
-        .map(|a| {
-            if a.starts_with('-') && !a.starts_with("--") && a.len() > 2 {
-                let name = a[1..].split('=').next().unwrap_or("");
-                if LONG_FLAGS.contains(&name) {
-                    return format!("-{a}");
-                }
-            }
-            a
-        })
-        .collect()
+    sundial_codegen::cli::llvm_single_dash(
+        args.into_iter().map(std::ffi::OsString::from),
+        &<OptArgs as clap::CommandFactory>::command(),
+    )
+    .into_iter()
+    .map(|a| a.to_string_lossy().into_owned())
+    .collect()
 }
 
 /// The result of a run: what to write to stdout/the output file and stderr, and the status.

@@ -15,6 +15,7 @@
 pub mod addr4;
 pub mod arch;
 pub mod bundle;
+pub mod cli;
 pub mod data4d;
 pub mod decode;
 pub mod dtype;

@@ -53,7 +53,12 @@ struct Args {
 }
 
 fn main() {
-    let args = match Args::try_parse() {
+    // LLVM's single-dash spellings (`-target ir -seconds 60`) as in the other tools.
+    let argv = sundial_codegen::cli::llvm_single_dash(
+        std::env::args_os(),
+        &<Args as clap::CommandFactory>::command(),
+    );
+    let args = match Args::try_parse_from(argv) {
         Ok(a) => a,
         Err(e) => {
             let _ = e.print();

@@ -75,6 +75,17 @@ fn each_target_runs_clean_for_a_few_seconds() {
         assert!(n > 0, "{}: no executions: {stdout}", t.name());
     }
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0);
+    // LLVM's single-dash spellings work too.
+    let o = Command::new(env!("CARGO_BIN_EXE_sundial-fuzz"))
+        .args(["-target", "asm", "-iters", "100", "-seed=3"])
+        .arg("-out")
+        .arg(&out)
+        .arg("-root")
+        .arg(root())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("100 executions"));
 }
 
 #[test]

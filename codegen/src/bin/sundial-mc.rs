@@ -35,11 +35,11 @@
 //! a usage error (unknown or conflicting options or option values, a missing or unreadable
 //! input file, an unwritable output).
 
-use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use sundial_codegen::cli::llvm_single_dash;
 
 use clap::{ArgGroup, Parser};
 use sundial_codegen::arch::Target;
@@ -99,45 +99,6 @@ struct Cli {
         default_value_t
     )]
     diagnostics_format: DiagnosticsFormat,
-}
-
-/// Long options llvm spells with one dash (`-disassemble`); see `normalize_args`.
-const LONG_OPTIONS: &[&str] = &[
-    "assemble",
-    "disassemble",
-    "lift",
-    "list-opcodes",
-    "show-encoding",
-    "target",
-    "color",
-    "diagnostics-format",
-    "help",
-    "version",
-];
-
-/// Rewrites llvm's single-dash long options (`-disassemble`, `-target=sunda`) to clap's double
-/// dash. Only the names above are rewritten, so short options (`-o FILE`, `-oFILE`), `-`,
-/// arguments that are not UTF-8 and everything after `--` pass unchanged.
-fn normalize_args(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
-    let mut rest = false;
-    args.into_iter()
-        .map(|a| {
-            if rest {
-                return a;
-            }
-            if a == "--" {
-                rest = true;
-                return a;
-            }
-            if let Some(body) = a.to_str().and_then(|t| t.strip_prefix('-'))
-                && !body.starts_with('-')
-                && LONG_OPTIONS.contains(&body.split('=').next().unwrap_or(""))
-            {
-                return OsString::from(format!("--{body}"));
-            }
-            a
-        })
-        .collect()
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -374,7 +335,10 @@ fn run(cli: &Cli) -> Result<Vec<u8>, Failure> {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse_from(normalize_args(std::env::args_os())) {
+    let cli = match Cli::try_parse_from(llvm_single_dash(
+        std::env::args_os(),
+        &<Cli as clap::CommandFactory>::command(),
+    )) {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
