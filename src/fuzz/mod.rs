@@ -351,7 +351,7 @@ pub fn run(cfg: &Config, log: &mut dyn Write) -> Result<Report, String> {
     let io = |e: std::io::Error| format!("cannot run a worker: {e}");
     std::fs::create_dir_all(&cfg.out)
         .map_err(|e| format!("cannot create '{}': {e}", cfg.out.display()))?;
-    let corpus = targets::corpus(cfg.target, &cfg.root);
+    let corpus = targets::corpus(cfg.target, &cfg.root)?;
     let scratch = std::env::temp_dir().join(format!(
         "sundial-fuzz-{}-{}.input",
         cfg.target.name(),
@@ -460,7 +460,7 @@ pub fn worker(
         let _ = writeln!(out, "done 1");
         return Ok(());
     }
-    let corpus = targets::corpus(target, root);
+    let corpus = targets::corpus(target, root)?;
     let t0 = Instant::now();
     let mut ran = 0u64;
     for i in start..start.saturating_add(iters) {

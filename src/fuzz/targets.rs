@@ -61,10 +61,21 @@ impl FuzzTarget {
 
 /// The seed corpus of `target`, read from the project tree at `root` (lit tests and examples
 /// for `ir`; bundles synthesised from every format's field table for `bundle`, and their
-/// disassembly for `asm`; fixed parameter strings for `emu`). Never empty.
-pub fn corpus(target: FuzzTarget, root: &Path) -> Vec<Vec<u8>> {
+/// disassembly for `asm`; fixed parameter strings for `emu`). Never empty; an `ir` corpus
+/// with no file (a `root` that is not the project tree) is an error.
+pub fn corpus(target: FuzzTarget, root: &Path) -> Result<Vec<Vec<u8>>, String> {
     let mut out = match target {
-        FuzzTarget::Ir => ir_corpus(root),
+        FuzzTarget::Ir => {
+            let c = ir_corpus(root);
+            if c.is_empty() {
+                return Err(format!(
+                    "no .mlir file under '{}' or '{}': give --root the project tree",
+                    root.join("lit").display(),
+                    root.join("examples").display()
+                ));
+            }
+            c
+        }
         FuzzTarget::Bundle => bundle_corpus(),
         FuzzTarget::Asm => bundle_corpus()
             .iter()
@@ -79,7 +90,7 @@ pub fn corpus(target: FuzzTarget, root: &Path) -> Vec<Vec<u8>> {
     if out.is_empty() {
         out.push(Vec::new());
     }
-    out
+    Ok(out)
 }
 
 /// Every `.mlir` file under `root/lit` and `root/examples`, split into its chunks as

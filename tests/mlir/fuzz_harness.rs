@@ -101,6 +101,8 @@ fn usage_errors_exit_2() {
         &["--target", "nope", "--iters", "1"],
         &["--target", "ir", "--iters", "1", "--timeout", "0"],
         &["--target", "ir", "--iters", "1", "--batch", "0"],
+        // A tree with no lit corpus.
+        &["--target", "ir", "--iters", "1", "--root", "/nonexistent"],
         // A worker asked to replay a file that does not exist.
         &[
             "--worker",
