@@ -24,28 +24,16 @@ use criterion::{Criterion, Throughput};
 use sundial_codegen::arch::{ArchModel, CAYMAN, MARIANA, SUNDA};
 use sundial_codegen::decode::{Decoded, decode, decode_into, decode_ref};
 use sundial_codegen::dtype::BirDtype::{self, *};
-use sundial_codegen::enums::{BirAccumulation, BirAluOp, BirUpdateMode, BirWaitMode};
+use sundial_codegen::enums::{BirAccumulation, BirAluOp};
 use sundial_codegen::model::*;
 use sundial_codegen::validate::validate_bundle;
 use sundial_codegen::{Bundle, bundle_count, generate, generate_stream};
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-fn sb(p: u32, off: u32, parts: u32, dims: impl Into<Dims>, d: BirDtype) -> AccessPattern {
-    AccessPattern::Static(StaticAp::sbuf(p, off, parts, dims, d))
-}
+// The tests' helpers and sample instructions: one statement of each sample for both.
+#[path = "../tests/common/mod.rs"]
+mod common;
+use common::pe_dma::{d2d, dind, es, mm, ps1, sb1};
+use common::{Rng, sbd as sb};
 
 fn ind(q: u32, parts: u32, num: u32, d: BirDtype) -> AccessPattern {
     AccessPattern::TensorIndirect(IndirectAp {
@@ -201,16 +189,6 @@ fn range_select(_: &mut Rng, d: &Draw) -> (Instruction, &'static ArchModel) {
         reduce_res: sb(d.p, 0x3000, 32, [], Float32),
     });
     (Instruction::new(op), &CAYMAN)
-}
-
-/// A static SBUF AP with one free dim of `num` elements.
-fn sb1(p: u32, off: u32, parts: u32, num: u16, d: BirDtype) -> AccessPattern {
-    sb(p, off, parts, [Dim::new(1, num)], d)
-}
-
-/// A static PSUM AP with one free dim of `num` elements.
-fn ps1(p: u32, off: u32, parts: u32, num: u16, d: BirDtype) -> AccessPattern {
-    AccessPattern::Static(StaticAp::psum(p, off, parts, [Dim::new(1, num)], d))
 }
 
 fn tensor_reduce_arith(_: &mut Rng, d: &Draw) -> (Instruction, &'static ArchModel) {
@@ -466,21 +444,10 @@ fn activation_read_accumulator(_: &mut Rng, d: &Draw) -> (Instruction, &'static 
 
 /// K = 64 bf16 rows, N = 32 columns, M = 128 moving columns; on each target in turn.
 fn matmul(_: &mut Rng, d: &Draw) -> (Instruction, &'static ArchModel) {
-    let op = Op::Matmul(Matmul {
-        weights: sb1(0, 0x100, 64, 32, Bfloat16),
-        moving: sb1(0, 0x200, 64, 128, Bfloat16),
-        dst: ps1(0, 0, 32, 128, Float32),
-        fp32_mode: PeFp32Mode::None,
-        perf_opt: PerfOptMode::None,
-        quant_offset: 0,
-        psum_accumulate_flags: 3,
-        psum_zero_region: 0,
-        transpose: false,
-    });
-    (
-        Instruction::new(op),
-        [&SUNDA, &CAYMAN, &MARIANA][d.i as usize % 3],
-    )
+    // The tests' sample Matmul, without its sync.
+    let mut inst = mm(|_| {});
+    inst.sync = SyncInfo::default();
+    (inst, [&SUNDA, &CAYMAN, &MARIANA][d.i as usize % 3])
 }
 
 fn matmul_mx(_: &mut Rng, _: &Draw) -> (Instruction, &'static ArchModel) {
@@ -515,100 +482,24 @@ fn quantize_mx(_: &mut Rng, d: &Draw) -> (Instruction, &'static ArchModel) {
 }
 
 fn dma_direct2d(_: &mut Rng, d: &Draw) -> (Instruction, &'static ArchModel) {
-    let op = Op::DmaDirect2d(DmaDirect2d {
-        src: DmaPattern2d {
-            addr: 0x20_0000_0000 + d.i as u64 * 0x1000,
-            step: [1, 64],
-            num: [64, 4],
-            elem_size: 2,
-        },
-        dst: DmaPattern2d {
-            addr: 0x1_0000_0000,
-            step: [1, 128],
-            num: [128, 2],
-            elem_size: 2,
-        },
-        in_dtype: Bfloat16,
-        out_dtype: Bfloat16,
-        compute_op: DgeComputeOp::None,
-        src_bound_reg: BoundCheckReg::OFF,
-        dst_bound_reg: BoundCheckReg {
-            enabled: true,
-            reg: 5,
-            disable_oob_error_notif: false,
-        },
-        completion: DmaCompletion {
-            semaphore: 3,
-            sem_increment: 1,
-            priority_class: 2,
-        },
-    });
-    (Instruction::new(op), &SUNDA)
+    // The tests' sample with the source address stepped per instruction and no sync.
+    let mut inst = d2d(|x| x.src.addr = 0x20_0000_0000 + d.i as u64 * 0x1000);
+    inst.sync = SyncInfo::default();
+    (inst, &SUNDA)
 }
 
 fn dma_indirect(_: &mut Rng, _: &Draw) -> (Instruction, &'static ArchModel) {
-    let start = |offset| {
-        Start::Imm(MemLoc {
-            space: Space::Sbuf,
-            partition: 0,
-            offset,
-        })
-    };
-    let op = Op::DmaIndirect(DmaIndirect {
-        direction: DmaIndirectDirection::Load,
-        idx_bound_is_err: true,
-        non_unique_dst_idx: false,
-        src: DmaPattern1d {
-            addr: 0x1000,
-            step: 1,
-            num: 16,
-            elem_size: 4,
-        },
-        dst: DmaPattern1d {
-            addr: 0x2000,
-            step: 1,
-            num: 16,
-            elem_size: 4,
-        },
-        src_idx: start(0x40),
-        dst_idx: start(0),
-        in_dtype: Float32,
-        out_dtype: Float32,
-        src_idx_bound_reg: BoundCheckReg {
-            enabled: true,
-            reg: 2,
-            disable_oob_error_notif: false,
-        },
-        dst_idx_bound_reg: BoundCheckReg::OFF,
-        compute_op: DgeComputeOp::None,
-        completion: DmaCompletion {
-            semaphore: 4,
-            sem_increment: 1,
-            priority_class: 1,
-        },
-    });
-    (Instruction::new(op), &SUNDA)
+    (dind(|_| {}), &SUNDA)
 }
 
 fn event_semaphore(_: &mut Rng, d: &Draw) -> (Instruction, &'static ArchModel) {
-    let op = Op::EventSemaphore(EventSemaphore {
-        wait0: Some(SyncWait {
-            mode: BirWaitMode::SemGeImm,
-            sem: 1,
-            value: d.i,
-        }),
-        wait1: Some(SyncWait {
-            mode: BirWaitMode::SemGeReg,
-            sem: 2,
-            value: 7,
-        }),
-        update: Some(SyncUpdate {
-            mode: BirUpdateMode::SemAddImm,
-            sem: 3,
-            value: 10,
-        }),
-    });
-    (Instruction::new(op), &CAYMAN)
+    let mut inst = es(|_| {});
+    if let Op::EventSemaphore(e) = &mut inst.op
+        && let Some(w) = &mut e.wait0
+    {
+        w.value = d.i;
+    }
+    (inst, &CAYMAN)
 }
 
 /// `count` instructions drawn from [`MIX`] by weight.
