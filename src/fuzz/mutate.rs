@@ -410,19 +410,14 @@ pub fn mutate_asm(rng: &mut Rng, input: &[u8]) -> Vec<u8> {
                     *w = format!("{name}={v}");
                 }
             }
-            _ => {
-                return mutate_bytes(
-                    rng,
-                    lines
-                        .iter()
-                        .map(|l| l.join(" "))
-                        .collect::<Vec<_>>()
-                        .join("\n")
-                        .as_bytes(),
-                );
-            }
+            _ => return mutate_bytes(rng, &asm_text(&lines)),
         }
     }
+    asm_text(&lines)
+}
+
+/// Assembler lines of `name=value` words back to text.
+fn asm_text(lines: &[Vec<String>]) -> Vec<u8> {
     lines
         .iter()
         .map(|l| l.join(" "))
