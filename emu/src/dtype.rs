@@ -15,6 +15,26 @@
 //!   [`unpack_x4`] / [`pack_x4`] look inside.
 //!
 //! Device memory is little-endian; every load and store here says so explicitly.
+//!
+//! # Numerics of the compute engines
+//!
+//! Every arithmetic compute op (`ops::tensor_tensor`, `ops::activation`, ...) reads its
+//! inputs with [`DType::to_f32`], computes in fp32, and writes with [`DType::from_f32`]
+//! (one rounding, at the end). DMA conversions use the same two functions. The rules, one
+//! row per conversion, with where each comes from:
+//!
+//! | conversion | rule | source |
+//! |---|---|---|
+//! | any scalar type -> fp32 | exact for every float type; integers round to nearest even (exact up to 2^24) | `nki-aluop`: arithmetic operators "convert input elements into float32"; IEEE 754 |
+//! | fp32 -> bf16, fp16 | round to nearest even; overflow -> ±Inf; NaN stays NaN | RNE: the simulator stores these as `ml_dtypes` (`NKI_PRECISE_FP=1`); overflow: `nki.isa.range_select` ("FP32_MIN ... will become -INF" in FP16/BF16/FP8 because the hardware downcasts) |
+//! | fp32 -> fp8 `e4m3`, `e5m2`, `e3m4` | round to nearest even; overflow -> ±Inf | same two sources |
+//! | fp32 -> fp8 `e4m3fn` | round to nearest even; overflow and ±Inf -> NaN (the format has no Inf) | OCP FP8 format (only `S.1111.111` is NaN); `ml_dtypes` non-saturating cast |
+//! | fp32 -> fp4 `e2m1fn` (x4 lanes) | round to nearest even; saturates at ±6; NaN -> +0 | OCP MX format (no Inf, no NaN); NaN: our choice |
+//! | fp32 -> `e8m0fnu` | the fp32 biased exponent (mantissa truncated); <= 0 -> 2^-127; NaN/Inf/negative -> NaN | MX golden code (exponent based) |
+//! | fp32 -> integer | truncate toward zero; saturate at the type's range; NaN -> 0 | **pinned assumption**: the public docs do not state the rule; it agrees with NumPy's `astype` for every in-range value |
+//! | integer -> integer (iota's int32 results, [`DType::from_i64_saturating`]) | exact; out of range saturates | **pinned assumption** (NKI: the GpSimd engine "can cast these integer results to any valid NKI data type") |
+//! | GpSimd native int32 `add` / `subtract` / `mult` | wrap modulo 2^32 | `nki.isa.tensor_tensor` (native integer arithmetic); wrapping: the third-party wiki's simulator notes |
+//! | equal dtypes on a copy path (Vector / GpSimd `tensor_copy`, `local_gather`, ...) | bit-exact, no conversion | `nki.isa.tensor_copy` |
 
 use half::{bf16, f16};
 
@@ -259,8 +279,9 @@ impl DType {
     /// Encodes an `f32` as this type, or `None` for the x4 containers.
     ///
     /// Floats round to nearest even. Integers truncate toward zero and saturate at the
-    /// type's range, NaN giving 0: the public docs do not pin the DMA's float-to-int
-    /// rule, and this one agrees with NumPy's `astype` for every in-range value.
+    /// type's range, NaN giving 0: the public docs do not pin the float-to-int rule of
+    /// the DMA or the compute engines, and this one agrees with NumPy's `astype` for every
+    /// in-range value (the module's numerics table has every rule and its source).
     pub fn from_f32(self, v: f32) -> Option<u64> {
         Some(match self {
             DType::U8 => u64::from(v as u8),
@@ -281,6 +302,27 @@ impl DType {
             DType::Fp8E8m0 => u64::from(e8m0_encode(v)),
             DType::Fp8E4m3FnX4 | DType::Fp8E5m2X4 | DType::Fp4E2m1FnX4 => return None,
         })
+    }
+
+    /// Encodes an exact integer value as this type (the GpSimd engine's int32 results,
+    /// memset constants): integer types saturate at their range, float types round the
+    /// value to fp32 (nearest even) and encode that with [`DType::from_f32`]. `None` for
+    /// the x4 containers. See the module's numerics table.
+    pub fn from_i64_saturating(self, v: i64) -> Option<u64> {
+        let (lo, hi): (i128, i128) = match self {
+            DType::U8 => (0, u8::MAX.into()),
+            DType::I8 => (i8::MIN.into(), i8::MAX.into()),
+            DType::U16 => (0, u16::MAX.into()),
+            DType::I16 => (i16::MIN.into(), i16::MAX.into()),
+            DType::U32 => (0, u32::MAX.into()),
+            DType::I32 => (i32::MIN.into(), i32::MAX.into()),
+            DType::U64 => (0, u64::MAX.into()),
+            DType::I64 => (i64::MIN.into(), i64::MAX.into()),
+            // `as f32` rounds to nearest even.
+            _ => return self.from_f32(v as f32),
+        };
+        let c = i128::from(v).clamp(lo, hi);
+        Some(c as u64 & (u64::MAX >> (64 - 8 * self.size())))
     }
 
     /// The element's value as `i64` for integer types (`None` otherwise). A `uint64`
@@ -693,6 +735,23 @@ mod tests {
         assert_eq!(DType::U64.to_i64(u64::MAX), Some(i64::MAX));
         assert_eq!(DType::F32.to_i64(0), None);
         assert_eq!(DType::I16.from_i64(-2), Some(0xFFFE));
+    }
+
+    #[test]
+    fn exact_integers_saturate_into_integer_types_and_round_into_floats() {
+        assert_eq!(DType::I8.from_i64_saturating(-200), Some(0x80));
+        assert_eq!(DType::I8.from_i64_saturating(-5), Some(0xFB));
+        assert_eq!(DType::U8.from_i64_saturating(-1), Some(0));
+        assert_eq!(DType::U16.from_i64_saturating(70000), Some(0xFFFF));
+        assert_eq!(DType::I32.from_i64_saturating(i64::MAX), Some(0x7FFF_FFFF));
+        assert_eq!(DType::U64.from_i64_saturating(-3), Some(0));
+        assert_eq!(DType::I64.from_i64_saturating(-3), Some(-3i64 as u64));
+        // 2^24 + 1 is not an fp32 value: it rounds to even (2^24).
+        assert_eq!(
+            DType::F32.from_i64_saturating((1 << 24) + 1),
+            Some(u64::from(16_777_216f32.to_bits()))
+        );
+        assert_eq!(DType::Fp8E4m3FnX4.from_i64_saturating(0), None);
     }
 
     #[test]

@@ -104,6 +104,49 @@ pub enum EmuError {
         /// What is unsupported.
         reason: String,
     },
+    /// The op, operator or function has no public semantics, so the emulator refuses it
+    /// rather than guess (the refusal tables of the compute ops say why, per name).
+    #[error("{op}: refused: {what} has no public semantics: {reason}")]
+    NoPublicSemantics {
+        /// The op that failed.
+        op: &'static str,
+        /// What is refused (an ALU operator, an activation function, an op).
+        what: String,
+        /// Why (the public source that is missing or says so).
+        reason: &'static str,
+    },
+    /// An activation function was applied outside the input range NKI publishes for it,
+    /// where the Scalar Engine "will generate invalid output results".
+    #[error(
+        "{op}: {func} input {value} at partition {partition}, element {element} is outside \
+         its valid input range {range}"
+    )]
+    InputOutOfRange {
+        /// The op that failed.
+        op: &'static str,
+        /// The activation function.
+        func: &'static str,
+        /// The offending input (after scale and bias), as printed.
+        value: String,
+        /// Its partition (row of the tile).
+        partition: usize,
+        /// Its element index within the partition (free dimensions flattened).
+        element: usize,
+        /// The published valid range.
+        range: &'static str,
+    },
+    /// An engine accumulator register was read (by `reduce_cmd = reduce`, a read-out or
+    /// `reduce_res`) while its value is undefined: never set, or left unknown by an
+    /// instruction that ran with `reduce_cmd = idle` on the Vector Engine.
+    #[error("{op}: the {engine} engine's accumulator for lane {lane} is undefined")]
+    UninitialisedAccumulator {
+        /// The op that failed.
+        op: &'static str,
+        /// `vector` or `scalar`.
+        engine: &'static str,
+        /// The lane (partition of the tile).
+        lane: usize,
+    },
 }
 
 impl EmuError {

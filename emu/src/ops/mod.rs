@@ -23,6 +23,26 @@
 //! | [`indirect_copy`] | `indirect_copy` (local_gather) | `nki.isa.local_gather` |
 //! | [`indirect_save_accumulate`] | IndirectSaveAccumulate | scatter-add, DMA RMW rule |
 //! | [`dma_compute`] | `dma_compute` (add) | `nki.isa.dma_compute` |
+//!
+//! Compute ops (on-chip tiles, fp32 math, the numerics table in [`crate::dtype`]):
+//!
+//! | module | ops | public doc it restates |
+//! |---|---|---|
+//! | [`alu`] | the ALU operator table | `nki-aluop` (Supported Math Operators for NKI ISA) |
+//! | [`tile`] | operand checks, tile reads/writes, scalar operands, [`tile::Engine`] | the common tile rules |
+//! | [`accumulator`] | Vector/Scalar accumulators, `reduce_cmd`, `dve_read_accumulator`, `activation_read_accumulator` | `nki.isa.reduce_cmd`, `nki.isa.activation` |
+//! | [`tensor_tensor`] | `tensor_tensor_arith`, `tensor_tensor_bitvec`, `tensor_tensor_power` | `nki.isa.tensor_tensor` |
+//! | [`tensor_scalar`] | `tensor_scalar_arith`, `tensor_scalar_bitvec`, `tensor_scalar_addr` | `nki.isa.tensor_scalar` |
+//! | [`scalar_tensor_tensor`] | `scalar_tensor_tensor_arith` | `nki.isa.scalar_tensor_tensor` |
+//! | [`tensor_scalar_reduce`] | `tensor_scalar_cache_reduce` | `nki.isa.tensor_scalar_reduce` |
+//! | [`scan`] | `tensor_scalar_cache_cumulative`, `tensor_tensor_scan` | `nki.isa.tensor_scalar_cumulative`, `nki.isa.tensor_tensor_scan` |
+//! | [`activation`] | `activation` (+ `activation_reduce` form), the function table | `nki.isa.activation`, `nki-act-func` |
+//! | [`vector_unary`] | `reciprocal`, `exponential` | `nki.isa.reciprocal`, `nki.isa.exponential` |
+//! | [`reduce`] | `tensor_reduce_arith`/`_bitvec`, `cross_lane_reduce_arith`/`_bitvec` | `nki.isa.tensor_reduce`, `nki.isa.tensor_partition_reduce` |
+//! | [`iota`] | `iota`, `tensor_scalar_affine_select` | `nki.isa.iota`, `nki.isa.affine_select` |
+//! | [`select`] | `copy_predicated`, `select_reduce`, `range_select` | `nki.isa.tensor_copy_predicated`, `nki.isa.select_reduce`, `nki.isa.range_select` |
+//! | [`copy`] | `tensor_copy`, `memset` | `nki.isa.tensor_copy`, `nki.isa.memset` |
+//! | [`refused`] | ops refused for want of public semantics | — |
 
 pub mod dma_compute;
 pub mod dma_copy;
@@ -30,6 +50,23 @@ pub mod dma_copy_indirect;
 pub mod gather;
 pub mod indirect_copy;
 pub mod indirect_save_accumulate;
+
+// compute ops (elementwise, activation, reduce, select, copy)
+pub mod accumulator;
+pub mod activation;
+pub mod alu;
+pub mod copy;
+pub mod iota;
+pub mod reduce;
+pub mod refused;
+pub mod scalar_tensor_tensor;
+pub mod scan;
+pub mod select;
+pub mod tensor_scalar;
+pub mod tensor_scalar_reduce;
+pub mod tensor_tensor;
+pub mod tile;
+pub mod vector_unary;
 
 use crate::access::{Access, OobMode};
 use crate::data::{self, Combine, SKIP};

@@ -1,0 +1,459 @@
+//! The ALU table: what every ALU operator name computes, for every compute op.
+//!
+//! The operator vocabulary is BIR's `AluOpType` ([`AluOp`], the codegen crate's
+//! `BirAluOp`), which is also the NISA dialect's `op = "..."` vocabulary. This module owns
+//! one row per operator ([`ALU`], in enum order) saying:
+//!
+//! - its class: *arithmetic* (inputs converted to fp32, fp32 math, result cast to the
+//!   destination dtype) or *bitvec* (integer bit patterns, no conversion), as the public
+//!   "Supported Math Operators for NKI ISA" table (`nki-aluop`) classes them;
+//! - whether it is unary (the operand is ignored: NKI "must be None or 0 when op0 is a
+//!   unary operator");
+//! - its fp32 semantics, its bit semantics, and its native 32-bit integer semantics
+//!   where GpSimd computes natively on ints (`nki.isa.tensor_tensor`: "When all
+//!   input/output tiles are int32 or uint32, the operation defaults to GpSimd Engine,
+//!   which uses native integer arithmetic"; the third-party wiki adds that it wraps);
+//! - its identity when used as a reduction;
+//! - or why it is refused: an operator without public semantics is never approximated.
+//!
+//! Conventions every op follows (the public simulator evaluates ops with NumPy, so where
+//! the NKI docs are silent these are NumPy's, marked "numpy" in the rows):
+//!
+//! - comparisons give 1.0 or 0.0; NaN compares false except `not_equal`;
+//! - logical ops treat any nonzero value (NaN included) as true and give 1.0 or 0.0;
+//! - `max`/`min` (and `abs_max`/`abs_min`) propagate NaN; on equal operands (`+0` vs
+//!   `-0`) the left operand wins (our choice, pinned by a test);
+//! - transcendental ops (`pow`, `rsqrt`) are computed in f64 and rounded once to fp32;
+//! - `mod` is floored (the result takes the divisor's sign), as NumPy's `mod`;
+//! - bitvec shifts take the shift amount from the rhs bits read as an unsigned number;
+//!   an amount of at least the element width gives 0 (our choice: NKI does not say).
+
+use crate::error::{EmuError, Result};
+
+/// An ALU operator: BIR `AluOpType`, the NISA and BIR dialects' `op` vocabulary.
+pub use sundial_codegen::enums::BirAluOp as AluOp;
+
+/// How an operator treats its inputs (the two halves of the `nki-aluop` table).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AluClass {
+    /// Inputs cast to fp32, fp32 math, the fp32 result cast to the destination dtype.
+    Arith,
+    /// Integer inputs treated as bit patterns, no casting.
+    Bitvec,
+}
+
+/// One operator's semantics.
+#[derive(Debug, Clone, Copy)]
+pub struct AluRow {
+    /// The operator.
+    pub op: AluOp,
+    /// Arithmetic or bitvec.
+    pub class: AluClass,
+    /// True when the second operand is ignored.
+    pub unary: bool,
+    /// fp32 semantics `(lhs, rhs) -> result` (arithmetic operators).
+    pub f32: Option<fn(f32, f32) -> f32>,
+    /// Bit semantics `(lhs, rhs, width in bits) -> result`, inputs and result masked to
+    /// the width (bitvec operators).
+    pub bits: Option<fn(u64, u64, u32) -> u64>,
+    /// Native 32-bit integer semantics on GpSimd (wrapping two's complement).
+    pub int32: Option<fn(u32, u32) -> u32>,
+    /// The value a reduction with this operator starts from (arithmetic reductions).
+    pub identity: Option<f32>,
+    /// Why the operator is refused, when it has no public semantics.
+    pub refused: Option<&'static str>,
+    /// Where the semantics come from.
+    pub source: &'static str,
+}
+
+const NKI: &str = "nki-aluop table";
+
+fn truth(b: bool) -> f32 {
+    if b { 1.0 } else { 0.0 }
+}
+
+fn nonzero(v: f32) -> bool {
+    // NaN != 0 is true, as in NumPy's logical ops.
+    v != 0.0
+}
+
+fn max_nan(a: f32, b: f32) -> f32 {
+    if a.is_nan() || b.is_nan() {
+        f32::NAN
+    } else if b > a {
+        b
+    } else {
+        a
+    }
+}
+
+fn min_nan(a: f32, b: f32) -> f32 {
+    if a.is_nan() || b.is_nan() {
+        f32::NAN
+    } else if b < a {
+        b
+    } else {
+        a
+    }
+}
+
+fn floored_mod(a: f32, b: f32) -> f32 {
+    // `%` on f32 is C's fmod, which is exact; floor it by moving a remainder whose sign
+    // differs from the divisor's by one divisor.
+    let r = a % b;
+    if r != 0.0 && (r < 0.0) != (b < 0.0) {
+        r + b
+    } else {
+        r
+    }
+}
+
+fn pow(a: f32, b: f32) -> f32 {
+    f64::from(a).powf(f64::from(b)) as f32
+}
+
+fn rsqrt(a: f32) -> f32 {
+    (1.0 / f64::from(a).sqrt()) as f32
+}
+
+fn mask(width: u32) -> u64 {
+    if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    }
+}
+
+fn shl(a: u64, b: u64, w: u32) -> u64 {
+    if b >= u64::from(w) {
+        0
+    } else {
+        (a << b) & mask(w)
+    }
+}
+
+fn shr(a: u64, b: u64, w: u32) -> u64 {
+    if b >= u64::from(w) {
+        0
+    } else {
+        (a & mask(w)) >> b
+    }
+}
+
+const fn row(op: AluOp, class: AluClass, source: &'static str) -> AluRow {
+    AluRow {
+        op,
+        class,
+        unary: false,
+        f32: None,
+        bits: None,
+        int32: None,
+        identity: None,
+        refused: None,
+        source,
+    }
+}
+
+const fn arith(op: AluOp, f: fn(f32, f32) -> f32, source: &'static str) -> AluRow {
+    AluRow {
+        f32: Some(f),
+        ..row(op, AluClass::Arith, source)
+    }
+}
+
+const fn bitvec(op: AluOp, f: fn(u64, u64, u32) -> u64, source: &'static str) -> AluRow {
+    AluRow {
+        bits: Some(f),
+        ..row(op, AluClass::Bitvec, source)
+    }
+}
+
+const fn refused(op: AluOp, class: AluClass, why: &'static str) -> AluRow {
+    AluRow {
+        refused: Some(why),
+        ..row(op, class, "none")
+    }
+}
+
+/// Every ALU operator, in [`AluOp`] order.
+pub static ALU: [AluRow; 33] = {
+    use AluClass::*;
+    use AluOp as O;
+    [
+        // `bypass` passes its left input through (NKI `nl.bypass`, "no operation"). It is
+        // both an arithmetic and a bitvec stage; as a bitvec op it keeps the bits.
+        AluRow {
+            bits: Some(|a, _, w| a & mask(w)),
+            unary: true,
+            ..arith(O::Bypass, |a, _| a, "nki.isa.activate2 (nl.bypass)")
+        },
+        AluRow {
+            unary: true,
+            ..bitvec(O::BitwiseNot, |a, _, w| !a & mask(w), NKI)
+        },
+        bitvec(O::ArithShiftLeft, shl, "nki-aluop table (nl.left_shift)"),
+        refused(
+            O::ArithShiftRight,
+            Bitvec,
+            "the nki-aluop table lists arithmetic shift right as \"Not supported\"",
+        ),
+        AluRow {
+            int32: Some(u32::wrapping_add),
+            identity: Some(0.0),
+            ..arith(O::Add, |a, b| a + b, NKI)
+        },
+        AluRow {
+            int32: Some(u32::wrapping_sub),
+            ..arith(O::Subtract, |a, b| a - b, NKI)
+        },
+        AluRow {
+            int32: Some(u32::wrapping_mul),
+            identity: Some(1.0),
+            ..arith(O::Mult, |a, b| a * b, NKI)
+        },
+        arith(
+            O::Divide,
+            |a, b| a / b,
+            "nki.language.divide (numpy.divide)",
+        ),
+        AluRow {
+            identity: Some(f32::NEG_INFINITY),
+            ..arith(O::Max, max_nan, "nki-aluop table; NaN rule: numpy.maximum")
+        },
+        AluRow {
+            identity: Some(f32::INFINITY),
+            ..arith(O::Min, min_nan, "nki-aluop table; NaN rule: numpy.minimum")
+        },
+        bitvec(O::BitwiseAnd, |a, b, w| a & b & mask(w), NKI),
+        bitvec(O::BitwiseOr, |a, b, w| (a | b) & mask(w), NKI),
+        bitvec(O::BitwiseXor, |a, b, w| (a ^ b) & mask(w), NKI),
+        AluRow {
+            identity: Some(1.0),
+            ..arith(
+                O::LogicalAnd,
+                |a, b| truth(nonzero(a) && nonzero(b)),
+                "nki-aluop table; truth rule: numpy.logical_and",
+            )
+        },
+        AluRow {
+            identity: Some(0.0),
+            ..arith(
+                O::LogicalOr,
+                |a, b| truth(nonzero(a) || nonzero(b)),
+                "nki-aluop table; truth rule: numpy.logical_or",
+            )
+        },
+        AluRow {
+            identity: Some(0.0),
+            ..arith(
+                O::LogicalXor,
+                |a, b| truth(nonzero(a) != nonzero(b)),
+                "nki-aluop table; truth rule: numpy.logical_xor",
+            )
+        },
+        bitvec(O::LogicalShiftLeft, shl, "nki-aluop table (nl.left_shift)"),
+        bitvec(
+            O::LogicalShiftRight,
+            shr,
+            "nki-aluop table (nl.right_shift)",
+        ),
+        arith(
+            O::IsEqual,
+            |a, b| truth(a == b),
+            "nki-aluop table (nl.equal)",
+        ),
+        arith(
+            O::NotEqual,
+            |a, b| truth(a != b),
+            "nki-aluop table (nl.not_equal)",
+        ),
+        arith(O::IsGt, |a, b| truth(a > b), "nki-aluop table (nl.greater)"),
+        arith(
+            O::IsGe,
+            |a, b| truth(a >= b),
+            "nki-aluop table (nl.greater_equal)",
+        ),
+        arith(O::IsLt, |a, b| truth(a < b), "nki-aluop table (nl.less)"),
+        arith(
+            O::IsLe,
+            |a, b| truth(a <= b),
+            "nki-aluop table (nl.less_equal)",
+        ),
+        // `average` is a reduction only (the mean: see `reduce_f32`); element-wise it has
+        // no public meaning.
+        refused(
+            O::Average,
+            Arith,
+            "average has public semantics only as a reduction (the mean), not element-wise",
+        ),
+        refused(
+            O::ElemwiseMul,
+            Arith,
+            "elemwise_mul has no NKI name and no wire encoding (the BIR converter rejects it)",
+        ),
+        arith(
+            O::Pow,
+            pow,
+            "nki-aluop table (nl.power); computed in f64, rounded once",
+        ),
+        arith(
+            O::Mod,
+            floored_mod,
+            "floored modulo (numpy.mod), as the nki 0.3 simulator's mod",
+        ),
+        AluRow {
+            unary: true,
+            ..arith(
+                O::Rsqrt,
+                |a, _| rsqrt(a),
+                "nki-aluop table (nl.rsqrt); computed in f64, rounded once",
+            )
+        },
+        AluRow {
+            unary: true,
+            ..arith(O::Abs, |a, _| a.abs(), "nki-aluop table (nl.abs)")
+        },
+        AluRow {
+            identity: Some(0.0),
+            ..arith(
+                O::AbsMax,
+                |a, b| max_nan(a.abs(), b.abs()),
+                "nki.isa.activate2 reduce op nl.abs_max: max(|a|, |b|)",
+            )
+        },
+        AluRow {
+            identity: Some(f32::INFINITY),
+            ..arith(
+                O::AbsMin,
+                |a, b| min_nan(a.abs(), b.abs()),
+                "nki.isa.activate2 reduce op nl.abs_min: min(|a|, |b|)",
+            )
+        },
+        refused(
+            O::ModInt,
+            Arith,
+            "mod_int (ModInt) appears in public code only as a name; its semantics are not published",
+        ),
+    ]
+};
+
+/// The row of `op`.
+pub fn alu_row(op: AluOp) -> &'static AluRow {
+    &ALU[op as usize]
+}
+
+/// The row of `op` when it is usable by `who` as `class`, or the error saying why not.
+pub fn checked_row(who: &'static str, op: AluOp, class: AluClass) -> Result<&'static AluRow> {
+    let r = alu_row(op);
+    if let Some(why) = r.refused {
+        return Err(EmuError::NoPublicSemantics {
+            op: who,
+            what: format!("ALU op {}", op.name()),
+            reason: why,
+        });
+    }
+    let usable = match class {
+        AluClass::Arith => r.f32.is_some(),
+        AluClass::Bitvec => r.bits.is_some(),
+    };
+    if !usable {
+        let want = match class {
+            AluClass::Arith => "an arithmetic",
+            AluClass::Bitvec => "a bitvec",
+        };
+        return Err(EmuError::invalid(
+            who,
+            format!("{} is not {want} operator", op.name()),
+        ));
+    }
+    Ok(r)
+}
+
+impl AluRow {
+    /// The fp32 result (arithmetic operators; a bitvec-only row gives NaN, but
+    /// [`checked_row`] never hands one out for arithmetic use).
+    #[inline]
+    pub fn apply_f32(&self, a: f32, b: f32) -> f32 {
+        self.f32.map_or(f32::NAN, |f| f(a, b))
+    }
+
+    /// The bit result at `width` bits (bitvec operators).
+    #[inline]
+    pub fn apply_bits(&self, a: u64, b: u64, width: u32) -> u64 {
+        let m = mask(width);
+        self.bits.map_or(0, |f| f(a & m, b & m, width))
+    }
+
+    /// `lhs op rhs`, or `rhs op lhs` when `reverse` (the reverse flags of tensor_scalar
+    /// and friends).
+    #[inline]
+    pub fn apply_f32_rev(&self, lhs: f32, rhs: f32, reverse: bool) -> f32 {
+        if reverse {
+            self.apply_f32(rhs, lhs)
+        } else {
+            self.apply_f32(lhs, rhs)
+        }
+    }
+}
+
+/// Reduces `values` in order with `op` in fp32, starting from the operator's identity.
+/// `average` is the mean (the fp32 sum divided by the count). Fails for operators that
+/// are not arithmetic reductions.
+pub fn reduce_f32(who: &'static str, op: AluOp, values: &[f32]) -> Result<f32> {
+    if op == AluOp::Average {
+        let sum = values.iter().fold(0.0f32, |a, &v| a + v);
+        return Ok(sum / values.len() as f32);
+    }
+    let r = checked_row(who, op, AluClass::Arith)?;
+    let id = r.identity.ok_or_else(|| {
+        EmuError::invalid(who, format!("{} is not a reduction operator", op.name()))
+    })?;
+    Ok(values.iter().fold(id, |a, &v| r.apply_f32(a, v)))
+}
+
+/// The bit pattern a bitvec reduction with `op` starts from at `width` bits.
+pub fn bits_identity(who: &'static str, op: AluOp, width: u32) -> Result<u64> {
+    match op {
+        AluOp::BitwiseAnd => Ok(mask(width)),
+        AluOp::BitwiseOr | AluOp::BitwiseXor => Ok(0),
+        _ => Err(EmuError::invalid(
+            who,
+            format!("{} is not a bitvec reduction operator", op.name()),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_has_one_row_per_operator_in_enum_order() {
+        for (i, op) in AluOp::ALL.into_iter().enumerate() {
+            assert_eq!(ALU[i].op, op, "row {i}");
+            let r = &ALU[i];
+            assert!(
+                r.refused.is_some() || r.f32.is_some() || r.bits.is_some(),
+                "{} has no semantics and no refusal",
+                op.name()
+            );
+        }
+    }
+
+    #[test]
+    fn floored_mod_takes_the_divisor_sign() {
+        // numpy.mod(-7, 3) == 2, numpy.mod(7, -3) == -2, numpy.mod(7, 3) == 1.
+        assert_eq!(floored_mod(-7.0, 3.0), 2.0);
+        assert_eq!(floored_mod(7.0, -3.0), -2.0);
+        assert_eq!(floored_mod(7.0, 3.0), 1.0);
+        assert!(floored_mod(1.0, 0.0).is_nan());
+    }
+
+    #[test]
+    fn shifts_of_the_width_or_more_give_zero() {
+        assert_eq!(shl(1, 7, 8), 0x80);
+        assert_eq!(shl(1, 8, 8), 0);
+        assert_eq!(shr(0x80, 7, 8), 1);
+        assert_eq!(shr(0xFFFF_FFFF, 32, 32), 0);
+    }
+}

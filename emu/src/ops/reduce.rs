@@ -1,0 +1,221 @@
+//! Reductions: along the free axes (`tensor_reduce_arith`, `tensor_reduce_bitvec`:
+//! `nki.isa.tensor_reduce`) and across partitions (`cross_lane_reduce_arith`,
+//! `cross_lane_reduce_bitvec`: `nki.isa.tensor_partition_reduce`).
+//!
+//! `tensor_reduce`, restated:
+//!
+//! - `axis` lists "the last contiguous free dimension(s) of the tile, ending at the final
+//!   dimension"; axis 0 (partitions) cannot be reduced;
+//! - `dst` has data's partition count and the product of the kept free dimensions per
+//!   partition; with `keepdims` it is data's shape with the reduced axes of size one;
+//! - arithmetic operators reduce the fp32 values (any input dtype), the result cast to
+//!   `dst.dtype`, multiplied by -1 with `negate`; bitvec operators reduce integer bit
+//!   patterns (same width everywhere) with bitwise and / or / xor;
+//! - the fold runs in element order from the operator's identity (0 for add, 1 for mult,
+//!   -inf for max, +inf for min, 0 for abs_max, +inf for abs_min), and `average` is the
+//!   fp32 sum divided by the count (sequential order: our reading; the simulator's NumPy
+//!   sums pairwise, which can differ in the last bit).
+//!
+//! `tensor_partition_reduce`, restated (GpSimd, so SBUF only):
+//!
+//! - `dst[:, f] = op over p of data[p, f]` for every free element `f`; arithmetic `add`,
+//!   `average` (the mean) or `max` in fp32; bitvec `bitwise_or` / `bitwise_and` on raw
+//!   bits;
+//! - the reduced row is broadcast to every partition of `dst` (which has data's elements
+//!   per partition and any partition count: the third-party wiki's description of the
+//!   simulator).
+
+use super::alu::{self, AluClass, AluOp, checked_row};
+use super::tensor_tensor::same_width;
+use super::tile::{self, Space};
+use crate::error::{EmuError, Result};
+use crate::memory::Memory;
+use crate::view::View;
+
+/// Checks `axis` against data's rank and returns (groups, group length): the tile is
+/// `groups` runs of `len` consecutive elements, one run per output element.
+fn free_axes(
+    who: &'static str,
+    data: &View,
+    dst: &View,
+    axis: &[usize],
+    keepdims: bool,
+) -> Result<(usize, usize)> {
+    let rank = data.rank();
+    let mut sorted = axis.to_vec();
+    sorted.sort_unstable();
+    let k = sorted.len();
+    let trailing: Vec<usize> = (rank.saturating_sub(k)..rank).collect();
+    if k == 0 || k >= rank || sorted != trailing {
+        return Err(EmuError::invalid(
+            who,
+            format!(
+                "axis {axis:?} must be the last contiguous free dimensions of a rank-{rank} tile, \
+                 ending at the final one (axis 0 cannot be reduced)"
+            ),
+        ));
+    }
+    let len: usize = data.shape()[rank - k..].iter().product();
+    let groups: usize = data.shape()[..rank - k].iter().product();
+    let parts = data.shape()[0];
+    let kept_free = groups / parts.max(1);
+    if keepdims {
+        let mut want = data.shape().to_vec();
+        for &a in &sorted {
+            want[a] = 1;
+        }
+        if dst.shape() != want.as_slice() {
+            return Err(EmuError::shape(
+                who,
+                format!("with keepdims, dst must be {want:?}, not {:?}", dst.shape()),
+            ));
+        }
+    } else {
+        let dparts = dst.shape().first().copied().unwrap_or(0);
+        let dfree: usize = dst.shape().get(1..).map_or(1, |s| s.iter().product());
+        if dparts != parts || dfree != kept_free {
+            return Err(EmuError::shape(
+                who,
+                format!(
+                    "dst must be {parts} partitions x {kept_free} elements, not {dparts} x {dfree}"
+                ),
+            ));
+        }
+    }
+    Ok((groups, len))
+}
+
+/// `tensor_reduce_arith`: reduce the trailing free `axis` of `data` with an arithmetic
+/// operator in fp32 (see the module doc).
+pub fn tensor_reduce_arith(
+    mem: &mut Memory,
+    dst: &View,
+    data: &View,
+    op: AluOp,
+    axis: &[usize],
+    negate: bool,
+    keepdims: bool,
+) -> Result<()> {
+    const OP: &str = "tensor_reduce_arith";
+    tile::tile(mem, OP, "dst", dst, Space::OnChip)?;
+    tile::tile(mem, OP, "data", data, Space::OnChip)?;
+    tile::scalar_dtype(OP, "dst", dst.dtype())?;
+    let (groups, len) = free_axes(OP, data, dst, axis, keepdims)?;
+    // Validates the operator (refusals, non-reductions) before reading anything.
+    alu::reduce_f32(OP, op, &[])?;
+    let x = tile::read_f32(mem, OP, "data", data)?;
+    let out = (0..groups)
+        .map(|g| {
+            let r = alu::reduce_f32(OP, op, &x[g * len..(g + 1) * len])?;
+            Ok(if negate { -r } else { r })
+        })
+        .collect::<Result<Vec<f32>>>()?;
+    let bits = tile::encode_f32(OP, "dst", dst.dtype(), &out)?;
+    tile::write_bits(mem, dst, &bits)
+}
+
+/// `tensor_reduce_bitvec`: reduce the trailing free `axis` with bitwise and / or / xor.
+pub fn tensor_reduce_bitvec(
+    mem: &mut Memory,
+    dst: &View,
+    data: &View,
+    op: AluOp,
+    axis: &[usize],
+    keepdims: bool,
+) -> Result<()> {
+    const OP: &str = "tensor_reduce_bitvec";
+    tile::tile(mem, OP, "dst", dst, Space::OnChip)?;
+    tile::tile(mem, OP, "data", data, Space::OnChip)?;
+    let width = same_width(OP, &[("dst", dst), ("data", data)])?;
+    let (groups, len) = free_axes(OP, data, dst, axis, keepdims)?;
+    let id = alu::bits_identity(OP, op, width)?;
+    let row = checked_row(OP, op, AluClass::Bitvec)?;
+    let x = tile::read_bits(mem, data)?;
+    let out: Vec<u64> = (0..groups)
+        .map(|g| {
+            x[g * len..(g + 1) * len]
+                .iter()
+                .fold(id, |a, &v| row.apply_bits(a, v, width))
+        })
+        .collect();
+    tile::write_bits(mem, dst, &out)
+}
+
+/// Checks the operands of a partition reduction and returns (partitions, free elements).
+fn partition_operands(
+    mem: &Memory,
+    who: &'static str,
+    dst: &View,
+    data: &View,
+) -> Result<(usize, usize, usize)> {
+    let d = tile::tile(mem, who, "dst", dst, Space::Sbuf)?;
+    let s = tile::tile(mem, who, "data", data, Space::Sbuf)?;
+    if d.free != s.free {
+        return Err(EmuError::shape(
+            who,
+            format!(
+                "dst has {} elements per partition but data has {}",
+                d.free, s.free
+            ),
+        ));
+    }
+    Ok((s.parts, s.free, d.parts))
+}
+
+/// `cross_lane_reduce_arith`: `dst[:, f] = op over partitions of data[:, f]` (add,
+/// average or max, fp32), broadcast to every partition of dst.
+pub fn cross_lane_reduce_arith(mem: &mut Memory, dst: &View, data: &View, op: AluOp) -> Result<()> {
+    const OP: &str = "cross_lane_reduce_arith";
+    if !matches!(op, AluOp::Add | AluOp::Average | AluOp::Max) {
+        return Err(EmuError::invalid(
+            OP,
+            format!(
+                "{} is not a partition reduction (add, average, max)",
+                op.name()
+            ),
+        ));
+    }
+    let (parts, free, dparts) = partition_operands(mem, OP, dst, data)?;
+    tile::scalar_dtype(OP, "dst", dst.dtype())?;
+    let x = tile::read_f32(mem, OP, "data", data)?;
+    let mut column = Vec::with_capacity(parts);
+    let mut row = Vec::with_capacity(free);
+    for f in 0..free {
+        column.clear();
+        column.extend((0..parts).map(|p| x[p * free + f]));
+        row.push(alu::reduce_f32(OP, op, &column)?);
+    }
+    let bits = tile::encode_f32(OP, "dst", dst.dtype(), &row)?;
+    let out: Vec<u64> = (0..dparts).flat_map(|_| bits.iter().copied()).collect();
+    tile::write_bits(mem, dst, &out)
+}
+
+/// `cross_lane_reduce_bitvec`: `dst[:, f] = op over partitions of data[:, f]` with
+/// bitwise or / and on raw bits, broadcast to every partition of dst.
+pub fn cross_lane_reduce_bitvec(
+    mem: &mut Memory,
+    dst: &View,
+    data: &View,
+    op: AluOp,
+) -> Result<()> {
+    const OP: &str = "cross_lane_reduce_bitvec";
+    if !matches!(op, AluOp::BitwiseOr | AluOp::BitwiseAnd) {
+        return Err(EmuError::invalid(
+            OP,
+            format!(
+                "{} is not a bitvec partition reduction (bitwise_or, bitwise_and)",
+                op.name()
+            ),
+        ));
+    }
+    let (parts, free, dparts) = partition_operands(mem, OP, dst, data)?;
+    let width = same_width(OP, &[("dst", dst), ("data", data)])?;
+    let id = alu::bits_identity(OP, op, width)?;
+    let r = checked_row(OP, op, AluClass::Bitvec)?;
+    let x = tile::read_bits(mem, data)?;
+    let row: Vec<u64> = (0..free)
+        .map(|f| (0..parts).fold(id, |a, p| r.apply_bits(a, x[p * free + f], width)))
+        .collect();
+    let out: Vec<u64> = (0..dparts).flat_map(|_| row.iter().copied()).collect();
+    tile::write_bits(mem, dst, &out)
+}

@@ -1,0 +1,185 @@
+//! `tensor_tensor_arith`, `tensor_tensor_bitvec`, `tensor_tensor_power`: element-wise
+//! operations of two tiles (`nki.isa.tensor_tensor`).
+//!
+//! Semantics restated from `nki.isa.tensor_tensor`:
+//!
+//! - `dst = data1 <op> data2` element by element; the three tiles have the same partition
+//!   count and the same number of elements per partition.
+//! - **Arithmetic operators, float path** (Vector Engine, or GpSimd with non-32-bit-integer
+//!   tiles): inputs cast to fp32, fp32 math, the result cast to `dst.dtype`
+//!   (the [`crate::dtype`] numerics table).
+//! - **Arithmetic operators, native integer path**: "When all input/output tiles are int32
+//!   or uint32, the operation defaults to GpSimd Engine, which uses native integer
+//!   arithmetic", falling back to the Vector Engine "when any operand resides in PSUM";
+//!   `engine = vector` forces the float path. Native semantics are published only for
+//!   add / subtract / mult (32-bit two's complement, wrapping); any other operator on the
+//!   native path is refused (pass `Engine::Vector` for its fp32 form).
+//! - **Bitvec operators**: integer tiles treated as bit patterns, no cast. We require the
+//!   three tiles to have the same width (NKI does not say how widths would mix).
+//! - **`nl.power`** (`tensor_tensor_power`, or `tensor_tensor_arith` with `pow`) runs on
+//!   GpSimd in fp32, so no tile may be in PSUM.
+//! - `data1` and `data2` cannot both be in PSUM; GpSimd cannot access PSUM at all.
+
+use super::alu::{AluClass, AluOp, checked_row};
+use super::tile::{self, Engine, Space};
+use crate::dtype::DType;
+use crate::error::{EmuError, Result};
+use crate::memory::Memory;
+use crate::view::View;
+
+/// Checks the three tiles and returns whether any of them is in PSUM.
+fn operands(
+    mem: &Memory,
+    who: &'static str,
+    dst: &View,
+    lhs: &View,
+    rhs: &View,
+    space: Space,
+) -> Result<bool> {
+    let d = tile::tile(mem, who, "dst", dst, space)?;
+    let l = tile::tile(mem, who, "data1", lhs, space)?;
+    let r = tile::tile(mem, who, "data2", rhs, space)?;
+    tile::same_shape(who, ("dst", d), ("data1", l))?;
+    tile::same_shape(who, ("dst", d), ("data2", r))?;
+    tile::not_both_psum(mem, who, ("data1", lhs), ("data2", rhs))?;
+    Ok(tile::in_psum(mem, dst)? || tile::in_psum(mem, lhs)? || tile::in_psum(mem, rhs)?)
+}
+
+fn is_word32(d: DType) -> bool {
+    matches!(d, DType::I32 | DType::U32)
+}
+
+/// `tensor_tensor_arith`: `dst = lhs <op> rhs` with an arithmetic operator on `engine`
+/// (see the module doc for the float and native-integer paths).
+pub fn tensor_tensor_arith(
+    mem: &mut Memory,
+    dst: &View,
+    lhs: &View,
+    rhs: &View,
+    op: AluOp,
+    engine: Engine,
+) -> Result<()> {
+    const OP: &str = "tensor_tensor_arith";
+    if op == AluOp::Pow {
+        if !matches!(engine, Engine::Unknown | Engine::Gpsimd) {
+            return Err(EmuError::unsupported(
+                OP,
+                format!("pow runs on the GpSimd engine, not {}", engine.name()),
+            ));
+        }
+        return power(mem, OP, dst, lhs, rhs);
+    }
+    let row = checked_row(OP, op, AluClass::Arith)?;
+    let any_psum = operands(mem, OP, dst, lhs, rhs, Space::OnChip)?;
+    for (what, v) in [("dst", dst), ("data1", lhs), ("data2", rhs)] {
+        tile::scalar_dtype(OP, what, v.dtype())?;
+    }
+    let all32 = is_word32(dst.dtype()) && is_word32(lhs.dtype()) && is_word32(rhs.dtype());
+    let native = match engine {
+        Engine::Vector => false,
+        Engine::Scalar => {
+            return Err(EmuError::unsupported(
+                OP,
+                "tensor_tensor runs on the Vector or GpSimd engine, not scalar",
+            ));
+        }
+        Engine::Gpsimd => {
+            if any_psum {
+                return Err(EmuError::memory(OP, "the GpSimd engine cannot access PSUM"));
+            }
+            all32
+        }
+        Engine::Unknown => all32 && !any_psum,
+    };
+    if native {
+        let f = row.int32.ok_or(EmuError::NoPublicSemantics {
+            op: OP,
+            what: format!("GpSimd native int32 {}", op.name()),
+            reason: "native integer semantics are published only for add, subtract and mult \
+                     (pass engine = vector for the fp32 form)",
+        })?;
+        let a = tile::read_bits(mem, lhs)?;
+        let b = tile::read_bits(mem, rhs)?;
+        let out: Vec<u64> = a
+            .iter()
+            .zip(&b)
+            .map(|(&x, &y)| u64::from(f(x as u32, y as u32)))
+            .collect();
+        return tile::write_bits(mem, dst, &out);
+    }
+    let a = tile::read_f32(mem, OP, "data1", lhs)?;
+    let b = tile::read_f32(mem, OP, "data2", rhs)?;
+    let out: Vec<f32> = a
+        .iter()
+        .zip(&b)
+        .map(|(&x, &y)| row.apply_f32(x, y))
+        .collect();
+    let bits = tile::encode_f32(OP, "dst", dst.dtype(), &out)?;
+    tile::write_bits(mem, dst, &bits)
+}
+
+/// `tensor_tensor_power`: `dst = lhs ** rhs` in fp32 on GpSimd (all tiles in SBUF).
+pub fn tensor_tensor_power(mem: &mut Memory, dst: &View, lhs: &View, rhs: &View) -> Result<()> {
+    power(mem, "tensor_tensor_power", dst, lhs, rhs)
+}
+
+fn power(mem: &mut Memory, who: &'static str, dst: &View, lhs: &View, rhs: &View) -> Result<()> {
+    let row = checked_row(who, AluOp::Pow, AluClass::Arith)?;
+    operands(mem, who, dst, lhs, rhs, Space::Sbuf)?;
+    tile::scalar_dtype(who, "dst", dst.dtype())?;
+    let a = tile::read_f32(mem, who, "data1", lhs)?;
+    let b = tile::read_f32(mem, who, "data2", rhs)?;
+    let out: Vec<f32> = a
+        .iter()
+        .zip(&b)
+        .map(|(&x, &y)| row.apply_f32(x, y))
+        .collect();
+    let bits = tile::encode_f32(who, "dst", dst.dtype(), &out)?;
+    tile::write_bits(mem, dst, &bits)
+}
+
+/// `tensor_tensor_bitvec`: `dst = lhs <op> rhs` on raw bits (Vector Engine); the three
+/// tiles are integer tiles of one width.
+pub fn tensor_tensor_bitvec(
+    mem: &mut Memory,
+    dst: &View,
+    lhs: &View,
+    rhs: &View,
+    op: AluOp,
+) -> Result<()> {
+    const OP: &str = "tensor_tensor_bitvec";
+    let row = checked_row(OP, op, AluClass::Bitvec)?;
+    operands(mem, OP, dst, lhs, rhs, Space::OnChip)?;
+    let width = same_width(OP, &[("dst", dst), ("data1", lhs), ("data2", rhs)])?;
+    let a = tile::read_bits(mem, lhs)?;
+    let b = tile::read_bits(mem, rhs)?;
+    let out: Vec<u64> = a
+        .iter()
+        .zip(&b)
+        .map(|(&x, &y)| row.apply_bits(x, y, width))
+        .collect();
+    tile::write_bits(mem, dst, &out)
+}
+
+/// Checks that every tile is an integer tile of one width and returns the width in bits.
+pub(crate) fn same_width(who: &'static str, tiles: &[(&str, &View)]) -> Result<u32> {
+    let mut width = None;
+    for (what, v) in tiles {
+        tile::int_dtype(who, what, v.dtype())?;
+        let w = 8 * v.dtype().size() as u32;
+        match width {
+            None => width = Some(w),
+            Some(w0) if w0 != w => {
+                return Err(EmuError::dtype(
+                    who,
+                    format!(
+                        "bitvec operands must have one width: {what} is {} ({w} bits), an earlier operand has {w0} bits",
+                        v.dtype()
+                    ),
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(width.unwrap_or(32))
+}
