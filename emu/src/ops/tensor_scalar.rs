@@ -9,7 +9,8 @@
 //! - `reverse0` computes `operand0 <op0> data`; `reverse1` computes `operand1 <op1> tmp`.
 //! - Both operators are arithmetic or both bitvec. Arithmetic: `data` cast to fp32,
 //!   operands "must be float32", fp32 math, the result cast to `dst.dtype`. A unary
-//!   operator (`rsqrt`, `abs`) takes no operand ("None or 0").
+//!   operator (`rsqrt`, `abs`) takes no operand ("None or 0"); `bypass` ignores whatever
+//!   operand it is given.
 //! - Engines: Vector; GpSimd "only allowed for rsqrt" (and never with PSUM tiles); the
 //!   Scalar Engine "on trn2 only supports" `(mult, add)`, `(mult, -)`, `(add, -)`. The
 //!   engine changes which calls are legal, not the result.
@@ -75,8 +76,12 @@ pub(crate) fn resolve(
     require_f32: bool,
 ) -> Result<Resolved> {
     let row = checked_row(who, s.op, AluClass::Arith)?;
+    // `bypass` ignores its operand, whatever it is (an unused stage of activate2 keeps
+    // its immediate); the other unary operators take none ("None or 0").
+    let bypass = s.op == AluOp::Bypass;
     let values = match (&s.operand, row.unary) {
         (None, true) => vec![0.0; parts],
+        (Some(sc), true) if bypass => tile::scalar_values(mem, who, what, sc, parts, require_f32)?,
         (None, false) => {
             return Err(EmuError::invalid(
                 who,
