@@ -1,4 +1,4 @@
-//! Sundial's pure-Rust reference emulator for NeuronCore memory and data movement.
+//! Sundial's pure-Rust reference emulator for NeuronCore memory, data movement and compute.
 //!
 //! It is the reference semantics later executors run NISA and BIR against. Layers,
 //! bottom up (each module's doc says what it owns):

@@ -1867,3 +1867,122 @@ fn read_outs_need_a_p_by_1_tile() {
         Err(EmuError::UninitialisedAccumulator { lane: 2, .. })
     ));
 }
+
+// ------------------------------------------------------------ more error paths
+
+#[test]
+fn every_pair_of_scalar_dtypes_converts_an_exact_value() {
+    // 2.0 is exact in every scalar type (e8m0 included: 2^1), so every conversion of
+    // tensor_copy's fp32 path must carry it unchanged; x4 containers copy only to
+    // themselves.
+    use sundial_emu::dtype::ALL_DTYPES;
+    let mut m = mem();
+    for s in ALL_DTYPES {
+        for d in ALL_DTYPES {
+            // Fresh tiles at the start of SBUF (the allocator fills them as new).
+            m.reset_on_chip_allocators();
+            let src = sb(&mut m, s, &[1, 1]);
+            let dst = sb(&mut m, d, &[1, 1]);
+            if s.is_x4() || d.is_x4() {
+                m.write_bits(&src, &[0x11]).unwrap();
+                let r = tensor_copy(&mut m, &dst, &src, Engine::Vector);
+                if s == d {
+                    r.unwrap();
+                    assert_eq!(bits(&m, &dst), vec![0x11], "{s} -> {d}");
+                } else {
+                    is_dtype_err(r);
+                }
+                continue;
+            }
+            m.write_f32(&src, &[2.0]).unwrap();
+            tensor_copy(&mut m, &dst, &src, Engine::Vector).unwrap();
+            assert_eq!(f32s(&m, &dst), vec![2.0], "{s} -> {d}");
+        }
+    }
+}
+
+#[test]
+fn shared_operand_rules_hold_in_every_op_that_has_them() {
+    let mut m = mem();
+    let mut acc = Accumulators::new();
+    let x = sb_f32(&mut m, &[2, 2], &[1.0; 4]);
+    let d = sb(&mut m, DType::F32, &[2, 2]);
+    let p1 = ps(&mut m, DType::F32, &[2, 2]);
+    let p2 = ps(&mut m, DType::U8, &[2, 2]);
+    // Two PSUM inputs.
+    let s1 = TensorStage {
+        op: AluOp::Add,
+        operand: &p1,
+        reverse: false,
+    };
+    is_memory_err(scalar_tensor_tensor_arith(
+        &mut m,
+        &d,
+        &p1,
+        &imm(AluOp::Add, 1.0),
+        &s1,
+    ));
+    let pu16 = ps(&mut m, DType::F32, &[2, 2]);
+    is_memory_err(copy_predicated(&mut m, &d, &pu16, &p2, false));
+    let red = MaxReduce {
+        reduce_op: AluOp::Max,
+        reduce_cmd: ReduceCmd::Idle,
+        reduce_res: None,
+    };
+    is_memory_err(select_reduce(
+        &mut m,
+        &mut acc,
+        &d,
+        &p2,
+        &p1,
+        &Scalar::Imm(0.0),
+        false,
+        &red,
+    ));
+    // A unary operator with a tile operand; GpSimd with a PSUM tile.
+    let col = sb_f32(&mut m, &[2, 1], &[0.0; 2]);
+    let s = Stage {
+        op: AluOp::Rsqrt,
+        operand: Some(Scalar::Tile(&col)),
+        reverse: false,
+    };
+    is_invalid(tensor_scalar_arith(
+        &mut m,
+        &d,
+        &x,
+        &s,
+        None,
+        Engine::Vector,
+    ));
+    let rs = Stage {
+        op: AluOp::Rsqrt,
+        operand: None,
+        reverse: false,
+    };
+    is_memory_err(tensor_scalar_arith(
+        &mut m,
+        &d,
+        &p1,
+        &rs,
+        None,
+        Engine::Gpsimd,
+    ));
+    // An arithmetic operator in a bitvec op.
+    let u = sb_bits(&mut m, DType::U8, &[1, 1], &[1]);
+    let du = sb(&mut m, DType::U8, &[1, 1]);
+    let add = BitStage {
+        op: AluOp::Add,
+        imm: 1,
+        reverse: false,
+    };
+    is_invalid(tensor_scalar_bitvec(&mut m, &du, &u, &add, None));
+    // A rank-0 view has no partition dimension.
+    let scalar = View::new(x.alloc(), DType::F32, 0, vec![], vec![]).unwrap();
+    is_shape_err(reciprocal(&mut m, &scalar, &scalar));
+    // A pattern whose element count overflows.
+    let di = sb(&mut m, DType::I32, &[1, 1]);
+    assert!(matches!(
+        iota(&mut m, &di, &[[1, 1 << 40], [1, 1 << 40]], 0, 0),
+        Err(EmuError::Overflow { .. })
+    ));
+}
