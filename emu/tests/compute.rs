@@ -714,6 +714,17 @@ fn ops_without_public_semantics_are_refused_by_name() {
     assert!(check_op("tensor_tensor_arith").is_ok());
 }
 
+#[test]
+fn enum_spellings_parse() {
+    assert_eq!(Engine::from_name("gpsimd"), Some(Engine::Gpsimd));
+    assert_eq!(Engine::from_name("dma"), None);
+    assert_eq!(
+        ReduceCmd::from_name("reset_reduce"),
+        Some(ReduceCmd::ResetReduce)
+    );
+    assert_eq!(AluOp::from_name("is_ge"), Some(AluOp::IsGe));
+}
+
 // ----------------------------------------------------------- reductions and scans
 
 #[test]

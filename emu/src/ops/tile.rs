@@ -37,6 +37,19 @@ pub enum Engine {
 }
 
 impl Engine {
+    /// Every engine a compute op may name.
+    pub const ALL: [Engine; 4] = [
+        Engine::Unknown,
+        Engine::Vector,
+        Engine::Scalar,
+        Engine::Gpsimd,
+    ];
+
+    /// Parses an NKI spelling (`tensor`, `dma` and `sync` are not compute-op engines).
+    pub fn from_name(name: &str) -> Option<Engine> {
+        Engine::ALL.into_iter().find(|e| e.name() == name)
+    }
+
     /// The NKI spelling.
     pub const fn name(self) -> &'static str {
         match self {
