@@ -4,7 +4,8 @@
 //! bottom up (each module's doc says what it owns):
 //!
 //! - [`dtype`]: element types and their conversions; [`target`]: geometry.
-//! - [`memory`]: HBM allocations, SBUF and PSUM, uninitialised-read fill.
+//! - [`memory`]: HBM allocations, SBUF and PSUM, uninitialised-read fill and the opt-in
+//!   uninitialised-read check (a written-shadow per allocation).
 //! - [`view`]: typed strided views over allocations.
 //! - [`access`]: the access model (subscripts, variable space, order, `oob_mode`).
 //! - [`offsets`]: the one offsets pipeline, its general and blocked paths and the gate.
@@ -24,6 +25,7 @@ pub mod error;
 pub mod memory;
 pub mod offsets;
 pub mod ops;
+mod shadow;
 pub mod target;
 pub mod view;
 pub mod workloads;

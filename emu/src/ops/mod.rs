@@ -6,9 +6,11 @@
 //! 1. all accesses of the op are validated and all their offsets computed (index
 //!    values are read here), so any error is raised before a byte is written: in
 //!    `oob_mode = error` the destination is untouched;
-//! 2. all sources are read into tiles through [`data::read`];
+//! 2. all sources are read into tiles through [`Memory::read_list`] (the data primitive
+//!    [`crate::data::read`] plus the uninitialised-read check);
 //! 3. the tiles are converted (via `f32` when the dtypes differ, the DMA rule) and
-//!    written through [`data::write`] (replace, or accumulate in `f32`).
+//!    written through [`Memory::write_list`] ([`crate::data::write`], replace or accumulate in
+//!    `f32`, plus the written-shadow).
 //!
 //! A single-part copy with equal dtypes into a contiguous, in-bounds destination in a
 //! different allocation reads straight into the destination bytes (no staging copy).
@@ -32,7 +34,7 @@ pub mod indirect_copy;
 pub mod indirect_save_accumulate;
 
 use crate::access::{Access, OobMode};
-use crate::data::{self, Combine, SKIP};
+use crate::data::{Combine, SKIP};
 use crate::dtype::DType;
 use crate::error::{EmuError, Result};
 use crate::memory::{MemSpace, Memory};
@@ -131,8 +133,7 @@ pub fn transfer(
             && sa != da
             && let Some(range) = whole_run(mem, &part.dst.source, dof)?
         {
-            let (src_bytes, dst_bytes) = mem.read_write_pair(sa, da)?;
-            return data::read(src_bytes, sd.size(), so.as_list(), &mut dst_bytes[range]);
+            return mem.read_into(op, sa, sd.size(), so.as_list(), da, range);
         }
     }
 
@@ -140,8 +141,9 @@ pub fn transfer(
     let mut tiles = Vec::with_capacity(parts.len());
     for (part, (so, _, sd, _)) in parts.iter().zip(&planned) {
         let mut tile = vec![0u8; so.num_points() * sd.size()];
-        data::read(
-            mem.bytes(part.src.source.alloc())?,
+        mem.read_list(
+            op,
+            part.src.source.alloc(),
             sd.size(),
             so.as_list(),
             &mut tile,
@@ -159,8 +161,9 @@ pub fn transfer(
                 Combine::AddF32 { dtype: *dd },
             ),
         };
-        data::write(
-            mem.bytes_mut(part.dst.source.alloc())?,
+        mem.write_list(
+            op,
+            part.dst.source.alloc(),
             dd.size(),
             dof.as_list(),
             &bytes,
