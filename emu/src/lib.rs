@@ -1,4 +1,5 @@
-//! Sundial's pure-Rust reference emulator for NeuronCore memory and data movement.
+//! Sundial's pure-Rust reference emulator for NeuronCore memory, data movement and the
+//! compute ops whose semantics are public.
 //!
 //! It is the reference semantics later executors run NISA and BIR against. Layers,
 //! bottom up (each module's doc says what it owns):
@@ -12,7 +13,8 @@
 //! - [`data`]: the one data primitive (read/write a list of offsets; all
 //!   out-of-allocation handling).
 //! - [`ops`]: `dma_copy`, `dma_copy_indirect`, `gather`, `indirect_copy`,
-//!   IndirectSaveAccumulate and `dma_compute` on top of the engine.
+//!   IndirectSaveAccumulate and `dma_compute` on top of the engine; the compute ops
+//!   (matmul into PSUM, transposes, top-8, batch-norm statistics, MX quantisation).
 //! - [`workloads`]: the seven benchmark workloads (used by `sundial-emu-bench`).
 //! - [`error`]: the error type; nothing in the crate panics on bad input.
 
@@ -43,5 +45,17 @@ pub use ops::dma_copy_indirect::{dma_copy_indirect, indirect_load, indirect_save
 pub use ops::gather::{gather, nc_n_gather};
 pub use ops::indirect_copy::{indirect_copy, local_gather};
 pub use ops::indirect_save_accumulate::indirect_save_accumulate;
+
+// compute ops (matmul, transpose, statistics, MX, RNG, registers, collectives)
+pub use ops::bn_stats::{bn_aggr, bn_stats};
+pub use ops::dma_transpose::{dma_gather_transpose, dma_transpose};
+pub use ops::matmul::{MatmulMxOptions, MatmulOptions, nc_matmul, nc_matmul_mx};
+pub use ops::max8::{find_index8, match_replace8, max8};
+pub use ops::nonzero_with_count::nonzero_with_count;
+pub use ops::quantize_mx::{MxScaleRule, quantize_mx};
+pub use ops::sequence_bounds::sequence_bounds;
+pub use ops::transpose::{nc_transpose, stream_transpose};
+/// The shared vocabularies the compute ops take (engines, the PE perf mode).
+pub use sundial_codegen::model::{Engine, PerfOptMode};
 pub use target::Target;
 pub use view::View;

@@ -566,6 +566,28 @@ impl Memory {
         }
     }
 
+    /// For each element of `view` (row-major), whether every byte of it was written. Only
+    /// allocations with a shadow (PSUM always) can answer; elements outside the allocation
+    /// count as written (their writes are dropped, so there is nothing to accumulate on).
+    pub(crate) fn written_elements(&self, op: &'static str, view: &View) -> Result<Vec<bool>> {
+        let access = Access::direct(view);
+        let offs = offsets::compute(self, &access, crate::OobMode::Error, op)?;
+        let a = self.alloc(view.alloc())?;
+        let sh = a.written.as_ref().ok_or_else(|| {
+            EmuError::memory(op, format!("{} keeps no record of written bytes", a.name))
+        })?;
+        let es = view.dtype().size();
+        let len = a.bytes.len();
+        Ok(offs
+            .per_point()
+            .into_iter()
+            .map(|o| match usize::try_from(o) {
+                Ok(e) if e.saturating_mul(es) < len => sh.all_written(e * es, e * es + es),
+                _ => true,
+            })
+            .collect())
+    }
+
     /// Writes the uninitialised pattern of the view's dtype over every element of it and
     /// marks those bytes unwritten (a new tile; for PSUM, a new accumulation group).
     pub fn fill_uninit(&mut self, view: &View) -> Result<()> {
@@ -604,6 +626,21 @@ impl Memory {
         self.read_list(
             op,
             view.alloc(),
+            view.dtype().size(),
+            offs.as_list(),
+            &mut out,
+        )?;
+        Ok(out)
+    }
+
+    /// [`Memory::read_bytes_for`] without the uninitialised-read check: for an op that
+    /// asked [`Memory::written_elements`] first and uses only the written elements.
+    pub(crate) fn read_bytes_unchecked(&self, op: &'static str, view: &View) -> Result<Vec<u8>> {
+        let access = Access::direct(view);
+        let offs = offsets::compute(self, &access, crate::OobMode::Error, op)?;
+        let mut out = vec![0u8; view.num_bytes()];
+        data::read(
+            &self.alloc(view.alloc())?.bytes,
             view.dtype().size(),
             offs.as_list(),
             &mut out,

@@ -73,7 +73,6 @@ impl Shadow {
     }
 
     /// True when every byte of `lo..hi` is written.
-    #[cfg(test)]
     pub(crate) fn all_written(&self, lo: usize, hi: usize) -> bool {
         self.first_unwritten(lo, hi).is_none()
     }

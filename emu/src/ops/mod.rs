@@ -25,6 +25,14 @@
 //! | [`indirect_copy`] | `indirect_copy` (local_gather) | `nki.isa.local_gather` |
 //! | [`indirect_save_accumulate`] | IndirectSaveAccumulate | scatter-add, DMA RMW rule |
 //! | [`dma_compute`] | `dma_compute` (add) | `nki.isa.dma_compute` |
+//! | [`matmul`] | `matmul`, `matmul_mx` (PSUM accumulation groups) | `nki.isa.nc_matmul`, `nki.isa.nc_matmul_mx` |
+//! | [`transpose`] | `nc_transpose` (Tensor / Vector), `stream_transpose` | `nki.isa.nc_transpose` |
+//! | [`dma_transpose`] | `dma_transpose`, `dma_gather_transpose` | `nki.isa.dma_transpose` |
+//! | [`max8`] | `max8`, `find_index8`, `max_index_and_match_replace` | `nki.isa.max8`, `nki.isa.nc_find_index8`, `nki.isa.nc_match_replace8` |
+//! | [`bn_stats`] | `bn_stats`, `bn_aggr` | `nki.isa.bn_stats`, `nki.isa.bn_aggr` |
+//! | [`nonzero_with_count`] | `nonzero_with_count` | `nki.isa.nonzero_with_count` |
+//! | [`sequence_bounds`] | `sequence_bounds` | `nki.isa.sequence_bounds` |
+//! | [`quantize_mx`] | `quantize_mx` (two named scale rules) | `nki.isa.quantize_mx` |
 
 pub mod dma_compute;
 pub mod dma_copy;
@@ -32,6 +40,17 @@ pub mod dma_copy_indirect;
 pub mod gather;
 pub mod indirect_copy;
 pub mod indirect_save_accumulate;
+
+// compute ops (matmul, transpose, statistics, MX, RNG, registers, collectives)
+pub mod bn_stats;
+pub mod dma_transpose;
+mod layout;
+pub mod matmul;
+pub mod max8;
+pub mod nonzero_with_count;
+pub mod quantize_mx;
+pub mod sequence_bounds;
+pub mod transpose;
 
 use crate::access::{Access, OobMode};
 use crate::data::{Combine, SKIP};
