@@ -14,7 +14,9 @@
 //!   out-of-allocation handling).
 //! - [`ops`]: `dma_copy`, `dma_copy_indirect`, `gather`, `indirect_copy`,
 //!   IndirectSaveAccumulate and `dma_compute` on top of the engine; the compute ops
-//!   (matmul into PSUM, transposes, top-8, batch-norm statistics, MX quantisation).
+//!   (matmul into PSUM, transposes, top-8, batch-norm statistics, MX quantisation, RNG and
+//!   dropout, registers, collectives over a rank group). Engine state beyond memory lives
+//!   in [`RngState`] and [`Registers`], held by the executor next to its [`Memory`].
 //! - [`workloads`]: the seven benchmark workloads (used by `sundial-emu-bench`).
 //! - [`error`]: the error type; nothing in the crate panics on bad input.
 
@@ -48,14 +50,26 @@ pub use ops::indirect_save_accumulate::indirect_save_accumulate;
 
 // compute ops (matmul, transpose, statistics, MX, RNG, registers, collectives)
 pub use ops::bn_stats::{bn_aggr, bn_stats};
+pub use ops::collectives::{
+    AllToAllV, RankGroup, all_gather, all_reduce, all_to_all, all_to_all_v, collective_permute,
+    collective_permute_implicit, collective_permute_implicit_reduce, current_processing_rank_id,
+    rank_id, rank_id_store, reduce_scatter, send_recv,
+};
 pub use ops::dma_transpose::{dma_gather_transpose, dma_transpose};
+pub use ops::dropout::{DropProb, dropout};
 pub use ops::matmul::{MatmulMxOptions, MatmulOptions, nc_matmul, nc_matmul_mx};
 pub use ops::max8::{find_index8, match_replace8, max8};
 pub use ops::nonzero_with_count::nonzero_with_count;
 pub use ops::quantize_mx::{MxScaleRule, quantize_mx};
+pub use ops::refused::refusal;
+pub use ops::registers::{
+    RegSource, RegisterId, Registers, register_load, register_move, register_store,
+};
+pub use ops::rng::{RngState, rand_get_state, rand_set_state, rand2, rng, set_rng_seed};
 pub use ops::sequence_bounds::sequence_bounds;
 pub use ops::transpose::{nc_transpose, stream_transpose};
-/// The shared vocabularies the compute ops take (engines, the PE perf mode).
+/// The shared vocabularies the compute ops take (engines, ALU ops, the PE perf mode).
+pub use sundial_codegen::enums::BirAluOp;
 pub use sundial_codegen::model::{Engine, PerfOptMode};
 pub use target::Target;
 pub use view::View;

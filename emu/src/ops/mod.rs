@@ -33,6 +33,11 @@
 //! | [`nonzero_with_count`] | `nonzero_with_count` | `nki.isa.nonzero_with_count` |
 //! | [`sequence_bounds`] | `sequence_bounds` | `nki.isa.sequence_bounds` |
 //! | [`quantize_mx`] | `quantize_mx` (two named scale rules) | `nki.isa.quantize_mx` |
+//! | [`rng`] | `rng`, `rand2`, `rand_get_state`, `rand_set_state`, `set_rng_seed` (our generator) | `nki.isa.rng`, `rand2`, `rand_get_state`, `rand_set_state`, `set_rng_seed` |
+//! | [`dropout`] | `dropout` (our generator) | `nki.isa.dropout` |
+//! | [`registers`] | `load_register`, `store_register`, register alloc/move | `nki.isa.register_alloc/move/load/store` |
+//! | [`collectives`] | all-reduce, all-gather, reduce-scatter, all-to-all(-v), permutes, rank ids, `send_recv` over a [`collectives::RankGroup`] | `nki.collectives.*`, `nki.isa.sendrecv` |
+//! | [`refused`] | the compute ops refused by name | — |
 
 pub mod dma_compute;
 pub mod dma_copy;
@@ -43,12 +48,17 @@ pub mod indirect_save_accumulate;
 
 // compute ops (matmul, transpose, statistics, MX, RNG, registers, collectives)
 pub mod bn_stats;
+pub mod collectives;
 pub mod dma_transpose;
+pub mod dropout;
 mod layout;
 pub mod matmul;
 pub mod max8;
 pub mod nonzero_with_count;
 pub mod quantize_mx;
+pub mod refused;
+pub mod registers;
+pub mod rng;
 pub mod sequence_bounds;
 pub mod transpose;
 
