@@ -42,16 +42,22 @@ impl Shadow {
             return;
         }
         let (wl, wh) = (lo / 64, (hi - 1) / 64);
-        for w in wl..=wh {
-            let from = if w == wl { lo % 64 } else { 0 };
-            let to = if w == wh { (hi - 1) % 64 + 1 } else { 64 };
-            let mask = mask(from, to);
+        let (from, to) = (lo % 64, (hi - 1) % 64 + 1);
+        let apply = |w: &mut u64, mask: u64| {
             if set {
-                self.words[w] |= mask;
+                *w |= mask;
             } else {
-                self.words[w] &= !mask;
+                *w &= !mask;
             }
+        };
+        if wl == wh {
+            apply(&mut self.words[wl], mask(from, to));
+            return;
         }
+        apply(&mut self.words[wl], mask(from, 64));
+        // Whole words in between: a fill.
+        self.words[wl + 1..wh].fill(if set { u64::MAX } else { 0 });
+        apply(&mut self.words[wh], mask(0, to));
     }
 
     /// The first byte of `lo..hi` not written, if any.
@@ -61,15 +67,22 @@ impl Shadow {
             return None;
         }
         let (wl, wh) = (lo / 64, (hi - 1) / 64);
-        for w in wl..=wh {
-            let from = if w == wl { lo % 64 } else { 0 };
-            let to = if w == wh { (hi - 1) % 64 + 1 } else { 64 };
-            let missing = !self.words[w] & mask(from, to);
-            if missing != 0 {
-                return Some(w * 64 + missing.trailing_zeros() as usize);
-            }
+        let (from, to) = (lo % 64, (hi - 1) % 64 + 1);
+        let missing = |w: usize, m: u64| {
+            let gap = !self.words[w] & m;
+            (gap != 0).then(|| w * 64 + gap.trailing_zeros() as usize)
+        };
+        if wl == wh {
+            return missing(wl, mask(from, to));
         }
-        None
+        if let Some(b) = missing(wl, mask(from, 64)) {
+            return Some(b);
+        }
+        // Whole words in between: all ones unless something is missing.
+        if let Some(k) = self.words[wl + 1..wh].iter().position(|&w| w != u64::MAX) {
+            return missing(wl + 1 + k, u64::MAX);
+        }
+        missing(wh, mask(0, to))
     }
 
     /// True when every byte of `lo..hi` is written.
@@ -181,5 +194,34 @@ mod tests {
             ),
             None
         );
+    }
+
+    #[test]
+    fn word_operations_agree_with_a_byte_per_byte_model() {
+        let len = 300;
+        let mut s = Shadow::new(len, false).unwrap();
+        let mut model = vec![false; len];
+        let mut x: u64 = 0x9E37_79B9;
+        let mut next = |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        for _ in 0..3000 {
+            let lo = next(len + 10);
+            let hi = lo + next(200);
+            let op = next(3);
+            if op < 2 {
+                let set = op == 0;
+                s.set_range(lo, hi, set);
+                for b in model.iter_mut().take(hi.min(len)).skip(lo) {
+                    *b = set;
+                }
+            } else {
+                let want = (lo..hi.min(len)).find(|&b| !model[b]);
+                assert_eq!(s.first_unwritten(lo, hi), want, "{lo}..{hi}");
+            }
+        }
     }
 }

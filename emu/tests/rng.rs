@@ -265,3 +265,23 @@ fn rng_and_dropout_error_paths() {
     assert!(rng(&mut m, &mut st, &f, Engine::Vector).is_err());
     assert_eq!(st, before);
 }
+
+#[test]
+fn a_view_claiming_lanes_past_the_last_partition_is_an_error_not_a_panic() {
+    let mut m = Memory::new(Target::Cayman);
+    let mut st = RngState::new();
+    let sb = m.sbuf().unwrap();
+    let bpp = Target::Cayman.sbuf_bytes_per_partition() as i64 / 4;
+    // Rows 100..164 of a partition-strided view over the SBUF.
+    let v = View::new(sb, DType::U32, 100 * bpp, vec![64, 2], vec![bpp, 1]).unwrap();
+    assert!(matches!(
+        rng(&mut m, &mut st, &v, Engine::Vector),
+        Err(EmuError::Shape { .. })
+    ));
+    // Rows that are not partitions.
+    let w = View::new(sb, DType::U32, 0, vec![4, 2], vec![2, 1]).unwrap();
+    assert!(matches!(
+        rng(&mut m, &mut st, &w, Engine::Vector),
+        Err(EmuError::Shape { .. })
+    ));
+}

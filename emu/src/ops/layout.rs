@@ -69,7 +69,19 @@ pub(crate) fn start_partition(
         .checked_mul(es)
         .filter(|&b| b >= 0)
         .ok_or_else(|| EmuError::shape(op, format!("{what} starts before its memory")))?;
-    Ok(byte as usize / bpp)
+    let first = byte as usize / bpp;
+    // Views are not tied to the memory's geometry: one may claim rows past the last
+    // partition, and lanes beyond 128 do not exist.
+    if first + rows > PARTITIONS {
+        return Err(EmuError::shape(
+            op,
+            format!(
+                "{what} covers partitions {first}..{}, past {PARTITIONS}",
+                first + rows
+            ),
+        ));
+    }
+    Ok(first)
 }
 
 /// Row `r` of an operand as a `[1, F]` view (free dimensions flattened).
