@@ -39,7 +39,8 @@
 //!
 //! On-chip tiles have names for diagnostics: [`Memory::alloc_sbuf_named`] and
 //! [`Memory::alloc_psum_named`] record one; the unnamed forms record `sbuf tile N` /
-//! `psum tile N`. A byte is reported against the most recently allocated tile covering it.
+//! `psum tile N`, N counting this memory's on-chip tile allocations. A byte is reported
+//! against the most recently allocated tile covering it.
 //!
 //! SBUF and PSUM are created lazily, on first use, so that a [`Memory`] used only for
 //! HBM work (tests, the benchmark) does not pay for 34 MiB it never touches.
