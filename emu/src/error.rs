@@ -147,6 +147,39 @@ pub enum EmuError {
         /// The lane (partition of the tile).
         lane: usize,
     },
+    /// With the uninitialised-read check on ([`crate::Memory::set_check_uninit`]), an op
+    /// read bytes nothing had written since the tile was created (issue 11 §2, §4). Nothing
+    /// was written by the op.
+    #[error(
+        "{op}: reads byte {offset}{} of tile {tile} before anything wrote it",
+        partition.map(|p| format!(" of partition {p}")).unwrap_or_default()
+    )]
+    Uninitialised {
+        /// The op that read.
+        op: &'static str,
+        /// The tile (allocation or named on-chip tile) the byte belongs to.
+        tile: String,
+        /// For an on-chip tile, the partition of the byte.
+        partition: Option<usize>,
+        /// Byte offset from the start of the tile (within the partition, on chip).
+        offset: usize,
+    },
+    /// A register op named a register that does not exist, or read one never written.
+    #[error("{op}: register error: {reason}")]
+    Register {
+        /// The op that failed.
+        op: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A collective's rank group, replica group or per-rank operands do not fit together.
+    #[error("{op}: collective error: {reason}")]
+    Collective {
+        /// The op that failed.
+        op: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
 }
 
 impl EmuError {
@@ -199,6 +232,22 @@ impl EmuError {
     /// Shorthand for [`EmuError::Memory`].
     pub fn memory(op: &'static str, reason: impl Into<String>) -> Self {
         EmuError::Memory {
+            op,
+            reason: reason.into(),
+        }
+    }
+
+    /// Shorthand for [`EmuError::Register`].
+    pub fn register(op: &'static str, reason: impl Into<String>) -> Self {
+        EmuError::Register {
+            op,
+            reason: reason.into(),
+        }
+    }
+
+    /// Shorthand for [`EmuError::Collective`].
+    pub fn collective(op: &'static str, reason: impl Into<String>) -> Self {
+        EmuError::Collective {
             op,
             reason: reason.into(),
         }

@@ -1,10 +1,12 @@
-//! Sundial's pure-Rust reference emulator for NeuronCore memory, data movement and compute.
+//! Sundial's pure-Rust reference emulator for NeuronCore memory, data movement and the
+//! compute ops whose semantics are public.
 //!
 //! It is the reference semantics later executors run NISA and BIR against. Layers,
 //! bottom up (each module's doc says what it owns):
 //!
 //! - [`dtype`]: element types and their conversions; [`target`]: geometry.
-//! - [`memory`]: HBM allocations, SBUF and PSUM, uninitialised-read fill.
+//! - [`memory`]: HBM allocations, SBUF and PSUM, uninitialised-read fill and the opt-in
+//!   uninitialised-read check (a written-shadow per allocation).
 //! - [`view`]: typed strided views over allocations.
 //! - [`access`]: the access model (subscripts, variable space, order, `oob_mode`).
 //! - [`offsets`]: the one offsets pipeline, its general and blocked paths and the gate.
@@ -12,8 +14,11 @@
 //!   out-of-allocation handling).
 //! - [`ops`]: `dma_copy`, `dma_copy_indirect`, `gather`, `indirect_copy`,
 //!   IndirectSaveAccumulate and `dma_compute` on top of the engine; and the compute ops
-//!   (element-wise ALU ops, activation, reductions, scans, selects, copies) over on-chip
-//!   tiles, with the engines' accumulator registers ([`Accumulators`]).
+//!   over on-chip tiles: element-wise ALU ops, activation, reductions, scans, selects,
+//!   copies, matmul into PSUM, transposes, top-8, batch-norm statistics, MX quantisation,
+//!   RNG and dropout, registers, collectives over a rank group. Engine state beyond memory
+//!   lives in [`Accumulators`], [`RngState`] and [`Registers`], held by the executor next
+//!   to its [`Memory`].
 //! - [`workloads`]: the seven benchmark workloads (used by `sundial-emu-bench`).
 //! - [`error`]: the error type; nothing in the crate panics on bad input.
 
@@ -26,6 +31,7 @@ pub mod error;
 pub mod memory;
 pub mod offsets;
 pub mod ops;
+mod shadow;
 pub mod target;
 pub mod view;
 pub mod workloads;
@@ -62,7 +68,31 @@ pub use ops::tensor_scalar::{
 };
 pub use ops::tensor_scalar_reduce::{FreeReduce, tensor_scalar_cache_reduce};
 pub use ops::tensor_tensor::{tensor_tensor_arith, tensor_tensor_bitvec, tensor_tensor_power};
-pub use ops::tile::{Engine, Scalar};
+pub use ops::tile::Scalar;
 pub use ops::vector_unary::{Exponential, exponential, reciprocal};
+
+// compute ops (matmul, transpose, statistics, MX, RNG, registers, collectives)
+pub use ops::bn_stats::{bn_aggr, bn_stats};
+pub use ops::collectives::{
+    AllToAllV, RankGroup, all_gather, all_reduce, all_to_all, all_to_all_v, collective_permute,
+    collective_permute_implicit, collective_permute_implicit_reduce, current_processing_rank_id,
+    rank_id, rank_id_store, reduce_scatter, send_recv,
+};
+pub use ops::dma_transpose::{dma_gather_transpose, dma_transpose};
+pub use ops::dropout::{DropProb, dropout};
+pub use ops::matmul::{MatmulMxOptions, MatmulOptions, nc_matmul, nc_matmul_mx};
+pub use ops::max8::{find_index8, match_replace8, max8};
+pub use ops::nonzero_with_count::nonzero_with_count;
+pub use ops::quantize_mx::{MxScaleRule, quantize_mx};
+pub use ops::refused::{check_op, refusal};
+pub use ops::registers::{
+    RegSource, RegisterId, Registers, register_load, register_move, register_store,
+};
+pub use ops::rng::{RngState, rand_get_state, rand_set_state, rand2, rng, set_rng_seed};
+pub use ops::sequence_bounds::sequence_bounds;
+pub use ops::transpose::{nc_transpose, stream_transpose};
+/// The shared vocabularies the compute ops take (engines, ALU ops, the PE perf mode).
+pub use sundial_codegen::enums::BirAluOp;
+pub use sundial_codegen::model::{Engine, PerfOptMode};
 pub use target::Target;
 pub use view::View;

@@ -10,21 +10,47 @@
 //! - **PSUM**: one allocation of `128 x 16 KiB`, partition-major, each partition split
 //!   into 8 banks of 2 KiB.
 //!
-//! Uninitialised reads are detectable the way the public simulator makes them so: a
-//! tensor created through this module is filled with NaN (floats) or 4 (integers),
-//! [`DType::uninit_bits`]. SBUF and PSUM bytes that no tile has been allocated over yet
-//! hold `0xFF`, which is a NaN in every float format modelled here except the 4-bit
-//! `e2m1` (which has none). No separate "written" shadow is kept: the fill is the
-//! detection mechanism, as in the simulator.
+//! Uninitialised reads are detectable two ways:
+//!
+//! - **The fill** (always): the way the public simulator makes them visible, a tensor
+//!   created through this module is filled with NaN (floats) or 4 (integers),
+//!   [`DType::uninit_bits`]. SBUF and PSUM bytes that no tile has been allocated over yet
+//!   hold `0xFF`, which is a NaN in every float format modelled here except the 4-bit
+//!   `e2m1` (which has none). An integer index tile never written reads as 4 and goes
+//!   unnoticed this way (issue 11 §4), hence:
+//! - **The written-shadow** (opt-in, [`Memory::set_check_uninit`]): one bit per byte of
+//!   every allocation (`shadow.rs`), set by every write path (the data-primitive writes of
+//!   the ops and of [`Memory::write_bytes`] and its typed forms, the direct-read shortcut
+//!   of a copy, and [`Memory::bytes_mut`], which counts as writing the whole allocation).
+//!   With the check on, every read an op makes through this module (operands, index
+//!   values of indirect accesses, the destination of a read-modify-write, and the host's
+//!   [`Memory::read_bytes`] family) of a byte nothing wrote is an
+//!   [`EmuError::Uninitialised`] naming the op and the tile. HBM tensors created with data
+//!   ([`Memory::alloc_hbm_from_bytes`]) or zero-filled ([`Memory::alloc_hbm_zeroed`])
+//!   count as written; [`Memory::alloc_hbm`], [`Memory::alloc_sbuf`] and
+//!   [`Memory::alloc_psum`] tiles (and [`Memory::fill_uninit`]) start unwritten. Bytes
+//!   that exist when the check is turned on count as written (turn it on right after
+//!   [`Memory::new`] to check everything). Off, no shadow is kept but PSUM's, and a read
+//!   costs one flag test.
+//!
+//! PSUM always keeps its shadow: `nc_matmul`'s `accumulate=None` overwrites a location on
+//! its first write and accumulates afterwards (the public docstring's "auto-detect based
+//! on whether this PSUM location was previously written"), which needs exactly that bit.
+//!
+//! On-chip tiles have names for diagnostics: [`Memory::alloc_sbuf_named`] and
+//! [`Memory::alloc_psum_named`] record one; the unnamed forms record `sbuf tile N` /
+//! `psum tile N`, N counting this memory's on-chip tile allocations. A byte is reported
+//! against the most recently allocated tile covering it.
 //!
 //! SBUF and PSUM are created lazily, on first use, so that a [`Memory`] used only for
 //! HBM work (tests, the benchmark) does not pay for 34 MiB it never touches.
 
 use crate::access::Access;
-use crate::data;
+use crate::data::{self, Combine, OffsetList};
 use crate::dtype::DType;
 use crate::error::{EmuError, Result};
 use crate::offsets::{self, PathChoice};
+use crate::shadow::Shadow;
 use crate::target::{PARTITIONS, PSUM_BANK_BYTES, PSUM_BANKS, PSUM_BYTES_PER_PARTITION, Target};
 use crate::view::{View, row_major_strides};
 
@@ -63,6 +89,18 @@ struct Allocation {
     name: String,
     space: MemSpace,
     bytes: Vec<u8>,
+    /// Which bytes were written (see the module doc): present for PSUM always and for
+    /// every allocation while the uninitialised-read check is on.
+    written: Option<Shadow>,
+}
+
+/// A named on-chip tile, for diagnostics: partitions and bytes per partition it covers.
+#[derive(Debug)]
+struct TileRecord {
+    alloc: AllocId,
+    name: String,
+    partitions: std::ops::Range<usize>,
+    bytes: std::ops::Range<usize>,
 }
 
 /// All memory of one emulated NeuronCore plus its HBM tensors.
@@ -79,6 +117,10 @@ pub struct Memory {
     /// Which offsets path indirect accesses use. Behaviour never depends on it; tests
     /// and the benchmark set it to compare or time the two paths.
     path: PathChoice,
+    /// The uninitialised-read check (module doc).
+    check_uninit: bool,
+    /// Named on-chip tiles, in allocation order.
+    tiles: Vec<TileRecord>,
 }
 
 /// Alignment (bytes per partition) of tiles from the SBUF bump allocator.
@@ -95,7 +137,35 @@ impl Memory {
             sbuf_top: 0,
             psum_next_bank: 0,
             path: PathChoice::Auto,
+            check_uninit: false,
+            tiles: Vec::new(),
         }
+    }
+
+    /// Turns the uninitialised-read check on or off (module doc). Bytes of allocations
+    /// that exist when it is turned on count as written.
+    pub fn set_check_uninit(&mut self, on: bool) -> Result<()> {
+        if on && !self.check_uninit {
+            for a in &mut self.allocs {
+                if a.written.is_none() {
+                    a.written = Some(Shadow::new(a.bytes.len(), true)?);
+                }
+            }
+        }
+        if !on {
+            for a in &mut self.allocs {
+                if a.space != MemSpace::Psum {
+                    a.written = None;
+                }
+            }
+        }
+        self.check_uninit = on;
+        Ok(())
+    }
+
+    /// True while the uninitialised-read check is on.
+    pub fn check_uninit(&self) -> bool {
+        self.check_uninit
     }
 
     /// The target whose geometry this memory has.
@@ -113,22 +183,71 @@ impl Memory {
         self.path = path;
     }
 
-    fn push(&mut self, name: String, space: MemSpace, bytes: Vec<u8>) -> AllocId {
-        self.allocs.push(Allocation { name, space, bytes });
-        AllocId(self.allocs.len() - 1)
+    /// Adds an allocation; its shadow is created when `space` is PSUM or the check is on,
+    /// all bytes `written` or none.
+    fn push(
+        &mut self,
+        name: String,
+        space: MemSpace,
+        bytes: Vec<u8>,
+        written: bool,
+    ) -> Result<AllocId> {
+        let shadow = if self.check_uninit || space == MemSpace::Psum {
+            Some(Shadow::new(bytes.len(), written)?)
+        } else {
+            None
+        };
+        self.allocs.push(Allocation {
+            name,
+            space,
+            bytes,
+            written: shadow,
+        });
+        Ok(AllocId(self.allocs.len() - 1))
     }
 
     /// A new HBM tensor of `shape`, row-major, filled with the uninitialised pattern.
     pub fn alloc_hbm(&mut self, name: &str, dtype: DType, shape: &[usize]) -> Result<View> {
-        let count = shape
-            .iter()
-            .try_fold(1usize, |a, &e| a.checked_mul(e))
-            .ok_or_else(|| EmuError::overflow(OP, format!("the size of HBM tensor {name}")))?;
-        let len = count
-            .checked_mul(dtype.size())
-            .ok_or_else(|| EmuError::overflow(OP, format!("the size of HBM tensor {name}")))?;
+        let len = hbm_bytes(name, dtype, shape)?;
         let bytes = filled(len, dtype)?;
-        let id = self.push(name.to_string(), MemSpace::Hbm, bytes);
+        let id = self.push(name.to_string(), MemSpace::Hbm, bytes, false)?;
+        View::contiguous(id, dtype, 0, shape.to_vec())
+    }
+
+    /// A new HBM tensor of `shape` holding `data` (row-major little-endian element
+    /// bytes): an input created with data, which counts as written.
+    pub fn alloc_hbm_from_bytes(
+        &mut self,
+        name: &str,
+        dtype: DType,
+        shape: &[usize],
+        data: &[u8],
+    ) -> Result<View> {
+        let len = hbm_bytes(name, dtype, shape)?;
+        if data.len() != len {
+            return Err(EmuError::shape(
+                OP,
+                format!(
+                    "{} bytes of data for HBM tensor {name} of {len} bytes",
+                    data.len()
+                ),
+            ));
+        }
+        let mut bytes: Vec<u8> = Vec::new();
+        bytes
+            .try_reserve_exact(len)
+            .map_err(|_| EmuError::memory(OP, format!("cannot allocate {len} bytes")))?;
+        bytes.extend_from_slice(data);
+        let id = self.push(name.to_string(), MemSpace::Hbm, bytes, true)?;
+        View::contiguous(id, dtype, 0, shape.to_vec())
+    }
+
+    /// A new zero-filled HBM tensor of `shape` (an argument the host zeroes), which counts
+    /// as written.
+    pub fn alloc_hbm_zeroed(&mut self, name: &str, dtype: DType, shape: &[usize]) -> Result<View> {
+        let len = hbm_bytes(name, dtype, shape)?;
+        let bytes = raw_filled(len, 0)?;
+        let id = self.push(name.to_string(), MemSpace::Hbm, bytes, true)?;
         View::contiguous(id, dtype, 0, shape.to_vec())
     }
 
@@ -138,7 +257,7 @@ impl Memory {
             return Ok(id);
         }
         let bytes = raw_filled(self.target.sbuf_bytes(), 0xFF)?;
-        let id = self.push("sbuf".to_string(), MemSpace::Sbuf, bytes);
+        let id = self.push("sbuf".to_string(), MemSpace::Sbuf, bytes, false)?;
         self.sbuf = Some(id);
         Ok(id)
     }
@@ -149,7 +268,7 @@ impl Memory {
             return Ok(id);
         }
         let bytes = raw_filled(PARTITIONS * PSUM_BYTES_PER_PARTITION, 0xFF)?;
-        let id = self.push("psum".to_string(), MemSpace::Psum, bytes);
+        let id = self.push("psum".to_string(), MemSpace::Psum, bytes, false)?;
         self.psum = Some(id);
         Ok(id)
     }
@@ -199,8 +318,15 @@ impl Memory {
     }
 
     /// A new SBUF tile `[P, f..]` at partition 0 from the bump allocator, filled with
-    /// the uninitialised pattern (a new tensor, as the simulator creates one).
+    /// the uninitialised pattern (a new tensor, as the simulator creates one), recorded
+    /// as `sbuf tile N` for diagnostics.
     pub fn alloc_sbuf(&mut self, dtype: DType, shape: &[usize]) -> Result<View> {
+        let name = format!("sbuf tile {}", self.tiles.len());
+        self.alloc_sbuf_named(&name, dtype, shape)
+    }
+
+    /// [`Memory::alloc_sbuf`] with a name for diagnostics.
+    pub fn alloc_sbuf_named(&mut self, name: &str, dtype: DType, shape: &[usize]) -> Result<View> {
         let free = free_bytes(dtype, shape)?;
         let start = self.sbuf_top.div_ceil(SBUF_TILE_ALIGN) * SBUF_TILE_ALIGN;
         let end = start
@@ -218,12 +344,19 @@ impl Memory {
         let view = self.sbuf_view(dtype, 0, start, shape)?;
         self.sbuf_top = end;
         self.fill_uninit(&view)?;
+        self.record_tile(name, &view, start, end);
         Ok(view)
     }
 
     /// A new PSUM tile `[P, f..]` in the next free bank (at most 2 KiB per partition),
-    /// filled with the uninitialised pattern.
+    /// filled with the uninitialised pattern, recorded as `psum tile N`.
     pub fn alloc_psum(&mut self, dtype: DType, shape: &[usize]) -> Result<View> {
+        let name = format!("psum tile {}", self.tiles.len());
+        self.alloc_psum_named(&name, dtype, shape)
+    }
+
+    /// [`Memory::alloc_psum`] with a name for diagnostics.
+    pub fn alloc_psum_named(&mut self, name: &str, dtype: DType, shape: &[usize]) -> Result<View> {
         let free = free_bytes(dtype, shape)?;
         if free > PSUM_BANK_BYTES {
             return Err(EmuError::memory(
@@ -236,10 +369,23 @@ impl Memory {
         if self.psum_next_bank >= PSUM_BANKS {
             return Err(EmuError::memory(OP, "all 8 PSUM banks are allocated"));
         }
-        let view = self.psum_view(dtype, 0, self.psum_next_bank, 0, shape)?;
+        let bank = self.psum_next_bank;
+        let view = self.psum_view(dtype, 0, bank, 0, shape)?;
         self.psum_next_bank += 1;
         self.fill_uninit(&view)?;
+        let start = bank * PSUM_BANK_BYTES;
+        self.record_tile(name, &view, start, start + free);
         Ok(view)
+    }
+
+    fn record_tile(&mut self, name: &str, view: &View, start: usize, end: usize) {
+        let parts = view.shape().first().copied().unwrap_or(0);
+        self.tiles.push(TileRecord {
+            alloc: view.alloc(),
+            name: name.to_string(),
+            partitions: 0..parts,
+            bytes: start..end,
+        });
     }
 
     /// Resets the SBUF bump allocator and the PSUM bank counter (memory contents stay).
@@ -269,28 +415,89 @@ impl Memory {
         Ok(&self.alloc(id)?.bytes)
     }
 
-    /// The raw bytes of an allocation, mutably (bulk initialisation, debugging).
+    /// The raw bytes of an allocation, mutably (bulk initialisation, debugging). Counts as
+    /// writing the whole allocation for the written-shadow.
     pub fn bytes_mut(&mut self, id: AllocId) -> Result<&mut [u8]> {
-        self.allocs
+        let a = self
+            .allocs
             .get_mut(id.0)
-            .map(|a| a.bytes.as_mut_slice())
-            .ok_or_else(|| EmuError::memory(OP, format!("no allocation #{}", id.0)))
+            .ok_or_else(|| EmuError::memory(OP, format!("no allocation #{}", id.0)))?;
+        if let Some(sh) = a.written.as_mut() {
+            sh.set_range(0, a.bytes.len(), true);
+        }
+        Ok(a.bytes.as_mut_slice())
     }
 
-    /// One allocation to read and a different one to write, borrowed together.
-    pub(crate) fn read_write_pair(
+    /// Reads the elements `list` names from allocation `id` into `out` through the data
+    /// primitive; with the check on, a byte nothing wrote is [`EmuError::Uninitialised`]
+    /// for `op`. Every read of allocation bytes by an op goes through here.
+    pub fn read_list(
+        &self,
+        op: &'static str,
+        id: AllocId,
+        esize: usize,
+        list: OffsetList<'_>,
+        out: &mut [u8],
+    ) -> Result<()> {
+        self.check_written(op, id, esize, list)?;
+        data::read(&self.alloc(id)?.bytes, esize, list, out)
+    }
+
+    /// Writes `data` to the elements `list` names in allocation `id` through the data
+    /// primitive and marks them written. An accumulating write reads the destination
+    /// first, so it is checked like a read. Every write by an op goes through here.
+    pub fn write_list(
         &mut self,
+        op: &'static str,
+        id: AllocId,
+        esize: usize,
+        list: OffsetList<'_>,
+        data: &[u8],
+        combine: Combine,
+    ) -> Result<()> {
+        if combine != Combine::Replace {
+            self.check_written(op, id, esize, list)?;
+        }
+        let a = self
+            .allocs
+            .get_mut(id.0)
+            .ok_or_else(|| EmuError::memory(OP, format!("no allocation #{}", id.0)))?;
+        data::write(&mut a.bytes, esize, list, data, combine)?;
+        if let Some(sh) = a.written.as_mut() {
+            sh.set_list(esize, list, true);
+        }
+        Ok(())
+    }
+
+    /// Reads the elements `list` names from allocation `src` straight into bytes `range`
+    /// of a different allocation `dst` (the copy shortcut), marking them written.
+    pub(crate) fn read_into(
+        &mut self,
+        op: &'static str,
         src: AllocId,
+        esize: usize,
+        list: OffsetList<'_>,
         dst: AllocId,
-    ) -> Result<(&[u8], &mut [u8])> {
+        range: std::ops::Range<usize>,
+    ) -> Result<()> {
         if src == dst {
             return Err(EmuError::memory(
                 OP,
-                "read_write_pair needs two different allocations",
+                "read_into needs two different allocations",
             ));
         }
+        self.check_written(op, src, esize, list)?;
         match self.allocs.get_disjoint_mut([src.0, dst.0]) {
-            Ok([a, b]) => Ok((&a.bytes, &mut b.bytes)),
+            Ok([a, b]) => {
+                let out = b.bytes.get_mut(range.clone()).ok_or_else(|| {
+                    EmuError::memory(OP, format!("bytes {range:?} outside allocation #{}", dst.0))
+                })?;
+                data::read(&a.bytes, esize, list, out)?;
+                if let Some(sh) = b.written.as_mut() {
+                    sh.set_range(range.start, range.end, true);
+                }
+                Ok(())
+            }
             Err(_) => Err(EmuError::memory(
                 OP,
                 format!("no allocation #{} or #{}", src.0, dst.0),
@@ -298,7 +505,92 @@ impl Memory {
         }
     }
 
-    /// Writes the uninitialised pattern of the view's dtype over every element of it.
+    /// With the check on, fails when a byte of the elements `list` names was never written.
+    fn check_written(
+        &self,
+        op: &'static str,
+        id: AllocId,
+        esize: usize,
+        list: OffsetList<'_>,
+    ) -> Result<()> {
+        if !self.check_uninit {
+            return Ok(());
+        }
+        let a = self.alloc(id)?;
+        match a
+            .written
+            .as_ref()
+            .and_then(|sh| sh.first_unwritten_in_list(esize, list))
+        {
+            Some(byte) => Err(self.uninit_error(op, id, byte)),
+            None => Ok(()),
+        }
+    }
+
+    /// The error for a read of never-written `byte` of allocation `id`, naming the tile.
+    fn uninit_error(&self, op: &'static str, id: AllocId, byte: usize) -> EmuError {
+        let (space, name) = match self.alloc(id) {
+            Ok(a) => (a.space, a.name.clone()),
+            Err(e) => return e,
+        };
+        let bpp = match space {
+            MemSpace::Hbm => {
+                return EmuError::Uninitialised {
+                    op,
+                    tile: name,
+                    partition: None,
+                    offset: byte,
+                };
+            }
+            MemSpace::Sbuf => self.target.sbuf_bytes_per_partition(),
+            MemSpace::Psum => PSUM_BYTES_PER_PARTITION,
+        };
+        let (p, b) = (byte / bpp, byte % bpp);
+        let tile = self
+            .tiles
+            .iter()
+            .rev()
+            .find(|t| t.alloc == id && t.partitions.contains(&p) && t.bytes.contains(&b));
+        match tile {
+            Some(t) => EmuError::Uninitialised {
+                op,
+                tile: t.name.clone(),
+                partition: Some(p),
+                offset: b - t.bytes.start,
+            },
+            None => EmuError::Uninitialised {
+                op,
+                tile: name,
+                partition: Some(p),
+                offset: b,
+            },
+        }
+    }
+
+    /// For each element of `view` (row-major), whether every byte of it was written. Only
+    /// allocations with a shadow (PSUM always) can answer; elements outside the allocation
+    /// count as written (their writes are dropped, so there is nothing to accumulate on).
+    pub(crate) fn written_elements(&self, op: &'static str, view: &View) -> Result<Vec<bool>> {
+        let access = Access::direct(view);
+        let offs = offsets::compute(self, &access, crate::OobMode::Error, op)?;
+        let a = self.alloc(view.alloc())?;
+        let sh = a.written.as_ref().ok_or_else(|| {
+            EmuError::memory(op, format!("{} keeps no record of written bytes", a.name))
+        })?;
+        let es = view.dtype().size();
+        let len = a.bytes.len();
+        Ok(offs
+            .per_point()
+            .into_iter()
+            .map(|o| match usize::try_from(o) {
+                Ok(e) if e.saturating_mul(es) < len => sh.all_written(e * es, e * es + es),
+                _ => true,
+            })
+            .collect())
+    }
+
+    /// Writes the uninitialised pattern of the view's dtype over every element of it and
+    /// marks those bytes unwritten (a new tile; for PSUM, a new accumulation group).
     pub fn fill_uninit(&mut self, view: &View) -> Result<()> {
         EmuError::check_elements("fill_uninit", "the view", view.num_elements())?;
         let bits = view.dtype().uninit_bits();
@@ -306,17 +598,50 @@ impl Memory {
         for chunk in tile.chunks_exact_mut(view.dtype().size()) {
             view.dtype().store(bits, chunk);
         }
-        self.write_bytes(view, &tile)
+        let access = Access::direct(view);
+        let offs = offsets::compute(self, &access, crate::OobMode::Error, "fill_uninit")?;
+        let esize = view.dtype().size();
+        let a = self
+            .allocs
+            .get_mut(view.alloc().0)
+            .ok_or_else(|| EmuError::memory(OP, format!("no allocation #{}", view.alloc().0)))?;
+        data::write(&mut a.bytes, esize, offs.as_list(), &tile, Combine::Replace)?;
+        if let Some(sh) = a.written.as_mut() {
+            sh.set_list(esize, offs.as_list(), false);
+        }
+        Ok(())
     }
 
     /// The elements of `view` in row-major order, as raw little-endian bytes. Elements
-    /// past the end of the allocation read as zero bytes (the partial-tile rule).
+    /// past the end of the allocation read as zero bytes (the partial-tile rule). A host
+    /// read: with the check on it is checked like an op's, as op `read_bytes`.
     pub fn read_bytes(&self, view: &View) -> Result<Vec<u8>> {
+        self.read_bytes_for("read_bytes", view)
+    }
+
+    /// [`Memory::read_bytes`] on behalf of `op` (named in errors).
+    pub fn read_bytes_for(&self, op: &'static str, view: &View) -> Result<Vec<u8>> {
         let access = Access::direct(view);
-        let offs = offsets::compute(self, &access, crate::OobMode::Error, "read_bytes")?;
+        let offs = offsets::compute(self, &access, crate::OobMode::Error, op)?;
+        let mut out = vec![0u8; view.num_bytes()];
+        self.read_list(
+            op,
+            view.alloc(),
+            view.dtype().size(),
+            offs.as_list(),
+            &mut out,
+        )?;
+        Ok(out)
+    }
+
+    /// [`Memory::read_bytes_for`] without the uninitialised-read check: for an op that
+    /// asked [`Memory::written_elements`] first and uses only the written elements.
+    pub(crate) fn read_bytes_unchecked(&self, op: &'static str, view: &View) -> Result<Vec<u8>> {
+        let access = Access::direct(view);
+        let offs = offsets::compute(self, &access, crate::OobMode::Error, op)?;
         let mut out = vec![0u8; view.num_bytes()];
         data::read(
-            self.bytes(view.alloc())?,
+            &self.alloc(view.alloc())?.bytes,
             view.dtype().size(),
             offs.as_list(),
             &mut out,
@@ -327,9 +652,14 @@ impl Memory {
     /// Writes raw little-endian bytes over the elements of `view` in row-major order.
     /// Elements past the end of the allocation are dropped (the partial-tile rule).
     pub fn write_bytes(&mut self, view: &View, bytes: &[u8]) -> Result<()> {
+        self.write_bytes_for("write_bytes", view, bytes)
+    }
+
+    /// [`Memory::write_bytes`] on behalf of `op` (named in errors).
+    pub fn write_bytes_for(&mut self, op: &'static str, view: &View, bytes: &[u8]) -> Result<()> {
         if bytes.len() != view.num_bytes() {
             return Err(EmuError::shape(
-                "write_bytes",
+                op,
                 format!(
                     "{} bytes for a view of {} bytes",
                     bytes.len(),
@@ -338,22 +668,28 @@ impl Memory {
             ));
         }
         let access = Access::direct(view);
-        let offs = offsets::compute(self, &access, crate::OobMode::Error, "write_bytes")?;
+        let offs = offsets::compute(self, &access, crate::OobMode::Error, op)?;
         let esize = view.dtype().size();
-        data::write(
-            self.bytes_mut(view.alloc())?,
+        self.write_list(
+            op,
+            view.alloc(),
             esize,
             offs.as_list(),
             bytes,
-            data::Combine::Replace,
+            Combine::Replace,
         )
     }
 
     /// The elements of `view` as raw bit patterns (one `u64` per element).
     pub fn read_bits(&self, view: &View) -> Result<Vec<u64>> {
+        self.read_bits_for("read_bits", view)
+    }
+
+    /// [`Memory::read_bits`] on behalf of `op`.
+    pub fn read_bits_for(&self, op: &'static str, view: &View) -> Result<Vec<u64>> {
         let d = view.dtype();
         Ok(self
-            .read_bytes(view)?
+            .read_bytes_for(op, view)?
             .chunks_exact(d.size())
             .map(|c| d.load(c))
             .collect())
@@ -361,67 +697,96 @@ impl Memory {
 
     /// Writes raw bit patterns (one `u64` per element, truncated to the element size).
     pub fn write_bits(&mut self, view: &View, bits: &[u64]) -> Result<()> {
+        self.write_bits_for("write_bits", view, bits)
+    }
+
+    /// [`Memory::write_bits`] on behalf of `op`.
+    pub fn write_bits_for(&mut self, op: &'static str, view: &View, bits: &[u64]) -> Result<()> {
         let d = view.dtype();
         let mut bytes = vec![0u8; bits.len().saturating_mul(d.size())];
         for (b, chunk) in bits.iter().zip(bytes.chunks_exact_mut(d.size())) {
             d.store(*b, chunk);
         }
-        self.write_bytes(view, &bytes)
+        self.write_bytes_for(op, view, &bytes)
     }
 
     /// The elements of `view` as `f32` (scalar float and integer dtypes).
     pub fn read_f32(&self, view: &View) -> Result<Vec<f32>> {
+        self.read_f32_for("read_f32", view)
+    }
+
+    /// [`Memory::read_f32`] on behalf of `op`.
+    pub fn read_f32_for(&self, op: &'static str, view: &View) -> Result<Vec<f32>> {
         let d = view.dtype();
-        self.read_bits(view)?
+        if d.to_f32(0).is_none() {
+            return Err(EmuError::dtype(op, format!("{d} has no scalar f32 value")));
+        }
+        Ok(self
+            .read_bits_for(op, view)?
             .into_iter()
-            .map(|b| {
-                d.to_f32(b).ok_or_else(|| {
-                    EmuError::dtype("read_f32", format!("{d} has no scalar f32 value"))
-                })
-            })
-            .collect()
+            .map(|b| d.to_f32(b).unwrap_or(f32::NAN))
+            .collect())
     }
 
     /// Writes `f32` values, encoding each in the view's dtype.
     pub fn write_f32(&mut self, view: &View, values: &[f32]) -> Result<()> {
+        self.write_f32_for("write_f32", view, values)
+    }
+
+    /// [`Memory::write_f32`] on behalf of `op`.
+    pub fn write_f32_for(&mut self, op: &'static str, view: &View, values: &[f32]) -> Result<()> {
         let d = view.dtype();
-        let bits = values
-            .iter()
-            .map(|&v| {
-                d.from_f32(v).ok_or_else(|| {
-                    EmuError::dtype("write_f32", format!("{d} has no scalar f32 encoding"))
-                })
-            })
-            .collect::<Result<Vec<u64>>>()?;
-        self.write_bits(view, &bits)
+        if d.from_f32(0.0).is_none() {
+            return Err(EmuError::dtype(
+                op,
+                format!("{d} has no scalar f32 encoding"),
+            ));
+        }
+        let bits: Vec<u64> = values.iter().map(|&v| d.from_f32(v).unwrap_or(0)).collect();
+        self.write_bits_for(op, view, &bits)
     }
 
     /// The elements of an integer view as `i64`.
     pub fn read_i64(&self, view: &View) -> Result<Vec<i64>> {
+        self.read_i64_for("read_i64", view)
+    }
+
+    /// [`Memory::read_i64`] on behalf of `op`.
+    pub fn read_i64_for(&self, op: &'static str, view: &View) -> Result<Vec<i64>> {
         let d = view.dtype();
-        self.read_bits(view)?
+        if !d.is_integer() {
+            return Err(EmuError::dtype(op, format!("{d} is not an integer type")));
+        }
+        Ok(self
+            .read_bits_for(op, view)?
             .into_iter()
-            .map(|b| {
-                d.to_i64(b).ok_or_else(|| {
-                    EmuError::dtype("read_i64", format!("{d} is not an integer type"))
-                })
-            })
-            .collect()
+            .map(|b| d.to_i64(b).unwrap_or(0))
+            .collect())
     }
 
     /// Writes `i64` values into an integer view (two's complement, truncated).
     pub fn write_i64(&mut self, view: &View, values: &[i64]) -> Result<()> {
-        let d = view.dtype();
-        let bits = values
-            .iter()
-            .map(|&v| {
-                d.from_i64(v).ok_or_else(|| {
-                    EmuError::dtype("write_i64", format!("{d} is not an integer type"))
-                })
-            })
-            .collect::<Result<Vec<u64>>>()?;
-        self.write_bits(view, &bits)
+        self.write_i64_for("write_i64", view, values)
     }
+
+    /// [`Memory::write_i64`] on behalf of `op`.
+    pub fn write_i64_for(&mut self, op: &'static str, view: &View, values: &[i64]) -> Result<()> {
+        let d = view.dtype();
+        if !d.is_integer() {
+            return Err(EmuError::dtype(op, format!("{d} is not an integer type")));
+        }
+        let bits: Vec<u64> = values.iter().map(|&v| d.from_i64(v).unwrap_or(0)).collect();
+        self.write_bits_for(op, view, &bits)
+    }
+}
+
+/// The byte size of an HBM tensor, checked.
+fn hbm_bytes(name: &str, dtype: DType, shape: &[usize]) -> Result<usize> {
+    shape
+        .iter()
+        .try_fold(1usize, |a, &e| a.checked_mul(e))
+        .and_then(|count| count.checked_mul(dtype.size()))
+        .ok_or_else(|| EmuError::overflow(OP, format!("the size of HBM tensor {name}")))
 }
 
 fn free_bytes(dtype: DType, shape: &[usize]) -> Result<usize> {

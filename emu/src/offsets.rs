@@ -14,8 +14,9 @@
 //! the remaining positions are the **outer** ones.
 //!
 //! * **Stage A** (index resolution) enumerates `S` row-major, reads one index value per
-//!   point of `S` and indirect dimension through [`data::read`], adds the dimension's
-//!   direct part, checks the coordinate against the dimension's extent (error or skip
+//!   point of `S` and indirect dimension through [`Memory::read_list`] (the data
+//!   primitive plus the uninitialised-read check), adds the dimension's direct part,
+//!   checks the coordinate against the dimension's extent (error or skip
 //!   per `oob_mode`), and stores per point of `S` the summed address contribution of
 //!   the indirect dimensions (or [`SKIP`]).
 //! * **Stage B** (broadcast) enumerates the outer positions row-major; each outer point
@@ -65,7 +66,7 @@
 //! and only for non-empty spaces.
 
 use crate::access::{Access, OobMode};
-use crate::data::{self, OffsetList, SKIP};
+use crate::data::{OffsetList, SKIP};
 use crate::dtype::DType;
 use crate::error::{EmuError, Result};
 use crate::memory::{AllocId, Memory};
@@ -102,7 +103,7 @@ pub struct Offsets {
 }
 
 impl Offsets {
-    /// The list to hand to [`data::read`] / [`data::write`].
+    /// The list to hand to [`crate::data::read`] / [`crate::data::write`].
     pub fn as_list(&self) -> OffsetList<'_> {
         OffsetList::Runs {
             starts: &self.starts,
@@ -551,8 +552,11 @@ impl Plan {
             let dt = iv.dtype;
             let es = dt.size();
             let mut bytes = vec![0u8; k_points * es];
-            data::read(
-                mem.bytes(iv.alloc)?,
+            // Through the memory, so a never-written index tile is caught by the
+            // uninitialised-read check (issue 11 §4).
+            mem.read_list(
+                self.op,
+                iv.alloc,
                 es,
                 OffsetList::Runs { starts: a, run: 1 },
                 &mut bytes,

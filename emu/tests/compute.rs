@@ -67,7 +67,7 @@ fn cast_f32_bits(f32_bits: u32, d: DType) -> u64 {
     let mut m = mem();
     let src = sb_bits(&mut m, DType::F32, &[1, 1], &[u64::from(f32_bits)]);
     let dst = sb(&mut m, d, &[1, 1]);
-    tensor_copy(&mut m, &dst, &src, Engine::Vector).unwrap();
+    tensor_copy(&mut m, &dst, &src, Some(Engine::Vector)).unwrap();
     bits(&m, &dst)[0]
 }
 
@@ -160,7 +160,7 @@ fn int32_through_fp32_loses_the_bits_past_2_24() {
     let mut m = mem();
     let src = sb_bits(&mut m, DType::I32, &[1, 2], &[16_777_217, 16_777_219]);
     let dst = sb(&mut m, DType::F32, &[1, 2]);
-    tensor_copy(&mut m, &dst, &src, Engine::Vector).unwrap();
+    tensor_copy(&mut m, &dst, &src, Some(Engine::Vector)).unwrap();
     assert_eq!(f32s(&m, &dst), vec![16_777_216.0, 16_777_220.0]);
 }
 
@@ -169,9 +169,9 @@ fn int32_through_fp32_loses_the_bits_past_2_24() {
 fn tt(op: AluOp, a: &[f32], b: &[f32]) -> Result<Vec<f32>> {
     // pow runs on GpSimd; everything else on the Vector engine.
     let engine = if op == AluOp::Pow {
-        Engine::Gpsimd
+        Some(Engine::GpSimd)
     } else {
-        Engine::Vector
+        Some(Engine::Vector)
     };
     let mut m = mem();
     let n = a.len();
@@ -267,23 +267,23 @@ fn gpsimd_computes_int32_natively_and_wraps() {
     let b = sb_bits(&mut m, DType::I32, &[1, 3], &[1, 65536, 2]);
     let d = sb(&mut m, DType::I32, &[1, 3]);
     // Default engine with all-int32 SBUF tiles: GpSimd native arithmetic.
-    tensor_tensor_arith(&mut m, &d, &a, &b, AluOp::Add, Engine::Unknown).unwrap();
+    tensor_tensor_arith(&mut m, &d, &a, &b, AluOp::Add, None).unwrap();
     assert_eq!(
         m.read_i64(&d).unwrap(),
         vec![i64::from(i32::MIN), 131072, 1]
     );
-    tensor_tensor_arith(&mut m, &d, &a, &b, AluOp::Mult, Engine::Gpsimd).unwrap();
+    tensor_tensor_arith(&mut m, &d, &a, &b, AluOp::Mult, Some(Engine::GpSimd)).unwrap();
     // 65536 * 65536 = 2^32 wraps to 0; -1 * 2 = -2.
     assert_eq!(m.read_i64(&d).unwrap()[1..], [0, -2]);
     // The Vector engine goes through fp32: 2147483647 -> 2147483648.0, + 1 = 2^31, which
     // saturates back to i32::MAX (the pinned float-to-int rule).
-    tensor_tensor_arith(&mut m, &d, &a, &b, AluOp::Add, Engine::Vector).unwrap();
+    tensor_tensor_arith(&mut m, &d, &a, &b, AluOp::Add, Some(Engine::Vector)).unwrap();
     assert_eq!(m.read_i64(&d).unwrap()[0], i64::from(i32::MAX));
     // uint32 0 - 1 wraps to 0xFFFF_FFFF.
     let z = sb_bits(&mut m, DType::U32, &[1, 1], &[0]);
     let o = sb_bits(&mut m, DType::U32, &[1, 1], &[1]);
     let du = sb(&mut m, DType::U32, &[1, 1]);
-    tensor_tensor_arith(&mut m, &du, &z, &o, AluOp::Subtract, Engine::Unknown).unwrap();
+    tensor_tensor_arith(&mut m, &du, &z, &o, AluOp::Subtract, None).unwrap();
     assert_eq!(bits(&m, &du), vec![0xFFFF_FFFF]);
 }
 
@@ -294,7 +294,7 @@ fn int32_tiles_fall_back_to_fp32_when_an_operand_is_in_psum() {
     let b = ps(&mut m, DType::I32, &[1, 1]);
     m.write_bits(&b, &[0]).unwrap();
     let d = sb(&mut m, DType::I32, &[1, 1]);
-    tensor_tensor_arith(&mut m, &d, &a, &b, AluOp::Add, Engine::Unknown).unwrap();
+    tensor_tensor_arith(&mut m, &d, &a, &b, AluOp::Add, None).unwrap();
     assert_eq!(m.read_i64(&d).unwrap(), vec![16_777_216]);
     // Explicit GpSimd cannot touch PSUM.
     is_memory_err(tensor_tensor_arith(
@@ -303,7 +303,7 @@ fn int32_tiles_fall_back_to_fp32_when_an_operand_is_in_psum() {
         &a,
         &b,
         AluOp::Add,
-        Engine::Gpsimd,
+        Some(Engine::GpSimd),
     ));
 }
 
@@ -312,17 +312,10 @@ fn native_int32_semantics_exist_only_for_add_subtract_mult() {
     let mut m = mem();
     let a = sb_bits(&mut m, DType::I32, &[1, 1], &[5]);
     let d = sb(&mut m, DType::I32, &[1, 1]);
-    let msg = no_semantics(tensor_tensor_arith(
-        &mut m,
-        &d,
-        &a,
-        &a,
-        AluOp::Max,
-        Engine::Unknown,
-    ));
+    let msg = no_semantics(tensor_tensor_arith(&mut m, &d, &a, &a, AluOp::Max, None));
     assert!(msg.contains("native int32 max"), "{msg}");
     // The fp32 form is available on the Vector engine.
-    tensor_tensor_arith(&mut m, &d, &a, &a, AluOp::Max, Engine::Vector).unwrap();
+    tensor_tensor_arith(&mut m, &d, &a, &a, AluOp::Max, Some(Engine::Vector)).unwrap();
     assert_eq!(m.read_i64(&d).unwrap(), vec![5]);
 }
 
@@ -338,11 +331,11 @@ fn tensor_tensor_errors() {
         &x,
         &y,
         AluOp::Add,
-        Engine::Vector,
+        Some(Engine::Vector),
     ));
     // Same elements per partition with another free shape is fine.
     let y4 = sb_f32(&mut m, &[2, 1, 2], &[1.0; 4]);
-    tensor_tensor_arith(&mut m, &d, &x, &y4, AluOp::Add, Engine::Vector).unwrap();
+    tensor_tensor_arith(&mut m, &d, &x, &y4, AluOp::Add, Some(Engine::Vector)).unwrap();
     let h = m.alloc_hbm("h", DType::F32, &[2, 2]).unwrap();
     is_memory_err(tensor_tensor_arith(
         &mut m,
@@ -350,7 +343,7 @@ fn tensor_tensor_errors() {
         &h,
         &x,
         AluOp::Add,
-        Engine::Vector,
+        Some(Engine::Vector),
     ));
     let p1 = ps(&mut m, DType::F32, &[2, 2]);
     let p2 = ps(&mut m, DType::F32, &[2, 2]);
@@ -360,7 +353,7 @@ fn tensor_tensor_errors() {
         &p1,
         &p2,
         AluOp::Add,
-        Engine::Vector,
+        Some(Engine::Vector),
     ));
     is_unsupported(tensor_tensor_arith(
         &mut m,
@@ -368,7 +361,7 @@ fn tensor_tensor_errors() {
         &x,
         &x,
         AluOp::Add,
-        Engine::Scalar,
+        Some(Engine::Scalar),
     ));
     let x4 = sb(&mut m, DType::Fp8E4m3FnX4, &[2, 2]);
     is_dtype_err(tensor_tensor_arith(
@@ -377,7 +370,7 @@ fn tensor_tensor_errors() {
         &x4,
         &x,
         AluOp::Add,
-        Engine::Vector,
+        Some(Engine::Vector),
     ));
     // Power runs on GpSimd: no PSUM, not on Vector.
     is_memory_err(tensor_tensor_power(&mut m, &d, &p1, &x));
@@ -387,7 +380,7 @@ fn tensor_tensor_errors() {
         &x,
         &x,
         AluOp::Pow,
-        Engine::Vector,
+        Some(Engine::Vector),
     ));
     // More than 128 partitions.
     let big = View::new(x.alloc(), DType::F32, 0, vec![129, 1], vec![1, 1]).unwrap();
@@ -397,12 +390,19 @@ fn tensor_tensor_errors() {
         &big,
         &big,
         AluOp::Add,
-        Engine::Vector,
+        Some(Engine::Vector),
     ));
     // An operand of more elements than one op handles, refused before allocating.
     let huge = View::new(x.alloc(), DType::F32, 0, vec![128, 1 << 20], vec![0, 0]).unwrap();
     assert!(matches!(
-        tensor_tensor_arith(&mut m, &huge, &huge, &huge, AluOp::Add, Engine::Vector),
+        tensor_tensor_arith(
+            &mut m,
+            &huge,
+            &huge,
+            &huge,
+            AluOp::Add,
+            Some(Engine::Vector)
+        ),
         Err(EmuError::TooLarge { .. })
     ));
 }
@@ -478,7 +478,7 @@ fn tensor_scalar_applies_two_stages_with_reverse_flags_and_tile_operands() {
         &x,
         &imm(AluOp::Mult, 2.0),
         Some(&imm(AluOp::Add, 1.0)),
-        Engine::Unknown,
+        None,
     )
     .unwrap();
     assert_eq!(f32s(&m, &d), vec![3.0, 5.0, 7.0, 9.0]);
@@ -493,7 +493,7 @@ fn tensor_scalar_applies_two_stages_with_reverse_flags_and_tile_operands() {
         operand: Some(Scalar::Tile(&col)),
         reverse: true,
     };
-    tensor_scalar_arith(&mut m, &d, &x, &s0, Some(&s1), Engine::Vector).unwrap();
+    tensor_scalar_arith(&mut m, &d, &x, &s0, Some(&s1), Some(Engine::Vector)).unwrap();
     // partition 0: 18/9, 18/8; partition 1: 12/7, 12/6.
     assert_eq!(f32s(&m, &d), vec![2.0, 2.25, 12.0 / 7.0, 2.0]);
     // A unary operator takes no operand.
@@ -502,7 +502,7 @@ fn tensor_scalar_applies_two_stages_with_reverse_flags_and_tile_operands() {
         operand: None,
         reverse: false,
     };
-    tensor_scalar_arith(&mut m, &d, &x, &rs, None, Engine::Gpsimd).unwrap();
+    tensor_scalar_arith(&mut m, &d, &x, &rs, None, Some(Engine::GpSimd)).unwrap();
     assert_eq!(f32s(&m, &d)[3], 0.5);
 }
 
@@ -523,7 +523,7 @@ fn tensor_scalar_errors() {
         &x,
         &missing,
         None,
-        Engine::Vector,
+        Some(Engine::Vector),
     ));
     // A unary operator with a nonzero operand or a tile.
     is_invalid(tensor_scalar_arith(
@@ -532,7 +532,7 @@ fn tensor_scalar_errors() {
         &x,
         &imm(AluOp::Abs, 1.0),
         None,
-        Engine::Vector,
+        Some(Engine::Vector),
     ));
     // The operand tile must be fp32 and [P, 1].
     let bf = sb(&mut m, DType::Bf16, &[2, 1]);
@@ -548,7 +548,7 @@ fn tensor_scalar_errors() {
         &x,
         &s,
         None,
-        Engine::Vector,
+        Some(Engine::Vector),
     ));
     let wide = sb_f32(&mut m, &[2, 2], &[1.0; 4]);
     let s = Stage {
@@ -562,7 +562,7 @@ fn tensor_scalar_errors() {
         &x,
         &s,
         None,
-        Engine::Vector,
+        Some(Engine::Vector),
     ));
     // GpSimd runs only rsqrt; the trn2 Scalar engine only (mult, add), (mult), (add).
     is_unsupported(tensor_scalar_arith(
@@ -571,7 +571,7 @@ fn tensor_scalar_errors() {
         &x,
         &imm(AluOp::Add, 1.0),
         None,
-        Engine::Gpsimd,
+        Some(Engine::GpSimd),
     ));
     is_unsupported(tensor_scalar_arith(
         &mut m,
@@ -579,7 +579,7 @@ fn tensor_scalar_errors() {
         &x,
         &imm(AluOp::Subtract, 1.0),
         None,
-        Engine::Scalar,
+        Some(Engine::Scalar),
     ));
     tensor_scalar_arith(
         &mut m,
@@ -587,7 +587,7 @@ fn tensor_scalar_errors() {
         &x,
         &imm(AluOp::Mult, 3.0),
         Some(&imm(AluOp::Add, 1.0)),
-        Engine::Scalar,
+        Some(Engine::Scalar),
     )
     .unwrap();
     assert_eq!(f32s(&m, &d), vec![4.0; 4]);
@@ -598,7 +598,7 @@ fn tensor_scalar_errors() {
         &x,
         &imm(AluOp::Average, 1.0),
         None,
-        Engine::Vector,
+        Some(Engine::Vector),
     ));
 }
 
@@ -716,8 +716,9 @@ fn ops_without_public_semantics_are_refused_by_name() {
 
 #[test]
 fn enum_spellings_parse() {
-    assert_eq!(Engine::from_name("gpsimd"), Some(Engine::Gpsimd));
-    assert_eq!(Engine::from_name("dma"), None);
+    // The compute ops take the shared engine vocabulary; `unknown` is `None`.
+    assert_eq!(Engine::from_name("gpsimd"), Some(Engine::GpSimd));
+    assert_eq!(Engine::from_name(Engine::UNKNOWN_NAME), None);
     assert_eq!(
         ReduceCmd::from_name("reset_reduce"),
         Some(ReduceCmd::ResetReduce)
@@ -1787,28 +1788,28 @@ fn tensor_copy_is_bit_exact_for_equal_dtypes_and_casts_through_fp32_otherwise() 
     // A NaN payload survives a same-dtype copy.
     let src = sb_bits(&mut m, DType::F32, &[1, 2], &[0x7FC0_0001, 0x3F80_0000]);
     let d = sb(&mut m, DType::F32, &[1, 2]);
-    tensor_copy(&mut m, &d, &src, Engine::Vector).unwrap();
+    tensor_copy(&mut m, &d, &src, Some(Engine::Vector)).unwrap();
     assert_eq!(bits(&m, &d), vec![0x7FC0_0001, 0x3F80_0000]);
     // int32 copies are exact on Vector/GpSimd but go through fp32 on Scalar.
     let i = sb_bits(&mut m, DType::I32, &[1, 1], &[16_777_217]);
     let di = sb(&mut m, DType::I32, &[1, 1]);
-    tensor_copy(&mut m, &di, &i, Engine::Gpsimd).unwrap();
+    tensor_copy(&mut m, &di, &i, Some(Engine::GpSimd)).unwrap();
     assert_eq!(m.read_i64(&di).unwrap(), vec![16_777_217]);
-    tensor_copy(&mut m, &di, &i, Engine::Scalar).unwrap();
+    tensor_copy(&mut m, &di, &i, Some(Engine::Scalar)).unwrap();
     assert_eq!(m.read_i64(&di).unwrap(), vec![16_777_216]);
     // bf16 -> fp8 e5m2: 1.25 is exact in both.
     let b = sb(&mut m, DType::Bf16, &[1, 1]);
     m.write_f32(&b, &[1.25]).unwrap();
     let e5 = sb(&mut m, DType::Fp8E5m2, &[1, 1]);
-    tensor_copy(&mut m, &e5, &b, Engine::Unknown).unwrap();
+    tensor_copy(&mut m, &e5, &b, None).unwrap();
     assert_eq!(bits(&m, &e5), vec![0x3D]);
     // x4 containers copy only to their own type.
     let x4 = sb_bits(&mut m, DType::Fp8E4m3FnX4, &[1, 1], &[0x3840_3830]);
     let y4 = sb(&mut m, DType::Fp8E4m3FnX4, &[1, 1]);
-    tensor_copy(&mut m, &y4, &x4, Engine::Vector).unwrap();
+    tensor_copy(&mut m, &y4, &x4, Some(Engine::Vector)).unwrap();
     assert_eq!(bits(&m, &y4), vec![0x3840_3830]);
     let f = sb(&mut m, DType::F32, &[1, 1]);
-    is_dtype_err(tensor_copy(&mut m, &f, &x4, Engine::Vector));
+    is_dtype_err(tensor_copy(&mut m, &f, &x4, Some(Engine::Vector)));
 }
 
 #[test]
@@ -1816,48 +1817,56 @@ fn tensor_copy_errors() {
     let mut m = Memory::new(Target::Sunda);
     let x = sb_f32(&mut m, &[1, 2], &[0.0; 2]);
     let d = sb(&mut m, DType::F32, &[1, 2]);
-    is_unsupported(tensor_copy(&mut m, &d, &x, Engine::Scalar));
+    is_unsupported(tensor_copy(&mut m, &d, &x, Some(Engine::Scalar)));
+    // An engine that runs no element-wise op is refused, by name.
+    let e = tensor_copy(&mut m, &d, &x, Some(Engine::Dma)).unwrap_err();
+    assert!(e.to_string().contains("the dma engine runs no"), "{e}");
     let p = ps(&mut m, DType::F32, &[1, 2]);
-    is_memory_err(tensor_copy(&mut m, &p, &x, Engine::Gpsimd));
-    tensor_copy(&mut m, &p, &x, Engine::Vector).unwrap();
+    is_memory_err(tensor_copy(&mut m, &p, &x, Some(Engine::GpSimd)));
+    tensor_copy(&mut m, &p, &x, Some(Engine::Vector)).unwrap();
     let d3 = sb(&mut m, DType::F32, &[1, 3]);
-    is_shape_err(tensor_copy(&mut m, &d3, &x, Engine::Vector));
+    is_shape_err(tensor_copy(&mut m, &d3, &x, Some(Engine::Vector)));
     let h = m.alloc_hbm("h", DType::F32, &[1, 2]).unwrap();
-    is_memory_err(tensor_copy(&mut m, &h, &x, Engine::Vector));
+    is_memory_err(tensor_copy(&mut m, &h, &x, Some(Engine::Vector)));
 }
 
 #[test]
 fn memset_fills_with_the_exact_constant() {
     let mut m = mem();
     let f = sb(&mut m, DType::F32, &[2, 2]);
-    memset(&mut m, &f, Number::Float(1.5), Engine::Vector).unwrap();
+    memset(&mut m, &f, Number::Float(1.5), Some(Engine::Vector)).unwrap();
     assert_eq!(f32s(&m, &f), vec![1.5; 4]);
     let i = sb(&mut m, DType::I8, &[1, 2]);
-    memset(&mut m, &i, Number::Int(-3), Engine::Gpsimd).unwrap();
+    memset(&mut m, &i, Number::Int(-3), Some(Engine::GpSimd)).unwrap();
     assert_eq!(bits(&m, &i), vec![0xFD, 0xFD]);
-    memset(&mut m, &i, Number::Float(-128.0), Engine::Unknown).unwrap();
+    memset(&mut m, &i, Number::Float(-128.0), None).unwrap();
     assert_eq!(bits(&m, &i), vec![0x80, 0x80]);
     // 1/3 in bf16 by RNE: 0x3EAB.
     let b = sb(&mut m, DType::Bf16, &[1, 1]);
-    memset(&mut m, &b, Number::Float(1.0 / 3.0), Engine::Vector).unwrap();
+    memset(&mut m, &b, Number::Float(1.0 / 3.0), Some(Engine::Vector)).unwrap();
     assert_eq!(bits(&m, &b), vec![0x3EAB]);
     let x4 = sb_bits(&mut m, DType::Fp4E2m1FnX4, &[1, 2], &[0xFFFF, 0xFFFF]);
-    memset(&mut m, &x4, Number::Int(0), Engine::Vector).unwrap();
+    memset(&mut m, &x4, Number::Int(0), Some(Engine::Vector)).unwrap();
     assert_eq!(bits(&m, &x4), vec![0, 0]);
     // Errors: a value outside the type, a non-integer for an integer type, nonzero x4,
     // the Scalar engine, PSUM on GpSimd, HBM.
     let u = sb(&mut m, DType::U8, &[1, 1]);
-    is_invalid(memset(&mut m, &u, Number::Int(300), Engine::Vector));
-    is_invalid(memset(&mut m, &u, Number::Int(-1), Engine::Vector));
-    is_invalid(memset(&mut m, &u, Number::Float(2.5), Engine::Vector));
-    is_invalid(memset(&mut m, &x4, Number::Float(1.0), Engine::Vector));
-    is_unsupported(memset(&mut m, &u, Number::Int(1), Engine::Scalar));
+    is_invalid(memset(&mut m, &u, Number::Int(300), Some(Engine::Vector)));
+    is_invalid(memset(&mut m, &u, Number::Int(-1), Some(Engine::Vector)));
+    is_invalid(memset(&mut m, &u, Number::Float(2.5), Some(Engine::Vector)));
+    is_invalid(memset(
+        &mut m,
+        &x4,
+        Number::Float(1.0),
+        Some(Engine::Vector),
+    ));
+    is_unsupported(memset(&mut m, &u, Number::Int(1), Some(Engine::Scalar)));
     let p = ps(&mut m, DType::F32, &[1, 1]);
-    is_memory_err(memset(&mut m, &p, Number::Int(1), Engine::Gpsimd));
+    is_memory_err(memset(&mut m, &p, Number::Int(1), Some(Engine::GpSimd)));
     let h = m.alloc_hbm("h", DType::F32, &[1, 1]).unwrap();
-    is_memory_err(memset(&mut m, &h, Number::Int(1), Engine::Vector));
+    is_memory_err(memset(&mut m, &h, Number::Int(1), Some(Engine::Vector)));
     let u64t = sb(&mut m, DType::U64, &[1, 1]);
-    memset(&mut m, &u64t, Number::Int(i64::MAX), Engine::Vector).unwrap();
+    memset(&mut m, &u64t, Number::Int(i64::MAX), Some(Engine::Vector)).unwrap();
     assert_eq!(bits(&m, &u64t), vec![i64::MAX as u64]);
 }
 
@@ -1896,7 +1905,7 @@ fn every_pair_of_scalar_dtypes_converts_an_exact_value() {
             let dst = sb(&mut m, d, &[1, 1]);
             if s.is_x4() || d.is_x4() {
                 m.write_bits(&src, &[0x11]).unwrap();
-                let r = tensor_copy(&mut m, &dst, &src, Engine::Vector);
+                let r = tensor_copy(&mut m, &dst, &src, Some(Engine::Vector));
                 if s == d {
                     r.unwrap();
                     assert_eq!(bits(&m, &dst), vec![0x11], "{s} -> {d}");
@@ -1906,7 +1915,7 @@ fn every_pair_of_scalar_dtypes_converts_an_exact_value() {
                 continue;
             }
             m.write_f32(&src, &[2.0]).unwrap();
-            tensor_copy(&mut m, &dst, &src, Engine::Vector).unwrap();
+            tensor_copy(&mut m, &dst, &src, Some(Engine::Vector)).unwrap();
             assert_eq!(f32s(&m, &dst), vec![2.0], "{s} -> {d}");
         }
     }
@@ -1963,7 +1972,7 @@ fn shared_operand_rules_hold_in_every_op_that_has_them() {
         &x,
         &s,
         None,
-        Engine::Vector,
+        Some(Engine::Vector),
     ));
     let rs = Stage {
         op: AluOp::Rsqrt,
@@ -1976,7 +1985,7 @@ fn shared_operand_rules_hold_in_every_op_that_has_them() {
         &p1,
         &rs,
         None,
-        Engine::Gpsimd,
+        Some(Engine::GpSimd),
     ));
     // An arithmetic operator in a bitvec op.
     let u = sb_bits(&mut m, DType::U8, &[1, 1], &[1]);

@@ -48,8 +48,8 @@ fn every_8_and_16_bit_code_round_trips_through_fp32() {
         let src = every_code(&mut m, d, width, rows);
         let mid = sb(&mut m, DType::F32, src.shape());
         let back = sb(&mut m, d, src.shape());
-        tensor_copy(&mut m, &mid, &src, Engine::Vector).unwrap();
-        tensor_copy(&mut m, &back, &mid, Engine::Vector).unwrap();
+        tensor_copy(&mut m, &mid, &src, Some(Engine::Vector)).unwrap();
+        tensor_copy(&mut m, &back, &mid, Some(Engine::Vector)).unwrap();
         let got = m.read_bits(&back).unwrap();
         for (code, &b) in got.iter().enumerate() {
             let code = code as u64;
@@ -79,8 +79,8 @@ proptest! {
         m.write_i64(&src, &vals).unwrap();
         let mid = sb(&mut m, DType::F32, &[1, n]);
         let back = sb(&mut m, DType::I32, &[1, n]);
-        tensor_copy(&mut m, &mid, &src, Engine::Vector).unwrap();
-        tensor_copy(&mut m, &back, &mid, Engine::Vector).unwrap();
+        tensor_copy(&mut m, &mid, &src, Some(Engine::Vector)).unwrap();
+        tensor_copy(&mut m, &back, &mid, Some(Engine::Vector)).unwrap();
         prop_assert_eq!(m.read_i64(&back).unwrap(), vals);
     }
 
@@ -98,19 +98,19 @@ proptest! {
         let all: Vec<f32> = (0..parts).flat_map(|_| vals.iter().copied()).collect();
         m.write_f32(&x, &all).unwrap();
         let copied = sb(&mut m, d, &[parts, free]);
-        tensor_copy(&mut m, &copied, &x, Engine::Vector).unwrap();
+        tensor_copy(&mut m, &copied, &x, Some(Engine::Vector)).unwrap();
         let want = m.read_bits(&copied).unwrap();
         let out = sb(&mut m, d, &[parts, free]);
         for (op, v) in [(AluOp::Mult, 1.0), (AluOp::Bypass, 5.0), (AluOp::Divide, 1.0)] {
             let st = Stage { op, operand: Some(Scalar::Imm(v)), reverse: false };
-            tensor_scalar_arith(&mut m, &out, &x, &st, None, Engine::Vector).unwrap();
+            tensor_scalar_arith(&mut m, &out, &x, &st, None, Some(Engine::Vector)).unwrap();
             prop_assert_eq!(&m.read_bits(&out).unwrap(), &want, "{}", op.name());
         }
         // A [P, 1] tile of ones is the same operand as the immediate 1.0.
         let ones = sb(&mut m, DType::F32, &[parts, 1]);
         m.write_f32(&ones, &vec![1.0; parts]).unwrap();
         let st = Stage { op: AluOp::Mult, operand: Some(Scalar::Tile(&ones)), reverse: true };
-        tensor_scalar_arith(&mut m, &out, &x, &st, None, Engine::Vector).unwrap();
+        tensor_scalar_arith(&mut m, &out, &x, &st, None, Some(Engine::Vector)).unwrap();
         prop_assert_eq!(&m.read_bits(&out).unwrap(), &want);
     }
 
@@ -131,8 +131,8 @@ proptest! {
         let ab = sb(&mut m, d, &[1, n]);
         let ba = sb(&mut m, d, &[1, n]);
         for op in [AluOp::Add, AluOp::Mult] {
-            tensor_tensor_arith(&mut m, &ab, &a, &b, op, Engine::Vector).unwrap();
-            tensor_tensor_arith(&mut m, &ba, &b, &a, op, Engine::Vector).unwrap();
+            tensor_tensor_arith(&mut m, &ab, &a, &b, op, Some(Engine::Vector)).unwrap();
+            tensor_tensor_arith(&mut m, &ba, &b, &a, op, Some(Engine::Vector)).unwrap();
             prop_assert_eq!(m.read_bits(&ab).unwrap(), m.read_bits(&ba).unwrap());
         }
     }
@@ -155,7 +155,7 @@ proptest! {
             (AluOp::Mult, |x, y| x * y),
         ];
         for (op, f) in models {
-            tensor_tensor_arith(&mut m, &d, &a, &b, op, Engine::Gpsimd).unwrap();
+            tensor_tensor_arith(&mut m, &d, &a, &b, op, Some(Engine::GpSimd)).unwrap();
             let want: Vec<i64> = pairs.iter().map(|&(x, y)| i64::from(f(x.into(), y.into()) as i32)).collect();
             prop_assert_eq!(m.read_i64(&d).unwrap(), want, "{}", op.name());
         }

@@ -11,6 +11,10 @@
 //! - `T_general`: the whole op forced onto the general path, into a second tile; the
 //!   two tiles are compared byte for byte (`paths_agree`) and against a plain-slicing
 //!   reference (`matches_reference`);
+//! - `T_checked`: the whole op again with the uninitialised-read check on
+//!   (`Memory::set_check_uninit`), and `check_ratio = T_checked / T_indirect_load`, the
+//!   check's cost (its cost when off is the `T_indirect_load` figure itself: one flag test
+//!   per read);
 //! - `T_memcpy`: a plain copy of the same number of bytes between two preallocated,
 //!   pre-touched buffers (the smaller of the medians measured before and after the
 //!   others), and `memcpy_ratio = T_indirect_load / T_memcpy`.
@@ -62,6 +66,8 @@ struct Report {
     t_offsets_ms: f64,
     t_load_ms: f64,
     t_general_ms: f64,
+    t_checked_ms: f64,
+    check_ratio: f64,
     t_memcpy_ms: f64,
     bytes: usize,
     gbps: f64,
@@ -149,6 +155,14 @@ fn run(w: &Workload, seed: u64, repeat: usize) -> Result<Report> {
     })?;
     inst.mem.set_path_choice(PathChoice::Auto);
 
+    // The check on: the bytes that exist now count as written, and every read of the op
+    // (index values and source runs) consults the shadow.
+    inst.mem.set_check_uninit(true)?;
+    let t_checked = measure(repeat, || {
+        indirect_load(&mut inst.mem, &dst, &inst.access, OobMode::Error)
+    })?;
+    inst.mem.set_check_uninit(false)?;
+
     let t_memcpy = t_memcpy_before.min(memcpy_time(bytes, repeat)?);
 
     let blocked = inst.mem.read_bytes(&dst)?;
@@ -172,6 +186,8 @@ fn run(w: &Workload, seed: u64, repeat: usize) -> Result<Report> {
         t_offsets_ms: t_offsets * 1e3,
         t_load_ms: t_load * 1e3,
         t_general_ms: t_general * 1e3,
+        t_checked_ms: t_checked * 1e3,
+        check_ratio: t_checked / t_indirect_load,
         t_memcpy_ms: t_memcpy * 1e3,
         bytes,
         gbps: bytes as f64 / t_indirect_load / 1e9,
@@ -242,7 +258,7 @@ fn table(reports: &[Report], repeat: usize) -> String {
     let _ = writeln!(out);
     let _ = writeln!(
         out,
-        "{:<16} | {:>9} | {:>8} | {:>12} | {:>11} | {:>12} | {:>14} | {:>16} | {:>13} | {:>10}",
+        "{:<16} | {:>9} | {:>8} | {:>12} | {:>11} | {:>12} | {:>14} | {:>16} | {:>13} | {:>10} | {:>12} | {:>7}",
         "Workload",
         "points",
         "run len",
@@ -252,13 +268,15 @@ fn table(reports: &[Report], repeat: usize) -> String {
         "general ns/pt",
         "seed Python ms",
         "vs seed (/pt)",
-        "vs peer"
+        "vs peer",
+        "T_checked",
+        "checked"
     );
-    let _ = writeln!(out, "{}", "-".repeat(150));
+    let _ = writeln!(out, "{}", "-".repeat(177));
     for r in reports {
         let _ = writeln!(
             out,
-            "{:<16} | {:>9} | {:>8} | {:>12} | {:>11} | {:>9.3} ms | {:>14.2} | {:>16.0} | {:>12.0}x | {:>9.1}x",
+            "{:<16} | {:>9} | {:>8} | {:>12} | {:>11} | {:>9.3} ms | {:>14.2} | {:>16.0} | {:>12.0}x | {:>9.1}x | {:>9.3} ms | {:>6.2}x",
             r.workload,
             r.points,
             r.run_len,
@@ -269,6 +287,8 @@ fn table(reports: &[Report], repeat: usize) -> String {
             r.seed_general_ms,
             r.general_speedup_vs_seed,
             r.speedup_vs_peer,
+            r.t_checked_ms,
+            r.check_ratio,
         );
     }
     let _ = writeln!(out);
@@ -279,6 +299,10 @@ fn table(reports: &[Report], repeat: usize) -> String {
     let _ = writeln!(
         out,
         "time / T_general (same points); vs peer = the Python peer's indirect_load median / T_indirect_load."
+    );
+    let _ = writeln!(
+        out,
+        "checked = T_checked / T_indirect_load: the op with the uninitialised-read check on."
     );
     out
 }

@@ -10,7 +10,7 @@
 //!   container copies only to its own type;
 //! - Scalar: always through fp32 (lossy for integers beyond 2^24); "on NeuronCore v2,
 //!   tensor_copy is not supported on the Scalar Engine";
-//! - GpSimd cannot access PSUM; `engine = Unknown` copies as the Vector Engine does.
+//! - GpSimd cannot access PSUM; `engine = None` (unknown) copies as the Vector Engine does.
 //!
 //! `memset`, restated: every element of `dst` becomes the compile-time constant `value`,
 //! on the Vector or GpSimd engine (GpSimd: no PSUM); "for x4 packed types ... only
@@ -28,10 +28,10 @@ use crate::view::View;
 fn no_psum_on_gpsimd(
     mem: &Memory,
     who: &'static str,
-    engine: Engine,
+    engine: Option<Engine>,
     tiles: &[&View],
 ) -> Result<()> {
-    if engine == Engine::Gpsimd {
+    if engine == Some(Engine::GpSimd) {
         for v in tiles {
             if tile::in_psum(mem, v)? {
                 return Err(EmuError::memory(
@@ -45,13 +45,14 @@ fn no_psum_on_gpsimd(
 }
 
 /// `tensor_copy`: copy `src` to `dst` on `engine` (see the module doc).
-pub fn tensor_copy(mem: &mut Memory, dst: &View, src: &View, engine: Engine) -> Result<()> {
+pub fn tensor_copy(mem: &mut Memory, dst: &View, src: &View, engine: Option<Engine>) -> Result<()> {
     const OP: &str = "tensor_copy";
+    tile::compute_engine(OP, engine)?;
     let d = tile::tile(mem, OP, "dst", dst, Space::OnChip)?;
     let s = tile::tile(mem, OP, "src", src, Space::OnChip)?;
     tile::same_shape(OP, ("dst", d), ("src", s))?;
     no_psum_on_gpsimd(mem, OP, engine, &[dst, src])?;
-    if engine == Engine::Scalar && mem.target() == Target::Sunda {
+    if engine == Some(Engine::Scalar) && mem.target() == Target::Sunda {
         return Err(EmuError::unsupported(
             OP,
             "tensor_copy is not supported on the Scalar engine of NeuronCore-v2 \
@@ -59,7 +60,7 @@ pub fn tensor_copy(mem: &mut Memory, dst: &View, src: &View, engine: Engine) -> 
         ));
     }
     let (dt, st) = (dst.dtype(), src.dtype());
-    let bits = if dt == st && engine != Engine::Scalar {
+    let bits = if dt == st && engine != Some(Engine::Scalar) {
         tile::read_bits(mem, src)?
     } else {
         let x = tile::read_f32(mem, OP, "src", src)?;
@@ -78,10 +79,11 @@ pub enum Number {
 }
 
 /// `memset`: fill `dst` with `value` on `engine` (Vector, GpSimd or Unknown).
-pub fn memset(mem: &mut Memory, dst: &View, value: Number, engine: Engine) -> Result<()> {
+pub fn memset(mem: &mut Memory, dst: &View, value: Number, engine: Option<Engine>) -> Result<()> {
     const OP: &str = "memset";
+    tile::compute_engine(OP, engine)?;
     let d = tile::tile(mem, OP, "dst", dst, Space::OnChip)?;
-    if engine == Engine::Scalar {
+    if engine == Some(Engine::Scalar) {
         return Err(EmuError::unsupported(
             OP,
             "memset runs on the Vector or GpSimd engine, not scalar",

@@ -18,7 +18,7 @@
 
 use super::{DmaOperand, Mode, Part, forbid_psum_read, transfer};
 use crate::access::{Access, OobMode};
-use crate::data::{self, Combine};
+use crate::data::Combine;
 use crate::error::{EmuError, Result};
 use crate::memory::{MemSpace, Memory};
 use crate::offsets::Plan;
@@ -169,12 +169,7 @@ fn plain(mem: &mut Memory, dst: DmaOperand<'_>, srcs: &[DmaOperand<'_>]) -> Resu
         }
         let offs = plan.compute(mem, OobMode::Error, mem.path_choice())?;
         let mut tile = vec![0u8; n * sd.size()];
-        data::read(
-            mem.bytes(acc.source.alloc())?,
-            sd.size(),
-            offs.as_list(),
-            &mut tile,
-        )?;
+        mem.read_list(OP, acc.source.alloc(), sd.size(), offs.as_list(), &mut tile)?;
         for (acc_v, c) in sum.iter_mut().zip(tile.chunks_exact(sd.size())) {
             // Scalar dtype checked above, so the conversion exists.
             *acc_v += sd.to_f32(sd.load(c)).unwrap_or(f32::NAN);
@@ -185,8 +180,9 @@ fn plain(mem: &mut Memory, dst: DmaOperand<'_>, srcs: &[DmaOperand<'_>]) -> Resu
     for (v, o) in sum.iter().zip(out.chunks_exact_mut(dd.size())) {
         dd.store(dd.from_f32(*v).unwrap_or(0), o);
     }
-    data::write(
-        mem.bytes_mut(dst_access.source.alloc())?,
+    mem.write_list(
+        OP,
+        dst_access.source.alloc(),
         dd.size(),
         doffs.as_list(),
         &out,

@@ -6,9 +6,11 @@
 //! 1. all accesses of the op are validated and all their offsets computed (index
 //!    values are read here), so any error is raised before a byte is written: in
 //!    `oob_mode = error` the destination is untouched;
-//! 2. all sources are read into tiles through [`data::read`];
+//! 2. all sources are read into tiles through [`Memory::read_list`] (the data primitive
+//!    [`crate::data::read`] plus the uninitialised-read check);
 //! 3. the tiles are converted (via `f32` when the dtypes differ, the DMA rule) and
-//!    written through [`data::write`] (replace, or accumulate in `f32`).
+//!    written through [`Memory::write_list`] ([`crate::data::write`], replace or accumulate in
+//!    `f32`, plus the written-shadow).
 //!
 //! A single-part copy with equal dtypes into a contiguous, in-bounds destination in a
 //! different allocation reads straight into the destination bytes (no staging copy).
@@ -42,7 +44,19 @@
 //! | [`iota`] | `iota`, `tensor_scalar_affine_select` | `nki.isa.iota`, `nki.isa.affine_select` |
 //! | [`select`] | `copy_predicated`, `select_reduce`, `range_select` | `nki.isa.tensor_copy_predicated`, `nki.isa.select_reduce`, `nki.isa.range_select` |
 //! | [`copy`] | `tensor_copy`, `memset` | `nki.isa.tensor_copy`, `nki.isa.memset` |
-//! | [`refused`] | ops refused for want of public semantics | — |
+//! | [`matmul`] | `matmul`, `matmul_mx` (PSUM accumulation groups) | `nki.isa.nc_matmul`, `nki.isa.nc_matmul_mx` |
+//! | [`transpose`] | `nc_transpose` (Tensor / Vector), `stream_transpose` | `nki.isa.nc_transpose` |
+//! | [`dma_transpose`] | `dma_transpose`, `dma_gather_transpose` | `nki.isa.dma_transpose` |
+//! | [`max8`] | `max8`, `find_index8`, `max_index_and_match_replace` | `nki.isa.max8`, `nki.isa.nc_find_index8`, `nki.isa.nc_match_replace8` |
+//! | [`bn_stats`] | `bn_stats`, `bn_aggr` | `nki.isa.bn_stats`, `nki.isa.bn_aggr` |
+//! | [`nonzero_with_count`] | `nonzero_with_count` | `nki.isa.nonzero_with_count` |
+//! | [`sequence_bounds`] | `sequence_bounds` | `nki.isa.sequence_bounds` |
+//! | [`quantize_mx`] | `quantize_mx` (two named scale rules) | `nki.isa.quantize_mx` |
+//! | [`rng`] | `rng`, `rand2`, `rand_get_state`, `rand_set_state`, `set_rng_seed` (our generator) | `nki.isa.rng`, `rand2`, `rand_get_state`, `rand_set_state`, `set_rng_seed` |
+//! | [`dropout`] | `dropout` (our generator) | `nki.isa.dropout` |
+//! | [`registers`] | `load_register`, `store_register`, register alloc/move | `nki.isa.register_alloc/move/load/store` |
+//! | [`collectives`] | all-reduce, all-gather, reduce-scatter, all-to-all(-v), permutes, rank ids, `send_recv` over a [`collectives::RankGroup`] | `nki.collectives.*`, `nki.isa.sendrecv` |
+//! | [`refused`] | the compute ops refused by name | — |
 
 pub mod dma_compute;
 pub mod dma_copy;
@@ -58,7 +72,6 @@ pub mod alu;
 pub mod copy;
 pub mod iota;
 pub mod reduce;
-pub mod refused;
 pub mod scalar_tensor_tensor;
 pub mod scan;
 pub mod select;
@@ -67,9 +80,24 @@ pub mod tensor_scalar_reduce;
 pub mod tensor_tensor;
 pub mod tile;
 pub mod vector_unary;
+// compute ops (matmul, transpose, statistics, MX, RNG, registers, collectives)
+pub mod bn_stats;
+pub mod collectives;
+pub mod dma_transpose;
+pub mod dropout;
+mod layout;
+pub mod matmul;
+pub mod max8;
+pub mod nonzero_with_count;
+pub mod quantize_mx;
+pub mod refused;
+pub mod registers;
+pub mod rng;
+pub mod sequence_bounds;
+pub mod transpose;
 
 use crate::access::{Access, OobMode};
-use crate::data::{self, Combine, SKIP};
+use crate::data::{Combine, SKIP};
 use crate::dtype::DType;
 use crate::error::{EmuError, Result};
 use crate::memory::{MemSpace, Memory};
@@ -168,8 +196,7 @@ pub fn transfer(
             && sa != da
             && let Some(range) = whole_run(mem, &part.dst.source, dof)?
         {
-            let (src_bytes, dst_bytes) = mem.read_write_pair(sa, da)?;
-            return data::read(src_bytes, sd.size(), so.as_list(), &mut dst_bytes[range]);
+            return mem.read_into(op, sa, sd.size(), so.as_list(), da, range);
         }
     }
 
@@ -177,8 +204,9 @@ pub fn transfer(
     let mut tiles = Vec::with_capacity(parts.len());
     for (part, (so, _, sd, _)) in parts.iter().zip(&planned) {
         let mut tile = vec![0u8; so.num_points() * sd.size()];
-        data::read(
-            mem.bytes(part.src.source.alloc())?,
+        mem.read_list(
+            op,
+            part.src.source.alloc(),
             sd.size(),
             so.as_list(),
             &mut tile,
@@ -196,8 +224,9 @@ pub fn transfer(
                 Combine::AddF32 { dtype: *dd },
             ),
         };
-        data::write(
-            mem.bytes_mut(part.dst.source.alloc())?,
+        mem.write_list(
+            op,
+            part.dst.source.alloc(),
             dd.size(),
             dof.as_list(),
             &bytes,

@@ -2,7 +2,8 @@
 //! them by name instead of guessing.
 //!
 //! Refusals of single ALU operators and activation functions live in their own tables
-//! ([`super::alu::ALU`], [`super::activation::ACTIVATIONS`]); this table is for whole ops.
+//! ([`super::alu::ALU`], [`super::activation::ACTIVATIONS`]); this table is for whole ops. An executor consults it for an op it has no
+//! function for.
 
 use crate::error::{EmuError, Result};
 
@@ -18,6 +19,11 @@ pub static REFUSED_OPS: &[(&str, &str)] = &[
         "BIR TENSOR_SCALAR_SELECT (0x98) has no public NKI API: which operand is the \
          predicate and how it is tested is not documented (the public data-predicate ops \
          are copy_predicated and select_reduce)",
+    ),
+    (
+        "collective_permute_reduce",
+        "no public API: only a third-party wiki describes it (an explicit-pair permute with a \
+         reduction), not its pairing, reduction order or dtype rules",
     ),
 ];
 

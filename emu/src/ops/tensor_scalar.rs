@@ -123,7 +123,7 @@ pub fn tensor_scalar_arith(
     data: &View,
     stage0: &Stage<'_>,
     stage1: Option<&Stage<'_>>,
-    engine: Engine,
+    engine: Option<Engine>,
 ) -> Result<()> {
     const OP: &str = "tensor_scalar_arith";
     let d = tile::tile(mem, OP, "dst", dst, Space::OnChip)?;
@@ -152,14 +152,14 @@ pub fn tensor_scalar_arith(
 fn check_engine(
     mem: &Memory,
     who: &'static str,
-    engine: Engine,
+    engine: Option<Engine>,
     s0: &Stage<'_>,
     s1: Option<&Stage<'_>>,
     tiles: &[&View],
 ) -> Result<()> {
     match engine {
-        Engine::Unknown | Engine::Vector => Ok(()),
-        Engine::Gpsimd => {
+        None | Some(Engine::Vector) => Ok(()),
+        Some(Engine::GpSimd) => {
             if s0.op != AluOp::Rsqrt || s1.is_some_and(|s| s.op != AluOp::Rsqrt) {
                 return Err(EmuError::unsupported(
                     who,
@@ -176,7 +176,7 @@ fn check_engine(
             }
             Ok(())
         }
-        Engine::Scalar => {
+        Some(Engine::Scalar) => {
             let pair = (s0.op, s1.map(|s| s.op));
             let ok = matches!(
                 pair,
@@ -190,6 +190,13 @@ fn check_engine(
             }
             Ok(())
         }
+        Some(e @ (Engine::Tensor | Engine::Dma | Engine::Sync)) => Err(EmuError::unsupported(
+            who,
+            format!(
+                "tensor_scalar runs on the Vector, Scalar or GpSimd engine, not {}",
+                e.name()
+            ),
+        )),
     }
 }
 

@@ -13,7 +13,7 @@
 //!   arithmetic", falling back to the Vector Engine "when any operand resides in PSUM";
 //!   `engine = vector` forces the float path. Native semantics are published only for
 //!   add / subtract / mult (32-bit two's complement, wrapping); any other operator on the
-//!   native path is refused (pass `Engine::Vector` for its fp32 form).
+//!   native path is refused (pass `Some(Engine::Vector)` for its fp32 form).
 //! - **Bitvec operators**: integer tiles treated as bit patterns, no cast. We require the
 //!   three tiles to have the same width (NKI does not say how widths would mix).
 //! - **`nl.power`** (`tensor_tensor_power`, or `tensor_tensor_arith` with `pow`) runs on
@@ -57,14 +57,17 @@ pub fn tensor_tensor_arith(
     lhs: &View,
     rhs: &View,
     op: AluOp,
-    engine: Engine,
+    engine: Option<Engine>,
 ) -> Result<()> {
     const OP: &str = "tensor_tensor_arith";
     if op == AluOp::Pow {
-        if !matches!(engine, Engine::Unknown | Engine::Gpsimd) {
+        if !matches!(engine, None | Some(Engine::GpSimd)) {
             return Err(EmuError::unsupported(
                 OP,
-                format!("pow runs on the GpSimd engine, not {}", engine.name()),
+                format!(
+                    "pow runs on the GpSimd engine, not {}",
+                    engine.map_or(Engine::UNKNOWN_NAME, Engine::name)
+                ),
             ));
         }
         return power(mem, OP, dst, lhs, rhs);
@@ -76,20 +79,23 @@ pub fn tensor_tensor_arith(
     }
     let all32 = is_word32(dst.dtype()) && is_word32(lhs.dtype()) && is_word32(rhs.dtype());
     let native = match engine {
-        Engine::Vector => false,
-        Engine::Scalar => {
+        Some(Engine::Vector) => false,
+        Some(e @ (Engine::Scalar | Engine::Tensor | Engine::Dma | Engine::Sync)) => {
             return Err(EmuError::unsupported(
                 OP,
-                "tensor_tensor runs on the Vector or GpSimd engine, not scalar",
+                format!(
+                    "tensor_tensor runs on the Vector or GpSimd engine, not {}",
+                    e.name()
+                ),
             ));
         }
-        Engine::Gpsimd => {
+        Some(Engine::GpSimd) => {
             if any_psum {
                 return Err(EmuError::memory(OP, "the GpSimd engine cannot access PSUM"));
             }
             all32
         }
-        Engine::Unknown => all32 && !any_psum,
+        None => all32 && !any_psum,
     };
     if native {
         let f = row.int32.ok_or(EmuError::NoPublicSemantics {

@@ -22,42 +22,19 @@ use crate::target::{PARTITIONS, Target};
 use crate::view::View;
 use crate::{Access, OobMode};
 
-/// The engine an engine-polymorphic op runs on (NKI `engine`; `Unknown` lets the
-/// emulator choose the way the NKI docs say the compiler does).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Engine {
-    /// `engine.unknown`: chosen per op (each op's doc says how).
-    Unknown,
-    /// Vector Engine.
-    Vector,
-    /// Scalar (activation) Engine.
-    Scalar,
-    /// GpSimd Engine (cannot access PSUM).
-    Gpsimd,
-}
+/// The engine an engine-polymorphic op runs on: the shared vocabulary (NKI `engine`).
+/// Compute ops take `Option<Engine>`, where `None` is `engine.unknown` and lets the
+/// emulator choose the way the NKI docs say the compiler does.
+pub use sundial_codegen::model::Engine;
 
-impl Engine {
-    /// Every engine a compute op may name.
-    pub const ALL: [Engine; 4] = [
-        Engine::Unknown,
-        Engine::Vector,
-        Engine::Scalar,
-        Engine::Gpsimd,
-    ];
-
-    /// Parses an NKI spelling (`tensor`, `dma` and `sync` are not compute-op engines).
-    pub fn from_name(name: &str) -> Option<Engine> {
-        Engine::ALL.into_iter().find(|e| e.name() == name)
-    }
-
-    /// The NKI spelling.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Engine::Unknown => "unknown",
-            Engine::Vector => "vector",
-            Engine::Scalar => "scalar",
-            Engine::Gpsimd => "gpsimd",
-        }
+/// Refuses an engine that runs no compute op here (Tensor, DMA, sync), naming it.
+pub(crate) fn compute_engine(op: &'static str, engine: Option<Engine>) -> Result<()> {
+    match engine {
+        None | Some(Engine::Vector | Engine::Scalar | Engine::GpSimd) => Ok(()),
+        Some(e) => Err(EmuError::unsupported(
+            op,
+            format!("the {} engine runs no element-wise compute op", e.name()),
+        )),
     }
 }
 
