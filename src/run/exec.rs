@@ -57,8 +57,8 @@ impl Operand {
 }
 
 /// Total bytes of HBM tensors (arguments and `nisa.alloc` in `"hbm"`) one run may allocate:
-/// 4 GiB, a bound on what a kernel given on the command line makes this process allocate.
-pub const MAX_HBM_BYTES: usize = 1 << 32;
+/// 1 GiB, a bound on what a kernel given on the command line makes this process allocate.
+pub const MAX_HBM_BYTES: usize = 1 << 30;
 
 /// The state of one run: memory and the values computed so far.
 pub struct Machine {
