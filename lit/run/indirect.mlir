@@ -3,8 +3,8 @@
 // register), dma_copy_indirect, generic_load / generic_indirect_load / generic_indirect_save,
 // gather (nc_n_gather), indirect_copy (local_gather), dma_compute and the registers.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: python3 %S/Inputs/npy.py write %t/table.npy '<f4' 8,4 iota
-// RUN: python3 %S/Inputs/npy.py write %t/idx.npy '<i4' 3,1 5,0,7
+// RUN: python3 %S/Inputs/npy.py write %t/table.npy '<f4' 8,4 iota \
+// RUN:   + write %t/idx.npy '<i4' 3,1 5,0,7
 //
 // Gather rows 5, 0 and 7 of an 8 x 4 table through .ap(vector_offset=idx).
 // RUN: sundial-run %s --func gather_rows --arg 0=%t/table.npy --arg 1=%t/idx.npy --save 2=%t/rows.npy
@@ -21,8 +21,8 @@
 //
 // A scatter into rows 2 and 3 through .ap(scalar_offset=register), the register read back
 // through store_register.
-// RUN: python3 %S/Inputs/npy.py write %t/two.npy '<i4' 1,1 2
-// RUN: python3 %S/Inputs/npy.py write %t/src.npy '<f4' 2,4 iota*1+100
+// RUN: python3 %S/Inputs/npy.py write %t/two.npy '<i4' 1,1 2 \
+// RUN:   + write %t/src.npy '<f4' 2,4 iota*1+100
 // RUN: sundial-run %s --func scatter_window --arg 1=%t/two.npy --arg 2=%t/src.npy --save 0=%t/window.npy --save 3=%t/reg.npy
 // RUN: python3 %S/Inputs/npy.py dump %t/window.npy | FileCheck %s --check-prefix=WINDOW
 // WINDOW: {{^}}0.0 0.0 0.0 0.0 0.0 0.0 0.0 0.0 100.0 101.0 102.0 103.0 104.0 105.0 106.0 107.0 0.0 0.0 0.0 0.0 0.0 0.0 0.0 0.0 0.0 0.0 0.0 0.0 0.0 0.0 0.0 0.0{{$}}
@@ -32,9 +32,9 @@
 //
 // generic_indirect_load of rows [1, 3, 1], and generic_indirect_save with accumulate, whose
 // duplicate row 1 adds both contributions: np.add.at(t, [1, 3, 1], src).
-// RUN: python3 %S/Inputs/npy.py write %t/small.npy '<f4' 4,2 iota
-// RUN: python3 %S/Inputs/npy.py write %t/sidx.npy '<i4' 3,1 1,3,1
-// RUN: python3 %S/Inputs/npy.py write %t/add.npy '<f4' 3,2 1,2,3,4,5,6
+// RUN: python3 %S/Inputs/npy.py write %t/small.npy '<f4' 4,2 iota \
+// RUN:   + write %t/sidx.npy '<i4' 3,1 1,3,1 \
+// RUN:   + write %t/add.npy '<f4' 3,2 1,2,3,4,5,6
 // RUN: sundial-run %s --func generic_indirect --arg 0=%t/small.npy --arg 1=%t/sidx.npy --arg 2=%t/add.npy --save 3=%t/loaded.npy --save 4=%t/acc.npy
 // RUN: python3 %S/Inputs/npy.py dump %t/loaded.npy | FileCheck %s --check-prefix=LOADED
 // LOADED: {{^}}2.0 3.0 6.0 7.0 2.0 3.0{{$}}
@@ -43,8 +43,8 @@
 //
 // A static .ap on an SBUF tile (partitions 1-2, columns 1-2 of a 4 x 4 tile: offset 5) and an
 // HBM .ap that reads an f32 tensor as uint16 halves (1.0 = 0x3f800000, -2.0 = 0xc0000000).
-// RUN: python3 %S/Inputs/npy.py write %t/sq.npy '<f4' 4,4 iota
-// RUN: python3 %S/Inputs/npy.py write %t/pair.npy '<f4' 2 1.0,-2.0
+// RUN: python3 %S/Inputs/npy.py write %t/sq.npy '<f4' 4,4 iota \
+// RUN:   + write %t/pair.npy '<f4' 2 1.0,-2.0
 // RUN: sundial-run %s --func static_ap --arg 0=%t/sq.npy --arg 2=%t/pair.npy --save 1=%t/corner.npy --save 3=%t/halves.npy
 // RUN: python3 %S/Inputs/npy.py dump %t/corner.npy | FileCheck %s --check-prefix=CORNER
 // CORNER: {{^}}5.0 6.0 9.0 10.0{{$}}
@@ -56,12 +56,13 @@
 // local_gather on one 16-partition core with num_valid_indices = 2: the core's index list is
 // index[0:16].flatten('F') = [index[0, 0], index[1, 0], ...] = [3, 2, ...], and
 // dst[p, j] = src[p, list[j]] for the first 2 slots. (The verifier sizes dst as index-free x
-// num_elem_per_idx per partition, so only that many slots can be valid: see the report of the
-// verifier/emulator disagreement on local_gather's dst shape.)
-// RUN: python3 %S/Inputs/npy.py write %t/data.npy '<i4' 2,6 iota
-// RUN: python3 %S/Inputs/npy.py write %t/gidx.npy '<u4' 2,3 5,0,9,1,1,4
-// RUN: python3 %S/Inputs/npy.py write %t/lsrc.npy '<i4' 16,4 iota
-// RUN: python3 %S/Inputs/npy.py write %t/lidx.npy '<u2' 16,2 3,0,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
+// num_elem_per_idx per partition, while the emulator follows the NumPy reference, in which
+// every partition gathers all 16 x index-free slots of its core; with num_valid_indices equal
+// to the index-free size both accept the same dst.)
+// RUN: python3 %S/Inputs/npy.py write %t/data.npy '<i4' 2,6 iota \
+// RUN:   + write %t/gidx.npy '<u4' 2,3 5,0,9,1,1,4 \
+// RUN:   + write %t/lsrc.npy '<i4' 16,4 iota \
+// RUN:   + write %t/lidx.npy '<u2' 16,2 3,0,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
 // RUN: sundial-run %s --func gpsimd_gathers --arg 0=%t/data.npy --arg 1=%t/gidx.npy --arg 3=%t/lsrc.npy --arg 4=%t/lidx.npy --save 2=%t/ng.npy --save 5=%t/lg.npy
 // RUN: python3 %S/Inputs/npy.py dump %t/ng.npy | FileCheck %s --check-prefix=NGATHER
 // NGATHER: {{^}}5 0 0 7 7 10{{$}}
@@ -72,9 +73,9 @@
 // dma_compute: the f32 sum of three sources, cast once to bf16 (1 + 0.5 + 0.25 = 1.75 =
 // 0x3fe0; 100 + 0.5 + 0.25 = 100.75 lies halfway between the bf16 neighbours 100.5 and 101,
 // and rounds to the even one, 101 = 0x42ca).
-// RUN: python3 %S/Inputs/npy.py write %t/x.npy '<f4' 2 1,100
-// RUN: python3 %S/Inputs/npy.py write %t/y.npy '<f4' 2 0.5,0.5
-// RUN: python3 %S/Inputs/npy.py write %t/z.npy '<f4' 2 0.25,0.25
+// RUN: python3 %S/Inputs/npy.py write %t/x.npy '<f4' 2 1,100 \
+// RUN:   + write %t/y.npy '<f4' 2 0.5,0.5 \
+// RUN:   + write %t/z.npy '<f4' 2 0.25,0.25
 // RUN: sundial-run %s --func sum3 --arg 0=%t/x.npy --arg 1=%t/y.npy --arg 2=%t/z.npy --save 3=%t/sum.npy
 // RUN: python3 %S/Inputs/npy.py dump %t/sum.npy | FileCheck %s --check-prefix=SUM
 // SUM: descr=<u2

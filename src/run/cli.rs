@@ -321,7 +321,11 @@ fn run_checked(args: &RunArgs, buffer: &[u8], rep: &mut Reporter<'_>) -> i32 {
         }
         return 1;
     }
-    let total: usize = program.args.iter().map(|a| a.num_bytes()).sum();
+    // Each argument's size fits in i64 (the verifier's tile rule); their sum may not.
+    let total = program
+        .args
+        .iter()
+        .fold(0usize, |t, a| t.saturating_add(a.num_bytes()));
     if total > super::exec::MAX_HBM_BYTES {
         return rep.fail(format!(
             "the arguments of @{fname} hold {total} bytes, more than the {} sundial-run allocates",

@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 
 use melior::ir::{
-    Attribute, Type, ValueLike,
+    Attribute, ValueLike,
     attribute::AttributeLike,
     operation::{OperationLike, OperationRef},
 };
@@ -408,11 +408,6 @@ impl<'r, 'c, 'a> Exec<'r, 'c, 'a> {
             .map_err(|_| self.internal(format!("no result {index}")))?;
         self.machine.bind(result.into(), value);
         Ok(())
-    }
-
-    /// The type of operand `k` (by position), for handlers that inspect types.
-    pub fn operand_type(&self, k: usize) -> Option<Type<'c>> {
-        self.op.operand(k).ok().map(|v| v.r#type())
     }
 
     // ---- attributes ---------------------------------------------------------------------

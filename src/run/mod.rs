@@ -20,16 +20,20 @@
 //! An op runs when [`ops::HANDLERS`] has a row for it; every other op is refused by name
 //! before the run starts (`op 'nisa.X' has no emulator semantics yet`), never skipped. A row
 //! is the op's full name and a function that reads the op through an [`Exec`] and calls the
-//! emulator:
+//! emulator. The `nisa.indirect_copy` row, as it is:
 //!
 //! ```ignore
-//! Handler { op: "nisa.tensor_copy", run: tensor_copy },
+//! "nisa.indirect_copy" => indirect_copy,      // in the table![...] of ops.rs
 //!
-//! fn tensor_copy(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
-//!     let (dst, src) = (op.tile("dst")?, op.tile("src")?);     // operand groups by name
-//!     let engine = op.engine()?;                                 // attributes: table defaults
-//!     let r = sundial_emu::tensor_copy(op.mem(), &dst, &src, engine_of(engine));
-//!     op.emu(r)                       // an emulator error, reported at the op's file:line:col
+//! fn indirect_copy(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
+//!     // Operand groups by their names in the op's row of nisa::OPS.
+//!     let (dst, src, index) = (op.tile("dst")?, op.tile("src_buffer")?, op.tile("index")?);
+//!     // Attributes: the value written, else the row's default; opt_ forms for optional ones.
+//!     let per_index = op.int("num_elem_per_idx")?;
+//!     let per_index = uint(op, "num_elem_per_idx", per_index)?;
+//!     let valid = match op.opt_int("num_valid_indices")? { ... };
+//!     let r = sundial_emu::indirect_copy(op.mem(), &dst, &src, &index, per_index, valid);
+//!     op.emu(r) // an emulator error, reported at the op's file:line:col with its tiles
 //! }
 //! ```
 //!

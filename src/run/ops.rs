@@ -38,60 +38,28 @@ pub struct Handler {
     pub run: Run,
 }
 
-/// Every op `sundial-run` executes (see the module doc).
-pub static HANDLERS: &[Handler] = &[
-    Handler {
-        op: "nisa.alloc",
-        run: alloc,
-    },
-    Handler {
-        op: "nisa.ap",
-        run: access_pattern,
-    },
-    Handler {
-        op: "nisa.dma_copy",
-        run: dma_copy,
-    },
-    Handler {
-        op: "nisa.dma_copy_indirect",
-        run: dma_copy_indirect,
-    },
-    Handler {
-        op: "nisa.gather",
-        run: gather,
-    },
-    Handler {
-        op: "nisa.indirect_copy",
-        run: indirect_copy,
-    },
-    Handler {
-        op: "nisa.dma_compute",
-        run: dma_compute,
-    },
-    Handler {
-        op: "nisa.generic_load",
-        run: generic_load,
-    },
-    Handler {
-        op: "nisa.generic_indirect_load",
-        run: generic_indirect_load,
-    },
-    Handler {
-        op: "nisa.generic_indirect_save",
-        run: generic_indirect_save,
-    },
-    Handler {
-        op: "nisa.load_register",
-        run: load_register,
-    },
-    Handler {
-        op: "nisa.store_register",
-        run: store_register,
-    },
-    Handler {
-        op: "func.return",
-        run: func_return,
-    },
+/// `table!["nisa.x" => handler, ...]`: the rows of [`HANDLERS`], one line each.
+macro_rules! table {
+    ($($op:literal => $run:ident),* $(,)?) => {
+        &[$(Handler { op: $op, run: $run }),*]
+    };
+}
+
+/// Every op `sundial-run` executes (see the module doc). Adding an op is adding a row.
+pub static HANDLERS: &[Handler] = table![
+    "nisa.alloc" => alloc,
+    "nisa.ap" => access_pattern,
+    "nisa.dma_copy" => dma_copy,
+    "nisa.dma_copy_indirect" => dma_copy_indirect,
+    "nisa.gather" => gather,
+    "nisa.indirect_copy" => indirect_copy,
+    "nisa.dma_compute" => dma_compute,
+    "nisa.generic_load" => generic_load,
+    "nisa.generic_indirect_load" => generic_indirect_load,
+    "nisa.generic_indirect_save" => generic_indirect_save,
+    "nisa.load_register" => load_register,
+    "nisa.store_register" => store_register,
+    "func.return" => func_return,
 ];
 
 /// The row of the op named `name`, if it executes.

@@ -13,6 +13,7 @@
 #       Prints "descr=... fortran=... shape=(...)" and then the values, one line, in C order.
 #   npy.py raw OUT HEX
 #       Writes the bytes given in hex (for files that are not .npy at all).
+# Several commands may be given at once, separated by "+" (one process for many files).
 import ast
 import struct
 import sys
@@ -131,17 +132,28 @@ def dump(path):
     print(" ".join(repr(v) for v in values))
 
 
-def main():
-    cmd = sys.argv[1]
+def run(argv):
+    cmd = argv[0]
     if cmd == "write":
-        write(sys.argv[2:])
+        write(argv[1:])
     elif cmd == "dump":
-        dump(sys.argv[2])
+        dump(argv[1])
     elif cmd == "raw":
-        with open(sys.argv[2], "wb") as f:
-            f.write(bytes.fromhex(sys.argv[3]))
+        with open(argv[1], "wb") as f:
+            f.write(bytes.fromhex(argv[2]))
     else:
         sys.exit(f"unknown command {cmd}")
+
+
+def main():
+    command = []
+    for arg in sys.argv[1:] + ["+"]:
+        if arg == "+":
+            if command:
+                run(command)
+            command = []
+        else:
+            command.append(arg)
 
 
 main()
