@@ -16,6 +16,11 @@
 // GONE-NEXT: note: in @g after the pipeline 'builtin.module(symbol-dce)'
 // RUN: not ls %t/never.npy
 //
+// A pipeline that changes the function's arguments (remove-dead-values drops the unused
+// arguments of a private function) leaves nothing to compare.
+// RUN: not sundial-run %s --func g --compare-pipeline='builtin.module(remove-dead-values)' 2>&1 | FileCheck %s --check-prefix=SIGNATURE
+// SIGNATURE: sundial-run: error: the pipeline changed the arguments of the function: (memref<4xf32, "hbm">) became ()
+//
 // A pipeline that fails, a malformed one and an empty one.
 // RUN: not sundial-run %S/Inputs/cayman-op.mlir --compare-pipeline='builtin.module(sundial-verify{target=sunda})' 2>&1 | FileCheck %s --check-prefix=FAILS
 // FAILS: cayman-op.mlir:6:5: error: 'nisa.dma_gather_transpose' op is not available on sunda (NeuronCore v2); it needs cayman (v3) or newer (rule: target)

@@ -39,6 +39,9 @@
 // RUN: python3 %S/Inputs/npy.py write %t/f8.npy '<f8' 2,3 iota
 // RUN: not sundial-run %s --arg 0=%t/f8.npy --save 1=%t/out.npy 2>&1 | FileCheck %s --check-prefix=DTYPE
 // DTYPE: sundial-run: error: --arg 0={{.*}}f8.npy: dtype mismatch: the file holds '<f8', the argument is f32 (accepted: '<f4', '>f4') (argument 0 is memref<2x3xf32, "hbm">)
+// RUN: python3 %S/Inputs/npy.py write %t/rec.npy '<f4' 2,3 iota --descr-literal "[('x', '<f4')]"
+// RUN: not sundial-run %s --arg 0=%t/rec.npy --save 1=%t/out.npy 2>&1 | FileCheck %s --check-prefix=RECORD
+// RECORD: sundial-run: error: --arg 0={{.*}}rec.npy: dtype mismatch: the file holds the structured dtype [('x', '<f4')], the argument is f32 (accepted: '<f4', '>f4')
 // RUN: python3 %S/Inputs/npy.py write %t/t.npy '<f4' 3,2 iota
 // RUN: not sundial-run %s --arg 0=%t/t.npy --save 1=%t/out.npy 2>&1 | FileCheck %s --check-prefix=SHAPE
 // SHAPE: sundial-run: error: --arg 0={{.*}}t.npy: shape mismatch: the file holds (3, 2), the argument is (2, 3) (argument 0 is memref<2x3xf32, "hbm">)

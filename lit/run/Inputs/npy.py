@@ -8,7 +8,8 @@
 #       SHAPE is "2,3" ("" for a 0-d array); VALUES is a comma list, "iota" (0, 1, 2, ...) or
 #       "iota*K+C"; floats for f descrs, integers (two's complement bit patterns allowed) for
 #       i/u/V descrs. --trailing appends N zero bytes, --truncate drops the last N data bytes,
-#       --header-len writes a wrong HEADER_LEN.
+#       --header-len writes a wrong HEADER_LEN, --descr-literal TEXT writes TEXT (a Python
+#       literal, e.g. a structured dtype) as the header's descr instead of DESCR.
 #   npy.py dump FILE
 #       Prints "descr=... fortran=... shape=(...)" and then the values, one line, in C order.
 #   npy.py raw OUT HEX
@@ -55,9 +56,10 @@ def values_for(spec, count, kind):
     return [float(v) if kind == "f" else int(v, 0) for v in items]
 
 
-def header_bytes(descr, shape, fortran, version, header_len):
+def header_bytes(descr, shape, fortran, version, header_len, literal=None):
     shape_text = "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
-    text = "{'descr': %r, 'fortran_order': %s, 'shape': %s, }" % (descr, fortran, shape_text)
+    descr_text = literal if literal is not None else repr(descr)
+    text = "{'descr': %s, 'fortran_order': %s, 'shape': %s, }" % (descr_text, fortran, shape_text)
     prefix = 10 if version == 1 else 12
     total = prefix + len(text) + 1
     text += " " * ((64 - total % 64) % 64) + "\n"
@@ -103,7 +105,10 @@ def write(args):
     if truncate:
         data = data[:-truncate]
     data += b"\0" * opt("--trailing", 0)
-    header = header_bytes(descr, shape, fortran, opt("--version", 1), opt("--header-len", None))
+    literal = opts[opts.index("--descr-literal") + 1] if "--descr-literal" in opts else None
+    header = header_bytes(
+        descr, shape, fortran, opt("--version", 1), opt("--header-len", None), literal
+    )
     with open(out, "wb") as f:
         f.write(header + data)
 
