@@ -4,6 +4,7 @@
 //!   print; diagnostics as values).
 //! - [`opt`]: the `sundial-opt` driver (mlir-opt conventions).
 //! - [`fuzz`]: the `sundial-fuzz` harness (targets, mutators, crash-proof driver).
+//! - [`run`]: the `sundial-run` driver (NISA kernels on the emulator, `.npy` arguments).
 //! - [`expected`]: `--verify-diagnostics` matching of `expected-*` comments.
 //! - [`render`]: diagnostics as source snippets (codespan-reporting) or JSON lines.
 //! - [`source`]: `--split-input-file` chunking and the nesting guard.
@@ -14,6 +15,7 @@ pub mod expected;
 pub mod fuzz;
 pub mod opt;
 pub mod render;
+pub mod run;
 pub mod session;
 pub mod source;
 

@@ -464,8 +464,10 @@ fn is_reg(ty: Type<'_>) -> bool {
     text == "!nisa.reg" || text == "!bir.reg"
 }
 
-/// Computes the (start, length) of each operand group.
-fn operand_groups(
+/// Computes the (start, length) of each operand group of `op` (which has `total` operands)
+/// from its table row: `operandSegmentSizes` when the row needs one, else the fixed groups
+/// plus the single optional or variadic one. The error is a sentence for a diagnostic.
+pub fn operand_groups(
     op: &OperationRef<'_, '_>,
     spec: &OpSpec,
     total: usize,

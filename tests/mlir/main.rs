@@ -10,4 +10,5 @@ mod isa_tables;
 mod limits;
 mod pipeline;
 mod render;
+mod run;
 mod source;

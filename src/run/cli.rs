@@ -1,0 +1,509 @@
+//! The `sundial-run` command line: `mlir-opt`'s conventions (the kernel is the positional
+//! input, `-` or nothing is stdin, long options also take LLVM's single dash) and the order in
+//! which a run checks its inputs.
+//!
+//! A run parses and verifies the kernel (diagnostics as `sundial-opt` renders them, with
+//! `file:line:col`), checks `--target` against it, picks the function, checks that every op
+//! of its body has emulator semantics, checks every `--arg` / `--save` against the function's
+//! arguments, reads the `--arg` files, runs, and only then writes the `--save` files: each to
+//! a temporary file beside it, renamed into place once all of them are written, so a failed
+//! run or a failed write leaves no output file (only a rename failing after every file was
+//! written could leave the earlier ones in place). Exit status: 0 success; 1 an error in the
+//! kernel, its inputs or the run, or a difference under `--compare-pipeline`; 2 a malformed
+//! command line.
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Parser;
+use melior::ir::{Module, attribute::AttributeLike, operation::OperationLike};
+use sundial_dialects::{
+    diag::{Diagnostic, Severity},
+    enums::Target,
+    ffi::string_attr_value,
+};
+
+use super::{Program, RunError, compare, emu_target, find_function, function_name, npy, random};
+use crate::render::{self, ColorMode, DiagnosticsFormat, RenderOptions};
+use crate::session::{RunOptions, Session};
+
+/// `I=FILE`: an argument index and a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Binding {
+    /// The argument index.
+    pub index: usize,
+    /// The file.
+    pub path: PathBuf,
+}
+
+impl std::fmt::Display for Binding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}={}", self.index, self.path.display())
+    }
+}
+
+fn parse_binding(text: &str) -> Result<Binding, String> {
+    let (index, path) = text.split_once('=').ok_or_else(|| {
+        format!("expected I=FILE.npy (an argument index and a file), got '{text}'")
+    })?;
+    let index = index
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{index}' is not an argument index (0, 1, ...)"))?;
+    if path.is_empty() {
+        return Err(format!("no file after '{index}='"));
+    }
+    Ok(Binding {
+        index,
+        path: PathBuf::from(path),
+    })
+}
+
+/// Command-line options.
+#[derive(Parser, Debug, Clone)]
+#[command(
+    name = "sundial-run",
+    version,
+    about = "Run a NISA kernel on Sundial's reference emulator, with .npy files as its arguments",
+    after_help = "Arguments not given by --arg start zero-filled (or random with --random-inputs). Example:\n  sundial-run kernel.mlir --arg 0=a.npy --arg 1=b.npy --save 2=out.npy\n  sundial-run kernel.mlir --random-inputs 7 --compare-pipeline='builtin.module(canonicalize,cse)'\nbfloat16 and the fp8 / MX types, which numpy lacks, are read from and saved as their raw bits (bf16: '<u2'; also read from '|V2', as np.save writes an ml_dtypes.bfloat16 array)."
+)]
+pub struct RunArgs {
+    /// The kernel (`-` for stdin).
+    #[arg(default_value = "-")]
+    pub input: String,
+    /// The function to run (default: the first func.func of the module).
+    #[arg(long = "func", value_name = "NAME")]
+    pub func: Option<String>,
+    /// The target whose rules are checked and whose geometry is emulated (default: the
+    /// module's sundial.target, else mariana).
+    #[arg(long = "target", value_name = "T", value_parser = clap::builder::PossibleValuesParser::new(Target::NAMES))]
+    pub target: Option<String>,
+    /// Initialise function argument I from FILE.npy (dtype and shape must be the argument's).
+    #[arg(long = "arg", value_name = "I=FILE.npy", value_parser = parse_binding)]
+    pub args: Vec<Binding>,
+    /// After the run, write function argument I to FILE.npy.
+    #[arg(long = "save", value_name = "I=FILE.npy", value_parser = parse_binding)]
+    pub saves: Vec<Binding>,
+    /// Fill the arguments no --arg gives with deterministic random values from SEED.
+    #[arg(long = "random-inputs", value_name = "SEED")]
+    pub random_inputs: Option<u64>,
+    /// Run the kernel before and after PIPELINE on the same inputs and report the first
+    /// element that differs (exit status 1).
+    #[arg(long = "compare-pipeline", value_name = "PIPELINE")]
+    pub compare_pipeline: Option<String>,
+    /// Colour in diagnostics: on a terminal (`auto`), `always` or `never`.
+    #[arg(
+        long = "color",
+        value_enum,
+        default_value = "auto",
+        value_name = "WHEN"
+    )]
+    pub color: ColorMode,
+    /// Diagnostics as text (source snippets) or as one JSON object per line.
+    #[arg(
+        long = "diagnostics-format",
+        value_enum,
+        default_value = "text",
+        value_name = "FORMAT"
+    )]
+    pub diagnostics_format: DiagnosticsFormat,
+}
+
+/// What a run prints and its exit status.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// For stdout.
+    pub stdout: String,
+    /// For stderr.
+    pub stderr: String,
+    /// The exit status.
+    pub status: i32,
+}
+
+/// Reports of one run: where diagnostics go and how they look.
+struct Reporter<'a> {
+    options: RenderOptions,
+    name: &'a str,
+    source: &'a [u8],
+    out: Outcome,
+}
+
+impl Reporter<'_> {
+    /// A failure without a position: `sundial-run: error: message`.
+    fn fail(&mut self, message: impl Into<String>) -> i32 {
+        let message = message.into();
+        match self.options.format {
+            DiagnosticsFormat::Text => {
+                self.out
+                    .stderr
+                    .push_str(&format!("sundial-run: error: {message}\n"));
+            }
+            DiagnosticsFormat::Json => {
+                let d = Diagnostic::new(Severity::Error, None, message);
+                self.out
+                    .stderr
+                    .push_str(&render::render(&[d], self.name, &[], self.options));
+            }
+        }
+        1
+    }
+
+    /// IR diagnostics, rendered like `sundial-opt`'s.
+    fn diagnostics(&mut self, diags: &[Diagnostic]) {
+        if !diags.is_empty() {
+            self.out
+                .stderr
+                .push_str(&render::render(diags, self.name, self.source, self.options));
+        }
+    }
+
+    /// A run error: at its op (with a source snippet), or without a position.
+    fn run_error(&mut self, err: &RunError) -> i32 {
+        if err.loc.is_some() {
+            let d = err.diagnostic(self.name);
+            self.diagnostics(&[d]);
+            1
+        } else {
+            let mut message = err.message.clone();
+            for n in &err.notes {
+                message.push_str(&format!("\nnote: {n}"));
+            }
+            self.fail(message)
+        }
+    }
+}
+
+/// The whole tool: returns the exit status (output files are written here, on success only).
+pub fn main_with_args(args: Vec<OsString>) -> i32 {
+    let argv =
+        sundial_codegen::cli::llvm_single_dash(args, &<RunArgs as clap::CommandFactory>::command());
+    let args = match RunArgs::try_parse_from(argv) {
+        Ok(a) => a,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    let outcome = run(&args);
+    if !outcome.stdout.is_empty() {
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(outcome.stdout.as_bytes());
+        let _ = out.flush();
+    }
+    if !outcome.stderr.is_empty() {
+        let _ = std::io::stderr().write_all(outcome.stderr.as_bytes());
+    }
+    outcome.status
+}
+
+/// Reads the kernel: a file, or stdin for `-`.
+fn read_input(input: &str) -> Result<(Vec<u8>, String), String> {
+    if input == "-" {
+        crate::opt::read_terminated(std::io::stdin().lock(), None)
+            .map(|b| (b, "<stdin>".to_string()))
+            .map_err(|e| format!("cannot read stdin: {e}"))
+    } else {
+        std::fs::File::open(input)
+            .and_then(|f| {
+                let size = f.metadata().ok().map(|m| m.len());
+                crate::opt::read_terminated(f, size)
+            })
+            .map(|b| (b, input.to_string()))
+            .map_err(|e| format!("cannot read '{input}': {e}"))
+    }
+}
+
+/// Runs `sundial-run` with parsed options: reads, checks, runs, writes (see the module doc).
+pub fn run(args: &RunArgs) -> Outcome {
+    let options = RenderOptions {
+        format: args.diagnostics_format,
+        color: args.color.enabled(),
+    };
+    let (buffer, name) = match read_input(&args.input) {
+        Ok(r) => r,
+        Err(msg) => {
+            let mut rep = Reporter {
+                options,
+                name: &args.input,
+                source: &[],
+                out: Outcome::default(),
+            };
+            rep.out.status = rep.fail(msg);
+            return rep.out;
+        }
+    };
+    let source = &buffer[..buffer.len().saturating_sub(1)];
+    let mut rep = Reporter {
+        options,
+        name: &name,
+        source,
+        out: Outcome::default(),
+    };
+    let status = run_checked(args, &buffer, &mut rep);
+    rep.out.status = status;
+    rep.out
+}
+
+fn run_checked(args: &RunArgs, buffer: &[u8], rep: &mut Reporter<'_>) -> i32 {
+    let session = match Session::new() {
+        Ok(s) => s,
+        Err(e) => return rep.fail(e.to_string()),
+    };
+    if let Some(p) = &args.compare_pipeline {
+        if p.trim().is_empty() {
+            return rep.fail("--compare-pipeline needs a pipeline, e.g. 'builtin.module(cse)'");
+        }
+        if let Err(msg) = session.check_pipeline(p) {
+            return rep.fail(format!("--compare-pipeline: {msg}"));
+        }
+    }
+    let parsed = session.parse_terminated(buffer, rep.name, 1);
+    rep.diagnostics(&parsed.diagnostics);
+    let Some(mut module) = parsed.module else {
+        return 1;
+    };
+    if parsed
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Error)
+    {
+        return 1;
+    }
+    let run_options = RunOptions::default();
+    if let Some(t) = &args.target {
+        let pipeline = format!("builtin.module(sundial-verify{{target={t}}})");
+        match session.run_pipeline(&mut module, &pipeline, &run_options, rep.name) {
+            Ok(d) => rep.diagnostics(&d),
+            Err(d) => {
+                rep.diagnostics(&d);
+                return 1;
+            }
+        }
+    }
+    let target = args
+        .target
+        .as_deref()
+        .or(module_target(&module).as_deref())
+        .and_then(Target::from_name)
+        .map(emu_target)
+        .unwrap_or(sundial_emu::Target::Mariana);
+
+    // The kernel after the pipeline, transformed from a copy before anything runs.
+    let mut after = None;
+    if let Some(p) = &args.compare_pipeline {
+        let mut copy = match clone_module(&module) {
+            Some(m) => m,
+            None => return rep.fail("cannot copy the module for --compare-pipeline"),
+        };
+        match session.run_pipeline(&mut copy, p, &run_options, rep.name) {
+            Ok(d) => rep.diagnostics(&d),
+            Err(d) => {
+                rep.diagnostics(&d);
+                return 1;
+            }
+        }
+        after = Some(copy);
+    }
+
+    let func = match find_function(&module, args.func.as_deref()) {
+        Ok(f) => f,
+        Err(e) => return rep.run_error(&e),
+    };
+    let fname = function_name(&func);
+    let program = match Program::prepare(func) {
+        Ok(p) => p,
+        Err(e) => return rep.run_error(&e),
+    };
+    if let Err(messages) = check_bindings(args, &program, &fname) {
+        for m in &messages {
+            rep.fail(m.clone());
+        }
+        return 1;
+    }
+    // Each argument's size fits in i64 (the verifier's tile rule); their sum may not.
+    let total = program
+        .args
+        .iter()
+        .fold(0usize, |t, a| t.saturating_add(a.num_bytes()));
+    if total > super::exec::MAX_HBM_BYTES {
+        return rep.fail(format!(
+            "the arguments of @{fname} hold {total} bytes, more than the {} sundial-run allocates",
+            super::exec::MAX_HBM_BYTES
+        ));
+    }
+    let mut inputs = Vec::with_capacity(program.args.len());
+    for arg in &program.args {
+        let given = args.args.iter().find(|b| b.index == arg.index);
+        let contents = match (given, args.random_inputs) {
+            (Some(b), _) => match npy::read(&b.path, arg.format, &arg.shape) {
+                Ok(bytes) => bytes,
+                Err(msg) => {
+                    return rep.fail(format!(
+                        "--arg {b}: {msg} (argument {} is {})",
+                        arg.index, arg.type_text
+                    ));
+                }
+            },
+            (None, Some(seed)) => random::fill(arg.format, arg.num_elements(), seed, arg.index),
+            (None, None) => vec![0u8; arg.num_bytes()],
+        };
+        inputs.push(contents);
+    }
+
+    let results = match (&args.compare_pipeline, &after) {
+        (Some(p), Some(after)) => {
+            let transformed = match find_function(after, Some(&fname)).and_then(Program::prepare) {
+                Ok(t) => t,
+                Err(mut e) => {
+                    e.notes
+                        .push(format!("in @{fname} after the pipeline '{p}'"));
+                    return rep.run_error(&e);
+                }
+            };
+            match compare::compare_runs(&program, &transformed, &inputs, target) {
+                Ok(compare::Verdict::Same(results)) => {
+                    rep.out.stdout.push_str(&format!(
+                        "sundial-run: @{fname} computes the same after '{p}' ({} arguments compared bit-exactly, NaNs equal whatever their payload)\n",
+                        program.args.len()
+                    ));
+                    results
+                }
+                Ok(compare::Verdict::Differs(d)) => {
+                    return rep.fail(format!(
+                        "@{fname} computes differently after the pipeline '{p}': {d}"
+                    ));
+                }
+                Err(e) => return rep.run_error(&e),
+            }
+        }
+        _ => match program.execute(&inputs, target) {
+            Ok(r) => r,
+            Err(e) => return rep.run_error(&e),
+        },
+    };
+
+    if let Err(msg) = save(args, &program, &results) {
+        return rep.fail(msg);
+    }
+    0
+}
+
+/// Every `--arg` and `--save` names an argument of the function; no argument is given twice;
+/// no file is written twice. All problems are reported.
+fn check_bindings(
+    args: &RunArgs,
+    program: &Program<'_, '_>,
+    fname: &str,
+) -> Result<(), Vec<String>> {
+    let n = program.args.len();
+    let has = || {
+        if n == 0 {
+            format!("@{fname} has no arguments")
+        } else {
+            format!(
+                "@{fname} has {n} argument{} (0..{})",
+                if n == 1 { "" } else { "s" },
+                n - 1
+            )
+        }
+    };
+    let mut problems = Vec::new();
+    for (k, b) in args.args.iter().enumerate() {
+        if b.index >= n {
+            problems.push(format!(
+                "--arg {b}: unknown argument index {}: {}",
+                b.index,
+                has()
+            ));
+        } else if let Some(first) = args.args[..k].iter().find(|o| o.index == b.index) {
+            problems.push(format!(
+                "argument {} is given twice: --arg {first} and --arg {b}",
+                b.index
+            ));
+        }
+    }
+    for (k, s) in args.saves.iter().enumerate() {
+        if s.index >= n {
+            problems.push(format!(
+                "--save {s}: {} is not an argument: {}",
+                s.index,
+                has()
+            ));
+        } else if let Some(first) = args.saves[..k].iter().find(|o| o.path == s.path) {
+            problems.push(format!(
+                "'{}' would be written twice: --save {first} and --save {s}",
+                s.path.display()
+            ));
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
+}
+
+/// Writes every `--save` file: all to temporary files first, then renamed into place; on any
+/// failure the temporary files are removed and no output exists.
+fn save(args: &RunArgs, program: &Program<'_, '_>, results: &[Vec<u8>]) -> Result<(), String> {
+    let mut staged: Vec<(PathBuf, &Path)> = Vec::new();
+    let cleanup = |staged: &[(PathBuf, &Path)]| {
+        for (tmp, _) in staged {
+            let _ = std::fs::remove_file(tmp);
+        }
+    };
+    for s in &args.saves {
+        let arg = &program.args[s.index];
+        let written = npy::encode(arg.format, &arg.shape, &results[s.index]).and_then(|bytes| {
+            let tmp = temp_path(&s.path);
+            std::fs::write(&tmp, &bytes)
+                .map(|()| tmp.clone())
+                .map_err(|e| {
+                    let _ = std::fs::remove_file(&tmp);
+                    format!("cannot write '{}': {e}", s.path.display())
+                })
+        });
+        match written {
+            Ok(tmp) => staged.push((tmp, &s.path)),
+            Err(msg) => {
+                cleanup(&staged);
+                return Err(msg);
+            }
+        }
+    }
+    for (k, (tmp, path)) in staged.iter().enumerate() {
+        if let Err(e) = std::fs::rename(tmp, path) {
+            cleanup(&staged[k..]);
+            return Err(format!("cannot write '{}': {e}", path.display()));
+        }
+    }
+    Ok(())
+}
+
+/// A temporary file beside `path` (same directory, so the rename is atomic).
+fn temp_path(path: &Path) -> PathBuf {
+    let file = path
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out.npy".into());
+    path.with_file_name(format!(".{file}.{}.sundial-run.tmp", std::process::id()))
+}
+
+/// The module's `sundial.target`, if it names one (the verifier has checked its spelling).
+fn module_target(module: &Module<'_>) -> Option<String> {
+    module
+        .as_operation()
+        .attribute("sundial.target")
+        .ok()
+        .filter(|a| a.is_string())
+        .map(string_attr_value)
+}
+
+/// A deep copy of `module` (MLIR's operation clone), for `--compare-pipeline`.
+fn clone_module<'c>(module: &Module<'c>) -> Option<Module<'c>> {
+    unsafe {
+        let op = mlir_sys::mlirOperationClone(module.as_operation().to_raw());
+        Module::from_option_raw(mlir_sys::mlirModuleFromOperation(op))
+    }
+}

@@ -1,0 +1,380 @@
+//! `sundial-run` (`sundial::run`): the tables it is built from, `.npy` files read and written
+//! through ndarray-npy's typed API (independently of the tool's own reader and writer), the
+//! bit-exact round trip through a DMA kernel, the `nisa.ap` geometry, and the comparison that
+//! `--compare-pipeline` reports.
+
+use std::path::{Path, PathBuf};
+
+use ndarray::{Array1, Array2, ArrayD, IxDyn};
+use ndarray_npy::{read_npy, write_npy};
+use sundial::Session;
+use sundial::run::{
+    Program, ap, cli, compare, exec, find_function, npy,
+    ops::{HANDLERS, handler},
+};
+use sundial_dialects::dtype::Dtype;
+use sundial_emu::{DType, Memory, Target, View};
+
+/// A fresh directory for one test's files.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sundial-run-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+/// Runs the tool's `main` on `args` (after the program name).
+fn tool(args: &[&str]) -> i32 {
+    let mut argv = vec!["sundial-run".into()];
+    argv.extend(args.iter().map(std::ffi::OsString::from));
+    cli::main_with_args(argv)
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 path")
+}
+
+#[test]
+fn every_handler_row_names_an_op_once() {
+    for (i, h) in HANDLERS.iter().enumerate() {
+        if let Some(mnemonic) = h.op.strip_prefix("nisa.") {
+            assert!(
+                sundial_dialects::nisa::op(mnemonic).is_some(),
+                "handler row {} is not a NISA op",
+                h.op
+            );
+        } else {
+            assert_eq!(h.op, "func.return", "an unexpected non-NISA row");
+        }
+        assert!(
+            HANDLERS[..i].iter().all(|o| o.op != h.op),
+            "{} has two rows",
+            h.op
+        );
+        assert!(handler(h.op).is_some());
+    }
+    assert!(handler("nisa.tensor_tensor_arith").is_none());
+}
+
+#[test]
+fn every_nisa_dtype_has_one_format_of_its_size() {
+    for &d in Dtype::ALL {
+        let rows: Vec<_> = npy::FORMATS.iter().filter(|f| f.nisa == d).collect();
+        assert_eq!(rows.len(), 1, "{d:?} needs exactly one row");
+        let f = rows[0];
+        assert_eq!(f.size() as u64, d.byte_size(), "{d:?}");
+        assert!(
+            f.little.contains(&f.write),
+            "{d:?} must read what it writes"
+        );
+    }
+}
+
+#[test]
+fn every_table_default_is_read_by_the_attribute_getters() {
+    use sundial_dialects::spec::Presence;
+    for op in sundial_dialects::nisa::OPS {
+        for a in op.attrs {
+            if let Presence::Default(text) = a.presence {
+                assert!(
+                    exec::default_parses(&a.kind, text),
+                    "nisa.{} attribute '{}' default '{text}'",
+                    op.name,
+                    a.name
+                );
+            }
+        }
+    }
+    // Golden values written from the spelling, not from the parser.
+    assert_eq!(exec::parse_default_ints("array<i64: 0>"), Some(vec![0]));
+    assert_eq!(
+        exec::parse_default_ints("array<i64: 3, -1>"),
+        Some(vec![3, -1])
+    );
+    assert_eq!(exec::parse_default_ints("array<i64>"), Some(vec![]));
+    assert_eq!(exec::parse_default_float("-3.40282347e+38"), Some(f32::MIN));
+    assert_eq!(exec::parse_default_bool("true"), Some(true));
+    assert_eq!(exec::parse_default_int("-1"), Some(-1));
+    assert_eq!(exec::parse_default_int("x"), None);
+}
+
+const COPY: &str = r#"
+module {
+  func.func @copy(%a: memref<4x5xf32, "hbm">, %b: memref<4x5xf32, "hbm">,
+                  %i: memref<7xi64, "hbm">, %j: memref<7xi64, "hbm">,
+                  %h: memref<3x2xbf16, "hbm">, %k: memref<3x2xbf16, "hbm">) {
+    %t = "nisa.alloc"() : () -> memref<4x5xf32, "sbuf">
+    "nisa.dma_copy"(%t, %a) : (memref<4x5xf32, "sbuf">, memref<4x5xf32, "hbm">) -> ()
+    "nisa.dma_copy"(%b, %t) : (memref<4x5xf32, "hbm">, memref<4x5xf32, "sbuf">) -> ()
+    %u = "nisa.alloc"() : () -> memref<7xi64, "sbuf">
+    "nisa.dma_copy"(%u, %i) : (memref<7xi64, "sbuf">, memref<7xi64, "hbm">) -> ()
+    "nisa.dma_copy"(%j, %u) : (memref<7xi64, "hbm">, memref<7xi64, "sbuf">) -> ()
+    "nisa.dma_copy"(%k, %h) : (memref<3x2xbf16, "hbm">, memref<3x2xbf16, "hbm">) -> ()
+    return
+  }
+}
+"#;
+
+/// npy in -> dma_copy kernel (through SBUF) -> npy out is the identity, bit for bit, for
+/// values a conversion would disturb: NaNs with payloads, -0.0, subnormals, infinities, the
+/// extremes of int64, and bf16 bit patterns.
+#[test]
+fn a_dma_copy_kernel_round_trips_npy_files_bit_exactly() {
+    let dir = scratch("roundtrip");
+    let kernel = dir.join("copy.mlir");
+    std::fs::write(&kernel, COPY).unwrap();
+    let bits: Vec<u32> = vec![
+        0x7fc0_0001,
+        0xffc1_2345,
+        0x8000_0000,
+        0x0000_0001,
+        0x7f80_0000,
+        0xff80_0000,
+        0x3f80_0000,
+        0x7f7f_ffff,
+        0x0080_0000,
+        0x807f_ffff,
+        0x7fa0_0000,
+        0,
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+        7,
+        8,
+    ];
+    let a =
+        Array2::from_shape_vec((4, 5), bits.iter().map(|&b| f32::from_bits(b)).collect()).unwrap();
+    let i = Array1::from(vec![i64::MIN, i64::MAX, -1, 0, 1, 42, -42]);
+    let h = Array2::from_shape_vec(
+        (3, 2),
+        vec![0x3fc0u16, 0x7f80, 0xffc1, 0x8000, 0x0001, 0x7fff],
+    )
+    .unwrap();
+    write_npy(dir.join("a.npy"), &a).unwrap();
+    write_npy(dir.join("i.npy"), &i).unwrap();
+    write_npy(dir.join("h.npy"), &h).unwrap();
+    let arg = |k: usize, f: &str| format!("{k}={}", path(&dir.join(f)));
+    let status = tool(&[
+        path(&kernel),
+        "--arg",
+        &arg(0, "a.npy"),
+        "--arg",
+        &arg(2, "i.npy"),
+        "--arg",
+        &arg(4, "h.npy"),
+        "--save",
+        &arg(1, "b.npy"),
+        "--save",
+        &arg(3, "j.npy"),
+        "--save",
+        &arg(5, "k.npy"),
+    ]);
+    assert_eq!(status, 0);
+    let b: Array2<f32> = read_npy(dir.join("b.npy")).unwrap();
+    let out: Vec<u32> = b.iter().map(|v| v.to_bits()).collect();
+    assert_eq!(out, bits);
+    let j: Array1<i64> = read_npy(dir.join("j.npy")).unwrap();
+    assert_eq!(j, i);
+    // bf16 is saved as '<u2' (raw bits): readable as uint16.
+    let k: Array2<u16> = read_npy(dir.join("k.npy")).unwrap();
+    assert_eq!(k, h);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An array written by ndarray-npy in Fortran order (a transposed view) reads back in C
+/// order through the tool.
+#[test]
+fn fortran_order_files_are_read_in_their_own_order() {
+    let dir = scratch("fortran");
+    let c = ArrayD::from_shape_vec(IxDyn(&[2, 3, 4]), (0..24i32).collect()).unwrap();
+    // A Fortran-order array with the same logical contents.
+    let f = c
+        .clone()
+        .reversed_axes()
+        .as_standard_layout()
+        .reversed_axes()
+        .to_owned();
+    assert!(f.t().is_standard_layout());
+    write_npy(dir.join("f.npy"), &f).unwrap();
+    let bytes = std::fs::read(dir.join("f.npy")).unwrap();
+    assert!(
+        String::from_utf8_lossy(&bytes[..128]).contains("'fortran_order': True"),
+        "ndarray-npy wrote C order"
+    );
+    let format = npy::format_of(Dtype::I32);
+    let data = npy::parse(&bytes, format, &[2, 3, 4]).unwrap();
+    let values: Vec<i32> = data
+        .chunks_exact(4)
+        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert_eq!(values, (0..24).collect::<Vec<_>>());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// What the tool writes is what numpy's format says: ndarray-npy reads every native dtype
+/// back with its typed reader.
+#[test]
+fn saved_files_are_read_by_ndarray_npy() {
+    let f = npy::format_of(Dtype::I16);
+    let data: Vec<u8> = [1i16, -2, 300]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let file = npy::encode(f, &[3], &data).unwrap();
+    let dir = scratch("encode");
+    std::fs::write(dir.join("x.npy"), &file).unwrap();
+    let back: Array1<i16> = read_npy(dir.join("x.npy")).unwrap();
+    assert_eq!(back.to_vec(), vec![1, -2, 300]);
+    let f = npy::format_of(Dtype::F16);
+    let file = npy::encode(f, &[2], &[0x00, 0x3c, 0x00, 0xc0]).unwrap();
+    // '<f2' is a numpy float16: 1.0 and -2.0.
+    assert!(String::from_utf8_lossy(&file).contains("'descr': '<f2'"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn sbuf_tile(mem: &mut Memory, shape: &[usize]) -> View {
+    mem.alloc_sbuf(DType::F32, shape).unwrap()
+}
+
+#[test]
+fn access_patterns_map_onto_emulator_layouts() {
+    let mut mem = Memory::new(Target::Cayman);
+    // HBM [8, 4] f32: rows 2..4, every other column from column 1.
+    let h = mem.alloc_hbm("h", DType::F32, &[8, 4]).unwrap();
+    let v = ap::view(&h, false, DType::F32, &[(4, 2), (2, 2)], 9, None).unwrap();
+    assert_eq!(
+        (v.offset(), v.shape(), v.strides()),
+        (9, &[2, 2][..], &[4, 2][..])
+    );
+    // The same tensor read as uint16 halves: offsets and steps count halves.
+    let v = ap::view(&h, false, DType::U16, &[(1, 64)], 0, None).unwrap();
+    assert_eq!(v.shape(), &[64]);
+    assert!(ap::view(&h, false, DType::U16, &[(1, 65)], 0, None).is_err());
+    // An indirect row dimension spans every row of the table.
+    let v = ap::view(&h, false, DType::F32, &[(4, 3), (1, 4)], 0, Some(0)).unwrap();
+    assert_eq!(v.shape(), &[8, 4]);
+    // SBUF [4, 4] f32 on cayman (224 KiB per partition = 57344 f32): offset 5 is partition 1,
+    // column 1.
+    let t = sbuf_tile(&mut mem, &[4, 4]);
+    let v = ap::view(&t, true, DType::F32, &[(4, 2), (1, 2)], 5, None).unwrap();
+    assert_eq!(v.strides(), &[57344, 1]);
+    assert_eq!(v.offset(), t.offset() + 57344 + 1);
+    // The partition step must be the row size, and the free part must stay in the row.
+    assert!(ap::view(&t, true, DType::F32, &[(8, 2), (1, 2)], 0, None).is_err());
+    let err = ap::view(&t, true, DType::F32, &[(4, 2), (1, 3)], 2, None).unwrap_err();
+    assert!(err.contains("next partition"), "{err}");
+    // An indirect partition dimension spans the partitions from the start one.
+    let v = ap::view(&t, true, DType::F32, &[(4, 1), (1, 4)], 4, Some(0)).unwrap();
+    assert_eq!(v.shape(), &[3, 4]);
+    // Step 0 on an indirect dimension is refused.
+    assert!(ap::view(&t, true, DType::F32, &[(4, 1), (0, 4)], 0, Some(1)).is_err());
+}
+
+#[test]
+fn index_tiles_are_read_along_their_one_long_dimension() {
+    let col =
+        View::contiguous(sundial_emu::AllocId::from_raw(0), DType::I32, 0, vec![5, 1]).unwrap();
+    let row =
+        View::contiguous(sundial_emu::AllocId::from_raw(0), DType::I32, 0, vec![1, 5]).unwrap();
+    let sq =
+        View::contiguous(sundial_emu::AllocId::from_raw(0), DType::I32, 0, vec![2, 3]).unwrap();
+    let var = sundial_emu::Affine::var(2);
+    let zero = sundial_emu::Affine::constant(0);
+    assert_eq!(
+        ap::index_at(&col, 2).unwrap(),
+        vec![var.clone(), zero.clone()]
+    );
+    assert_eq!(ap::index_at(&row, 2).unwrap(), vec![zero, var]);
+    assert!(ap::index_at(&sq, 2).is_err());
+}
+
+const TWO_KERNELS: &str = r#"
+module {
+  func.func @k(%a: memref<2x3xf32, "hbm">, %b: memref<2x3xf32, "hbm">, %out: memref<2x3xf32, "hbm">) {
+    "nisa.dma_copy"(%out, %a) : (memref<2x3xf32, "hbm">, memref<2x3xf32, "hbm">) -> ()
+    return
+  }
+  func.func @other(%a: memref<2x3xf32, "hbm">, %b: memref<2x3xf32, "hbm">, %out: memref<2x3xf32, "hbm">) {
+    "nisa.dma_copy"(%out, %b) : (memref<2x3xf32, "hbm">, memref<2x3xf32, "hbm">) -> ()
+    return
+  }
+  func.func @narrow(%a: memref<2x3xf32, "hbm">) {
+    return
+  }
+}
+"#;
+
+fn f32_bytes(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+/// The comparison `--compare-pipeline` reports: the first differing element with its
+/// argument, index and both values; NaNs equal whatever their payload.
+#[test]
+fn compare_runs_reports_the_first_difference() {
+    let session = Session::new().unwrap();
+    let parsed = session.parse(TWO_KERNELS.as_bytes(), "two.mlir");
+    let module = parsed.module.expect("the kernels parse");
+    let k = Program::prepare(find_function(&module, Some("k")).unwrap()).unwrap();
+    let other = Program::prepare(find_function(&module, Some("other")).unwrap()).unwrap();
+    let narrow = Program::prepare(find_function(&module, Some("narrow")).unwrap()).unwrap();
+    let a = f32_bytes(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    let mut b = a.clone();
+    b[16..20].copy_from_slice(&7.5f32.to_le_bytes());
+    let inputs = vec![a.clone(), b, vec![0; 24]];
+    let verdict = compare::compare_runs(&k, &other, &inputs, Target::Mariana).unwrap();
+    let compare::Verdict::Differs(d) = verdict else {
+        panic!("the kernels differ: {verdict:?}")
+    };
+    assert_eq!(
+        d.to_string(),
+        "argument 2, index [1, 1]: before 5.0 (0x40a00000), after 7.5 (0x40f00000)"
+    );
+    // The same kernel compares equal, and its results are returned.
+    let same = compare::compare_runs(&k, &k, &inputs, Target::Mariana).unwrap();
+    assert_eq!(
+        same,
+        compare::Verdict::Same(vec![a.clone(), inputs[1].clone(), a])
+    );
+    // A different signature is an error.
+    let err = compare::compare_runs(&k, &narrow, &inputs, Target::Mariana).unwrap_err();
+    assert!(
+        err.message.contains("changed the arguments"),
+        "{}",
+        err.message
+    );
+
+    assert!(compare::same(DType::F32, 0x7fc0_0000, 0xffc0_1234));
+    assert!(compare::same(DType::Bf16, 0x7fc0, 0xffff));
+    assert!(!compare::same(DType::F32, 0x0000_0000, 0x8000_0000));
+    assert!(!compare::same(DType::I32, 1, 2));
+    assert_eq!(compare::show(DType::I8, 0xff), "-1");
+    assert_eq!(compare::show(DType::U64, u64::MAX), "18446744073709551615");
+    assert_eq!(compare::unravel(7, &[2, 3, 4]), vec![0, 1, 3]);
+}
+
+/// The library runs a kernel from bytes to bytes; arguments not given are the caller's.
+#[test]
+fn programs_execute_from_bytes_to_bytes() {
+    let session = Session::new().unwrap();
+    let module = session
+        .parse(TWO_KERNELS.as_bytes(), "two.mlir")
+        .module
+        .unwrap();
+    let k = Program::prepare(find_function(&module, None).unwrap()).unwrap();
+    assert_eq!(k.args.len(), 3);
+    assert_eq!(k.args[0].type_text, "memref<2x3xf32, \"hbm\">");
+    let a = f32_bytes(&[0.5; 6]);
+    let out = k
+        .execute(&[a.clone(), vec![0; 24], vec![0; 24]], Target::Sunda)
+        .unwrap();
+    assert_eq!(out[2], a);
+    // Contents of the wrong size are refused, not truncated.
+    let err = k
+        .execute(&[vec![0; 3], vec![0; 24], vec![0; 24]], Target::Sunda)
+        .unwrap_err();
+    assert!(err.message.contains("3 bytes given"), "{}", err.message);
+}
