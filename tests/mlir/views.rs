@@ -587,3 +587,103 @@ fn the_verifier_reads_the_chain_from_ir() {
         (8 * 64 + 16, vec![(1, 32), (128, 4)])
     );
 }
+
+/// Every refusal `fold` can give through its API, including the ones the verifier's own rules
+/// catch first in IR (malformed patterns, negative offsets, empty shapes, overflow).
+#[test]
+fn every_refusal_has_its_kind_and_sentence() {
+    let t = hbm(&[8, 16]);
+    let cases: Vec<(Base, Vec<ViewStep>, FoldErrorKind, &str)> = vec![
+        (
+            hbm(&[0, 4]),
+            vec![],
+            FoldErrorKind::Shape,
+            "has no elements",
+        ),
+        (
+            hbm(&[i64::MAX, 4]),
+            vec![],
+            FoldErrorKind::Overflow,
+            "64 bits",
+        ),
+        (
+            t.clone(),
+            vec![ap(&[], 0)],
+            FoldErrorKind::Pattern,
+            "no pairs",
+        ),
+        (
+            t.clone(),
+            vec![ap(&[(1, 0)], 0)],
+            FoldErrorKind::Pattern,
+            "num 0",
+        ),
+        (
+            t.clone(),
+            vec![ViewStep::Ap {
+                pattern: vec![(16, 8)],
+                offset: 0,
+                elem_bytes: 4,
+                indirect_dim: Some(1),
+            }],
+            FoldErrorKind::Pattern,
+            "indirect dimension 1",
+        ),
+        (
+            t.clone(),
+            vec![ap(&[(1, 4)], -1)],
+            FoldErrorKind::Bounds,
+            "negative",
+        ),
+        (
+            t.clone(),
+            vec![ap(&[(1, 128)], 1)],
+            FoldErrorKind::Bounds,
+            "element 128",
+        ),
+        (
+            Base {
+                elem_bytes: 2,
+                ..sbuf(&[128, 3])
+            },
+            vec![ap(&[(1, 128), (1, 1)], 0)],
+            FoldErrorKind::Dtype,
+            "does not divide",
+        ),
+        (
+            t.clone(),
+            vec![reshape(&[8, 0])],
+            FoldErrorKind::Shape,
+            "empty dimension",
+        ),
+        (
+            t.clone(),
+            vec![slice(&[0, -1], &[1, 1], &[8, 4])],
+            FoldErrorKind::Shape,
+            "starts are at least 0",
+        ),
+        (
+            t.clone(),
+            vec![slice(&[0, 0], &[1, 0], &[8, 4])],
+            FoldErrorKind::Shape,
+            "steps and sizes at least 1",
+        ),
+        (
+            t.clone(),
+            vec![broadcast(&[8])],
+            FoldErrorKind::Shape,
+            "keeps the rank",
+        ),
+        (
+            sbuf(&[128, 64]),
+            vec![ap(&[(64, 64), (1, 64)], 65 * 64)],
+            FoldErrorKind::Bounds,
+            "partitions 65..129",
+        ),
+    ];
+    for (base, chain, want, text) in cases {
+        let e = fold(&base, &chain).expect_err(text);
+        assert_eq!(e.kind, want, "{text}: {e}");
+        assert!(e.message.contains(text), "{text}: {e}");
+    }
+}
