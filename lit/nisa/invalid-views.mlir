@@ -192,3 +192,76 @@ func.func @indirect_on_view(%t: memref<64x1024xf32, "hbm">, %i: memref<128x1xui3
       : (memref<1024x64xf32, "hbm">, memref<128x1xui32, "sbuf">) -> memref<128x64xf32, "hbm">
   return
 }
+
+// -----
+
+// A view ends a chain of at most 64 views (each view folds its whole chain).
+func.func @chain(%t: memref<64x64xf32, "hbm">) {
+  %v0 = "nisa.reshape"(%t) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v1 = "nisa.reshape"(%v0) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v2 = "nisa.reshape"(%v1) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v3 = "nisa.reshape"(%v2) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v4 = "nisa.reshape"(%v3) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v5 = "nisa.reshape"(%v4) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v6 = "nisa.reshape"(%v5) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v7 = "nisa.reshape"(%v6) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v8 = "nisa.reshape"(%v7) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v9 = "nisa.reshape"(%v8) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v10 = "nisa.reshape"(%v9) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v11 = "nisa.reshape"(%v10) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v12 = "nisa.reshape"(%v11) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v13 = "nisa.reshape"(%v12) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v14 = "nisa.reshape"(%v13) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v15 = "nisa.reshape"(%v14) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v16 = "nisa.reshape"(%v15) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v17 = "nisa.reshape"(%v16) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v18 = "nisa.reshape"(%v17) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v19 = "nisa.reshape"(%v18) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v20 = "nisa.reshape"(%v19) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v21 = "nisa.reshape"(%v20) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v22 = "nisa.reshape"(%v21) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v23 = "nisa.reshape"(%v22) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v24 = "nisa.reshape"(%v23) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v25 = "nisa.reshape"(%v24) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v26 = "nisa.reshape"(%v25) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v27 = "nisa.reshape"(%v26) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v28 = "nisa.reshape"(%v27) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v29 = "nisa.reshape"(%v28) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v30 = "nisa.reshape"(%v29) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v31 = "nisa.reshape"(%v30) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v32 = "nisa.reshape"(%v31) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v33 = "nisa.reshape"(%v32) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v34 = "nisa.reshape"(%v33) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v35 = "nisa.reshape"(%v34) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v36 = "nisa.reshape"(%v35) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v37 = "nisa.reshape"(%v36) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v38 = "nisa.reshape"(%v37) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v39 = "nisa.reshape"(%v38) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v40 = "nisa.reshape"(%v39) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v41 = "nisa.reshape"(%v40) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v42 = "nisa.reshape"(%v41) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v43 = "nisa.reshape"(%v42) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v44 = "nisa.reshape"(%v43) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v45 = "nisa.reshape"(%v44) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v46 = "nisa.reshape"(%v45) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v47 = "nisa.reshape"(%v46) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v48 = "nisa.reshape"(%v47) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v49 = "nisa.reshape"(%v48) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v50 = "nisa.reshape"(%v49) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v51 = "nisa.reshape"(%v50) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v52 = "nisa.reshape"(%v51) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v53 = "nisa.reshape"(%v52) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v54 = "nisa.reshape"(%v53) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v55 = "nisa.reshape"(%v54) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v56 = "nisa.reshape"(%v55) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v57 = "nisa.reshape"(%v56) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v58 = "nisa.reshape"(%v57) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v59 = "nisa.reshape"(%v58) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v60 = "nisa.reshape"(%v59) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v61 = "nisa.reshape"(%v60) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v62 = "nisa.reshape"(%v61) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  %v63 = "nisa.reshape"(%v62) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  // expected-error@+1 {{this view ends a chain of more than 64 views (each view folds its whole chain); copy the data, or take one access pattern, instead (rule: view chain)}}
+  %last = "nisa.reshape"(%v63) : (memref<64x64xf32, "hbm">) -> memref<64x64xf32, "hbm">
+  return
+}

@@ -21,9 +21,9 @@ use melior::ir::{
 /// The view ops other than `ap` (which is a view only when taken on a view).
 pub const VIEW_OPS: &[&str] = &["reshape", "slice", "permute", "broadcast"];
 
-/// The deepest chain of views read (SSA chains are acyclic; the bound only stops a runaway
-/// walk on malformed IR).
-const MAX_CHAIN: usize = 10_000;
+/// The longest chain of views a view op may end. Every view op folds its whole chain, so the
+/// verifier's work grows with the square of the chain; kernels chain a handful of views.
+pub const MAX_CHAIN: usize = 64;
 
 /// Whether `op` is a NISA view op (`nisa.ap` included).
 pub fn is_view_op(op: &OperationRef<'_, '_>) -> bool {
@@ -32,11 +32,30 @@ pub fn is_view_op(op: &OperationRef<'_, '_>) -> bool {
         .is_some_and(|n| n == "ap" || VIEW_OPS.contains(&n))
 }
 
+/// Why [`view_chain`] cannot read a chain.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChainError {
+    /// More than [`MAX_CHAIN`] views: the error of the op that ends the chain.
+    TooLong,
+    /// A view op on the way, or the base, is malformed (that op reports its own error).
+    Malformed(String),
+}
+
+impl From<String> for ChainError {
+    fn from(message: String) -> ChainError {
+        ChainError::Malformed(message)
+    }
+}
+
+impl From<&str> for ChainError {
+    fn from(message: &str) -> ChainError {
+        ChainError::Malformed(message.to_string())
+    }
+}
+
 /// The chain of views producing `value`: the tile of its base (the first value no view op
-/// produces, e.g. an `alloc` result or an argument) and the steps from it, base first. Fails
-/// with a sentence when a view op on the way, or the base, is malformed (that op reports its
-/// own error).
-pub fn view_chain(value: Value<'_, '_>) -> Result<(Tile, Vec<ViewStep>), String> {
+/// produces, e.g. an `alloc` result or an argument) and the steps from it, base first.
+pub fn view_chain(value: Value<'_, '_>) -> Result<(Tile, Vec<ViewStep>), ChainError> {
     let mut steps = Vec::new();
     let mut cursor = value.to_raw();
     loop {
@@ -46,12 +65,12 @@ pub fn view_chain(value: Value<'_, '_>) -> Result<(Tile, Vec<ViewStep>), String>
             return Ok((Tile::from_type(current.r#type())?, steps));
         };
         if steps.len() >= MAX_CHAIN {
-            return Err(format!("a chain of more than {MAX_CHAIN} views"));
+            return Err(ChainError::TooLong);
         }
         steps.push(step_of(&op)?);
         cursor = op
             .operand(0)
-            .map_err(|_| "a view op without its tensor operand".to_string())?
+            .map_err(|_| ChainError::from("a view op without its tensor operand"))?
             .to_raw();
     }
 }
@@ -199,8 +218,16 @@ pub fn check(v: &mut OpView<'_, '_, '_>) {
 /// own step.
 pub fn fold_at(v: &mut OpView<'_, '_, '_>) {
     let Ok(result) = v.op.result(0) else { return };
-    let Ok((base, chain)) = view_chain(Value::from(result)) else {
-        return;
+    let (base, chain) = match view_chain(Value::from(result)) {
+        Ok(found) => found,
+        // Too long a chain is this op's error; a malformed op on the way reports its own.
+        Err(ChainError::TooLong) => {
+            v.error(format!(
+                "this view ends a chain of more than {MAX_CHAIN} views (each view folds its whole chain); copy the data, or take one access pattern, instead (rule: view chain)"
+            ));
+            return;
+        }
+        Err(ChainError::Malformed(_)) => return,
     };
     let base = Base {
         shape: base.shape.clone(),
