@@ -2,9 +2,10 @@
 //!
 //! [`ROWS`] has one [`Row`] per NISA op the selector can meet: the 62 `emit_*` mnemonics of
 //! isa-table.md §1 (spelled as the NISA dialect spells them), the six `_nki_irbuilder` extras
-//! (`rand2`, `rng`, `rand_get_state`, `rand_set_state`, `set_rng_seed`, `dma_compute`) and the
-//! three generic loads/stores, which never reach selection (their row names the pass that
-//! lowers them). A row holds the legal engines, the default engine, the oldest target, the
+//! (`rand2`, `rng`, `rand_get_state`, `rand_set_state`, `set_rng_seed`, `dma_compute`), the
+//! public NKI functions without an emit builder (`nc_transpose`, `core_barrier`) and the three
+//! generic loads/stores, which never reach selection (their row names the pass that lowers
+//! them). A row holds the legal engines, the default engine, the oldest target, the
 //! dtype rule and an ordered list of [`Case`]s: the first case whose conditions hold gives the
 //! BIR op, the opcode sequence ([`Seq`]) and any ALU byte override. Every fact carries its
 //! [`Source`]; every conflict settled for it is a comment or `note` next to it.
@@ -1307,6 +1308,80 @@ pub static ROWS: &[Row] = &[
         SEED,
         "reduce_op add only (front-end policy; the firmware has more)",
     ),
+    // ---- public nki.isa / nki.lnc functions outside the emit builders ------------------------------
+    Row {
+        default: DefaultEngine::Required,
+        ..entry(
+            "nc_transpose",
+            None,
+            &[Engine::Tensor, Engine::Vector],
+            1,
+            DtypeRule::NoFp32rIn,
+            &[
+                case(
+                    &[When::Engine(Engine::Vector), When::WideDst],
+                    Some("stream_transpose"),
+                    Seq::Ops(&[0x6b, 0x69]),
+                    SEED,
+                    "on Vector: the stream_transpose pair when dst spans >= 32 partitions",
+                ),
+                case(
+                    &[When::Engine(Engine::Vector)],
+                    Some("stream_transpose"),
+                    Seq::Ops(&[0x6b]),
+                    SEED,
+                    "on Vector: the standalone stream_transpose",
+                ),
+                case(
+                    &[],
+                    Some("matmult"),
+                    Seq::Missing {
+                        named: &[0x01, 0x02],
+                        missing: "the Tensor-engine transpose is LDWEIGHTS + MATMUL of data by an \
+                                  identity moving tile, which no Sundial pass allocates and fills \
+                                  yet",
+                    },
+                    &[Source::Api, Source::Aws],
+                    "nki.isa.nc_transpose docstring: equivalent to nc_matmul with is_transpose",
+                ),
+            ],
+            API,
+            "NKI picks the engine from the tile shape (only the Tensor engine beyond 32x32); its \
+             choice for smaller tiles is not public, so selection needs the engine",
+        )
+    },
+    Row {
+        min: MinTarget::From(Target::Cayman),
+        ..entry(
+            "core_barrier",
+            None,
+            &[
+                Engine::GpSimd,
+                Engine::Tensor,
+                Engine::Scalar,
+                Engine::Dma,
+                Engine::Vector,
+                Engine::Sync,
+            ],
+            0,
+            DtypeRule::Any,
+            &[case(
+                &[],
+                None,
+                Seq::Missing {
+                    named: &[],
+                    missing: "the barrier is a remote semaphore update to the peer core plus a \
+                              local semaphore wait; no source gives those instructions or their \
+                              encoding",
+                },
+                API,
+                "",
+            )],
+            API,
+            "nki.isa.core_barrier / nki.lnc.core_barrier: NeuronCore v3+, cores (0, 1); the \
+             engine defaults to GpSimd",
+        )
+    },
     // ---- generic loads and stores (rewritten before selection) ---------------------------------------
     Row {
         default: DefaultEngine::Emit(Engine::Dma),

@@ -13,9 +13,10 @@ use sundial_codegen::{SelectError, SelectQuery, Selection, Target, gather_chunks
 use Engine::{Dma, GpSimd, Scalar, Sync, Tensor, Vector};
 use Target::{Cayman, Mariana, Sunda};
 
-/// The 62 emit mnemonics of isa-table.md §1 (rows 1..62 in order), the six irbuilder extras and
-/// the three generic loads/stores, as the NISA dialect spells them.
-const NAMES: [&str; 71] = [
+/// The 62 emit mnemonics of isa-table.md §1 (rows 1..62 in order), the six irbuilder extras,
+/// the three generic loads/stores and the public functions without an emit builder
+/// (`nki.isa.nc_transpose`, `nki.isa.core_barrier`), as the NISA dialect spells them.
+const NAMES: [&str; 73] = [
     "iota",
     "tensor_scalar_affine_select",
     "cross_lane_reduce_arith",
@@ -87,6 +88,8 @@ const NAMES: [&str; 71] = [
     "generic_load",
     "generic_indirect_load",
     "generic_indirect_save",
+    "nc_transpose",
+    "core_barrier",
 ];
 
 fn q(t: Target) -> SelectQuery {
@@ -429,6 +432,27 @@ fn every_row_selects_as_the_reference_says() {
     ok("rand_get_state", q(Sunda), &[0x77], GpSimd, "rand_state");
     ok("rand_set_state", q(Sunda), &[0x78], GpSimd, "rand_state");
     ok("dma_compute", q(Cayman), &[0xb8], Dma, "dma_copy");
+    // nki.isa.nc_transpose on Vector is the stream transpose (its pair from 32 dst partitions).
+    ok(
+        "nc_transpose",
+        SelectQuery {
+            dst_partitions: Some(16),
+            ..f32s(Sunda).on_engine(Vector)
+        },
+        &[0x6b],
+        Vector,
+        "stream_transpose",
+    );
+    ok(
+        "nc_transpose",
+        SelectQuery {
+            dst_partitions: Some(32),
+            ..f32s(Cayman).on_engine(Vector)
+        },
+        &[0x6b, 0x69],
+        Vector,
+        "stream_transpose",
+    );
 
     // Rows with no selectable opcode: collectives (PSEUDO band), the register store, the host
     // print and the seed-setter.
@@ -457,6 +481,19 @@ fn every_row_selects_as_the_reference_says() {
     }
     seen.push("store_register");
     expect_unpinned("store_register", q(Sunda).on_engine(Scalar));
+    // The PE transpose needs an identity tile no pass builds; the barrier's semaphore sequence
+    // is not public (and it exists from NeuronCore v3).
+    expect_unpinned("nc_transpose", f32s(Sunda).on_engine(Tensor));
+    assert!(matches!(
+        expect_err("nc_transpose", f32s(Sunda)),
+        SelectError::IllegalEngine { engine: None, .. }
+    ));
+    seen.push("core_barrier");
+    expect_unpinned("core_barrier", q(Cayman));
+    assert!(matches!(
+        expect_err("core_barrier", q(Sunda)),
+        SelectError::NotOnTarget { .. }
+    ));
     for (op, pass) in [
         ("generic_load", "sundial-generic-load-to-gather"),
         ("generic_indirect_load", "sundial-lower-generic-indirect"),

@@ -258,7 +258,9 @@ fn probes(t: Target) -> Vec<Probe> {
             dst_partitions: Some(parts),
             ..qe(t, &inst, Float32, &[Float32])
         };
-        v.push(probe("stream_transpose", q, inst));
+        v.push(probe("stream_transpose", q.clone(), inst.clone()));
+        // nki.isa.nc_transpose on the Vector engine is the same instruction.
+        v.push(probe("nc_transpose", q, inst));
     }
     v.push(simple(
         "activation_read_accumulator",

@@ -20,6 +20,34 @@ irdl.dialect @nisa {
     %a0 = irdl.base "#builtin.dense_array"
     irdl.attributes {"pattern" = %a0}
   }
+  irdl.operation @reshape {
+    %o0 = irdl.base "!builtin.memref"
+    irdl.operands(tensor: %o0)
+    %r0 = irdl.base "!builtin.memref"
+    irdl.results(result: %r0)
+  }
+  irdl.operation @slice {
+    %o0 = irdl.base "!builtin.memref"
+    irdl.operands(tensor: %o0)
+    %r0 = irdl.base "!builtin.memref"
+    irdl.results(result: %r0)
+    %a0 = irdl.base "#builtin.dense_array"
+    irdl.attributes {"start" = %a0}
+  }
+  irdl.operation @permute {
+    %o0 = irdl.base "!builtin.memref"
+    irdl.operands(tensor: %o0)
+    %r0 = irdl.base "!builtin.memref"
+    irdl.results(result: %r0)
+    %a0 = irdl.base "#builtin.dense_array"
+    irdl.attributes {"dims" = %a0}
+  }
+  irdl.operation @broadcast {
+    %o0 = irdl.base "!builtin.memref"
+    irdl.operands(tensor: %o0)
+    %r0 = irdl.base "!builtin.memref"
+    irdl.results(result: %r0)
+  }
   irdl.operation @iota {
     %o0 = irdl.base "!builtin.memref"
     irdl.operands(dst: %o0)
@@ -123,7 +151,9 @@ irdl.dialect @nisa {
     irdl.operands(dst: %o0, src: %o1)
     %a0 = irdl.base "#builtin.string"
     %a1 = irdl.base "#builtin.string"
-    %a2 = irdl.base "#builtin.float"
+    %a2i = irdl.base "#builtin.integer"
+    %a2f = irdl.base "#builtin.float"
+    %a2 = irdl.any_of(%a2i, %a2f)
     irdl.attributes {"op0" = %a0, "op1" = %a1, "imm0" = %a2}
   }
   irdl.operation @tensor_tensor_scan {
@@ -476,6 +506,17 @@ irdl.dialect @nisa {
     %o0 = irdl.base "!builtin.memref"
     %o1 = irdl.base "!builtin.memref"
     irdl.operands(dst: %o0, srcs: variadic %o1)
+  }
+  irdl.operation @nc_transpose {
+    %o0 = irdl.base "!builtin.memref"
+    %o1 = irdl.base "!builtin.memref"
+    irdl.operands(dst: %o0, data: %o1)
+  }
+  irdl.operation @core_barrier {
+    %o0 = irdl.base "!builtin.memref"
+    irdl.operands(data: %o0)
+    %a0 = irdl.base "#builtin.dense_array"
+    irdl.attributes {"cores" = %a0}
   }
   irdl.operation @generic_load {
     %o0 = irdl.base "!builtin.memref"

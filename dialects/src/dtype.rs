@@ -121,6 +121,9 @@ impl DtypeSet {
     pub const HALF: DtypeSet = DtypeSet::of(&[Dtype::Bf16, Dtype::F16]);
     /// 2-byte types (DMA transpose).
     pub const TWO_BYTE: DtypeSet = DtypeSet::of(&[Dtype::Bf16, Dtype::F16, Dtype::I16, Dtype::U16]);
+    /// 2- and 4-byte types (the direct DMA transpose: 4-byte ones outside the hardware DGE).
+    pub const TWO_FOUR_BYTE: DtypeSet =
+        DtypeSet(DtypeSet::TWO_BYTE.0 | DtypeSet::of(&[Dtype::F32, Dtype::I32, Dtype::U32]).0);
     /// Predicate types.
     pub const PREDICATE: DtypeSet = DtypeSet::of(&[
         Dtype::U8,

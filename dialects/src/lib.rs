@@ -8,6 +8,9 @@
 //!   tiles (`memref<... , "sbuf">`).
 //! - [`build`]: table-driven op builders for front ends that build IR in memory.
 //! - [`verify`]: the semantic verifier for everything IRDL cannot express.
+//! - [`view`]: folding a chain of views (reshape, slice, permute, broadcast, access patterns)
+//!   into one physical access pattern (pure Rust; the verifier, emulator driver and selection
+//!   share it).
 //! - [`diag`], [`ffi`]: diagnostics as Rust values, and panic-free string/printing helpers.
 
 pub mod bir;
@@ -23,5 +26,6 @@ pub mod nisa;
 pub mod spec;
 pub mod tile;
 pub mod verify;
+pub mod view;
 
 pub use context::{ContextError, create_context};

@@ -5,15 +5,19 @@
 //! (`rand2`, `rng`, `rand_get_state`, `rand_set_state`, `set_rng_seed`, `dma_compute`), the
 //! generic loads and stores the generic-load-to-gather and LowerGenericIndirect passes consume
 //! (`generic_load`, `generic_indirect_load`, `generic_indirect_save`: the seeds' GenericLoad,
-//! GenericIndirectLoad and GenericIndirectSave), and two structural ops a kernel needs around
-//! them: `alloc` (a tile) and `ap` (NKI's `.ap()` access pattern, with optional indirection).
+//! GenericIndirectLoad and GenericIndirectSave), the structural ops a kernel needs around
+//! them: `alloc` (a tile), `ap` (NKI's `.ap()` access pattern, with optional indirection) and
+//! the views `reshape`, `slice`, `permute` and `broadcast` (NKI's tensor view methods; a chain
+//! of views and access patterns folds into one physical pattern, see [`crate::view`]), and two
+//! public NKI functions with no emit builder of their own: `nc_transpose` and `core_barrier`.
 //!
 //! Conventions (see `docs/dialects.md` for worked examples):
 //! - A tile is `memref<P x F0 x ... x dtype, "space">` with space `"hbm"`, `"sbuf"` or
 //!   `"psum"`; dimension 0 of an on-chip tile is the partition dimension (at most 128).
 //! - Ops are destination-passing: they return nothing and write their `dst` operands, as the
-//!   NKI ISA functions do. Only `alloc`, `ap`, `load_register` and the two rank-id queries
-//!   produce values.
+//!   NKI ISA functions do. Only `alloc`, `ap`, the views, `load_register` and the two rank-id
+//!   queries produce values.
+//! - Every instruction accepts `name = "..."` (NKI's `name=`), which diagnostics print.
 //! - Enums are strings (`engine = "vector"`, `op = "add"`); immediates are f32/i64 attributes;
 //!   "scalar or per-partition vector" operands are either an attribute (`imm0 = 2.0 : f32`) or
 //!   an optional `[P, 1]` tile operand.
@@ -98,6 +102,9 @@ pub const COLLECTIVE_REDUCE_OPS: &[&str] = &["add", "min", "max"];
 
 const ALU_ARITH: AttrKind = AttrKind::EnumSubset(ALU, ARITH_OPS);
 const ALU_BITVEC: AttrKind = AttrKind::EnumSubset(ALU, BITVEC_OPS);
+/// An arithmetic immediate: a float, or an integer on integer data (exact, 32-bit; the
+/// `integer immediate` rule).
+const IMM: AttrKind = AttrKind::Number;
 const ENGINE_ANY_SEQ: &[Engine] = &[E::Tensor, E::Scalar, E::Gpsimd, E::Dma, E::Vector, E::Sync];
 
 const P_SEED: Provenance = Provenance("seed");
@@ -140,6 +147,11 @@ const PRIORITY: AttrSpec = opt("priority", AttrKind::Int { min: 0, max: 3 });
 const PATTERN: AttrKind = AttrKind::I64Array {
     min_len: 2,
     max_len: 10,
+};
+/// One value per dimension of a view (a tile has at most `tile::MAX_RANK` dimensions).
+const VIEW_DIMS: AttrKind = AttrKind::I64Array {
+    min_len: 1,
+    max_len: crate::tile::MAX_RANK,
 };
 
 macro_rules! op {
@@ -186,6 +198,21 @@ pub static OPS: &[OpSpec] = &[
                    opt_tile_or_reg("scalar_offset", S::SBUF, D::INDEX)],
         results: TILE,
         attrs: [req("pattern", PATTERN), def("offset", UINT, "0"), def("indirect_dim", UINT, "0")],
+        engines: [], default: E::Unknown, min: None, prov: P_API),
+    // ---- views (fold with ap into one access pattern: dialects/src/view.rs) -----------------
+    op!("reshape", None, "NkiTensor.reshape", "A view of tensor under another shape: the same elements in row-major order; an on-chip tile keeps its partition dimension.",
+        operands: [src("tensor", S::ANY, D::ANY)], results: TILE, attrs: [],
+        engines: [], default: E::Unknown, min: None, prov: P_API),
+    op!("slice", None, "NkiTensor.slice", "A view of tensor keeping, in each dimension d, the result's size[d] elements from start[d] every step[d] (default 1); an on-chip slice takes contiguous partitions.",
+        operands: [src("tensor", S::ANY, D::ANY)], results: TILE,
+        attrs: [req("start", VIEW_DIMS), opt("step", VIEW_DIMS)],
+        engines: [], default: E::Unknown, min: None, prov: P_API),
+    op!("permute", None, "NkiTensor.permute", "A view of tensor with its dimensions reordered: result dimension i is dimension dims[i]; on-chip the partition dimension stays first (a transpose of free axes).",
+        operands: [src("tensor", S::ANY, D::ANY)], results: TILE,
+        attrs: [req("dims", VIEW_DIMS)],
+        engines: [], default: E::Unknown, min: None, prov: P_API),
+    op!("broadcast", None, "NkiTensor.broadcast", "A view of tensor repeating each size-1 dimension whose result size is larger (stride 0); never the partition dimension of an on-chip tile.",
+        operands: [src("tensor", S::ANY, D::ANY)], results: TILE, attrs: [],
         engines: [], default: E::Unknown, min: None, prov: P_API),
     // ---- 3.1 GpSimd -----------------------------------------------------------------------
     op!("iota", Some(1), "nki.isa.iota", "Generate v = offset + partition * channel_multiplier + sum(idx * step) over a [step, num] pattern, then cast to dst.",
@@ -240,8 +267,8 @@ pub static OPS: &[OpSpec] = &[
     op!("tensor_scalar_arith", Some(12), "nki.isa.tensor_scalar", "dst = (data op0 operand0) op1 operand1; each operand is an immediate (imm0/imm1) or a [P, 1] tile (operand0/operand1); reverse flags swap operand order.",
         operands: [out("dst"), tiled("data"), opt_src("operand0", S::ON_CHIP, D::NUMERIC),
                    opt_src("operand1", S::ON_CHIP, D::NUMERIC)], results: NONE,
-        attrs: [req("op0", ALU_ARITH), opt("imm0", FLOAT), def("reverse0", BOOL, "false"),
-                opt("op1", ALU_ARITH), opt("imm1", FLOAT), def("reverse1", BOOL, "false")],
+        attrs: [req("op0", ALU_ARITH), opt("imm0", IMM), def("reverse0", BOOL, "false"),
+                opt("op1", ALU_ARITH), opt("imm1", IMM), def("reverse1", BOOL, "false")],
         engines: [E::Vector, E::Scalar, E::Gpsimd], default: E::Unknown, min: None, prov: P_SEED_AWS),
     op!("tensor_scalar_addr", Some(13), "(64-bit address arithmetic)", "64-bit address arithmetic on GpSimd: dst = data op0 imm0 on int64/uint64 words.",
         operands: [dst("dst", S::SBUF, D::I64_U64), src("data", S::SBUF, D::I64_U64)], results: NONE,
@@ -250,13 +277,13 @@ pub static OPS: &[OpSpec] = &[
     op!("tensor_scalar_cache_reduce", Some(14), "nki.isa.tensor_scalar_reduce", "tensor_scalar with one op, then reduce along the free dims into the accumulator (reduce_res).",
         operands: [out("dst"), tiled("data"), opt_src("operand0", S::ON_CHIP, D::NUMERIC),
                    opt_dst("reduce_res", S::ON_CHIP, D::NUMERIC)], results: NONE,
-        attrs: [req("op0", ALU_ARITH), opt("imm0", FLOAT), def("reverse0", BOOL, "false"),
+        attrs: [req("op0", ALU_ARITH), opt("imm0", IMM), def("reverse0", BOOL, "false"),
                 req("reduce_op", AttrKind::EnumSubset(ALU, SCALAR_REDUCE_OPS)), REDUCE_CMD_RESET_REDUCE,
                 opt("reduce_init", FLOAT), def("reduce_res_negate", BOOL, "false")],
         engines: [E::Vector], default: E::Vector, min: None, prov: P_SEED),
     op!("tensor_scalar_cache_cumulative", Some(15), "nki.isa.tensor_scalar_cumulative", "Running scan: reg = op1(op0(x, imm0), reg); out = reg.",
         operands: [dst("dst", S::ON_CHIP, D::CUMULATIVE), src("src", S::ON_CHIP, D::CUMULATIVE)], results: NONE,
-        attrs: [req("op0", ALU_ARITH), req("op1", ALU_ARITH), req("imm0", FLOAT), opt("imm1", FLOAT),
+        attrs: [req("op0", ALU_ARITH), req("op1", ALU_ARITH), req("imm0", IMM), opt("imm1", IMM),
                 REDUCE_CMD_RESET_REDUCE],
         engines: [E::Vector], default: E::Vector, min: None, prov: P_SEED),
     op!("tensor_tensor_scan", Some(16), "nki.isa.tensor_tensor_scan", "r[:,0] = op1(op0(d0[:,0], initial), d1[:,0]); r[:,i] = op1(op0(d0[:,i], r[:,i-1]), d1[:,i]); initial is an immediate or a [P, 1] tile.",
@@ -266,7 +293,7 @@ pub static OPS: &[OpSpec] = &[
         engines: [E::Vector], default: E::Vector, min: None, prov: P_API_WIKI),
     op!("scalar_tensor_tensor_arith", Some(17), "nki.isa.scalar_tensor_tensor", "dst = (data op0 operand0) op1 operand1 where operand0 is an immediate or [P, 1] tile and operand1 a tile.",
         operands: [out("dst"), tiled("data"), opt_src("operand0", S::ON_CHIP, D::NUMERIC), tiled("operand1")], results: NONE,
-        attrs: [req("op0", ALU_ARITH), req("op1", ALU_ARITH), opt("imm0", FLOAT),
+        attrs: [req("op0", ALU_ARITH), req("op1", ALU_ARITH), opt("imm0", IMM),
                 def("reverse0", BOOL, "false"), def("reverse1", BOOL, "false")],
         engines: [E::Vector], default: E::Vector, min: None, prov: P_WIKI),
     op!("scalar_tensor_tensor_bitvec", Some(18), "nki.isa.scalar_tensor_tensor (bitvec)", "The bit-vector form of scalar_tensor_tensor (integer tiles, raw bits).",
@@ -450,8 +477,8 @@ pub static OPS: &[OpSpec] = &[
         operands: [dst("dst", S::ANY, D::NUMERIC), src("src", S::HBM_SBUF, D::NUMERIC)], results: NONE,
         attrs: [OOB, DGE, def("unique_indices", BOOL, "true"), PRIORITY],
         engines: [E::Dma], default: E::Dma, min: None, prov: P_SEED_AWS),
-    op!("dma_transpose", Some(58), "nki.isa.dma_transpose", "Transpose by DMA along axes ((1,0), (2,1,0) or (3,1,2,0)); 2-byte dtypes.",
-        operands: [dst("dst", S::HBM_SBUF, D::TWO_BYTE), src("src", S::HBM_SBUF, D::TWO_BYTE)], results: NONE,
+    op!("dma_transpose", Some(58), "nki.isa.dma_transpose", "Transpose by DMA along axes ((1,0), (2,1,0) or (3,1,2,0)); 2-byte dtypes, or 4-byte ones when dge_mode is not hwdge (the hardware DGE's 2-byte limit).",
+        operands: [dst("dst", S::HBM_SBUF, D::TWO_FOUR_BYTE), src("src", S::HBM_SBUF, D::TWO_FOUR_BYTE)], results: NONE,
         attrs: [req("axes", AttrKind::I64Array { min_len: 2, max_len: 4 }), DGE, OOB],
         engines: [E::Dma], default: E::Dma, min: None, prov: P_AWS_WIKI),
     op!("dma_gather_transpose", Some(59), "nki.isa.dma_transpose (indirect src)", "Indirect DMA transpose: src is an access pattern with vector_offset (0xF1, NeuronCore v3+).",
@@ -491,6 +518,14 @@ pub static OPS: &[OpSpec] = &[
         attrs: [def("reduce_op", AttrKind::EnumSubset(ALU, &["add"]), "add"), opt("scales", AttrKind::F32Array),
                 def("unique_indices", BOOL, "true"), OOB],
         engines: [E::Dma], default: E::Dma, min: None, prov: P_SEED),
+    // ---- public nki.isa / nki.lnc functions outside the emit builders ----------------------------
+    op!("nc_transpose", None, "nki.isa.nc_transpose", "dst = data with its partition axis and flattened free axes swapped, dtype kept: on the Tensor engine through the PE array (data in SBUF, dst in PSUM, at most 128x128; a matmul by an identity moving tile) or on the Vector engine (SBUF or PSUM, at most 32x32). An unknown engine is the Tensor engine beyond 32x32.",
+        operands: [out("dst"), tiled("data")], results: NONE, attrs: [],
+        engines: [E::Tensor, E::Vector], default: E::Unknown, min: None, prov: P_API),
+    op!("core_barrier", None, "nki.isa.core_barrier (nki.lnc.core_barrier)", "Barrier between the two NeuronCores sharing an HBM stack (cores = [0, 1]): each writes a semaphore to the other and waits for the other's, so both cores' writes to the shared HBM tensor data before it are complete after it. data counts as written, so every access to it stays on its side of the barrier.",
+        operands: [dst("data", S::HBM, D::ANY)], results: NONE,
+        attrs: [req("cores", AttrKind::I64Array { min_len: 2, max_len: 2 })],
+        engines: [E::Tensor, E::Scalar, E::Gpsimd, E::Dma, E::Vector, E::Sync], default: E::Gpsimd, min: Some(Target::Cayman), prov: P_API),
     // ---- generic (not yet selected) loads and stores --------------------------------------------
     op!("generic_load", None, "(penguin GenericLoad)", "A load not yet bound to an instruction: dst takes the elements of src (a tile or an access pattern, possibly indirect). The generic-load-to-gather pass turns the ones that qualify (can_lower_generic_load_to_gather) into nisa.gather; the rest become DMA copies.",
         operands: [dst("dst", S::ON_CHIP, D::NUMERIC), src("src", S::HBM_SBUF, D::NUMERIC)], results: NONE,

@@ -23,6 +23,8 @@ use melior::ir::attribute::AttributeLike;
 
 pub mod bir_rules;
 pub mod nisa_rules;
+pub mod nki_parity;
+pub mod view_rules;
 
 use crate::{
     dtype::DtypeSet,
@@ -39,6 +41,10 @@ use mlir_sys::MlirOperation;
 
 /// The attribute a module uses to name its target.
 pub const TARGET_ATTR: &str = "sundial.target";
+
+/// The attribute every NISA instruction may carry to name itself (NKI's `name=`); the verifier
+/// prints it in the instruction's diagnostics.
+pub const NAME_ATTR: &str = "name";
 
 /// Verifies every NISA and BIR op nested in `root` (including `root`), emitting one error per
 /// broken rule through the context's diagnostic engine. Returns whether everything passed.
@@ -174,6 +180,8 @@ pub struct OpView<'o, 'a, 'c> {
     /// Its full name (`nisa.gather`).
     pub name: String,
     groups: Vec<(usize, usize)>,
+    /// The instruction's `name` (NKI's `name=`), printed in its diagnostics.
+    label: Option<String>,
     /// Errors emitted so far.
     pub errors: usize,
 }
@@ -186,11 +194,17 @@ impl<'o, 'a, 'c> OpView<'o, 'a, 'c> {
     ) -> Result<Self, String> {
         let total = op.operand_count();
         let groups = operand_groups(op, spec, total)?;
+        let label = op
+            .attribute(NAME_ATTR)
+            .ok()
+            .filter(|a| a.is_string() && name.starts_with("nisa."))
+            .map(string_attr_value);
         Ok(Self {
             op,
             spec,
             name: name.to_string(),
             groups,
+            label,
             errors: 0,
         })
     }
@@ -199,9 +213,14 @@ impl<'o, 'a, 'c> OpView<'o, 'a, 'c> {
     /// broken rule of an op is reported: later ones are often consequences of it.
     pub fn error(&mut self, message: impl AsRef<str>) {
         if self.errors == 0 {
+            let label = self
+                .label
+                .as_ref()
+                .map(|l| format!("(name {l:?}) "))
+                .unwrap_or_default();
             emit_error(
                 self.op.location(),
-                &format!("'{}' op {}", self.name, message.as_ref()),
+                &format!("'{}' op {label}{}", self.name, message.as_ref()),
             );
         }
         self.errors += 1;
@@ -438,6 +457,13 @@ impl<'o, 'a, 'c> OpView<'o, 'a, 'c> {
                 continue;
             }
             if attr_name == "operandSegmentSizes" && self.spec.needs_segment_sizes() {
+                continue;
+            }
+            // Every NISA instruction may carry NKI's `name=` (a string).
+            if attr_name == NAME_ATTR && self.dialect() == "nisa" {
+                if !self.attr(NAME_ATTR).is_some_and(|a| a.is_string()) {
+                    self.error("attribute 'name': expected a string (NKI's name=)");
+                }
                 continue;
             }
             if attr_name == "engine" && (!self.spec.engines.is_empty()) {

@@ -27,6 +27,7 @@
 //! `offsets.rs`; an address past the allocation end is handled in `data.rs`.
 
 use crate::error::{EmuError, Result};
+use crate::indirection;
 use crate::view::{View, is_permutation};
 
 /// What an op does with an out-of-bounds indirect index (NKI `oob_mode`).
@@ -245,29 +246,21 @@ impl Access {
     /// NKI `.ap(vector_offset=index, indirect_dim=dim)`: the tile has the source's
     /// shape except that dimension `indirect_dim` runs over the rows of `index`
     /// (`[P]` or `[P, 1]`), and its coordinate is `index[p]` (or `index[p, 0]`).
+    ///
+    /// `indirect_dim` and the index shapes are those of [`crate::indirection`], the definition
+    /// the NISA verifier shares.
     pub fn vector_offset(source: &View, indirect_dim: usize, index: &View) -> Result<Access> {
         const OP: &str = "vector_offset";
-        if indirect_dim >= source.rank() {
-            return Err(EmuError::invalid(
-                OP,
-                format!(
-                    "indirect_dim {indirect_dim} of a rank-{} source",
-                    source.rank()
-                ),
-            ));
-        }
-        let at = match index.shape() {
-            [_] => vec![Affine::var(indirect_dim)],
-            [_, 1] => vec![Affine::var(indirect_dim), Affine::constant(0)],
-            s => {
-                return Err(EmuError::shape(
-                    OP,
-                    format!("a vector offset is [P] or [P, 1], not {s:?}"),
-                ));
-            }
+        let indirect_dim = indirection::indirect_dim(indirect_dim as i64, source.rank())
+            .map_err(|e| EmuError::from((OP, e)))?;
+        let rows =
+            indirection::vector_offset_rows(index.shape()).map_err(|e| EmuError::from((OP, e)))?;
+        let at = match index.rank() {
+            1 => vec![Affine::var(indirect_dim)],
+            _ => vec![Affine::var(indirect_dim), Affine::constant(0)],
         };
         let mut extents = source.shape().to_vec();
-        extents[indirect_dim] = index.shape()[0];
+        extents[indirect_dim] = rows;
         let subscripts = (0..source.rank())
             .map(|d| {
                 if d == indirect_dim {
@@ -296,6 +289,7 @@ impl Access {
         tile_shape: &[usize],
     ) -> Result<Access> {
         const OP: &str = "scalar_offset";
+        indirection::scalar_offset_shape(scalar.shape()).map_err(|e| EmuError::from((OP, e)))?;
         if dim >= source.rank() || tile_shape.len() != source.rank() {
             return Err(EmuError::invalid(
                 OP,
@@ -303,12 +297,6 @@ impl Access {
                     "dimension {dim} and tile shape {tile_shape:?} for a rank-{} source",
                     source.rank()
                 ),
-            ));
-        }
-        if scalar.num_elements() != 1 {
-            return Err(EmuError::shape(
-                OP,
-                format!("a scalar offset has one element, not {:?}", scalar.shape()),
             ));
         }
         let at = vec![Affine::constant(0); scalar.rank()];

@@ -9,6 +9,8 @@
 //!   uninitialised-read check (a written-shadow per allocation).
 //! - [`view`]: typed strided views over allocations.
 //! - [`access`]: the access model (subscripts, variable space, order, `oob_mode`).
+//! - [`indirection`]: the one definition of `indirect_dim` and of the index tiles an indirect
+//!   access pattern takes, shared with the NISA verifier.
 //! - [`offsets`]: the one offsets pipeline, its general and blocked paths and the gate.
 //! - [`data`]: the one data primitive (read/write a list of offsets; all
 //!   out-of-allocation handling).
@@ -28,6 +30,7 @@ pub mod access;
 pub mod data;
 pub mod dtype;
 pub mod error;
+pub mod indirection;
 pub mod memory;
 pub mod offsets;
 pub mod ops;

@@ -22,13 +22,14 @@ func.func @zero_num(%t: memref<128x64xf32, "hbm">) {
 
 // -----
 
-// An access pattern cannot be taken on an access pattern.
-func.func @nested(%t: memref<128x64xf32, "sbuf">) {
-  %v = "nisa.ap"(%t) {pattern = array<i64: 64, 128, 1, 64>, operandSegmentSizes = array<i32: 1, 0, 0>}
-      : (memref<128x64xf32, "sbuf">) -> memref<128x64xf32, "sbuf">
-  // expected-error@+1 {{operand 'tensor': cannot specify an access pattern on an already indexed tensor (rule: no nested ap)}}
+// An access pattern composes with an access pattern (ops-views.mlir), but not with an
+// indirect one: its addresses depend on the index values.
+func.func @nested(%t: memref<1024x64xf32, "hbm">, %i: memref<128x1xui32, "sbuf">) {
+  %v = "nisa.ap"(%t, %i) {pattern = array<i64: 64, 128, 1, 64>, operandSegmentSizes = array<i32: 1, 1, 0>}
+      : (memref<1024x64xf32, "hbm">, memref<128x1xui32, "sbuf">) -> memref<128x64xf32, "hbm">
+  // expected-error@+1 {{operand 'tensor': cannot specify an access pattern on an indirect access pattern, whose addresses depend on the index values (rule: no nested ap)}}
   %w = "nisa.ap"(%v) {pattern = array<i64: 64, 128, 1, 32>, operandSegmentSizes = array<i32: 1, 0, 0>}
-      : (memref<128x64xf32, "sbuf">) -> memref<128x32xf32, "sbuf">
+      : (memref<128x64xf32, "hbm">) -> memref<128x32xf32, "hbm">
   return
 }
 

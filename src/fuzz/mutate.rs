@@ -98,6 +98,10 @@ pub const IR_TOKENS: &[&str] = &[
     "return",
     "\n",
     "\"nisa.ap\"",
+    "\"nisa.reshape\"",
+    "\"nisa.slice\"",
+    "\"nisa.permute\"",
+    "\"nisa.broadcast\"",
     "\"nisa.alloc\"() : () -> ",
     // Builtin attribute and type syntax, to reach MLIR's own sub-parsers.
     "dense<",

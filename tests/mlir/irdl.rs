@@ -77,13 +77,20 @@ fn op_table_counts() {
         "dma_compute",
         "alloc",
         "ap",
+        "reshape",
+        "slice",
+        "permute",
+        "broadcast",
+        "nc_transpose",
+        "core_barrier",
     ] {
         assert!(
             sundial_dialects::nisa::op(extra).is_some(),
             "missing nisa.{extra}"
         );
     }
-    assert_eq!(sundial_dialects::nisa::OPS.len(), 73);
+    // 73 + the four views + nc_transpose + core_barrier.
+    assert_eq!(sundial_dialects::nisa::OPS.len(), 79);
     // Op names are unique in each dialect.
     let mut names: Vec<&str> = sundial_dialects::nisa::OPS.iter().map(|o| o.name).collect();
     names.sort_unstable();

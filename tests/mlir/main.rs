@@ -12,3 +12,4 @@ mod pipeline;
 mod render;
 mod run;
 mod source;
+mod views;

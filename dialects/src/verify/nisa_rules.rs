@@ -17,9 +17,13 @@ use melior::ir::{ValueLike, operation::OperationLike};
 
 /// Runs the op rules of `v` (a NISA op).
 pub fn check(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
+    super::nki_parity::integer_immediates(v);
     match v.spec.name {
         "alloc" => alloc(v),
         "ap" => ap(v),
+        "reshape" | "slice" | "permute" | "broadcast" => super::view_rules::check(v),
+        "nc_transpose" => super::nki_parity::nc_transpose(v),
+        "core_barrier" => super::nki_parity::core_barrier(v),
         "iota" => pattern_fills(v, "dst"),
         "tensor_scalar_affine_select" => {
             same_shape(v, "on_true", "dst");
@@ -134,13 +138,14 @@ fn agree<T: PartialEq>(
     }
 }
 
-/// Rule `shapes agree`: operand `a` has the shape of operand `b`.
+/// Rule `shapes agree`: operand `a` has the partitions and the elements per partition of
+/// operand `b` (NKI's rule: a `64x1x4` tile and a `64x4` tile agree).
 fn same_shape(v: &mut OpView<'_, '_, '_>, a: &str, b: &str) {
     agree(
         v,
         a,
         b,
-        |t| t.shape.clone(),
+        |t| (t.partitions(), t.free_size()),
         |ta, tb| {
             format!(
                 "operand '{a}' has shape {} but '{b}' has shape {} (rule: shapes agree)",
@@ -252,10 +257,10 @@ fn ap(v: &mut OpView<'_, '_, '_>) {
         return;
     };
     let Some(src) = v.tile("tensor") else { return };
-    if let Some(def) = defining_op(src_value)
-        && op_name(def.to_raw()) == "nisa.ap"
-    {
-        v.error("operand 'tensor': cannot specify an access pattern on an already indexed tensor (rule: no nested ap)");
+    // An access pattern on a view composes with it (view_rules); an indirect one cannot.
+    let on_view = defining_op(src_value).is_some_and(|d| super::view_rules::is_view_op(&d));
+    if on_view && is_indirect_ap(src_value) {
+        v.error("operand 'tensor': cannot specify an access pattern on an indirect access pattern, whose addresses depend on the index values (rule: no nested ap)");
         return;
     }
     let Some(pattern) = v.i64_array("pattern") else {
@@ -310,25 +315,24 @@ fn ap(v: &mut OpView<'_, '_, '_>) {
         v.error("give at most one of 'vector_offset' and 'scalar_offset' (rule: one indirection)");
     }
     let indirect = vector.is_some() || scalar.is_some();
-    if indirect && (indirect_dim < 0 || indirect_dim as usize >= pairs.len()) {
-        v.error(format!(
-            "attribute 'indirect_dim': {indirect_dim} is not a dimension of the {}-D pattern (rule: indirect dim)",
-            pairs.len()
-        ));
+    if indirect && !super::nki_parity::indirect_dim(v, indirect_dim, pairs.len(), "pattern") {
         return;
     }
     if !indirect && v.attr("indirect_dim").is_some() && indirect_dim != 0 {
         v.error("attribute 'indirect_dim' needs 'vector_offset' or 'scalar_offset' (rule: indirect dim)");
     }
-    if let Some(idx) = v.tile("vector_offset") {
-        // One index per element of the indirect dimension.
+    if vector.is_some() {
+        // One index per element of the indirect dimension, in an [n] or [n, 1] tile.
         let n = pairs[indirect_dim as usize].1;
-        if idx.num_elements() != Some(n) && idx.partitions() != n {
-            v.error(format!(
-                "operand 'vector_offset' ({}) must hold one index per element of indirect dimension {indirect_dim} ({n}) (rule: vector offset size)",
-                idx.shape_str()
-            ));
-        }
+        super::nki_parity::vector_offset(v, "vector_offset", indirect_dim, Some(n));
+    }
+    if scalar.is_some() {
+        super::nki_parity::scalar_offset(v);
+    }
+    if on_view {
+        // The view's own layout decides the rest: fold the chain.
+        super::view_rules::fold_at(v);
+        return;
     }
     if src.space != Space::Hbm {
         // The first pair is the partition dimension: contiguous partitions, whole free rows.
@@ -709,6 +713,18 @@ fn tensor_reduce(v: &mut OpView<'_, '_, '_>) {
         .copied()
         .chain(std::iter::repeat_n(1, axes.len()))
         .collect();
+    if v.bool_attr("keepdims") {
+        if d.shape != keepdims {
+            v.error(format!(
+                "operand 'dst' has shape {} but keepdims = true keeps each reduced axis as size 1: reducing axes {:?} of {} gives {} (rule: reduce keepdims)",
+                d.shape_str(),
+                axes,
+                s.shape_str(),
+                shape_str(&keepdims)
+            ));
+        }
+        return;
+    }
     let ok = d.shape == kept || d.shape == keepdims || (kept.len() == 1 && d.shape == [kept[0], 1]);
     if !ok {
         v.error(format!(
@@ -822,7 +838,6 @@ fn bn_aggr(v: &mut OpView<'_, '_, '_>) {
 }
 
 fn stream_shuffle(v: &mut OpView<'_, '_, '_>) {
-    same_shape(v, "src", "dst");
     // The table already requires exactly 32 entries (a length check here could never fire).
     let Some(mask) = v.i64_array("shuffle_mask") else {
         return;
@@ -833,6 +848,7 @@ fn stream_shuffle(v: &mut OpView<'_, '_, '_>) {
             return;
         }
     }
+    super::nki_parity::stream_shuffle_shapes(v);
 }
 
 fn stream_transpose(v: &mut OpView<'_, '_, '_>) {
@@ -1115,6 +1131,9 @@ fn dma_copy_indirect(v: &mut OpView<'_, '_, '_>) {
 
 fn dma_transpose(v: &mut OpView<'_, '_, '_>, gather: bool) {
     same_dtype(v, "src", "dst");
+    if !gather {
+        super::nki_parity::dma_transpose_dtype(v);
+    }
     let Some(axes) = v.i64_array("axes") else {
         return;
     };
@@ -1202,11 +1221,11 @@ fn generic_indirect(v: &mut OpView<'_, '_, '_>, table: &str, gathered: &str) {
         return;
     };
     let dim = v.int_attr("indirect_dim").unwrap_or(0);
-    if dim < 0 || dim as usize >= t.shape.len() {
-        v.error(format!(
-            "attribute 'indirect_dim': {dim} is not a dimension of the {}-D '{table}' (rule: indirect dim)",
-            t.shape.len()
-        ));
+    if !super::nki_parity::indirect_dim(v, dim, t.shape.len(), &format!("'{table}'")) {
+        return;
+    }
+    super::nki_parity::vector_offset(v, "indices", dim, None);
+    if v.errors > 0 {
         return;
     }
     let Some(n) = idx.num_elements() else { return };
