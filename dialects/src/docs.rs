@@ -173,7 +173,7 @@ fn isa_summary(out: &mut String) {
 /// The whole reference as Markdown.
 pub fn markdown() -> String {
     let mut out = String::new();
-    out.push_str("# NISA and BIR op reference\n\nGENERATED from `dialects/src/nisa.rs` and `dialects/src/bir.rs` (`SUNDIAL_BLESS=1 cargo test --test mlir docs`). Conventions: see `docs/dialects.md`. Every NISA op also accepts `name = \"...\"` (NKI's `name=`), which its diagnostics print; a chain of views (`reshape`, `slice`, `permute`, `broadcast`, `ap` on a view) folds into one access pattern (`dialects/src/view.rs`).\n\n");
+    out.push_str("# NISA and BIR op reference\n\nGENERATED from `dialects/src/nisa.rs` and `dialects/src/bir.rs` (`SUNDIAL_BLESS=1 cargo test --test mlir docs`). Conventions: see `docs/dialects.md`. Every NISA op also accepts `name = \"...\"` (NKI's `name=`), which its diagnostics print; a chain of views (`reshape`, `slice`, `permute`, `broadcast`, `ap` on a view) folds into one access pattern (`dialects/src/fold.rs`).\n\n");
     isa_summary(&mut out);
     let _ = writeln!(out, "## NISA ({} ops)\n", crate::nisa::OPS.len());
     for op in crate::nisa::OPS {

@@ -26,6 +26,6 @@ pub mod nisa;
 pub mod spec;
 pub mod tile;
 pub mod verify;
-pub mod view;
+pub mod fold;
 
 pub use context::{ContextError, create_context};

@@ -8,7 +8,7 @@
 //! GenericIndirectLoad and GenericIndirectSave), the structural ops a kernel needs around
 //! them: `alloc` (a tile), `ap` (NKI's `.ap()` access pattern, with optional indirection) and
 //! the views `reshape`, `slice`, `permute` and `broadcast` (NKI's tensor view methods; a chain
-//! of views and access patterns folds into one physical pattern, see [`crate::view`]), and two
+//! of views and access patterns folds into one physical pattern, see [`crate::fold`]), and two
 //! public NKI functions with no emit builder of their own: `nc_transpose` and `core_barrier`.
 //!
 //! Conventions (see `docs/dialects.md` for worked examples):
@@ -199,7 +199,7 @@ pub static OPS: &[OpSpec] = &[
         results: TILE,
         attrs: [req("pattern", PATTERN), def("offset", UINT, "0"), def("indirect_dim", UINT, "0")],
         engines: [], default: E::Unknown, min: None, prov: P_API),
-    // ---- views (fold with ap into one access pattern: dialects/src/view.rs) -----------------
+    // ---- views (fold with ap into one access pattern: dialects/src/fold.rs) -----------------
     op!("reshape", None, "NkiTensor.reshape", "A view of tensor under another shape: the same elements in row-major order; an on-chip tile keeps its partition dimension.",
         operands: [src("tensor", S::ANY, D::ANY)], results: TILE, attrs: [],
         engines: [], default: E::Unknown, min: None, prov: P_API),

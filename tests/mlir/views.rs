@@ -1,4 +1,4 @@
-//! View folding (`sundial_dialects::view::fold`): hand-computed foldings, the refusals, a
+//! View folding (`sundial_dialects::fold::fold`): hand-computed foldings, the refusals, a
 //! property test against a brute-force model (compose the index maps of the chain element by
 //! element and compare with the folded pattern), and the chain the verifier reads out of IR.
 
@@ -7,7 +7,7 @@ use melior::ir::{
     operation::{OperationLike, WalkOrder, WalkResult},
 };
 use sundial::Session;
-use sundial_dialects::view::{Base, FoldErrorKind, Folded, MAX_PAIRS, ViewStep, fold};
+use sundial_dialects::fold::{Base, FoldErrorKind, Folded, MAX_PAIRS, ViewStep, fold};
 
 fn hbm(shape: &[i64]) -> Base {
     Base {

@@ -3,7 +3,7 @@
 //!
 //! Each view op checks what it states on its own (a tile result in the tensor's memory space
 //! and dtype), then reads the chain of views it ends ([`view_chain`]) and folds it with
-//! [`crate::view::fold`], the one folding function. A chain that does not fold is reported at
+//! [`crate::fold::fold`], the one folding function. A chain that does not fold is reported at
 //! the op whose step fails, with the rule of the [`FoldErrorKind`]; a failure at an earlier
 //! view op is that op's own error and is not repeated.
 
@@ -11,7 +11,7 @@ use super::{OpView, defining_op, i64_array_value, int_value};
 use crate::{
     ffi::op_name,
     tile::Tile,
-    view::{Base, FoldError, FoldErrorKind, ViewStep, fold},
+    fold::{Base, FoldError, FoldErrorKind, ViewStep, fold},
 };
 use melior::ir::{
     Value, ValueLike,
