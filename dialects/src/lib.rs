@@ -8,6 +8,9 @@
 //!   tiles (`memref<... , "sbuf">`).
 //! - [`build`]: table-driven op builders for front ends that build IR in memory.
 //! - [`verify`]: the semantic verifier for everything IRDL cannot express.
+//! - [`loops`]: loops, dynamic offsets, registers and launch grids as the verifier and the
+//!   passes read them.
+//! - [`implied`]: parsing that fills in the attributes the text may leave implied.
 //! - [`diag`], [`ffi`]: diagnostics as Rust values, and panic-free string/printing helpers.
 
 pub mod bir;
@@ -18,7 +21,9 @@ pub mod docs;
 pub mod dtype;
 pub mod enums;
 pub mod ffi;
+pub mod implied;
 pub mod irdl;
+pub mod loops;
 pub mod nisa;
 pub mod spec;
 pub mod tile;

@@ -107,6 +107,9 @@ pub fn check(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
         "generic_load" => same_elements(v, "src", "dst"),
         "generic_indirect_load" => generic_indirect(v, "src", "dst"),
         "generic_indirect_save" => generic_indirect(v, "dst", "src"),
+        "dynamic_ap" => super::loop_rules::dynamic_ap(v),
+        "register_move" => super::loop_rules::register_move(v),
+        "program_id" | "num_programs" => super::loop_rules::program_axes(v),
         _ => {}
     }
 }
@@ -248,12 +251,20 @@ fn alloc(v: &mut OpView<'_, '_, '_>) {
 
 /// NKI `.ap()`: pattern pairs, bounds, partition contiguity, indirection.
 fn ap(v: &mut OpView<'_, '_, '_>) {
+    let offset = v.int_attr("offset").unwrap_or(0);
+    ap_at(v, offset, Some(""));
+}
+
+/// The `.ap()` rules with the element offset `offset`. `bounds` is `None` to skip the
+/// bounds rules (a dynamic offset left to a run-time check), else a text appended to their
+/// messages (where in the iteration space the offset is reached).
+pub(super) fn ap_at(v: &mut OpView<'_, '_, '_>, offset: i64, bounds: Option<&str>) {
     let Some(src_value) = v.value("tensor") else {
         return;
     };
     let Some(src) = v.tile("tensor") else { return };
     if let Some(def) = defining_op(src_value)
-        && op_name(def.to_raw()) == "nisa.ap"
+        && crate::loops::is_access_pattern(def.to_raw())
     {
         v.error("operand 'tensor': cannot specify an access pattern on an already indexed tensor (rule: no nested ap)");
         return;
@@ -302,7 +313,6 @@ fn ap(v: &mut OpView<'_, '_, '_>) {
     let Some(src_bytes) = src.byte_size() else {
         return;
     };
-    let offset = v.int_attr("offset").unwrap_or(0);
     let indirect_dim = v.int_attr("indirect_dim").unwrap_or(0);
     let vector = v.value("vector_offset");
     let scalar = v.value("scalar_offset");
@@ -352,18 +362,20 @@ fn ap(v: &mut OpView<'_, '_, '_>) {
         // pnum <= 128 needs no check of its own: the result's shape equals the nums (rule `ap
         // shape`) and an on-chip result tile already has at most 128 partitions.
         let start_partition = offset / row;
-        if start_partition
-            .checked_add(pnum)
-            .is_none_or(|end| end > src.partitions())
+        if let Some(at) = bounds
+            && start_partition
+                .checked_add(pnum)
+                .is_none_or(|end| end > src.partitions())
         {
             v.error(format!(
-                "access covers partitions {start_partition}..{} but the tensor has {} (rule: ap bounds)",
+                "access covers partitions {start_partition}..{} but the tensor has {}{at} (rule: ap bounds)",
                 start_partition.saturating_add(pnum),
                 src.partitions()
             ));
             return;
         }
     }
+    let Some(at) = bounds else { return };
     // Static bounds: the largest and smallest flat element index of the non-indirect dims.
     // One span (an i64 step times an i64 num) fits in i128; five summed may not (a pattern of
     // huge nums, already reported against the result shape, but still computed here), so the
@@ -384,7 +396,7 @@ fn ap(v: &mut OpView<'_, '_, '_>) {
     let limit = (src_bytes / elem) as i128;
     if lo < 0 || hi >= limit {
         v.error(format!(
-            "access pattern reaches element {} but the tensor has {limit} elements of {} (rule: ap bounds)",
+            "access pattern reaches element {} but the tensor has {limit} elements of {}{at} (rule: ap bounds)",
             if lo < 0 { lo } else { hi },
             res.dtype.mlir_name()
         ));
@@ -1100,8 +1112,10 @@ fn dma_copy(v: &mut OpView<'_, '_, '_>) {
 
 /// Whether `value` is a `nisa.ap` with a vector or scalar offset.
 pub fn is_indirect_ap(value: melior::ir::Value<'_, '_>) -> bool {
-    defining_op(value)
-        .is_some_and(|def| op_name(def.to_raw()) == "nisa.ap" && def.operand_count() > 1)
+    defining_op(value).is_some_and(|def| {
+        (op_name(def.to_raw()) == "nisa.ap" && def.operand_count() > 1)
+            || crate::loops::is_indirect_dynamic_ap(def.to_raw())
+    })
 }
 
 fn dma_copy_indirect(v: &mut OpView<'_, '_, '_>) {
