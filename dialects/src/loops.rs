@@ -17,7 +17,8 @@
 //!   attribute of its `nisa.alloc` or of its function argument (absent: `hbm`).
 //!
 //! Everything here reads IR and never changes it; every walk along def-use chains is bounded
-//! ([`MAX_DEPTH`]) so that hostile input cannot exhaust the stack.
+//! in depth ([`MAX_DEPTH`]) and in visits ([`MAX_VISITS`]), so that hostile input can exhaust
+//! neither the stack nor the time budget; past a bound a value counts as unknown.
 
 use crate::{
     ffi::{file_line_col, op_name, string_attr_value},
@@ -47,6 +48,9 @@ pub const HBM_BUFFER: Vocab = Vocab {
 
 /// How deep a def-use chain is followed before a value counts as unknown.
 pub const MAX_DEPTH: usize = 256;
+/// How many values one walk visits at most: an expression DAG that reuses values (`x + x`,
+/// repeated) would otherwise take exponential time.
+pub const MAX_VISITS: usize = 4096;
 
 /// The ops whose results are pure functions of their operands and that a loop may hoist when
 /// their operands are defined outside it: the index arithmetic [`eval_index`] reads, the
@@ -149,7 +153,8 @@ impl Affine {
 /// `scf.for` and `nisa.program_id`. Anything else (a register, a function argument, a
 /// product of two variables) is `None`: not affine, so only a run-time check can bound it.
 pub fn eval_index(value: MlirValue) -> Option<Affine> {
-    eval(value, 0)
+    let mut visits = MAX_VISITS;
+    eval(value, 0, &mut visits)
 }
 
 /// The variable `value` is, if it is one: the induction variable of an `scf.for` (argument 0
@@ -180,10 +185,11 @@ fn leaf(value: MlirValue) -> Option<Var> {
     }
 }
 
-fn eval(value: MlirValue, depth: usize) -> Option<Affine> {
-    if depth > MAX_DEPTH {
+fn eval(value: MlirValue, depth: usize, visits: &mut usize) -> Option<Affine> {
+    if depth > MAX_DEPTH || *visits == 0 {
         return None;
     }
+    *visits -= 1;
     if let Some(var) = leaf(value) {
         return Some(Affine::var(var));
     }
@@ -204,22 +210,20 @@ fn eval(value: MlirValue, depth: usize) -> Option<Affine> {
                 ))?;
                 int_value(attr).map(|v| Affine::constant(v as i128))
             }
-            "arith.addi" => {
-                eval(operand(0)?, depth + 1)?.add_scaled(&eval(operand(1)?, depth + 1)?, 1)
-            }
-            "arith.subi" => {
-                eval(operand(0)?, depth + 1)?.add_scaled(&eval(operand(1)?, depth + 1)?, -1)
-            }
+            "arith.addi" => eval(operand(0)?, depth + 1, visits)?
+                .add_scaled(&eval(operand(1)?, depth + 1, visits)?, 1),
+            "arith.subi" => eval(operand(0)?, depth + 1, visits)?
+                .add_scaled(&eval(operand(1)?, depth + 1, visits)?, -1),
             "arith.muli" => {
-                let a = eval(operand(0)?, depth + 1)?;
-                let b = eval(operand(1)?, depth + 1)?;
+                let a = eval(operand(0)?, depth + 1, visits)?;
+                let b = eval(operand(1)?, depth + 1, visits)?;
                 match (a.as_constant(), b.as_constant()) {
                     (Some(k), _) => b.scale(k),
                     (_, Some(k)) => a.scale(k),
                     _ => None,
                 }
             }
-            "arith.index_cast" => eval(operand(0)?, depth + 1),
+            "arith.index_cast" => eval(operand(0)?, depth + 1, visits),
             "nisa.num_programs" => {
                 let grid = grid_of(op).ok()??;
                 num_programs(&grid, attr_i64_array(op, "axes").as_deref())
@@ -234,10 +238,11 @@ fn eval(value: MlirValue, depth: usize) -> Option<Affine> {
 /// variable of a loop, the result of a `nisa.program_id` (the first one found for an axis).
 /// Each dominates the op that uses `value`, so an expression can be rebuilt from them.
 pub fn index_leaves(value: MlirValue) -> Vec<(Var, MlirValue)> {
-    fn walk(value: MlirValue, depth: usize, out: &mut Vec<(Var, MlirValue)>) {
-        if depth > MAX_DEPTH {
+    fn walk(value: MlirValue, depth: usize, visits: &mut usize, out: &mut Vec<(Var, MlirValue)>) {
+        if depth > MAX_DEPTH || *visits == 0 {
             return;
         }
+        *visits -= 1;
         if let Some(var) = leaf(value) {
             if !out.iter().any(|(v, _)| *v == var) {
                 out.push((var, value));
@@ -254,13 +259,19 @@ pub fn index_leaves(value: MlirValue) -> Vec<(Var, MlirValue)> {
                 "arith.addi" | "arith.subi" | "arith.muli" | "arith.index_cast"
             ) {
                 for i in 0..mlir_sys::mlirOperationGetNumOperands(op) {
-                    walk(mlir_sys::mlirOperationGetOperand(op, i), depth + 1, out);
+                    walk(
+                        mlir_sys::mlirOperationGetOperand(op, i),
+                        depth + 1,
+                        visits,
+                        out,
+                    );
                 }
             }
         }
     }
     let mut out = Vec::new();
-    walk(value, 0, &mut out);
+    let mut visits = MAX_VISITS;
+    walk(value, 0, &mut visits, &mut out);
     out
 }
 
@@ -279,10 +290,11 @@ pub fn num_programs(grid: &[i64], axes: Option<&[i64]>) -> Option<i64> {
 /// Whether `value` is computed from a register (through `nisa.register_index`, possibly
 /// with `arith` on top): the bound of a `dynamic_range` loop.
 pub fn from_register(value: MlirValue) -> bool {
-    fn walk(value: MlirValue, depth: usize) -> bool {
-        if depth > MAX_DEPTH || !unsafe { mlir_sys::mlirValueIsAOpResult(value) } {
+    fn walk(value: MlirValue, depth: usize, visits: &mut usize) -> bool {
+        if depth > MAX_DEPTH || *visits == 0 || !unsafe { mlir_sys::mlirValueIsAOpResult(value) } {
             return false;
         }
+        *visits -= 1;
         let op = unsafe { mlir_sys::mlirOpResultGetOwner(value) };
         if op_name(op) == "nisa.register_index" {
             return true;
@@ -292,10 +304,12 @@ pub fn from_register(value: MlirValue) -> bool {
             walk(
                 unsafe { mlir_sys::mlirOperationGetOperand(op, i) },
                 depth + 1,
+                visits,
             )
         })
     }
-    walk(value, 0)
+    let mut visits = MAX_VISITS;
+    walk(value, 0, &mut visits)
 }
 
 fn attr_int(op: MlirOperation, name: &str) -> Option<i64> {

@@ -15,8 +15,10 @@
 //!    largest trip count). A nest over `max-unroll` ops fails the pass with an error at the
 //!    loop, which names it and the size.
 //! 3. **Folding.** Every `nisa.dynamic_ap` whose dynamic offset is now a constant becomes a
-//!    static `nisa.ap` with the offset folded into its `offset` attribute; index arithmetic
-//!    left without uses is erased.
+//!    static `nisa.ap` with the offset folded into its `offset` attribute; one still affine in
+//!    variables (a kept loop's induction variable, a program id) keeps a dynamic offset rebuilt
+//!    from the variables alone, its constant part folded into `offset`. Index arithmetic left
+//!    without uses is erased, and the hoisting runs once more for what the folding built.
 //!
 //! Kept as loops: loops whose trip count lives in a register (NKI `dynamic_range`: a bound
 //! computed from `nisa.register_index`; the hardware runs them with a loop instruction) and
@@ -131,6 +133,8 @@ pub fn unroll(root: &OperationRef<'_, '_>, max_unroll: u64) -> bool {
     }
     fold_dynamic_aps(root);
     erase_dead_index_ops(root);
+    // The constants the folding built inside kept loops are invariant too.
+    hoist_all(root);
     true
 }
 
@@ -417,14 +421,40 @@ unsafe fn binary(
     }
 }
 
+/// Whether `value` is the one-term form `simplify_offset` would build from `terms`: the
+/// variable itself (coefficient 1), or `arith.muli` of it and an `arith.constant`.
+fn canonical(value: MlirValue, terms: &[(MlirValue, i64)]) -> bool {
+    let [(leaf, coef)] = terms else { return false };
+    if *coef == 1 {
+        return value.ptr == leaf.ptr;
+    }
+    unsafe {
+        if !mlir_sys::mlirValueIsAOpResult(value) {
+            return false;
+        }
+        let op = mlir_sys::mlirOpResultGetOwner(value);
+        if op_name(op) != "arith.muli" {
+            return false;
+        }
+        let ops = operands(op);
+        let is_const = |v: MlirValue| {
+            mlir_sys::mlirValueIsAOpResult(v)
+                && op_name(mlir_sys::mlirOpResultGetOwner(v)) == "arith.constant"
+        };
+        ops.len() == 2
+            && ((ops[0].ptr == leaf.ptr && is_const(ops[1]))
+                || (ops[1].ptr == leaf.ptr && is_const(ops[0])))
+    }
+}
+
 /// The variable parts already rebuilt: (block, terms as (leaf value, coefficient)) -> value.
 /// Ops are visited in block order, so a value built for an earlier op of the same block
 /// dominates the later ones and is reused instead of rebuilt.
 type Built = std::collections::HashMap<(usize, Vec<(usize, i64)>), MlirValue>;
 
 /// Rebuilds the dynamic offset of `op` as `sum(coef * var)` from the variables' own values
-/// and adds the constant part to `offset`. Left alone when the offset already is one
-/// variable, or when a variable is not an `index` value.
+/// and adds the constant part to `offset`. Left alone when it already has that form (see
+/// [`canonical`]), or when a variable is not an `index` value.
 ///
 /// # Safety
 /// `op` is a verified `nisa.dynamic_ap` in a block whose dynamic offset reads as `expr`.
@@ -436,12 +466,6 @@ unsafe fn simplify_offset(
     unsafe {
         let dynamic = mlir_sys::mlirOperationGetOperand(op, 1);
         let leaves = index_leaves(dynamic);
-        if expr.constant == 0
-            && matches!(expr.terms.as_slice(), [(_, 1)])
-            && leaves.iter().any(|(_, v)| v.ptr == dynamic.ptr)
-        {
-            return;
-        }
         let mut values = Vec::new();
         for (var, coef) in &expr.terms {
             let Some(&(_, v)) = leaves.iter().find(|(w, _)| w == var) else {
@@ -468,6 +492,12 @@ unsafe fn simplify_offset(
             block.ptr as usize,
             values.iter().map(|(v, c)| (v.ptr as usize, *c)).collect(),
         );
+        // Already in the rebuilt form (`var` or `var * c`, no constant part): kept, and
+        // reused by the later ops of the block.
+        if expr.constant == 0 && canonical(dynamic, &values) {
+            built.entry(key).or_insert(dynamic);
+            return;
+        }
         let mut sum: Option<MlirValue> = built.get(&key).copied();
         let todo = if sum.is_some() { Vec::new() } else { values };
         for (v, coef) in todo {
