@@ -73,3 +73,16 @@ func.func @kept_inside(%t: memref<128x64xf32, "sbuf">, %r: !nisa.reg) {
   }
   return
 }
+
+// -----
+
+// A loop counts at least one op per iteration, even with an empty body.
+func.func @empty_body() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %big = arith.constant 1000000000000 : index
+  // expected-error@+1 {{'scf.for' op unrolling the loop at 85:3 would produce 1000000000000 ops (1000000000000 iterations), more than max-unroll=6}}
+  scf.for %i = %c0 to %big step %c1 {
+  }
+  return
+}

@@ -12,7 +12,7 @@
 //!    threaded through the copies). Before a loop nest is unrolled its unrolled size is
 //!    counted: the ops it would produce (a loop that stays counts once, with one copy of its
 //!    body; an inner loop whose bounds depend on an outer induction variable counts with its
-//!    largest trip count). A nest over `max-unroll` ops fails the pass with an error at the
+//!    largest trip count; a loop counts at least one per iteration, even with an empty body). A nest over `max-unroll` ops fails the pass with an error at the
 //!    loop, which names it and the size.
 //! 3. **Folding.** Every `nisa.dynamic_ap` whose dynamic offset is now a constant becomes a
 //!    static `nisa.ap` with the offset folded into its `offset` attribute; one still affine in
@@ -111,7 +111,7 @@ pub fn unroll(root: &OperationRef<'_, '_>, max_unroll: u64) -> bool {
         }
         let mut ok = true;
         for &(op, s) in &candidates {
-            let size = (s.trip).saturating_mul(block_size(body(op)));
+            let size = unrolled(s.trip, block_size(body(op)));
             if size > u128::from(max_unroll) {
                 emit_error(
                     location(op),
@@ -263,6 +263,13 @@ fn max_trip(op: MlirOperation) -> Option<u128> {
     trip_count(lo.value, hi.value, step)
 }
 
+/// The size of `trip` copies of a body of `body` ops. An empty body still costs an
+/// iteration each (the pass builds the copy and the induction variable's constant), so a
+/// loop counts at least its trip count: a billion iterations of nothing is not free.
+fn unrolled(trip: u128, body: u128) -> u128 {
+    trip.saturating_mul(body).max(trip)
+}
+
 /// The number of ops `block` becomes once its static loops are unrolled (terminators not
 /// counted).
 fn block_size(block: mlir_sys::MlirBlock) -> u128 {
@@ -274,7 +281,7 @@ fn block_size(block: mlir_sys::MlirBlock) -> u128 {
         }
         let size = if op_name(op) == "scf.for" {
             match max_trip(op) {
-                Some(trip) => trip.saturating_mul(block_size(body(op))),
+                Some(trip) => unrolled(trip, block_size(body(op))),
                 None => 1u128.saturating_add(block_size(body(op))),
             }
         } else {
