@@ -7,13 +7,18 @@
 //! (`generic_load`, `generic_indirect_load`, `generic_indirect_save`: the seeds' GenericLoad,
 //! GenericIndirectLoad and GenericIndirectSave), and two structural ops a kernel needs around
 //! them: `alloc` (a tile) and `ap` (NKI's `.ap()` access pattern, with optional indirection).
+//! The loop, register and launch-grid ops ([`crate::loops`]) follow NKI's public API:
+//! `dynamic_ap` (tensor indexing with loop variables), `register_alloc` / `register_move`
+//! (`nki.isa.register_alloc` / `register_move`), `register_index` (the register bound of
+//! `nl.dynamic_range`), `program_id` / `num_programs` (`nl.program_id` / `nl.num_programs`).
 //!
 //! Conventions (see `docs/dialects.md` for worked examples):
 //! - A tile is `memref<P x F0 x ... x dtype, "space">` with space `"hbm"`, `"sbuf"` or
 //!   `"psum"`; dimension 0 of an on-chip tile is the partition dimension (at most 128).
 //! - Ops are destination-passing: they return nothing and write their `dst` operands, as the
-//!   NKI ISA functions do. Only `alloc`, `ap`, `load_register` and the two rank-id queries
-//!   produce values.
+//!   NKI ISA functions do. Only `alloc`, `ap`, `dynamic_ap`, the register ops that make a
+//!   register (`load_register`, `register_alloc`, `register_index`), the two rank-id queries
+//!   and the launch-grid queries (`program_id`, `num_programs`) produce values.
 //! - Enums are strings (`engine = "vector"`, `op = "add"`); immediates are f32/i64 attributes;
 //!   "scalar or per-partition vector" operands are either an attribute (`imm0 = 2.0 : f32`) or
 //!   an optional `[P, 1]` tile operand.
@@ -106,6 +111,8 @@ const P_API: Provenance = Provenance("api");
 const P_API_WIKI: Provenance = Provenance("api, wiki");
 const P_AWS_WIKI: Provenance = Provenance("aws, wiki");
 const P_WIKI: Provenance = Provenance("wiki");
+/// A public NKI API in a form of ours (an op NKI has no single call for).
+const P_API_OURS: Provenance = Provenance("api, ours");
 
 const TILE: &[ResultSpec] = &[ResultSpec {
     name: "result",
@@ -519,7 +526,7 @@ pub static OPS: &[OpSpec] = &[
                    opt_tile_or_reg("scalar_offset", S::SBUF, D::INDEX)],
         results: TILE,
         attrs: [req("pattern", PATTERN), def("offset", INT, "0"), def("indirect_dim", UINT, "0")],
-        engines: [], default: E::Unknown, min: None, prov: P_API),
+        engines: [], default: E::Unknown, min: None, prov: P_API_OURS),
     op!("register_alloc", None, "nki.isa.register_alloc", "Allocate a virtual sequencer register, optionally initialised with the integer value (the compiler maps virtual registers onto the 64 x 32-bit registers of each engine sequencer).",
         operands: [], results: REG, attrs: [opt("value", REG_VALUE)],
         engines: [], default: E::Unknown, min: None, prov: P_API),
@@ -528,7 +535,7 @@ pub static OPS: &[OpSpec] = &[
         engines: [], default: E::Unknown, min: None, prov: P_API),
     op!("register_index", None, "nl.dynamic_range (register bound)", "The value of a register as an index: the bound of an scf.for that runs as NKI's dynamic_range (the trip count lives in the register; such a loop stays a loop) or a dynamic offset checked at run time.",
         operands: [reg("src")], results: INDEX, attrs: [],
-        engines: [], default: E::Unknown, min: None, prov: P_API),
+        engines: [], default: E::Unknown, min: None, prov: P_API_OURS),
     op!("program_id", None, "nl.program_id", "The index of this program along axis of the launch grid (sundial.grid; an LNC=2 kernel has grid [2]): fixed for a whole run, in [0, grid[axis]).",
         operands: [], results: INDEX, attrs: [def("axis", UINT, "0")],
         engines: [], default: E::Unknown, min: None, prov: P_API),

@@ -18,8 +18,9 @@
 //! `'<op>' op <operand or attribute>: <what is wrong> (rule: ...)` where a rule has a short
 //! name. Loops ([`loop_rules`]): the verifier walks into loop bodies like any region, checks
 //! `scf.for` steps, and checks a `nisa.dynamic_ap` over the whole iteration space where its
-//! offset is affine in constant-bound loops. It does not check: data-dependent facts (index values, OOB at run time), SBUF
-//! capacity (allocation is a later pass), or anything about ops of other dialects.
+//! offset is affine in constant-bound loops. It does not check: data-dependent facts (index
+//! values, OOB at run time, dynamic offsets that are not affine in constant-bound loops),
+//! SBUF capacity (allocation is a later pass), or anything else about ops of other dialects.
 
 use melior::ir::attribute::AttributeLike;
 

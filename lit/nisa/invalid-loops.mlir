@@ -169,12 +169,13 @@ func.func @rule_in_body(%a: memref<128x64xf32, "sbuf">, %b: memref<128x32xf32, "
 
 // -----
 
-// A loop's step is a compile-time constant (the hardware loop encodes it as an immediate).
+// A loop over register values (dynamic_range) takes a compile-time step: the hardware loop
+// encodes it as an immediate.
 func.func @register_step(%r: !nisa.reg, %t: memref<128x64xf32, "sbuf">) {
   %c0 = arith.constant 0 : index
   %c8 = arith.constant 8 : index
   %step = "nisa.register_index"(%r) : (!nisa.reg) -> index
-  // expected-error@+1 {{'scf.for' op step must be a compile-time constant: NKI's loops (affine_range, sequential_range, dynamic_range) take a positive integer step (rule: loop step)}}
+  // expected-error@+1 {{'scf.for' op a loop over register values (NKI's dynamic_range) needs a compile-time constant step: the hardware loop instruction encodes it as an immediate (rule: loop step)}}
   scf.for %i = %c0 to %c8 step %step {
     "nisa.memset"(%t) {value = 0.0 : f32} : (memref<128x64xf32, "sbuf">) -> ()
   }

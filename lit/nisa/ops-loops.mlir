@@ -161,3 +161,16 @@ func.func @lnc_halves(%x: memref<256x512xf32, "hbm"> {sundial.buffer = "shared_h
   return
 }
 }
+
+// A loop with a run-time step and bounds (no NKI iterator, accepted as before loops were NISA
+// forms): its offsets are left to a run-time check, and sundial-unroll keeps it.
+// CHECK-LABEL: func.func @runtime_step
+// CHECK: scf.for %{{.*}} = %arg2 to %arg3 step %arg4 {
+func.func @runtime_step(%x: memref<128x512xf32, "hbm">, %t: memref<128x512xf32, "sbuf">, %lo: index, %hi: index, %step: index) {
+  scf.for %i = %lo to %hi step %step {
+    %a = "nisa.dynamic_ap"(%x, %i) {pattern = array<i64: 512, 128, 1, 512>}
+        : (memref<128x512xf32, "hbm">, index) -> memref<128x512xf32, "hbm">
+    "nisa.dma_copy"(%t, %a) : (memref<128x512xf32, "sbuf">, memref<128x512xf32, "hbm">) -> ()
+  }
+  return
+}

@@ -1,8 +1,8 @@
 //! Rules of loops, dynamic access patterns, registers, launch grids and HBM buffers (the
 //! forms of [`crate::loops`]).
 //!
-//! - `scf.for`: a compile-time step (NKI's iterators all take a positive integer step, which
-//!   the hardware loop instruction encodes as an immediate), and a valid `sundial.range`.
+//! - `scf.for`: a loop over register values (NKI's `dynamic_range`) takes a compile-time step
+//!   (the hardware loop instruction encodes it as an immediate); a valid `sundial.range`.
 //! - `nisa.dynamic_ap`: the `nisa.ap` rules, with the bounds checked at the smallest and the
 //!   largest value its offset takes over the whole iteration space when the dynamic offset is
 //!   affine in induction variables of constant-bound loops (and in program ids of a known
@@ -20,7 +20,8 @@ use crate::{
     ffi::{emit_error, op_name},
     loops::{
         BUFFER_ATTR, Extreme, Extremes, GRID_ATTR, HBM_BUFFER, RANGE_ATTR, RANGE_KINDS, Var,
-        arg_attr, buffer_name, eval_index, extremes, grid_of, loop_bounds, parse_grid,
+        arg_attr, buffer_name, eval_index, extremes, from_register, grid_of, loop_bounds,
+        parse_grid,
     },
     tile::Tile,
 };
@@ -68,11 +69,17 @@ pub fn check_structure(op: &OperationRef<'_, '_>) -> usize {
 }
 
 fn scf_for(op: &OperationRef<'_, '_>) -> usize {
-    let [_, _, step] = loop_bounds(op.to_raw());
-    if step.and_then(|s| s.as_constant()).is_none() {
+    let raw = op.to_raw();
+    let [_, _, step] = loop_bounds(raw);
+    // Only loops over register values (the dynamic_range form, new with nisa.register_index)
+    // are held to NKI's rule: any other scf.for verified before loops were NISA forms.
+    let n = unsafe { mlir_sys::mlirOperationGetNumOperands(raw) }.min(3);
+    let over_registers =
+        (0..n).any(|i| from_register(unsafe { mlir_sys::mlirOperationGetOperand(raw, i) }));
+    if over_registers && step.and_then(|s| s.as_constant()).is_none() {
         emit_error(
             op.location(),
-            "'scf.for' op step must be a compile-time constant: NKI's loops (affine_range, sequential_range, dynamic_range) take a positive integer step (rule: loop step)",
+            "'scf.for' op a loop over register values (NKI's dynamic_range) needs a compile-time constant step: the hardware loop instruction encodes it as an immediate (rule: loop step)",
         );
         return 1;
     }

@@ -1110,7 +1110,7 @@ fn dma_copy(v: &mut OpView<'_, '_, '_>) {
     }
 }
 
-/// Whether `value` is a `nisa.ap` with a vector or scalar offset.
+/// Whether `value` is a `nisa.ap` or `nisa.dynamic_ap` with a vector or scalar offset.
 pub fn is_indirect_ap(value: melior::ir::Value<'_, '_>) -> bool {
     defining_op(value).is_some_and(|def| {
         (op_name(def.to_raw()) == "nisa.ap" && def.operand_count() > 1)
