@@ -291,3 +291,64 @@ func.func @buffer_elsewhere(%t: memref<128x64xf32, "sbuf">) {
   "nisa.memset"(%t) {value = 0.0 : f32, sundial.buffer = "hbm"} : (memref<128x64xf32, "sbuf">) -> ()
   return
 }
+
+// -----
+
+// ... argument attributes name one of the three ...
+// expected-error@+1 {{'func.func' op argument #0: attribute 'sundial.buffer' must be one of hbm|shared_hbm|private_hbm (rule: hbm buffer)}}
+func.func @buffer_argument_name(%x: memref<128x64xf32, "hbm"> {sundial.buffer = 3 : i64}) {
+  return
+}
+
+// -----
+
+// ... for a tile argument.
+// expected-error@+1 {{'func.func' op argument #0: attribute 'sundial.buffer' names HBM buffer "hbm" for a value that is not a tile (rule: hbm buffer)}}
+func.func @buffer_argument_index(%i: index {sundial.buffer = "hbm"}) {
+  return
+}
+
+// -----
+
+// A launch grid has 1 to 3 axes.
+// expected-error@+1 {{attribute 'sundial.grid' needs 1 to 3 axes, got 4 (rule: launch grid)}}
+module attributes {sundial.grid = array<i64: 1, 2, 2, 2>} {
+}
+
+// -----
+
+// num_programs names axes that exist ...
+func.func @num_programs_negative() {
+  // expected-error@+1 {{attribute 'axes': axis -1 is negative (rule: program axis)}}
+  %n = "nisa.num_programs"() {axes = array<i64: -1>} : () -> index
+  return
+}
+
+// -----
+
+// ... in the grid.
+module attributes {sundial.grid = array<i64: 2>} {
+func.func @num_programs_axis() {
+  // expected-error@+1 {{attribute 'axes': 1 is not an axis of the launch grid [2] (sundial.grid) (rule: program axis)}}
+  %n = "nisa.num_programs"() {axes = array<i64: 0, 1>} : () -> index
+  return
+}
+}
+
+// -----
+
+// An element offset past 64 bits is an error, not a wrapped value.
+func.func @offset_overflow(%x: memref<128x512xf32, "hbm">, %t: memref<128x512xf32, "sbuf">) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %huge = arith.constant 4611686018427387904 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    %off = arith.muli %i, %huge : index
+    // expected-error@+1 {{the element offset does not fit in 64 bits, with the loop at 346:3 at 3 (dynamic offset 13835058055282163712) (rule: ap bounds)}}
+    %a = "nisa.dynamic_ap"(%x, %off) {pattern = array<i64: 512, 128, 1, 512>}
+        : (memref<128x512xf32, "hbm">, index) -> memref<128x512xf32, "hbm">
+    "nisa.dma_copy"(%t, %a) : (memref<128x512xf32, "sbuf">, memref<128x512xf32, "hbm">) -> ()
+  }
+  return
+}

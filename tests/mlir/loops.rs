@@ -287,6 +287,44 @@ fn dynamic_ap_builds_in_memory() {
     );
 }
 
+#[test]
+fn dynamic_offset_must_be_an_index() {
+    // Built in memory (no parser, no IRDL check first): the semantic verifier reports it.
+    use melior::ir::{Block, BlockLike, Location, r#type::IntegerType};
+    use sundial_dialects::{
+        build::{OpBuild, tile_type},
+        dtype::Dtype,
+        enums::Space,
+    };
+    let session = Session::new().unwrap();
+    let ctx = session.context();
+    let loc = Location::unknown(ctx);
+    let hbm = tile_type(ctx, Space::Hbm, &[128, 512], Dtype::F32).unwrap();
+    let block = Block::new(&[(hbm, loc), (IntegerType::new(ctx, 32).into(), loc)]);
+    let ap = OpBuild::new(ctx, loc, "nisa.dynamic_ap")
+        .unwrap()
+        .operand("tensor", block.argument(0).unwrap().into())
+        .unwrap()
+        .operand("dynamic_offset", block.argument(1).unwrap().into())
+        .unwrap()
+        .i64_array("pattern", &[512, 128, 1, 512])
+        .unwrap()
+        .result(hbm)
+        .build()
+        .unwrap();
+    let ap = block.append_operation(ap);
+    let captured = sundial_dialects::diag::DiagnosticCapture::new(ctx);
+    assert!(!sundial_dialects::verify::verify(&ap, None));
+    let messages: Vec<String> = captured.take().into_iter().map(|d| d.message).collect();
+    assert_eq!(
+        messages,
+        vec![
+            "'nisa.dynamic_ap' op operand 'dynamic_offset': expected an index, got 'i32'"
+                .to_string()
+        ]
+    );
+}
+
 const UNROLL: &str = r#"
 func.func @f(%x: memref<128x4096xf32, "hbm">, %t: memref<128x512xf32, "sbuf">, %r: !nisa.reg) {
   %c0 = arith.constant 0 : index
