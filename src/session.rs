@@ -149,16 +149,18 @@ impl Session {
         let text_len = bytes.len().saturating_sub(1);
         let line_offset = first_line.saturating_sub(1);
         let capture = DiagnosticCapture::new(&self.context);
-        let raw = unsafe {
-            mlir_sys::mlirModuleCreateParse(
-                self.context.to_raw(),
+        // Parsed as `mlirModuleCreateParse` does, but with the attributes the text may leave
+        // implied filled in before MLIR's verifier runs (sundial_dialects::implied).
+        // SAFETY: `bytes` ends in the NUL the lexer needs, just past `text_len`.
+        let module = unsafe {
+            sundial_dialects::implied::parse_module(
+                &self.context,
                 mlir_sys::MlirStringRef {
                     data: bytes.as_ptr() as *const _,
                     length: text_len,
                 },
             )
         };
-        let module = unsafe { Module::from_option_raw(raw) };
         // Parser and IRDL diagnostics point into the chunk: shift them to the file's lines.
         let mut diagnostics = rename(capture.take(), name, line_offset);
         if let Some(m) = &module

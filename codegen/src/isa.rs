@@ -1468,6 +1468,51 @@ pub static ROWS: &[Row] = &[
         SEED,
         "",
     ),
+    // ---- virtual registers (nki.isa.register_alloc / register_move) --------------------------------
+    Row {
+        name: "register_alloc",
+        emit: None,
+        engines: &[],
+        default: DefaultEngine::NoEngine,
+        min: MinTarget::Any,
+        inputs: 0,
+        dtypes: DtypeRule::Any,
+        cases: &[case(
+            &[],
+            None,
+            Seq::Missing {
+                named: &[],
+                missing: "no source gives the sequencer's register-move opcode (an allocation \
+                          without a value emits nothing: the compiler maps virtual registers \
+                          onto the sequencers' physical ones)",
+            },
+            API,
+            "",
+        )],
+        source: API,
+        note: "nki.isa.register_alloc: the register lives on the sequencers that read it",
+    },
+    Row {
+        name: "register_move",
+        emit: None,
+        engines: &[],
+        default: DefaultEngine::NoEngine,
+        min: MinTarget::Any,
+        inputs: 0,
+        dtypes: DtypeRule::Any,
+        cases: &[case(
+            &[],
+            None,
+            Seq::Missing {
+                named: &[],
+                missing: "no source gives the sequencer's register-move opcode",
+            },
+            API,
+            "",
+        )],
+        source: API,
+        note: "nki.isa.register_move: touches no SBUF, PSUM or HBM",
+    },
 ];
 
 // ---------------------------------------------------------------- lookups

@@ -14,9 +14,10 @@ use Engine::{Dma, GpSimd, Scalar, Sync, Tensor, Vector};
 use Target::{Cayman, Mariana, Sunda};
 
 /// The 62 emit mnemonics of isa-table.md §1 (rows 1..62 in order), the six irbuilder extras,
-/// the three generic loads/stores and the public functions without an emit builder
-/// (`nki.isa.nc_transpose`, `nki.isa.core_barrier`), as the NISA dialect spells them.
-const NAMES: [&str; 73] = [
+/// the three generic loads/stores, the public functions without an emit builder
+/// (`nki.isa.nc_transpose`, `nki.isa.core_barrier`) and the register ops of NKI's register
+/// API (`register_alloc`, `register_move`), as the NISA dialect spells them.
+const NAMES: [&str; 75] = [
     "iota",
     "tensor_scalar_affine_select",
     "cross_lane_reduce_arith",
@@ -90,6 +91,8 @@ const NAMES: [&str; 73] = [
     "generic_indirect_save",
     "nc_transpose",
     "core_barrier",
+    "register_alloc",
+    "register_move",
 ];
 
 fn q(t: Target) -> SelectQuery {
@@ -474,6 +477,8 @@ fn every_row_selects_as_the_reference_says() {
         ("rank_id_store", Sunda),
         ("device_print", Sunda),
         ("set_rng_seed", Sunda),
+        ("register_alloc", Sunda),
+        ("register_move", Sunda),
     ];
     for &(op, t) in no_opcode {
         seen.push(op);
@@ -1038,10 +1043,13 @@ fn pinned_is_derived_from_the_formats() {
             .is_some_and(|w| w.contains("RangeSelect"))
     );
     // Rows that can never be pinned: no opcode, or rewritten before selection.
-    for n in NAMES[42..54]
-        .iter()
-        .chain(&["store_register", "device_print", "set_rng_seed"])
-    {
+    for n in NAMES[42..54].iter().chain(&[
+        "store_register",
+        "device_print",
+        "set_rng_seed",
+        "register_alloc",
+        "register_move",
+    ]) {
         let r = isa::row(n).expect("row");
         assert!(!r.missing().is_empty(), "{n} says what is missing");
         for t in Target::ALL {

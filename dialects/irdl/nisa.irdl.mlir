@@ -535,4 +535,40 @@ irdl.dialect @nisa {
     %o2 = irdl.base "!builtin.memref"
     irdl.operands(dst: %o0, src: %o1, indices: %o2)
   }
+  irdl.operation @dynamic_ap {
+    %o0 = irdl.base "!builtin.memref"
+    %o1 = irdl.is index
+    %o2 = irdl.base "!builtin.memref"
+    %o3m = irdl.base "!builtin.memref"
+    %o3r = irdl.base @nisa::@reg
+    %o3 = irdl.any_of(%o3m, %o3r)
+    irdl.operands(tensor: %o0, dynamic_offset: %o1, vector_offset: optional %o2, scalar_offset: optional %o3)
+    %r0 = irdl.base "!builtin.memref"
+    irdl.results(result: %r0)
+    %a0 = irdl.base "#builtin.dense_array"
+    irdl.attributes {"pattern" = %a0}
+  }
+  irdl.operation @register_alloc {
+    %r0 = irdl.base @nisa::@reg
+    irdl.results(result: %r0)
+  }
+  irdl.operation @register_move {
+    %o0 = irdl.base @nisa::@reg
+    %o1 = irdl.base @nisa::@reg
+    irdl.operands(dst: %o0, src: optional %o1)
+  }
+  irdl.operation @register_index {
+    %o0 = irdl.base @nisa::@reg
+    irdl.operands(src: %o0)
+    %r0 = irdl.is index
+    irdl.results(result: %r0)
+  }
+  irdl.operation @program_id {
+    %r0 = irdl.is index
+    irdl.results(result: %r0)
+  }
+  irdl.operation @num_programs {
+    %r0 = irdl.is index
+    irdl.results(result: %r0)
+  }
 }

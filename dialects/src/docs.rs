@@ -36,6 +36,7 @@ fn operand_text(op: &OpSpec) -> String {
                 OperandKind::TileOrReg { spaces, .. } => {
                     format!("tile in {} or register", spaces.describe())
                 }
+                OperandKind::Index => "index".into(),
             };
             format!("`{}`: {arity}{kind}", o.name)
         })
@@ -77,10 +78,10 @@ fn op_section(out: &mut String, dialect: &str, op: &OpSpec, extra: &str) {
                 format!(
                     "`{}`: {}",
                     r.name,
-                    if r.kind == ResultKind::Reg {
-                        "register"
-                    } else {
-                        "tile"
+                    match r.kind {
+                        ResultKind::Reg => "register",
+                        ResultKind::Index => "index",
+                        ResultKind::Tile => "tile",
                     }
                 )
             })

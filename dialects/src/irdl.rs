@@ -32,6 +32,9 @@ fn emit_op(out: &mut String, dialect: &str, op: &OpSpec) {
                 let _ = writeln!(out, "    {var}r = irdl.base @{dialect}::@reg");
                 let _ = writeln!(out, "    {var} = irdl.any_of({var}m, {var}r)");
             }
+            OperandKind::Index => {
+                let _ = writeln!(out, "    {var} = irdl.is index");
+            }
         }
         let arity = match operand.arity {
             Arity::One => "",
@@ -52,6 +55,9 @@ fn emit_op(out: &mut String, dialect: &str, op: &OpSpec) {
             }
             ResultKind::Reg => {
                 let _ = writeln!(out, "    {var} = irdl.base @{dialect}::@reg");
+            }
+            ResultKind::Index => {
+                let _ = writeln!(out, "    {var} = irdl.is index");
             }
         }
         results.push(format!("{}: {var}", result.name));

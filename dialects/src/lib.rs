@@ -11,6 +11,9 @@
 //! - [`view`]: folding a chain of views (reshape, slice, permute, broadcast, access patterns)
 //!   into one physical access pattern (pure Rust; the verifier, emulator driver and selection
 //!   share it).
+//! - [`loops`]: loops, dynamic offsets, registers and launch grids as the verifier and the
+//!   passes read them.
+//! - [`implied`]: parsing that fills in the attributes the text may leave implied.
 //! - [`diag`], [`ffi`]: diagnostics as Rust values, and panic-free string/printing helpers.
 
 pub mod bir;
@@ -21,7 +24,9 @@ pub mod docs;
 pub mod dtype;
 pub mod enums;
 pub mod ffi;
+pub mod implied;
 pub mod irdl;
+pub mod loops;
 pub mod nisa;
 pub mod spec;
 pub mod tile;

@@ -10,13 +10,18 @@
 //! the views `reshape`, `slice`, `permute` and `broadcast` (NKI's tensor view methods; a chain
 //! of views and access patterns folds into one physical pattern, see [`crate::fold`]), and two
 //! public NKI functions with no emit builder of their own: `nc_transpose` and `core_barrier`.
+//! The loop, register and launch-grid ops ([`crate::loops`]) follow NKI's public API:
+//! `dynamic_ap` (tensor indexing with loop variables), `register_alloc` / `register_move`
+//! (`nki.isa.register_alloc` / `register_move`), `register_index` (the register bound of
+//! `nl.dynamic_range`), `program_id` / `num_programs` (`nl.program_id` / `nl.num_programs`).
 //!
 //! Conventions (see `docs/dialects.md` for worked examples):
 //! - A tile is `memref<P x F0 x ... x dtype, "space">` with space `"hbm"`, `"sbuf"` or
 //!   `"psum"`; dimension 0 of an on-chip tile is the partition dimension (at most 128).
 //! - Ops are destination-passing: they return nothing and write their `dst` operands, as the
-//!   NKI ISA functions do. Only `alloc`, `ap`, the views, `load_register` and the two rank-id
-//!   queries produce values.
+//!   NKI ISA functions do. Only `alloc`, `ap`, `dynamic_ap`, the views, the register ops that
+//!   make a register (`load_register`, `register_alloc`, `register_index`), the two rank-id
+//!   queries and the launch-grid queries (`program_id`, `num_programs`) produce values.
 //! - Every instruction accepts `name = "..."` (NKI's `name=`), which diagnostics print.
 //! - Enums are strings (`engine = "vector"`, `op = "add"`); immediates are f32/i64 attributes;
 //!   "scalar or per-partition vector" operands are either an attribute (`imm0 = 2.0 : f32`) or
@@ -113,6 +118,8 @@ const P_API: Provenance = Provenance("api");
 const P_API_WIKI: Provenance = Provenance("api, wiki");
 const P_AWS_WIKI: Provenance = Provenance("aws, wiki");
 const P_WIKI: Provenance = Provenance("wiki");
+/// A public NKI API in a form of ours (an op NKI has no single call for).
+const P_API_OURS: Provenance = Provenance("api, ours");
 
 const TILE: &[ResultSpec] = &[ResultSpec {
     name: "result",
@@ -123,6 +130,15 @@ const REG: &[ResultSpec] = &[ResultSpec {
     kind: ResultKind::Reg,
 }];
 const NONE: &[ResultSpec] = &[];
+const INDEX: &[ResultSpec] = &[ResultSpec {
+    name: "result",
+    kind: ResultKind::Index,
+}];
+/// A 32-bit sequencer register value (NKI: 64 x 32-bit registers per engine sequencer).
+const REG_VALUE: AttrKind = AttrKind::Int {
+    min: i32::MIN as i64,
+    max: i32::MAX as i64,
+};
 
 const DGE: AttrSpec = def("dge_mode", AttrKind::Enum(DgeMode::VOCAB), "unknown");
 const OOB: AttrSpec = def("oob_mode", AttrKind::Enum(OobMode::VOCAB), "error");
@@ -539,6 +555,28 @@ pub static OPS: &[OpSpec] = &[
         operands: [dst("dst", S::HBM_SBUF, D::NUMERIC), src("src", S::ANY, D::NUMERIC), src("indices", S::SBUF, D::INDEX)], results: NONE,
         attrs: [def("indirect_dim", UINT, "0"), OOB, DGE, def("unique_indices", BOOL, "true"), def("accumulate", BOOL, "false")],
         engines: [E::Dma, E::Gpsimd], default: E::Dma, min: None, prov: P_SEED),
+    // ---- loops, registers and logical NeuronCore programs (see crate::loops) ----------------
+    op!("dynamic_ap", None, "NkiTensor.ap / tensor indexing with loop variables", "An access pattern whose element offset is offset + dynamic_offset, an index computed with arith from loop induction variables and program ids (NKI indexing with affine_range / sequential_range iterators); otherwise nisa.ap. The verifier checks the pattern's bounds over the whole iteration space when dynamic_offset is affine in induction variables of constant-bound loops (and program ids of a known sundial.grid); any other dynamic offset is left to a run-time check. sundial-unroll folds it into a static nisa.ap.",
+        operands: [src("tensor", S::ANY, D::ANY), index("dynamic_offset"), opt_src("vector_offset", S::SBUF, D::INDEX),
+                   opt_tile_or_reg("scalar_offset", S::SBUF, D::INDEX)],
+        results: TILE,
+        attrs: [req("pattern", PATTERN), def("offset", INT, "0"), def("indirect_dim", UINT, "0")],
+        engines: [], default: E::Unknown, min: None, prov: P_API_OURS),
+    op!("register_alloc", None, "nki.isa.register_alloc", "Allocate a virtual sequencer register, optionally initialised with the integer value (the compiler maps virtual registers onto the 64 x 32-bit registers of each engine sequencer).",
+        operands: [], results: REG, attrs: [opt("value", REG_VALUE)],
+        engines: [], default: E::Unknown, min: None, prov: P_API),
+    op!("register_move", None, "nki.isa.register_move", "dst = src: a compile-time integer (imm) or another register (src); touches no SBUF, PSUM or HBM.",
+        operands: [reg("dst"), opt_reg("src")], results: NONE, attrs: [opt("imm", REG_VALUE)],
+        engines: [], default: E::Unknown, min: None, prov: P_API),
+    op!("register_index", None, "nl.dynamic_range (register bound)", "The value of a register as an index: the bound of an scf.for that runs as NKI's dynamic_range (the trip count lives in the register; such a loop stays a loop) or a dynamic offset checked at run time.",
+        operands: [reg("src")], results: INDEX, attrs: [],
+        engines: [], default: E::Unknown, min: None, prov: P_API_OURS),
+    op!("program_id", None, "nl.program_id", "The index of this program along axis of the launch grid (sundial.grid; an LNC=2 kernel has grid [2]): fixed for a whole run, in [0, grid[axis]).",
+        operands: [], results: INDEX, attrs: [def("axis", UINT, "0")],
+        engines: [], default: E::Unknown, min: None, prov: P_API),
+    op!("num_programs", None, "nl.num_programs", "The number of programs along axes of the launch grid (all axes when absent): a constant when the module names sundial.grid.",
+        operands: [], results: INDEX, attrs: [opt("axes", AttrKind::I64Array { min_len: 1, max_len: 8 })],
+        engines: [], default: E::Unknown, min: None, prov: P_API),
 ];
 
 /// Looks up a NISA op by mnemonic (without the `nisa.` prefix).

@@ -84,6 +84,9 @@ pub enum OperandKind {
         /// Legal element types of a tile.
         dtypes: DtypeSet,
     },
+    /// An `index` value (a loop induction variable, `arith` on it, a program id): a dynamic
+    /// element offset or a loop bound.
+    Index,
 }
 
 /// One operand group of an op.
@@ -104,6 +107,8 @@ pub enum ResultKind {
     Tile,
     /// A sequencer register (`!nisa.reg`).
     Reg,
+    /// An `index` value.
+    Index,
 }
 
 /// One result of an op.
@@ -362,6 +367,22 @@ pub mod dsl {
             name,
             arity: Arity::One,
             kind: OperandKind::Reg,
+        }
+    }
+    /// An optional register operand.
+    pub const fn opt_reg(name: &'static str) -> OperandSpec {
+        OperandSpec {
+            name,
+            arity: Arity::Optional,
+            kind: OperandKind::Reg,
+        }
+    }
+    /// An `index` operand.
+    pub const fn index(name: &'static str) -> OperandSpec {
+        OperandSpec {
+            name,
+            arity: Arity::One,
+            kind: OperandKind::Index,
         }
     }
     /// An optional tile-or-register operand.

@@ -16,12 +16,16 @@
 //!
 //! Each failure is an MLIR error at the op's location, worded
 //! `'<op>' op <operand or attribute>: <what is wrong> (rule: ...)` where a rule has a short
-//! name. It does not check: data-dependent facts (index values, OOB at run time), SBUF
-//! capacity (allocation is a later pass), or anything about ops of other dialects.
+//! name. Loops ([`loop_rules`]): the verifier walks into loop bodies like any region, checks
+//! `scf.for` steps, and checks a `nisa.dynamic_ap` over the whole iteration space where its
+//! offset is affine in constant-bound loops. It does not check: data-dependent facts (index
+//! values, OOB at run time, dynamic offsets that are not affine in constant-bound loops),
+//! SBUF capacity (allocation is a later pass), or anything else about ops of other dialects.
 
 use melior::ir::attribute::AttributeLike;
 
 pub mod bir_rules;
+pub mod loop_rules;
 pub mod nisa_rules;
 pub mod nki_parity;
 pub mod view_rules;
@@ -84,6 +88,8 @@ pub fn verify(root: &OperationRef<'_, '_>, target: Option<Target>) -> bool {
             emit_error(op.location(), &msg);
             errors += 1;
         }
+        // Loops, launch grids and HBM-buffer argument attributes (any dialect).
+        errors += loop_rules::check_structure(&op);
         // Only NISA and BIR ops need a target; the lookup walks up to `root` at most.
         let name = op_name(raw);
         if name.starts_with("nisa.") || name.starts_with("bir.") {
@@ -354,6 +360,14 @@ impl<'o, 'a, 'c> OpView<'o, 'a, 'c> {
             OperandKind::TileOrReg { spaces, dtypes } => {
                 if !is_reg(ty) {
                     self.check_tile_operand(name, spaces, dtypes, ty);
+                }
+            }
+            OperandKind::Index => {
+                if !melior::ir::r#type::TypeLike::is_index(&ty) {
+                    self.error(format!(
+                        "operand '{name}': expected an index, got '{}'",
+                        print_type(ty)
+                    ));
                 }
             }
         }

@@ -29,7 +29,6 @@
 // RUN: not sundial-run %s --func decl 2>&1 | FileCheck %s --check-prefix=DECL
 //
 // An index tile with two dimensions longer than 1 has no element order to read it in.
-// RUN: not sundial-run %s --func square_index 2>&1 | FileCheck %s --check-prefix=SQUARE
 //
 // On-chip memory: a PSUM argument larger than a bank, and SBUF filled by two big tiles.
 // RUN: not sundial-run %s --func psum_arg 2>&1 | FileCheck %s --check-prefix=PSUM
@@ -89,13 +88,6 @@ module {
   }
   func.func private @decl(%a: memref<4xf32, "hbm">)
 // DECL: run-errors.mlir:[[@LINE-1]]:3: error: function @decl is a declaration: it has no body to run
-  func.func @square_index(%t: memref<8x4xf32, "hbm">) {
-    %i = "nisa.alloc"() : () -> memref<2x2xi32, "sbuf">
-    %g = "nisa.ap"(%t, %i) {pattern = array<i64: 4, 4, 1, 4>, operandSegmentSizes = array<i32: 1, 1, 0>}
-        : (memref<8x4xf32, "hbm">, memref<2x2xi32, "sbuf">) -> memref<4x4xf32, "hbm">
-// SQUARE: run-errors.mlir:[[@LINE-2]]:10: error: 'nisa.ap' op operand 'vector_offset': an index tile of shape [2, 2] has more than one dimension longer than 1; use [n, 1], [1, n] or [n]
-    return
-  }
   func.func @psum_arg(%p: memref<128x1024xf32, "psum">) {
 // PSUM: run-errors.mlir:[[@LINE-1]]:3: error: cannot allocate argument 0: memory: memory error: a PSUM tile holds at most 2048 bytes per partition, not 4096
     return

@@ -7,6 +7,8 @@
 // PASSES: Sundial passes:
 // PASSES-NEXT: sundial-verify {{.*}}Check the semantic rules of the NISA and BIR dialects
 // PASSES-NEXT: {target=...} {{.*}}Target for target-gated rules
+// PASSES: sundial-unroll {{.*}}Fully unroll constant-bound loops
+// PASSES-NEXT: {max-unroll=...} {{.*}}(default 65536)
 // PASSES: Upstream MLIR passes:
 // PASSES: canonicalize
 // PASSES: cse

@@ -114,7 +114,7 @@ impl PassInfo {
 }
 
 /// Every Rust pass.
-pub static PASSES: &[PassInfo] = &[crate::verify_pass::INFO];
+pub static PASSES: &[PassInfo] = &[crate::verify_pass::INFO, crate::unroll::INFO];
 
 /// Looks up a Rust pass by flag.
 pub fn lookup(name: &str) -> Option<&'static PassInfo> {

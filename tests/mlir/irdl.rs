@@ -52,7 +52,9 @@ fn every_op_is_registered() {
 
 #[test]
 fn op_table_counts() {
-    // 62 emit ops + 6 irbuilder extras + 3 generic loads/stores + alloc + ap.
+    // 62 emit ops + 6 irbuilder extras + 3 generic loads/stores + alloc + ap, + the loop,
+    // register and launch-grid ops (dynamic_ap, register_alloc, register_move,
+    // register_index, program_id, num_programs).
     let emit = sundial_dialects::nisa::OPS
         .iter()
         .filter(|o| o.emit.is_some())
@@ -83,14 +85,20 @@ fn op_table_counts() {
         "broadcast",
         "nc_transpose",
         "core_barrier",
+        "dynamic_ap",
+        "register_alloc",
+        "register_move",
+        "register_index",
+        "program_id",
+        "num_programs",
     ] {
         assert!(
             sundial_dialects::nisa::op(extra).is_some(),
             "missing nisa.{extra}"
         );
     }
-    // 73 + the four views + nc_transpose + core_barrier.
-    assert_eq!(sundial_dialects::nisa::OPS.len(), 79);
+    // 73 + the four views + nc_transpose + core_barrier + the six loop, register and grid ops.
+    assert_eq!(sundial_dialects::nisa::OPS.len(), 85);
     // Op names are unique in each dialect.
     let mut names: Vec<&str> = sundial_dialects::nisa::OPS.iter().map(|o| o.name).collect();
     names.sort_unstable();

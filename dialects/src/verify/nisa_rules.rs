@@ -111,6 +111,9 @@ pub fn check(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
         "generic_load" => same_elements(v, "src", "dst"),
         "generic_indirect_load" => generic_indirect(v, "src", "dst"),
         "generic_indirect_save" => generic_indirect(v, "dst", "src"),
+        "dynamic_ap" => super::loop_rules::dynamic_ap(v),
+        "register_move" => super::loop_rules::register_move(v),
+        "program_id" | "num_programs" => super::loop_rules::program_axes(v),
         _ => {}
     }
 }
@@ -253,12 +256,29 @@ fn alloc(v: &mut OpView<'_, '_, '_>) {
 
 /// NKI `.ap()`: pattern pairs, bounds, partition contiguity, indirection.
 fn ap(v: &mut OpView<'_, '_, '_>) {
+    let offset = v.int_attr("offset").unwrap_or(0);
+    ap_at(v, offset, Some(""));
+}
+
+/// The `.ap()` rules with the element offset `offset`. `bounds` is `None` to skip the
+/// bounds rules (a dynamic offset left to a run-time check), else a text appended to their
+/// messages (where in the iteration space the offset is reached).
+pub(super) fn ap_at(v: &mut OpView<'_, '_, '_>, offset: i64, bounds: Option<&str>) {
     let Some(src_value) = v.value("tensor") else {
         return;
     };
     let Some(src) = v.tile("tensor") else { return };
-    // An access pattern on a view composes with it (view_rules); an indirect one cannot.
-    let on_view = defining_op(src_value).is_some_and(|d| super::view_rules::is_view_op(&d));
+    // An access pattern on a view (an `ap` included) composes with it (view_rules); one on an
+    // indirect access pattern cannot, nor one on a `dynamic_ap`, whose offset is not static.
+    let def = defining_op(src_value);
+    if def
+        .as_ref()
+        .is_some_and(|d| crate::ffi::op_name(d.to_raw()) == "nisa.dynamic_ap")
+    {
+        v.error("operand 'tensor': cannot specify an access pattern on an already indexed tensor (rule: no nested ap)");
+        return;
+    }
+    let on_view = def.is_some_and(|d| super::view_rules::is_view_op(&d));
     if on_view && is_indirect_ap(src_value) {
         v.error("operand 'tensor': cannot specify an access pattern on an indirect access pattern, whose addresses depend on the index values (rule: no nested ap)");
         return;
@@ -307,7 +327,6 @@ fn ap(v: &mut OpView<'_, '_, '_>) {
     let Some(src_bytes) = src.byte_size() else {
         return;
     };
-    let offset = v.int_attr("offset").unwrap_or(0);
     let indirect_dim = v.int_attr("indirect_dim").unwrap_or(0);
     let vector = v.value("vector_offset");
     let scalar = v.value("scalar_offset");
@@ -356,18 +375,20 @@ fn ap(v: &mut OpView<'_, '_, '_>) {
         // pnum <= 128 needs no check of its own: the result's shape equals the nums (rule `ap
         // shape`) and an on-chip result tile already has at most 128 partitions.
         let start_partition = offset / row;
-        if start_partition
-            .checked_add(pnum)
-            .is_none_or(|end| end > src.partitions())
+        if let Some(at) = bounds
+            && start_partition
+                .checked_add(pnum)
+                .is_none_or(|end| end > src.partitions())
         {
             v.error(format!(
-                "access covers partitions {start_partition}..{} but the tensor has {} (rule: ap bounds)",
+                "access covers partitions {start_partition}..{} but the tensor has {}{at} (rule: ap bounds)",
                 start_partition.saturating_add(pnum),
                 src.partitions()
             ));
             return;
         }
     }
+    let Some(at) = bounds else { return };
     // Static bounds: the largest and smallest flat element index of the non-indirect dims.
     // One span (an i64 step times an i64 num) fits in i128; five summed may not (a pattern of
     // huge nums, already reported against the result shape, but still computed here), so the
@@ -388,7 +409,7 @@ fn ap(v: &mut OpView<'_, '_, '_>) {
     let limit = (src_bytes / elem) as i128;
     if lo < 0 || hi >= limit {
         v.error(format!(
-            "access pattern reaches element {} but the tensor has {limit} elements of {} (rule: ap bounds)",
+            "access pattern reaches element {} but the tensor has {limit} elements of {}{at} (rule: ap bounds)",
             if lo < 0 { lo } else { hi },
             res.dtype.mlir_name()
         ));
@@ -1114,10 +1135,12 @@ fn dma_copy(v: &mut OpView<'_, '_, '_>) {
     }
 }
 
-/// Whether `value` is a `nisa.ap` with a vector or scalar offset.
+/// Whether `value` is a `nisa.ap` or `nisa.dynamic_ap` with a vector or scalar offset.
 pub fn is_indirect_ap(value: melior::ir::Value<'_, '_>) -> bool {
-    defining_op(value)
-        .is_some_and(|def| op_name(def.to_raw()) == "nisa.ap" && def.operand_count() > 1)
+    defining_op(value).is_some_and(|def| {
+        (op_name(def.to_raw()) == "nisa.ap" && def.operand_count() > 1)
+            || crate::loops::is_indirect_dynamic_ap(def.to_raw())
+    })
 }
 
 fn dma_copy_indirect(v: &mut OpView<'_, '_, '_>) {
