@@ -6,8 +6,11 @@
 //!   with the upstream dialects Sundial accepts and NISA/BIR loaded from that IRDL.
 //! - [`enums`], [`dtype`], [`tile`]: typed views of attribute vocabularies, element types and
 //!   tiles (`memref<... , "sbuf">`).
-//! - [`build`]: table-driven op builders for front ends that build IR in memory.
-//! - [`verify`]: the semantic verifier for everything IRDL cannot express.
+//! - [`build`]: table-driven op builders for front ends and passes that build IR in memory.
+//! - [`verify`]: the semantic verifier for everything IRDL cannot express, and the phase
+//!   checks of the middle end.
+//! - [`view`]: typed views of ops for passes (operands by group name, attributes with the
+//!   table's defaults).
 //! - [`diag`], [`ffi`]: diagnostics as Rust values, and panic-free string/printing helpers.
 
 pub mod bir;
@@ -23,5 +26,6 @@ pub mod nisa;
 pub mod spec;
 pub mod tile;
 pub mod verify;
+pub mod view;
 
 pub use context::{ContextError, create_context};

@@ -11,3 +11,4 @@ mod limits;
 mod pipeline;
 mod render;
 mod source;
+mod toolkit;
