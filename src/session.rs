@@ -42,6 +42,7 @@ pub struct Session {
 impl Session {
     /// Creates a session (a fresh context with the NISA and BIR dialects loaded).
     pub fn new() -> Result<Self, ContextError> {
+        crate::register_passes();
         Ok(Self {
             context: create_context()?,
         })
@@ -297,7 +298,11 @@ impl Session {
 
 /// Names diagnostics from unnamed buffers with the input's name, and moves their lines down
 /// by `line_offset` (the lines before the parsed chunk in the input).
-fn rename(mut diags: Vec<Diagnostic>, name: &str, line_offset: usize) -> Vec<Diagnostic> {
+pub(crate) fn rename(
+    mut diags: Vec<Diagnostic>,
+    name: &str,
+    line_offset: usize,
+) -> Vec<Diagnostic> {
     fn fix(d: &mut Diagnostic, name: &str, line_offset: usize) {
         // MLIR names string buffers "-" (or leaves them unnamed).
         if let Some(loc) = &mut d.loc

@@ -49,6 +49,10 @@ pub struct StaticAp {
     pub dims: Vec<(i64, i64)>,
     /// Element type.
     pub dtype: BirDtype,
+    /// The HBM tensor the pattern addresses (`tensor = K`: the kernel argument index, or a
+    /// kernel-local HBM tensor numbered after the arguments); `None` on chip and for an HBM
+    /// pattern that names no tensor.
+    pub tensor: Option<i64>,
 }
 
 impl StaticAp {
@@ -140,6 +144,7 @@ pub fn decode_static(dict: Attribute<'_>) -> Result<StaticAp, String> {
         "start_reg",
         "pattern",
         "dtype",
+        "tensor",
     ];
     for k in dict_keys(dict) {
         if !KEYS.contains(&k.as_str()) {
@@ -171,6 +176,16 @@ pub fn decode_static(dict: Attribute<'_>) -> Result<StaticAp, String> {
     } else if dict_get(dict, "partition").is_some() || dict_get(dict, "num_partitions").is_some() {
         return Err("an HBM pattern has no 'partition' / 'num_partitions'".into());
     }
+    let tensor = get_int(dict, "tensor")?;
+    match tensor {
+        Some(_) if on_chip => {
+            return Err(format!(
+                "'tensor' names an HBM tensor: a {space} pattern has none"
+            ));
+        }
+        Some(t) if t < 0 => return Err(format!("'tensor' {t} is negative")),
+        _ => {}
+    }
     let start = match (get_int(dict, "offset")?, get_int(dict, "start_reg")?) {
         (Some(_), Some(_)) => return Err("give 'offset' or 'start_reg', not both".into()),
         (Some(o), None) | (None, Some(o)) if o < 0 => return Err(format!("start {o} is negative")),
@@ -193,9 +208,16 @@ pub fn decode_static(dict: Attribute<'_>) -> Result<StaticAp, String> {
     let mut dims = Vec::new();
     for c in pattern.chunks(2) {
         let (step, num) = (c[0], c[1]);
-        if !(i16::MIN as i64..=i16::MAX as i64).contains(&step) {
+        // On chip the step is a TENSORnD `int16 step_elem`; an HBM pattern only ever feeds a
+        // DMA descriptor, whose `step_elem` is an int32 (DMA_DIRECT2D, bundle-layouts §4.13).
+        if on_chip && !(i16::MIN as i64..=i16::MAX as i64).contains(&step) {
             return Err(format!(
                 "step {step} does not fit the signed 16-bit step field"
+            ));
+        }
+        if !on_chip && !(i32::MIN as i64..=i32::MAX as i64).contains(&step) {
+            return Err(format!(
+                "step {step} does not fit the DMA's signed 32-bit step field"
             ));
         }
         if !(1..=u16::MAX as i64).contains(&num) {
@@ -237,6 +259,7 @@ pub fn decode_static(dict: Attribute<'_>) -> Result<StaticAp, String> {
         start,
         dims,
         dtype,
+        tensor,
     })
 }
 

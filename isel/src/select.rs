@@ -1,0 +1,544 @@
+//! `sundial-isel`: instruction selection, NISA -> BIR.
+//!
+//! Every NISA instruction op of a kernel becomes one BIR op that carries what the encoders
+//! need and nothing symbolic: the opcode sequence, the concrete engine, physical access
+//! patterns ([`crate::phys`]) and immediates. Which opcodes and which engine is never decided
+//! here: the query built from the op (its engine, operand dtypes, ALU op, PSUM use, partition
+//! and index counts) goes to codegen's ISA table (`sundial_codegen::isa::select`), whose
+//! answer must also be *pinned* on the module's target (every opcode has a field table whose
+//! format family the target has, `Selection::require_pinned`).
+//!
+//! An op fails with a diagnostic at its location, naming the op and why, and never falls back
+//! to something else:
+//! - the ISA table's refusal: the missing fact of an unpinned row or case, the target rule of
+//!   an op a target lacks, an illegal engine or dtype;
+//! - an operand this selector cannot place (an indirect view where the instruction takes a
+//!   static pattern, a pattern needing more free dimensions than the slot has);
+//! - a selectable op whose BIR form this selector does not build yet ([`RULES`] lists the
+//!   ones it does), which says so.
+//!
+//! Selected NISA ops are replaced by their BIR op (at the same location); once every op of a
+//! function is selected, the `nisa.alloc` and `nisa.ap` ops left without users are erased, so
+//! a selected kernel holds BIR ops only. Loops must be unrolled before (`sundial-unroll`): a
+//! region holding NISA ops is refused.
+
+use crate::ir::{op_name, resolve_target};
+use crate::phys::{Phys, resolve, resolve_raw};
+use melior::{
+    ContextRef,
+    ir::{
+        Operation, RegionLike, Value,
+        block::BlockLike,
+        operation::{OperationLike, OperationRef},
+        r#type::TypeId,
+    },
+    pass::{ExternalPass, Pass, RunExternalPass, create_external},
+};
+use sundial_codegen::{
+    dtype::BirDtype,
+    enums::BirAluOp,
+    isa::{SelectQuery, Selection, select},
+    model::Engine,
+};
+use sundial_dialects::{
+    build::OpBuild,
+    enums::{Space, Target},
+    tile::Tile,
+    view::View,
+};
+use sundial_passes::{
+    registry::{OptionKind, PassInfo, PassOption, PassOptions},
+    rewrite::{Rewriter, collect, erase_dead_views, op_is, refuse},
+};
+
+#[repr(align(8))]
+struct PassId;
+static ISEL_PASS_ID: PassId = PassId;
+
+/// The registry entry.
+pub static INFO: PassInfo = PassInfo {
+    name: "sundial-isel",
+    summary: "Select NISA ops to BIR instructions (opcodes, engine, physical patterns)",
+    description: "Replaces every NISA instruction op by the BIR op the ISA table selects for it on the target (opcode sequence with dtype dispatch, concrete engine, physical access patterns from sundial-allocate, immediates), then erases the dead nisa.alloc / nisa.ap ops. An unpinned or target-illegal op, or one this selector does not build yet, is an error naming the op and the missing fact.",
+    options: &[PassOption {
+        name: "target",
+        kind: OptionKind::Enum(&Target::NAMES),
+        default: "",
+        help: "Target to select for (default: the module's sundial.target)",
+    }],
+    create,
+};
+
+fn create(options: &PassOptions) -> Pass {
+    let target = options.get("target").and_then(Target::from_name);
+    create_external(
+        IselPass { target },
+        TypeId::create(&ISEL_PASS_ID),
+        "SundialIsel",
+        INFO.name,
+        INFO.summary,
+        "",
+        &[],
+    )
+}
+
+#[derive(Clone, Debug)]
+struct IselPass {
+    target: Option<Target>,
+}
+
+impl<'c> RunExternalPass<'c> for IselPass {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        let target = match resolve_target(&operation, self.target, INFO.name) {
+            Ok(t) => t,
+            Err(msg) => {
+                refuse(&operation, msg);
+                pass.signal_failure();
+                return;
+            }
+        };
+        let mut ok = true;
+        for func in collect(&operation, |op| op_is(op, "func.func")) {
+            ok &= select_function(func, target);
+        }
+        if !ok {
+            pass.signal_failure();
+        }
+    }
+}
+
+/// Whether `op`'s regions hold a NISA op.
+fn holds_nisa(op: &OperationRef<'_, '_>) -> bool {
+    let mut found = false;
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            let mut cursor = b.first_operation();
+            while let Some(inner) = cursor {
+                if op_name(&inner).starts_with("nisa.") || holds_nisa(&inner) {
+                    found = true;
+                }
+                cursor = inner.next_in_block();
+            }
+            block = b.next_in_region();
+        }
+    }
+    found
+}
+
+/// Selects every NISA op of `func`'s body; returns whether all were selected.
+fn select_function(func: OperationRef<'_, '_>, target: Target) -> bool {
+    let Some(block) = func.region(0).ok().and_then(|r| r.first_block()) else {
+        return true;
+    };
+    let mut ops = Vec::new();
+    let mut cursor = block.first_operation();
+    while let Some(op) = cursor {
+        ops.push(op);
+        cursor = op.next_in_block();
+    }
+    let rewriter = Rewriter::new(&func);
+    let mut ok = true;
+    let mut selected = Vec::new();
+    for op in ops {
+        let name = op_name(&op);
+        if name == "nisa.alloc" || name == "nisa.ap" {
+            continue;
+        }
+        if name.starts_with("nisa.") {
+            match select_op(op, target) {
+                Ok(new) => {
+                    rewriter.insert_before(op, new);
+                    selected.push(op);
+                }
+                Err(msg) => {
+                    refuse(&op, msg);
+                    ok = false;
+                }
+            }
+        } else if op.region_count() > 0 && holds_nisa(&op) {
+            refuse(
+                &op,
+                "holds NISA ops in a region: loops and other regions reach instruction selection unrolled (run sundial-unroll first) (rule: static kernel)",
+            );
+            ok = false;
+        }
+    }
+    if ok {
+        for op in selected {
+            rewriter.erase(op);
+        }
+        erase_dead_views(&func);
+    }
+    ok
+}
+
+/// A selection rule: how one NISA op's BIR form is built once the ISA table selected it.
+pub struct Rule {
+    /// The NISA mnemonic.
+    pub op: &'static str,
+    /// The BIR op it becomes (must be the ISA table's).
+    pub bir: &'static str,
+    /// The operand groups whose dtypes are the query's inputs, in the ISA row's order.
+    pub inputs: &'static [&'static str],
+    /// Builds the BIR op.
+    build: for<'c, 'a> fn(&View<'c, 'a>, &Selection) -> Result<Operation<'c>, String>,
+}
+
+/// Every NISA op this selector builds a BIR op for.
+pub static RULES: &[Rule] = &[
+    Rule {
+        op: "dma_copy",
+        bir: "dma_copy",
+        inputs: &["src"],
+        build: dma_copy,
+    },
+    Rule {
+        op: "tensor_tensor_arith",
+        bir: "tensor_tensor",
+        inputs: &["lhs", "rhs"],
+        build: tensor_tensor,
+    },
+    Rule {
+        op: "tensor_tensor_bitvec",
+        bir: "tensor_tensor",
+        inputs: &["lhs", "rhs"],
+        build: tensor_tensor,
+    },
+    Rule {
+        op: "tensor_tensor_power",
+        bir: "tensor_tensor",
+        inputs: &["lhs", "rhs"],
+        build: tensor_tensor,
+    },
+    Rule {
+        op: "tensor_scalar_arith",
+        bir: "tensor_scalar",
+        inputs: &["data"],
+        build: tensor_scalar,
+    },
+    Rule {
+        op: "tensor_scalar_bitvec",
+        bir: "tensor_scalar",
+        inputs: &["data"],
+        build: tensor_scalar,
+    },
+    Rule {
+        op: "tensor_copy",
+        bir: "tensor_copy",
+        inputs: &["src"],
+        build: unary,
+    },
+    Rule {
+        op: "reciprocal",
+        bir: "reciprocal",
+        inputs: &["data"],
+        build: unary,
+    },
+    Rule {
+        op: "memset",
+        bir: "memset",
+        inputs: &[],
+        build: memset,
+    },
+    Rule {
+        op: "tensor_reduce_arith",
+        bir: "tensor_reduce",
+        inputs: &["data"],
+        build: tensor_reduce,
+    },
+    Rule {
+        op: "tensor_reduce_bitvec",
+        bir: "tensor_reduce",
+        inputs: &["data"],
+        build: tensor_reduce,
+    },
+    Rule {
+        op: "iota",
+        bir: "iota",
+        inputs: &[],
+        build: iota,
+    },
+];
+
+/// The rule of NISA op `mnemonic`, if this selector builds it.
+pub fn rule(mnemonic: &str) -> Option<&'static Rule> {
+    RULES.iter().find(|r| r.op == mnemonic)
+}
+
+/// The ISA-table engine of a dialect engine (`unknown` is `None`).
+fn engine_of(v: &View<'_, '_>) -> Option<Engine> {
+    v.explicit_engine()
+        .and_then(|e| Engine::from_name(e.as_str()))
+}
+
+fn bir_dtype(tile: &Tile, operand: &str) -> Result<BirDtype, String> {
+    tile.dtype.bir().ok_or_else(|| {
+        format!(
+            "operand '{operand}' has element type {}, which no instruction stores",
+            tile.dtype.mlir_name()
+        )
+    })
+}
+
+/// The selector's query for `v` on `target`.
+fn query(v: &View<'_, '_>, rule: Option<&Rule>, target: Target) -> Result<SelectQuery, String> {
+    let mut q = SelectQuery::new(target);
+    q.engine = engine_of(v);
+    if let Some(t) = v.tile("dst") {
+        q.dst = Some(bir_dtype(&t, "dst")?);
+        q.dst_partitions = u32::try_from(t.partitions()).ok();
+    }
+    if let Some(rule) = rule {
+        for (slot, group) in q.src.iter_mut().zip(rule.inputs) {
+            if let Some(t) = v.tile(group) {
+                *slot = Some(bir_dtype(&t, group)?);
+            }
+        }
+    }
+    let alu = v.str_attr("op").or_else(|| v.str_attr("op0"));
+    if v.mnemonic() == "tensor_tensor_power" {
+        q.alu = Some(BirAluOp::Pow);
+    } else if let Some(name) = alu {
+        q.alu = BirAluOp::from_name(&name);
+    }
+    q.psum = v.touches(Space::Psum);
+    q.accumulate = v.value("reduce_res").is_some();
+    if let Some(t) = v.tile("indices").or_else(|| v.tile("index")) {
+        q.index_elements = t.free_size().and_then(|n| u64::try_from(n).ok());
+    }
+    Ok(q)
+}
+
+/// Selects one NISA op: the BIR op that replaces it, or why it cannot be selected.
+fn select_op<'c>(op: OperationRef<'c, '_>, target: Target) -> Result<Operation<'c>, String> {
+    let v = View::new(op)?.ok_or("is not an op of the NISA table")?;
+    let mnemonic = v.mnemonic();
+    let rule = rule(mnemonic);
+    let q = query(&v, rule, target)?;
+    let sel = select(mnemonic, &q)
+        .and_then(|s| s.require_pinned())
+        .map_err(|e| format!("cannot be selected on {target}: {e}"))?;
+    let opcodes: Vec<String> = sel.opcodes().map(|o| format!("{o:#04x}")).collect();
+    let Some(rule) = rule else {
+        return Err(format!(
+            "is selectable on {target} (bir.{} [{}] on {}) but sundial-isel does not build that BIR op yet",
+            sel.bir,
+            opcodes.join(", "),
+            sel.engine
+        ));
+    };
+    if sel.bir != rule.bir {
+        return Err(format!(
+            "the ISA table selects bir.{} [{}] here, which sundial-isel's rule (bir.{}) does not build",
+            sel.bir,
+            opcodes.join(", "),
+            rule.bir
+        ));
+    }
+    (rule.build)(&v, &sel)
+}
+
+// ---------------------------------------------------------------- building blocks
+
+/// The start of `bir.<name>` at `v`'s op with the selection's opcodes and engine.
+fn start<'c, 'a>(v: &View<'c, 'a>, sel: &Selection) -> Result<OpBuild<'c, 'a>, String> {
+    let opcodes: Vec<i64> = sel.opcodes().map(i64::from).collect();
+    OpBuild::at(&v.op(), &format!("bir.{}", sel.bir))
+        .and_then(|b| b.i64_array("opcodes", &opcodes))
+        .and_then(|b| b.str("engine", sel.engine.name()))
+        .map_err(|e| e.to_string())
+}
+
+/// The static pattern of operand `group`.
+fn pattern(v: &View<'_, '_>, group: &str) -> Result<Phys, String> {
+    let value = v
+        .value(group)
+        .ok_or_else(|| format!("operand '{group}' is missing"))?;
+    operand(value, group)
+}
+
+fn operand(value: Value<'_, '_>, group: &str) -> Result<Phys, String> {
+    resolve(value).map_err(|m| format!("operand '{group}': {m}"))
+}
+
+/// Sets the access-pattern attribute `name` to `p`.
+fn ap<'c, 'a>(
+    b: OpBuild<'c, 'a>,
+    name: &str,
+    p: &Phys,
+    ctx: ContextRef<'c>,
+) -> Result<OpBuild<'c, 'a>, String> {
+    let attr = p
+        .to_attr(ctx)
+        .map_err(|m| format!("operand '{name}': {m}"))?;
+    b.attr(name, attr).map_err(|e| e.to_string())
+}
+
+fn finish<'c>(b: Result<OpBuild<'c, '_>, impl ToString>) -> Result<Operation<'c>, String> {
+    b.map_err(|e| e.to_string())?
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+/// Copies attribute `name` of `v`'s op to the BIR op when the op carries it.
+fn copy_attr<'c, 'a>(
+    b: OpBuild<'c, 'a>,
+    v: &View<'c, 'a>,
+    from: &str,
+    to: &str,
+) -> Result<OpBuild<'c, 'a>, String> {
+    match v.attr(from) {
+        Some(a) => b.attr(to, a).map_err(|e| e.to_string()),
+        None => Ok(b),
+    }
+}
+
+/// A string attribute with the table's default, copied under `to`.
+fn copy_str<'c, 'a>(
+    b: OpBuild<'c, 'a>,
+    v: &View<'c, 'a>,
+    from: &str,
+    to: &str,
+) -> Result<OpBuild<'c, 'a>, String> {
+    match v.str_attr(from) {
+        Some(s) => b.str(to, &s).map_err(|e| e.to_string()),
+        None => Ok(b),
+    }
+}
+
+// ---------------------------------------------------------------- rules
+
+/// `nisa.dma_copy` -> `bir.dma_copy`: DMA_DIRECT2D between two static patterns.
+fn dma_copy<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+    let ctx = v.op().context();
+    let dst = pattern(v, "dst")?;
+    let src = pattern(v, "src")?;
+    if dst.dtype.byte_size() != src.dtype.byte_size() {
+        return Err(format!(
+            "converts {} to {}: a DMA_DIRECT2D copy moves as many bytes as it writes, and no source pins the descriptor of a converting DMA (its DGE compute form)",
+            src.dtype.mlir_name(),
+            dst.dtype.mlir_name()
+        ));
+    }
+    let mut b = start(v, sel)?;
+    b = ap(b, "dst", &dst, ctx)?;
+    b = ap(b, "src", &src, ctx)?;
+    b = copy_str(b, v, "dge_mode", "dge_mode")?;
+    b = copy_attr(b, v, "priority", "priority")?;
+    finish(Ok::<_, String>(b))
+}
+
+/// The elementwise binary ops -> `bir.tensor_tensor`.
+fn tensor_tensor<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+    let ctx = v.op().context();
+    let mut b = start(v, sel)?;
+    b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
+    b = ap(b, "src0", &pattern(v, "lhs")?, ctx)?;
+    b = ap(b, "src1", &pattern(v, "rhs")?, ctx)?;
+    let op = if v.mnemonic() == "tensor_tensor_power" {
+        "pow".to_string()
+    } else {
+        v.str_attr("op").ok_or("attribute 'op' is missing")?
+    };
+    finish(b.str("op", &op))
+}
+
+/// A scalar operand: the immediate attribute, or the `[P, 1]` tile as a per-partition
+/// operand pattern.
+fn scalar_operand<'c, 'a>(
+    mut b: OpBuild<'c, 'a>,
+    v: &View<'c, 'a>,
+    imm: &str,
+    tile: &str,
+) -> Result<OpBuild<'c, 'a>, String> {
+    let ctx = v.op().context();
+    b = copy_attr(b, v, imm, imm)?;
+    if v.value(tile).is_some() {
+        b = ap(b, tile, &pattern(v, tile)?, ctx)?;
+    }
+    Ok(b)
+}
+
+/// `nisa.tensor_scalar_{arith,bitvec}` -> `bir.tensor_scalar` (the plain form).
+fn tensor_scalar<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+    let ctx = v.op().context();
+    let mut b = start(v, sel)?;
+    b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
+    b = ap(b, "src", &pattern(v, "data")?, ctx)?;
+    b = copy_str(b, v, "op0", "op0")?;
+    b = scalar_operand(b, v, "imm0", "operand0")?;
+    b = copy_attr(b, v, "reverse0", "reverse0")?;
+    b = copy_str(b, v, "op1", "op1")?;
+    b = scalar_operand(b, v, "imm1", "operand1")?;
+    b = copy_attr(b, v, "reverse1", "reverse1")?;
+    finish(Ok::<_, String>(b))
+}
+
+/// One source, one destination (`tensor_copy`, `reciprocal`).
+fn unary<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+    let ctx = v.op().context();
+    let src_group = if v.mnemonic() == "reciprocal" {
+        "data"
+    } else {
+        "src"
+    };
+    let mut b = start(v, sel)?;
+    b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
+    b = ap(b, "src", &pattern(v, src_group)?, ctx)?;
+    finish(Ok::<_, String>(b))
+}
+
+/// `nisa.memset` -> `bir.memset`.
+fn memset<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+    let ctx = v.op().context();
+    let mut b = start(v, sel)?;
+    b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
+    let value = v.attr("value").ok_or("attribute 'value' is missing")?;
+    finish(b.attr("value", value))
+}
+
+/// `nisa.tensor_reduce_*` -> `bir.tensor_reduce`: the reduced (trailing) free axes keep their
+/// boundary in the source pattern and become `num_reduce_dims`.
+fn tensor_reduce<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+    let ctx = v.op().context();
+    let data = v.value("data").ok_or("operand 'data' is missing")?;
+    let rank = v.tile("data").map(|t| t.shape.len()).unwrap_or(0);
+    let axes = v.i64_array("axis").ok_or("attribute 'axis' is missing")?;
+    // The verifier holds the axes to the trailing contiguous free ones: free dimension
+    // `rank - 1 - len` on are reduced.
+    let kept_free = rank.saturating_sub(1 + axes.len());
+    let (src, reduced) = resolve_raw(data)
+        .and_then(|p| p.canonical_split(kept_free))
+        .map_err(|m| format!("operand 'data': {m}"))?;
+    let mut b = start(v, sel)?;
+    b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
+    b = ap(b, "src", &src, ctx)?;
+    b = copy_str(b, v, "op", "op")?;
+    b = b
+        .i64("num_reduce_dims", reduced as i64)
+        .map_err(|e| e.to_string())?;
+    b = copy_attr(b, v, "negate", "negate")?;
+    finish(Ok::<_, String>(b))
+}
+
+/// `nisa.iota` -> `bir.iota`: the generated pattern, its base (`offset`) and the channel
+/// multiplier.
+fn iota<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+    let ctx = v.op().context();
+    let mut b = start(v, sel)?;
+    b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
+    let pattern = v
+        .i64_array("pattern")
+        .ok_or("attribute 'pattern' is missing")?;
+    b = b
+        .i64_array("pattern", &pattern)
+        .map_err(|e| e.to_string())?;
+    if let Some(base) = v.int_attr("offset") {
+        b = b.i64("base", base).map_err(|e| e.to_string())?;
+    }
+    b = copy_attr(b, v, "channel_multiplier", "channel_multiplier")?;
+    finish(Ok::<_, String>(b))
+}
