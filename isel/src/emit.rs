@@ -1,7 +1,8 @@
 //! From a selected kernel to bundles: lowering of every BIR op ([`crate::lower`]), engine
 //! ordering by codegen's sync pass (`sundial_codegen::sync::assign_sync`: semaphore waits and
 //! updates in each bundle's EVENTS band, a standalone EventSemaphore 0xA0 wait where an
-//! instruction depends on more than one other queue), encoding, and validation.
+//! instruction depends on more than one other queue, and an EventSemaphore update after a
+//! matmul, whose MATMUL bundle has no band), encoding, and validation.
 //!
 //! The phases are separate functions so that a driver can time each: [`lower_function`],
 //! [`synchronise`], [`encode`], [`validate`].
@@ -102,12 +103,38 @@ pub fn synchronise(lowered: &[Lowered<'_, '_>]) -> Result<Vec<Scheduled>, String
             SyncItem::Item {
                 index, queue, inst, ..
             } => {
-                let inst = inst.ok_or("the sync plan lost an instruction")?;
+                let mut inst = *inst.ok_or("the sync plan lost an instruction")?;
+                // The MATMUL bundle has no sync band (codegen's `MatmulSyncUpdate`, conflict
+                // #8): a matmul signals through an EventSemaphore right after it on its queue,
+                // which completes only once the matmul has (a queue runs in order).
+                let signal_after = match (&inst.op, inst.sync.update) {
+                    (Op::Matmul(_) | Op::MatmulMx(_), Some(update)) => {
+                        inst.sync.update = None;
+                        Some(update)
+                    }
+                    _ => None,
+                };
                 out.push(Scheduled {
                     queue,
-                    inst: *inst,
+                    inst,
                     origin: Some(index),
                 });
+                if let Some(update) = signal_after {
+                    out.push(Scheduled {
+                        queue,
+                        inst: Instruction {
+                            id: 0,
+                            engine: queue.engine(),
+                            sync: SyncInfo::default(),
+                            op: Op::EventSemaphore(EventSemaphore {
+                                wait0: None,
+                                wait1: None,
+                                update: Some(update),
+                            }),
+                        },
+                        origin: None,
+                    });
+                }
             }
             SyncItem::Barrier { queue, wait, .. } => out.push(Scheduled {
                 queue,

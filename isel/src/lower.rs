@@ -93,6 +93,38 @@ pub static LOWERINGS: &[Lowering] = &[
         bir: "iota",
         lower: iota,
     },
+    Lowering {
+        bir: "tensor_scalar_cache",
+        lower: tensor_scalar_cache,
+    },
+    Lowering {
+        bir: "read_accumulator",
+        lower: read_accumulator,
+    },
+    Lowering {
+        bir: "copy_predicated",
+        lower: copy_predicated,
+    },
+    Lowering {
+        bir: "cross_lane_reduce",
+        lower: cross_lane_reduce,
+    },
+    Lowering {
+        bir: "stream_shuffle",
+        lower: stream_shuffle,
+    },
+    Lowering {
+        bir: "stream_transpose",
+        lower: stream_transpose,
+    },
+    Lowering {
+        bir: "gather",
+        lower: gather,
+    },
+    Lowering {
+        bir: "matmult",
+        lower: matmult,
+    },
 ];
 
 /// The context of one op's lowering.
@@ -539,6 +571,259 @@ fn iota(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
             channel_multiplier: int32("channel_multiplier")?,
         }),
         reads: vec![],
+        writes: vec![w],
+    })
+}
+
+/// The instruction model's accumulation command of a BIR `reduce_cmd`: NKI's codes are the
+/// hardware ACCUM_CMD codes, which codegen names with `accum_from_wire`.
+fn accumulation(c: &Ctx<'_, '_, '_>) -> Result<BirAccumulation, String> {
+    let text = c
+        .view
+        .str_attr("reduce_cmd")
+        .ok_or("attribute 'reduce_cmd' is missing")?;
+    let cmd = sundial_dialects::enums::ReduceCmd::parse(&text)
+        .ok_or_else(|| format!("attribute 'reduce_cmd': unknown command '{text}'"))?;
+    sundial_codegen::enums::accum_from_wire(cmd.code() as u8)
+        .ok_or_else(|| format!("attribute 'reduce_cmd': '{text}' has no ACCUM_CMD code"))
+}
+
+/// An fp32 immediate attribute (0.0 when absent).
+fn fp32(c: &Ctx<'_, '_, '_>, name: &str) -> Result<ImmOperand, String> {
+    match c.view.attr(name) {
+        None => Ok(ImmOperand::Fp32(0.0)),
+        Some(a) => float_value(a)
+            .or_else(|| int_value(a).map(|i| i as f64))
+            .map(|v| ImmOperand::Fp32(v as f32))
+            .ok_or_else(|| format!("attribute '{name}' must be a number")),
+    }
+}
+
+/// `bir.tensor_scalar_cache`: the cache-reduce form {0x9a, 0x9b} (ASSUMPTION: the reduction op
+/// is the S3D3_TS `op1` stage, the second ALU stage of the bundle, with `imm1` unused) or the
+/// cumulative form 0xe6 (`op0`/`imm0`, then `op1`/`imm1` against the running value).
+fn tensor_scalar_cache(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
+    let (src, r) = c.on_chip("src")?;
+    let (dst, w) = c.on_chip("dst")?;
+    let mut writes = vec![w];
+    let (op1, imm1, form) = match c.opcodes {
+        [0x9a, 0x9b] => {
+            let (res, rw) = c.on_chip("reduce_res")?;
+            writes.push(rw);
+            (
+                c.alu("reduce_op")?,
+                ImmOperand::Fp32(0.0),
+                TsForm::CacheReduce { reduce_res: res },
+            )
+        }
+        [0xe6] => (c.alu("op1")?, fp32(c, "imm1")?, TsForm::CacheCumulative),
+        other => {
+            return Err(format!(
+                "attribute 'opcodes': {other:x?} is neither the cache-reduce nor the cumulative form"
+            ));
+        }
+    };
+    Ok(Built {
+        op: Op::TensorScalar(TensorScalar {
+            src,
+            dst,
+            op0: c.alu("op0")?,
+            op1,
+            reverse0: false,
+            reverse1: false,
+            imm0: fp32(c, "imm0")?,
+            imm1,
+            accumulate: accumulation(c)?,
+            form,
+        }),
+        reads: vec![r],
+        writes,
+    })
+}
+
+/// `bir.read_accumulator` on the Scalar engine (0x24). The Vector read-out 0x9b exists in the
+/// model only as a companion bundle.
+fn read_accumulator(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
+    if c.opcodes != [0x24] {
+        return Err("a standalone Vector read-out (0x9b) has no instruction-model op".into());
+    }
+    if c.view.bool_attr("negate") {
+        return Err("attribute 'negate': the D1_RD read-out is encoded with negated = 0".into());
+    }
+    let (dst, w) = c.on_chip("dst")?;
+    Ok(Built {
+        op: Op::ActivationReadAccumulator(sundial_codegen::model::ActivationReadAccumulator {
+            dst,
+        }),
+        reads: vec![],
+        writes: vec![w],
+    })
+}
+
+fn copy_predicated(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
+    if c.view.bool_attr("reverse_pred") {
+        return Err(
+            "attribute 'reverse_pred': COPY_PREDICATED has no inverted-predicate field".into(),
+        );
+    }
+    let (mask, rm) = c.on_chip("predicate")?;
+    let (src, r) = c.on_chip("src")?;
+    let (dst, w) = c.on_chip("dst")?;
+    Ok(Built {
+        op: Op::CopyPredicated(sundial_codegen::model::CopyPredicated { mask, src, dst }),
+        // The destination keeps its value where the predicate is false: it is read too.
+        reads: vec![rm, r, w.clone()],
+        writes: vec![w],
+    })
+}
+
+/// `bir.cross_lane_reduce`: the partition-axis reduction. ASSUMPTION (no source states it):
+/// a destination with the source's elements per partition folds the partitions
+/// (`REDUCE_AXIS` PARTITIONS), a one-element destination folds everything (ALL); the average's
+/// `scale` is 1/N over the elements folded into each result.
+fn cross_lane_reduce(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
+    use sundial_codegen::model::{CrossLaneAxis, CrossLaneReduce, CrossLaneReduceOp as R};
+    let (src, r) = c.on_chip("src")?;
+    let (dst, w) = c.on_chip("dst")?;
+    let op = match c.alu("op")? {
+        BirAluOp::Add => R::Add,
+        BirAluOp::Average => R::Average,
+        BirAluOp::Max => R::Max,
+        BirAluOp::BitwiseOr => R::BitwiseOr,
+        BirAluOp::BitwiseAnd => R::BitwiseAnd,
+        BirAluOp::BitwiseXor => R::BitwiseXor,
+        other => {
+            return Err(format!(
+                "attribute 'op': {other:?} is not a cross-lane reduction"
+            ));
+        }
+    };
+    let (s_per, d_per) = (
+        src.num_elements_per_partition(),
+        dst.num_elements_per_partition(),
+    );
+    let (axis, folded) = if d_per == s_per && dst.partitions() == 1 {
+        (CrossLaneAxis::Partitions, src.partitions() as u64)
+    } else if d_per == 1 && dst.partitions() == 1 {
+        (CrossLaneAxis::All, s_per * src.partitions() as u64)
+    } else {
+        return Err(format!(
+            "attribute 'dst': {} partitions x {d_per} elements is neither one row of the source's {s_per} elements nor a single element",
+            dst.partitions()
+        ));
+    };
+    let scale = if op == R::Average {
+        1.0 / folded as f32
+    } else {
+        1.0
+    };
+    Ok(Built {
+        op: if op.is_bitvec() {
+            Op::CrossLaneReduceBitvec(CrossLaneReduce {
+                src,
+                dst,
+                op,
+                axis,
+                scale,
+            })
+        } else {
+            Op::CrossLaneReduceArith(CrossLaneReduce {
+                src,
+                dst,
+                op,
+                axis,
+                scale,
+            })
+        },
+        reads: vec![r],
+        writes: vec![w],
+    })
+}
+
+/// A lane map attribute (32 entries, 0..31 or 255).
+fn lanes(c: &Ctx<'_, '_, '_>, name: &str) -> Result<Vec<u8>, String> {
+    let Some(values) = c.view.i64_array(name) else {
+        return Ok(Vec::new());
+    };
+    values
+        .into_iter()
+        .map(|m| u8::try_from(m).map_err(|_| format!("attribute '{name}': lane {m} is not a byte")))
+        .collect()
+}
+
+fn stream_shuffle(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
+    let (src, r) = c.on_chip("src")?;
+    let (dst, w) = c.on_chip("dst")?;
+    Ok(Built {
+        op: Op::StreamShuffle(sundial_codegen::model::StreamShuffle {
+            src,
+            dst,
+            mask: lanes(c, "shuffle_mask")?,
+        }),
+        reads: vec![r],
+        writes: vec![w],
+    })
+}
+
+fn stream_transpose(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
+    if c.opcodes.len() > 1 {
+        return Err("the wide transpose {0x6b, 0x69} needs the lane map of its 0x69 half, which bir.stream_transpose does not carry".into());
+    }
+    let (src, r) = c.on_chip("src")?;
+    let (dst, w) = c.on_chip("dst")?;
+    Ok(Built {
+        op: Op::StreamTranspose(sundial_codegen::model::StreamTranspose {
+            src,
+            dst,
+            mask: Vec::new(),
+        }),
+        reads: vec![r],
+        writes: vec![w],
+    })
+}
+
+fn gather(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
+    let (data, rd) = c.on_chip("data")?;
+    let (index, ri) = c.on_chip("index")?;
+    let (dst, w) = c.on_chip("dst")?;
+    Ok(Built {
+        op: Op::Gather(sundial_codegen::model::Gather { data, index, dst }),
+        reads: vec![rd, ri],
+        writes: vec![w],
+    })
+}
+
+/// `bir.matmult` {0x01, 0x02}: LDWEIGHTS of the stationary operand, MATMUL of the moving one
+/// into PSUM; no fp32 split (`PE_FP32MODE` None), no performance mode, no quantisation offset,
+/// no PSUM zero region.
+fn matmult(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
+    use sundial_codegen::model::{Matmul, PeFp32Mode, PerfOptMode};
+    if c.view.str_attr("perf_mode").is_some_and(|m| m != "none") {
+        return Err("attribute 'perf_mode': only 'none' has a pinned PERF_OPT_MODE code".into());
+    }
+    if c.view.bool_attr("tf32") {
+        return Err(
+            "attribute 'tf32': the PE_FP32MODE of a TF32 matmul is not derived here".into(),
+        );
+    }
+    let (weights, rw) = c.on_chip("stationary")?;
+    let (moving, rm) = c.on_chip("moving")?;
+    let (dst, w) = c.on_chip("dst")?;
+    let flags = c.view.int_attr("accumulate_flags").unwrap_or(3);
+    Ok(Built {
+        op: Op::Matmul(Matmul {
+            weights,
+            moving,
+            dst,
+            fp32_mode: PeFp32Mode::None,
+            perf_opt: PerfOptMode::None,
+            quant_offset: 0,
+            psum_accumulate_flags: u8::try_from(flags)
+                .map_err(|_| format!("attribute 'accumulate_flags': {flags} is not a byte"))?,
+            psum_zero_region: 0,
+            transpose: c.view.bool_attr("is_transpose"),
+        }),
+        reads: vec![rw, rm],
         writes: vec![w],
     })
 }

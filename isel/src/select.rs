@@ -261,6 +261,96 @@ pub static RULES: &[Rule] = &[
         inputs: &[],
         build: iota,
     },
+    Rule {
+        op: "tensor_scalar_cache_reduce",
+        bir: "tensor_scalar_cache",
+        inputs: &["data"],
+        build: tensor_scalar_cache_reduce,
+    },
+    Rule {
+        op: "tensor_scalar_cache_cumulative",
+        bir: "tensor_scalar_cache",
+        inputs: &["src"],
+        build: tensor_scalar_cache_cumulative,
+    },
+    Rule {
+        op: "activation_read_accumulator",
+        bir: "read_accumulator",
+        inputs: &[],
+        build: read_accumulator,
+    },
+    Rule {
+        op: "copy_predicated",
+        bir: "copy_predicated",
+        inputs: &["src"],
+        build: copy_predicated,
+    },
+    Rule {
+        op: "cross_lane_reduce_arith",
+        bir: "cross_lane_reduce",
+        inputs: &["src"],
+        build: cross_lane_reduce,
+    },
+    Rule {
+        op: "cross_lane_reduce_bitvec",
+        bir: "cross_lane_reduce",
+        inputs: &["src"],
+        build: cross_lane_reduce,
+    },
+    Rule {
+        op: "stream_shuffle",
+        bir: "stream_shuffle",
+        inputs: &["src"],
+        build: stream_shuffle,
+    },
+    Rule {
+        op: "stream_transpose",
+        bir: "stream_transpose",
+        inputs: &["src"],
+        build: stream_transpose,
+    },
+    Rule {
+        op: "gather",
+        bir: "gather",
+        inputs: &["data", "indices"],
+        build: gather,
+    },
+    Rule {
+        op: "matmul",
+        bir: "matmult",
+        inputs: &["stationary", "moving"],
+        build: matmul,
+    },
+];
+
+/// Ops the ISA table pins but whose instruction needs a value no source gives: selecting them
+/// fails with this fact (after the ISA table's own checks, so an unpinned or target-illegal
+/// op reports that first).
+pub static MISSING: &[(&str, &str)] = &[
+    (
+        "tensor_scalar_affine_select",
+        "its fill value rides a register (S2D2_TS_AS fill_reg), and no pinned instruction loads an fp32 immediate into a register (REG_LOAD 0x4a has no field table)",
+    ),
+    (
+        "dropout",
+        "the threshold is an index into the engine's scalar-operand bank (threshold_imm_ptr), and no source describes how that bank is filled",
+    ),
+    (
+        "send_recv",
+        "SB2SB_COLLECTIVE 0xbf has no field for send_to_rank / recv_from_rank, and its lnc_size_fmt byte has no known codes",
+    ),
+    (
+        "exponential",
+        "how max_value, reduce_res and reduce_cmd map onto the EXPONENTIAL 0x30 bundle (the S3D3_TS fields) is not stated by any source",
+    ),
+    (
+        "range_select",
+        "bir.range_select takes immediate bounds while NISA's bound0 / bound1 are tiles, and no source says which RangeSelect field takes range_start and which on_false_value",
+    ),
+    (
+        "dve_read_accumulator",
+        "a standalone 0x9b read-out has no instruction-model op in codegen (it is encoded only as the companion of 0x9a and 0xbc)",
+    ),
 ];
 
 /// The rule of NISA op `mnemonic`, if this selector builds it.
@@ -322,6 +412,13 @@ fn select_op<'c>(op: OperationRef<'c, '_>, target: Target) -> Result<Operation<'
         .and_then(|s| s.require_pinned())
         .map_err(|e| format!("cannot be selected on {target}: {e}"))?;
     let opcodes: Vec<String> = sel.opcodes().map(|o| format!("{o:#04x}")).collect();
+    if let Some((_, missing)) = MISSING.iter().find(|(op, _)| *op == mnemonic) {
+        return Err(format!(
+            "is pinned on {target} (bir.{} [{}]) but cannot be built: {missing}",
+            sel.bir,
+            opcodes.join(", ")
+        ));
+    }
     let Some(rule) = rule else {
         return Err(format!(
             "is selectable on {target} (bir.{} [{}] on {}) but sundial-isel does not build that BIR op yet",
@@ -540,5 +637,188 @@ fn iota<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> 
         b = b.i64("base", base).map_err(|e| e.to_string())?;
     }
     b = copy_attr(b, v, "channel_multiplier", "channel_multiplier")?;
+    finish(Ok::<_, String>(b))
+}
+
+/// The BIR accumulation command of a NISA `reduce_cmd` (codegen's `BirAccumulation` name of
+/// the same hardware ACCUM_CMD code: NKI idle=0, reset=1, reduce=2, reset_reduce=3,
+/// load_reduce=4 are the wire codes, `sundial_dialects::enums::ReduceCmd`).
+fn reduce_cmd(v: &View<'_, '_>) -> Result<String, String> {
+    let text = v
+        .str_attr("reduce_cmd")
+        .ok_or("attribute 'reduce_cmd' is missing")?;
+    sundial_dialects::enums::ReduceCmd::parse(&text)
+        .map(|c| c.as_str().to_string())
+        .ok_or_else(|| format!("attribute 'reduce_cmd': unknown command '{text}'"))
+}
+
+/// `nisa.tensor_scalar_cache_reduce` -> `bir.tensor_scalar_cache` {0x9a, 0x9b}: `op0`/`imm0`
+/// (or the `operand0` tile), then the free-axis reduction with `reduce_op` into the engine's
+/// accumulator, read out to `reduce_res`.
+fn tensor_scalar_cache_reduce<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+) -> Result<Operation<'c>, String> {
+    let ctx = v.op().context();
+    if v.value("reduce_res").is_none() {
+        return Err("the 0x9b read-out of the reduction needs a 'reduce_res' destination".into());
+    }
+    if v.value("operand0").is_some() {
+        return Err("operand 'operand0': bir.tensor_scalar_cache takes an immediate imm0 (no per-partition operand pattern)".into());
+    }
+    if v.attr("reduce_init").is_some() {
+        return Err("attribute 'reduce_init': the accumulator's initial value has no field in the 0x9a / 0x9b bundles".into());
+    }
+    if v.bool_attr("reduce_res_negate") {
+        return Err("attribute 'reduce_res_negate': the 0x9b read-out is encoded with negated = 0 (codegen writes no other value)".into());
+    }
+    let mut b = start(v, sel)?;
+    b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
+    b = ap(b, "src", &pattern(v, "data")?, ctx)?;
+    b = ap(b, "reduce_res", &pattern(v, "reduce_res")?, ctx)?;
+    b = copy_str(b, v, "op0", "op0")?;
+    b = copy_attr(b, v, "imm0", "imm0")?;
+    b = copy_str(b, v, "reduce_op", "reduce_op")?;
+    b = b
+        .str("reduce_cmd", &reduce_cmd(v)?)
+        .map_err(|e| e.to_string())?;
+    finish(Ok::<_, String>(b))
+}
+
+/// `nisa.tensor_scalar_cache_cumulative` -> `bir.tensor_scalar_cache` 0xe6: the running scan
+/// `reg = op1(op0(x, imm0), reg)`.
+fn tensor_scalar_cache_cumulative<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+) -> Result<Operation<'c>, String> {
+    let ctx = v.op().context();
+    let mut b = start(v, sel)?;
+    b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
+    b = ap(b, "src", &pattern(v, "src")?, ctx)?;
+    for name in ["op0", "op1"] {
+        b = copy_str(b, v, name, name)?;
+    }
+    for name in ["imm0", "imm1"] {
+        b = copy_attr(b, v, name, name)?;
+    }
+    b = b
+        .str("reduce_cmd", &reduce_cmd(v)?)
+        .map_err(|e| e.to_string())?;
+    finish(Ok::<_, String>(b))
+}
+
+/// `nisa.activation_read_accumulator` -> `bir.read_accumulator` 0x24.
+fn read_accumulator<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+    let ctx = v.op().context();
+    if v.bool_attr("negate") {
+        return Err("attribute 'negate': the D1_RD read-out is encoded with negated = 0 (codegen writes no other value)".into());
+    }
+    let mut b = start(v, sel)?;
+    b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
+    finish(Ok::<_, String>(b))
+}
+
+/// `nisa.copy_predicated` -> `bir.copy_predicated` (0x72, or 0x99 when the dtype changes).
+fn copy_predicated<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+    let ctx = v.op().context();
+    if v.bool_attr("reverse_pred") {
+        return Err("attribute 'reverse_pred': the S3S3D3_TT bundle of COPY_PREDICATED has no field for an inverted predicate".into());
+    }
+    let mut b = start(v, sel)?;
+    b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
+    b = ap(b, "src", &pattern(v, "src")?, ctx)?;
+    b = ap(b, "predicate", &pattern(v, "predicate")?, ctx)?;
+    finish(Ok::<_, String>(b))
+}
+
+/// `nisa.cross_lane_reduce_*` -> `bir.cross_lane_reduce` (0x7c / 0x7d).
+fn cross_lane_reduce<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+    let ctx = v.op().context();
+    let mut b = start(v, sel)?;
+    b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
+    b = ap(b, "src", &pattern(v, "src")?, ctx)?;
+    b = copy_str(b, v, "op", "op")?;
+    finish(Ok::<_, String>(b))
+}
+
+/// `nisa.stream_shuffle` -> `bir.stream_shuffle` {0x6a, 0x69} with its 32-lane mask.
+fn stream_shuffle<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+    let ctx = v.op().context();
+    let mut b = start(v, sel)?;
+    b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
+    b = ap(b, "src", &pattern(v, "src")?, ctx)?;
+    b = copy_attr(b, v, "shuffle_mask", "shuffle_mask")?;
+    finish(Ok::<_, String>(b))
+}
+
+/// `nisa.stream_transpose` -> `bir.stream_transpose`: {0x6b} for a destination of fewer than
+/// 32 partitions. The wide form {0x6b, 0x69} needs the lane map of its 0x69 half, which the
+/// NISA op does not carry and no source gives for a plain transpose.
+fn stream_transpose<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+    let ctx = v.op().context();
+    if sel.pattern.len() > 1 {
+        return Err(format!(
+            "a destination of {} partitions selects {{0x6b, 0x69}}, whose 0x69 half needs a 32-lane map that no source gives for a plain transpose",
+            v.tile("dst").map(|t| t.partitions()).unwrap_or(0)
+        ));
+    }
+    let mut b = start(v, sel)?;
+    b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
+    b = ap(b, "src", &pattern(v, "src")?, ctx)?;
+    finish(Ok::<_, String>(b))
+}
+
+/// `nisa.gather` -> `bir.gather`: {0x68, 0x67} per 512-element chunk of the index.
+fn gather<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+    let ctx = v.op().context();
+    let mut b = start(v, sel)?;
+    b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
+    b = ap(b, "data", &pattern(v, "data")?, ctx)?;
+    b = ap(b, "index", &pattern(v, "indices")?, ctx)?;
+    finish(Ok::<_, String>(b))
+}
+
+/// `nisa.matmul` -> `bir.matmult` {0x01, 0x02}: a single-shot matmul (its own accumulation
+/// group, `accumulate_flags` 3 = BEGIN | END) on bf16/fp16/fp8 operands.
+fn matmul<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+    let ctx = v.op().context();
+    if v.bool_attr("accumulate") {
+        return Err("attribute 'accumulate': which psum_accumulate_flags an accumulating matmul takes (a middle 0 or the END 2 of its accumulation group) depends on whether it ends the group, which the op does not say".into());
+    }
+    for flag in ["is_stationary_onezero", "is_moving_onezero"] {
+        if v.bool_attr(flag) {
+            return Err(format!(
+                "attribute '{flag}': the matmul bundles have no field for it"
+            ));
+        }
+    }
+    for attr in ["tile_position", "tile_size"] {
+        if v.attr(attr).is_some() {
+            return Err(format!(
+                "attribute '{attr}': PE tiling is not selected here (the row and column groups follow from the operands' partitions)"
+            ));
+        }
+    }
+    if v.str_attr("perf_mode").is_some_and(|m| m != "none") {
+        return Err("attribute 'perf_mode': only 'none' has a pinned PERF_OPT_MODE code".into());
+    }
+    let stationary = pattern(v, "stationary")?;
+    let moving = pattern(v, "moving")?;
+    for (name, p) in [("stationary", &stationary), ("moving", &moving)] {
+        if matches!(
+            p.dtype,
+            sundial_dialects::dtype::Dtype::F32 | sundial_dialects::dtype::Dtype::Tf32
+        ) {
+            return Err(format!(
+                "operand '{name}' is {}: the PE_FP32MODE split of an fp32 operand (low, high or both halves) is not derived here",
+                p.dtype.mlir_name()
+            ));
+        }
+    }
+    let mut b = start(v, sel)?;
+    b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
+    b = ap(b, "stationary", &stationary, ctx)?;
+    b = ap(b, "moving", &moving, ctx)?;
+    b = copy_attr(b, v, "is_transpose", "is_transpose")?;
     finish(Ok::<_, String>(b))
 }
