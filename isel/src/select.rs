@@ -395,6 +395,14 @@ fn query(v: &View<'_, '_>, rule: Option<&Rule>, target: Target) -> Result<Select
         q.alu = BirAluOp::from_name(&name);
     }
     q.psum = v.touches(Space::Psum);
+    q.gpsimd_dma = v.str_attr("dma_engine").as_deref() == Some("gpsimd_dma");
+    q.indirect = v.tile_operands().iter().any(|t| {
+        sundial_dialects::verify::defining_op(t.value)
+            .and_then(|op| View::nisa(op, "ap"))
+            .is_some_and(|ap| {
+                ap.value("vector_offset").is_some() || ap.value("scalar_offset").is_some()
+            })
+    });
     q.accumulate = v.value("reduce_res").is_some();
     if let Some(t) = v.tile("indices").or_else(|| v.tile("index")) {
         q.index_elements = t.free_size().and_then(|n| u64::try_from(n).ok());
