@@ -191,12 +191,13 @@ module attributes {sundial.target = "cayman"} {
 
 // -----
 
-// Predicated copy (0x72; NISA keeps src and dst of one dtype, so never the cast 0x99); a partition-axis max
-// on GpSimd (0x7c) into one row; a quadrant shuffle {0x6a, 0x69} with its lane mask; a narrow
+// Predicated copy (0x72; NISA keeps src and dst of one dtype, so never the cast 0x99); a
+// partition-axis max on GpSimd (0x7c) into one row, and a bitwise or (0x7d); a quadrant shuffle {0x6a, 0x69} with its lane mask; a narrow
 // transpose {0x6b} (dst of 16 partitions).
 // CHECK-LABEL: func.func @datamove
 // CHECK: "bir.copy_predicated"() {{{.*}}engine = "vector", opcodes = array<i64: 114>, predicate = {{{.*}}dtype = "uint8"
 // CHECK: "bir.cross_lane_reduce"() {dst = {{{.*}}num_partitions = 1 : i64{{.*}}}, engine = "gpsimd", op = "max", opcodes = array<i64: 124>
+// CHECK: "bir.cross_lane_reduce"() {{{.*}}engine = "gpsimd", op = "bitwise_or", opcodes = array<i64: 125>
 // CHECK: "bir.stream_shuffle"() {{{.*}}engine = "vector", opcodes = array<i64: 106, 105>, shuffle_mask = array<i64: 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 17, 16, 19, 18, 21, 20, 23, 22, 25, 24, 27, 26, 29, 28, 31, 30>
 // CHECK: "bir.stream_transpose"() {dst = {{{.*}}num_partitions = 16 : i64{{.*}}}, engine = "vector", opcodes = array<i64: 107>
 module attributes {sundial.target = "cayman"} {
@@ -206,11 +207,15 @@ module attributes {sundial.target = "cayman"} {
     %row = "nisa.alloc"() : () -> memref<1x64xf32, "sbuf">
     %t = "nisa.alloc"() : () -> memref<16x32xf32, "sbuf">
     %tt = "nisa.alloc"() : () -> memref<32x16xf32, "sbuf">
+    %u = "nisa.alloc"() : () -> memref<32x64xui32, "sbuf">
+    %urow = "nisa.alloc"() : () -> memref<1x64xui32, "sbuf">
     "nisa.memset"(%x) {value = 1.0 : f32, engine = "vector"} : (memref<32x64xf32, "sbuf">) -> ()
     "nisa.memset"(%m) {value = 1, engine = "vector"} : (memref<32x64xui8, "sbuf">) -> ()
     "nisa.memset"(%tt) {value = 1.0 : f32, engine = "vector"} : (memref<32x16xf32, "sbuf">) -> ()
     "nisa.copy_predicated"(%x, %x, %m) : (memref<32x64xf32, "sbuf">, memref<32x64xf32, "sbuf">, memref<32x64xui8, "sbuf">) -> ()
     "nisa.cross_lane_reduce_arith"(%row, %x) {op = "max"} : (memref<1x64xf32, "sbuf">, memref<32x64xf32, "sbuf">) -> ()
+    "nisa.memset"(%u) {value = 5, engine = "vector"} : (memref<32x64xui32, "sbuf">) -> ()
+    "nisa.cross_lane_reduce_bitvec"(%urow, %u) {op = "bitwise_or"} : (memref<1x64xui32, "sbuf">, memref<32x64xui32, "sbuf">) -> ()
     "nisa.stream_shuffle"(%x, %x) {shuffle_mask = array<i64: 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 17, 16, 19, 18, 21, 20, 23, 22, 25, 24, 27, 26, 29, 28, 31, 30>}
         : (memref<32x64xf32, "sbuf">, memref<32x64xf32, "sbuf">) -> ()
     "nisa.stream_transpose"(%t, %tt) : (memref<16x32xf32, "sbuf">, memref<32x16xf32, "sbuf">) -> ()
