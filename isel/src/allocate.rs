@@ -288,6 +288,15 @@ fn tile_name(op: &OperationRef<'_, '_>, index: usize) -> String {
     }
 }
 
+/// An on-chip alloc waiting for its placement.
+struct Pending<'c, 'a> {
+    op: OperationRef<'c, 'a>,
+    /// Its position among the function's allocs (for an unnamed tile's name).
+    index: usize,
+    tile: Tile,
+    request: Request,
+}
+
 /// Allocates the tiles of one function; emits an error at each problem and returns whether
 /// everything was placed.
 fn allocate_function(func: OperationRef<'_, '_>, arch: &ArchModel) -> bool {
@@ -365,8 +374,8 @@ fn allocate_function(func: OperationRef<'_, '_>, arch: &ArchModel) -> bool {
     let attrs = Attrs::new(func.context());
     let allocs = collect(&func, |op| op_is(op, "nisa.alloc"));
     let mut next_tensor = arguments as i64;
-    // Per on-chip space: (alloc op, its index among allocs, the tile, the request).
-    let mut by_space: Vec<(Space, Vec<(OperationRef, usize, Tile, Request)>)> =
+    // Per on-chip space: the tiles to place there.
+    let mut by_space: Vec<(Space, Vec<Pending>)> =
         vec![(Space::Sbuf, Vec::new()), (Space::Psum, Vec::new())];
     for (index, alloc) in allocs.iter().enumerate() {
         let Ok(result) = alloc.result(0) else {
@@ -415,23 +424,33 @@ fn allocate_function(func: OperationRef<'_, '_>, arch: &ArchModel) -> bool {
             live: range,
         };
         if let Some((_, list)) = by_space.iter_mut().find(|(s, _)| *s == tile.space) {
-            list.push((*alloc, index, tile, request));
+            list.push(Pending {
+                op: *alloc,
+                index,
+                tile,
+                request,
+            });
         }
     }
     for (space, tiles) in &by_space {
         let Some(model) = SpaceModel::of(*space, arch) else {
             continue;
         };
-        let requests: Vec<Request> = tiles.iter().map(|t| t.3.clone()).collect();
+        let requests: Vec<Request> = tiles.iter().map(|t| t.request.clone()).collect();
         match place(&requests, model) {
             Ok(offsets) => {
-                for ((op, _, _, _), offset) in tiles.iter().zip(offsets) {
-                    set_attr(op, PARTITION_ATTR, attrs.i64(0));
-                    set_attr(op, OFFSET_ATTR, attrs.i64(offset as i64));
+                for (t, offset) in tiles.iter().zip(offsets) {
+                    set_attr(&t.op, PARTITION_ATTR, attrs.i64(0));
+                    set_attr(&t.op, OFFSET_ATTR, attrs.i64(offset as i64));
                 }
             }
             Err(oom) => {
-                let (op, index, tile, request) = &tiles[oom.index];
+                let Pending {
+                    op,
+                    index,
+                    tile,
+                    request,
+                } = &tiles[oom.index];
                 refuse(
                     op,
                     format!(

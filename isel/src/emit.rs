@@ -30,16 +30,16 @@ use sundial_codegen::{
 use sundial_passes::rewrite::refuse;
 
 /// Lowers every op of `func`'s body; an op that cannot be lowered is an error at the op
-/// (every one is reported). `Err` when any failed.
+/// (every one is reported). `Err` carries how many failed.
 pub fn lower_function<'c, 'a>(
     func: OperationRef<'c, 'a>,
     arch: &ArchModel,
-) -> Result<Vec<Lowered<'c, 'a>>, ()> {
+) -> Result<Vec<Lowered<'c, 'a>>, usize> {
     let Some(block) = func.region(0).ok().and_then(|r| r.first_block()) else {
         return Ok(Vec::new());
     };
     let mut out = Vec::new();
-    let mut ok = true;
+    let mut failed = 0usize;
     let mut cursor = block.first_operation();
     while let Some(op) = cursor {
         cursor = op.next_in_block();
@@ -51,7 +51,7 @@ pub fn lower_function<'c, 'a>(
                 Ok(l) => out.push(l),
                 Err(msg) => {
                     refuse(&op, msg);
-                    ok = false;
+                    failed += 1;
                 }
             }
         } else if name.starts_with("nisa.") {
@@ -59,16 +59,16 @@ pub fn lower_function<'c, 'a>(
                 &op,
                 "is not selected: the kernel reaches encoding as BIR only (run sundial-isel)",
             );
-            ok = false;
+            failed += 1;
         } else if name != "func.return" {
             refuse(
                 &op,
                 "is not an instruction: a selected kernel body holds BIR ops and its return",
             );
-            ok = false;
+            failed += 1;
         }
     }
-    if ok { Ok(out) } else { Err(()) }
+    if failed == 0 { Ok(out) } else { Err(failed) }
 }
 
 /// One instruction in its queue's program order: the instruction (with its sync), the BIR op

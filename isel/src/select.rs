@@ -770,9 +770,17 @@ fn stream_transpose<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'
             v.tile("dst").map(|t| t.partitions()).unwrap_or(0)
         ));
     }
+    let (dst, src) = (pattern(v, "dst")?, pattern(v, "src")?);
+    if dst.elements() != src.elements() {
+        return Err(format!(
+            "transposes {} x {} elements: the 0x6b bundle holds equal source and destination element counts per partition (the seed's d4_tr_same_src_dst_count), so only a square transpose is encodable",
+            src.partitions,
+            src.elements()
+        ));
+    }
     let mut b = start(v, sel)?;
-    b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
-    b = ap(b, "src", &pattern(v, "src")?, ctx)?;
+    b = ap(b, "dst", &dst, ctx)?;
+    b = ap(b, "src", &src, ctx)?;
     finish(Ok::<_, String>(b))
 }
 

@@ -43,12 +43,17 @@ module attributes {sundial.target = "cayman"} {
     %q = "nisa.alloc"() : () -> memref<128x128xf32, "psum">
     %wide = "nisa.alloc"() : () -> memref<32x32xf32, "sbuf">
     %mask = "nisa.alloc"() : () -> memref<128x64xui8, "sbuf">
+    %rect = "nisa.alloc"() : () -> memref<8x16xf32, "sbuf">
+    %rectt = "nisa.alloc"() : () -> memref<16x8xf32, "sbuf">
     "nisa.memset"(%x) {value = 1.0 : f32, engine = "vector"} : (memref<128x64xf32, "sbuf">) -> ()
     "nisa.memset"(%w) {value = 1.0 : f32, engine = "vector"} : (memref<128x128xbf16, "sbuf">) -> ()
     "nisa.memset"(%wf) {value = 1.0 : f32, engine = "vector"} : (memref<128x128xf32, "sbuf">) -> ()
     "nisa.memset"(%m) {value = 1.0 : f32, engine = "vector"} : (memref<128x64xbf16, "sbuf">) -> ()
     "nisa.memset"(%wide) {value = 1.0 : f32, engine = "vector"} : (memref<32x32xf32, "sbuf">) -> ()
     "nisa.memset"(%mask) {value = 1, engine = "vector"} : (memref<128x64xui8, "sbuf">) -> ()
+    "nisa.memset"(%rectt) {value = 1.0 : f32, engine = "vector"} : (memref<16x8xf32, "sbuf">) -> ()
+    // expected-error@+1 {{'nisa.stream_transpose' op transposes 16 x 8 elements: the 0x6b bundle holds equal source and destination element counts per partition (the seed's d4_tr_same_src_dst_count), so only a square transpose is encodable}}
+    "nisa.stream_transpose"(%rect, %rectt) : (memref<8x16xf32, "sbuf">, memref<16x8xf32, "sbuf">) -> ()
     // expected-error@+1 {{'nisa.tensor_scalar_cache_reduce' op the 0x9b read-out of the reduction needs a 'reduce_res' destination}}
     "nisa.tensor_scalar_cache_reduce"(%x, %x) {op0 = "mult", imm0 = 2.0 : f32, reduce_op = "add", operandSegmentSizes = array<i32: 1, 1, 0, 0>}
         : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()

@@ -32,14 +32,14 @@ module attributes {sundial.target = "cayman"} {
 // byte 32 of it (plus the tile's own offset); the first pair is the partition dimension.
 // CHECK-LABEL: func.func @sbuf_view
 // CHECK: "bir.memset"() {dst = {dtype = "float32", num_partitions = 128 : i64, offset = 0 : i64, partition = 0 : i64, pattern = array<i64: 1, 64>, space = "sbuf"}, engine = "vector", opcodes = array<i64: 73>, value = 0.000000e+00 : f32}
-// CHECK: "bir.memset"() {dst = {dtype = "float32", num_partitions = 16 : i64, offset = 32 : i64, partition = 32 : i64, pattern = array<i64: 2, 4>, space = "sbuf"}, engine = "gpsimd", opcodes = array<i64: 73>, value = 1.000000e+00 : f32}
+// CHECK: "bir.memset"() {dst = {dtype = "float32", num_partitions = 16 : i64, offset = 32 : i64, partition = 32 : i64, pattern = array<i64: 2, 4>, space = "sbuf"}, engine = "vector", opcodes = array<i64: 73>, value = 1.000000e+00 : f32}
 module attributes {sundial.target = "cayman"} {
   func.func @sbuf_view() {
     %t = "nisa.alloc"() {name = "t"} : () -> memref<128x64xf32, "sbuf">
     %v = "nisa.ap"(%t) {pattern = array<i64: 64, 16, 2, 4>, offset = 2056, operandSegmentSizes = array<i32: 1, 0, 0>}
         : (memref<128x64xf32, "sbuf">) -> memref<16x4xf32, "sbuf">
     "nisa.memset"(%t) {value = 0.0 : f32, engine = "vector"} : (memref<128x64xf32, "sbuf">) -> ()
-    "nisa.memset"(%v) {value = 1.0 : f32, engine = "gpsimd"} : (memref<16x4xf32, "sbuf">) -> ()
+    "nisa.memset"(%v) {value = 1.0 : f32, engine = "vector"} : (memref<16x4xf32, "sbuf">) -> ()
     return
   }
 }
@@ -199,26 +199,26 @@ module attributes {sundial.target = "cayman"} {
 // CHECK: "bir.cross_lane_reduce"() {dst = {{{.*}}num_partitions = 1 : i64{{.*}}}, engine = "gpsimd", op = "max", opcodes = array<i64: 124>
 // CHECK: "bir.cross_lane_reduce"() {{{.*}}engine = "gpsimd", op = "bitwise_or", opcodes = array<i64: 125>
 // CHECK: "bir.stream_shuffle"() {{{.*}}engine = "vector", opcodes = array<i64: 106, 105>, shuffle_mask = array<i64: 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 17, 16, 19, 18, 21, 20, 23, 22, 25, 24, 27, 26, 29, 28, 31, 30>
-// CHECK: "bir.stream_transpose"() {dst = {{{.*}}num_partitions = 16 : i64{{.*}}}, engine = "vector", opcodes = array<i64: 107>
+// CHECK: "bir.stream_transpose"() {dst = {{{.*}}num_partitions = 16 : i64, offset = 0 : i64, partition = 0 : i64, pattern = array<i64: 1, 16>{{.*}}}, engine = "vector", opcodes = array<i64: 107>
 module attributes {sundial.target = "cayman"} {
   func.func @datamove() {
     %x = "nisa.alloc"() : () -> memref<32x64xf32, "sbuf">
     %m = "nisa.alloc"() : () -> memref<32x64xui8, "sbuf">
     %row = "nisa.alloc"() : () -> memref<1x64xf32, "sbuf">
-    %t = "nisa.alloc"() : () -> memref<16x32xf32, "sbuf">
-    %tt = "nisa.alloc"() : () -> memref<32x16xf32, "sbuf">
+    %t = "nisa.alloc"() : () -> memref<16x16xf32, "sbuf">
+    %tt = "nisa.alloc"() : () -> memref<16x16xf32, "sbuf">
     %u = "nisa.alloc"() : () -> memref<32x64xui32, "sbuf">
     %urow = "nisa.alloc"() : () -> memref<1x64xui32, "sbuf">
     "nisa.memset"(%x) {value = 1.0 : f32, engine = "vector"} : (memref<32x64xf32, "sbuf">) -> ()
     "nisa.memset"(%m) {value = 1, engine = "vector"} : (memref<32x64xui8, "sbuf">) -> ()
-    "nisa.memset"(%tt) {value = 1.0 : f32, engine = "vector"} : (memref<32x16xf32, "sbuf">) -> ()
+    "nisa.memset"(%tt) {value = 1.0 : f32, engine = "vector"} : (memref<16x16xf32, "sbuf">) -> ()
     "nisa.copy_predicated"(%x, %x, %m) : (memref<32x64xf32, "sbuf">, memref<32x64xf32, "sbuf">, memref<32x64xui8, "sbuf">) -> ()
     "nisa.cross_lane_reduce_arith"(%row, %x) {op = "max"} : (memref<1x64xf32, "sbuf">, memref<32x64xf32, "sbuf">) -> ()
     "nisa.memset"(%u) {value = 5, engine = "vector"} : (memref<32x64xui32, "sbuf">) -> ()
     "nisa.cross_lane_reduce_bitvec"(%urow, %u) {op = "bitwise_or"} : (memref<1x64xui32, "sbuf">, memref<32x64xui32, "sbuf">) -> ()
     "nisa.stream_shuffle"(%x, %x) {shuffle_mask = array<i64: 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 17, 16, 19, 18, 21, 20, 23, 22, 25, 24, 27, 26, 29, 28, 31, 30>}
         : (memref<32x64xf32, "sbuf">, memref<32x64xf32, "sbuf">) -> ()
-    "nisa.stream_transpose"(%t, %tt) : (memref<16x32xf32, "sbuf">, memref<32x16xf32, "sbuf">) -> ()
+    "nisa.stream_transpose"(%t, %tt) : (memref<16x16xf32, "sbuf">, memref<16x16xf32, "sbuf">) -> ()
     return
   }
 }

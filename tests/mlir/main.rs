@@ -7,6 +7,7 @@ mod fuzz;
 mod fuzz_harness;
 mod irdl;
 mod isa_tables;
+mod isel;
 mod limits;
 mod pipeline;
 mod render;
