@@ -551,7 +551,81 @@ pub fn check(v: &mut OpView<'_, '_, '_>, spec: &BirOpSpec, target: Option<Target
             &[0x01, 0x02],
             "Matmult is {LdWeights 0x01, Matmul 0x02}",
         ),
+        "tensor_tensor" | "tensor_copy" => {
+            if let Some(t) = target {
+                dtype_dispatch(v, spec, t, &opcodes, &find);
+            }
+        }
         _ => {}
+    }
+}
+
+/// The dtype-dispatch rule: on a known target, the opcodes of a `tensor_tensor` or
+/// `tensor_copy` are the ones codegen's ISA table selects for its ALU op, operand dtypes and
+/// engine (0x8a is sunda's bf16 add, never an fp32 one; 0x47 is a cast, 0x46 a copy).
+fn dtype_dispatch(
+    v: &mut OpView<'_, '_, '_>,
+    spec: &BirOpSpec,
+    target: Target,
+    opcodes: &[i64],
+    find: &dyn Fn(&str) -> Option<PhysAp>,
+) {
+    use sundial_codegen::{isa, model::Engine};
+    let dtype = |name: &str| match find(name) {
+        Some(PhysAp::Static(s)) => Some(s.dtype),
+        Some(PhysAp::Indirect { data, .. }) => Some(data.dtype),
+        None => None,
+    };
+    let Some(dst) = dtype("dst") else { return };
+    let engine = v.str_attr("engine").and_then(|e| Engine::from_name(&e));
+    let (row, inputs, alu) = if spec.spec.name == "tensor_copy" {
+        ("tensor_copy", vec![dtype("src")], None)
+    } else {
+        let Some(op) = v
+            .str_attr("op")
+            .and_then(|o| sundial_codegen::enums::BirAluOp::from_name(&o))
+        else {
+            return;
+        };
+        let row = if crate::nisa::BITVEC_OPS.contains(&op.name()) && op.name() != "bypass" {
+            "tensor_tensor_bitvec"
+        } else {
+            "tensor_tensor_arith"
+        };
+        (row, vec![dtype("src0"), dtype("src1")], Some(op))
+    };
+    let Some(inputs) = inputs.into_iter().collect::<Option<Vec<BirDtype>>>() else {
+        return;
+    };
+    let mut q = isa::SelectQuery::new(target).with_dtypes(dst, &inputs);
+    q.engine = engine;
+    q.alu = alu;
+    let Ok(selection) = isa::select(row, &q) else {
+        // An illegal engine or dtype is another rule's to report.
+        return;
+    };
+    let want: Vec<i64> = selection.opcodes().map(i64::from).collect();
+    if opcodes != want.as_slice() {
+        let show = |s: &[i64]| {
+            s.iter()
+                .map(|o| format!("0x{o:02X}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let operands = inputs
+            .iter()
+            .map(|d| d.name())
+            .collect::<Vec<_>>()
+            .join(", ");
+        v.error(format!(
+            "attribute 'opcodes': [{}] is not what the ISA table selects on {target} for {}{} -> {} on {} ([{}]) (rule: dtype dispatch)",
+            show(opcodes),
+            alu.map(|a| format!("{} of ", a.name())).unwrap_or_default(),
+            operands,
+            dst.name(),
+            selection.engine,
+            show(&want)
+        ));
     }
 }
 
