@@ -125,6 +125,14 @@ pub static LOWERINGS: &[Lowering] = &[
         bir: "matmult",
         lower: matmult,
     },
+    Lowering {
+        bir: "quantize_mx",
+        lower: quantize_mx,
+    },
+    Lowering {
+        bir: "matmult_mx",
+        lower: matmult_mx,
+    },
 ];
 
 /// The context of one op's lowering.
@@ -824,6 +832,45 @@ fn matmult(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
             transpose: c.view.bool_attr("is_transpose"),
         }),
         reads: vec![rw, rm],
+        writes: vec![w],
+    })
+}
+
+fn quantize_mx(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
+    let (src, r) = c.on_chip("src")?;
+    let (dst, w) = c.on_chip("dst")?;
+    let (dst_scale, ws) = c.on_chip("dst_scale")?;
+    Ok(Built {
+        op: Op::QuantizeMx(sundial_codegen::model::QuantizeMx {
+            src,
+            dst,
+            dst_scale,
+        }),
+        reads: vec![r],
+        writes: vec![w, ws],
+    })
+}
+
+/// `bir.matmult_mx` {0x09, 0x0a}: static MX operands, no PSUM zero region.
+fn matmult_mx(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
+    let (weights, r0) = c.on_chip("stationary")?;
+    let (weights_scale, r1) = c.on_chip("stationary_scale")?;
+    let (moving, r2) = c.on_chip("moving")?;
+    let (moving_scale, r3) = c.on_chip("moving_scale")?;
+    let (dst, w) = c.on_chip("dst")?;
+    let flags = c.view.int_attr("accumulate_flags").unwrap_or(3);
+    Ok(Built {
+        op: Op::MatmulMx(sundial_codegen::model::MatmulMx {
+            weights,
+            weights_scale,
+            moving,
+            moving_scale,
+            dst,
+            psum_accumulate_flags: u8::try_from(flags)
+                .map_err(|_| format!("attribute 'accumulate_flags': {flags} is not a byte"))?,
+            psum_zero_region: 0,
+        }),
+        reads: vec![r0, r1, r2, r3],
         writes: vec![w],
     })
 }

@@ -321,6 +321,18 @@ pub static RULES: &[Rule] = &[
         inputs: &["stationary", "moving"],
         build: matmul,
     },
+    Rule {
+        op: "quantize_mx",
+        bir: "quantize_mx",
+        inputs: &["src"],
+        build: quantize_mx,
+    },
+    Rule {
+        op: "matmul_mx",
+        bir: "matmult_mx",
+        inputs: &["stationary", "moving"],
+        build: matmul_mx,
+    },
 ];
 
 /// Ops the ISA table pins but whose instruction needs a value no source gives: selecting them
@@ -338,6 +350,22 @@ pub static MISSING: &[(&str, &str)] = &[
     (
         "send_recv",
         "SB2SB_COLLECTIVE 0xbf has no field for send_to_rank / recv_from_rank, and its lnc_size_fmt byte has no known codes",
+    ),
+    (
+        "dma_copy_indirect",
+        "how an indirect access pattern (its [step, num] pairs, vector_offset and indirect_dim) maps onto DMA_INDIRECT1D's one-dimensional src/dst patterns and its 128 index channels is not stated by any source",
+    ),
+    (
+        "dma_gather_transpose",
+        "how the indirect source and the transpose axes map onto DMA_GATHER_XPOSE's two-dimensional patterns and gather_dim is not stated by any source",
+    ),
+    (
+        "indirect_copy",
+        "the unit of INDIRECT_COPY's src_buffer_size (elements or bytes) and where num_valid_indices goes are not stated by any source",
+    ),
+    (
+        "dma_compute",
+        "which source of the DGE sum is DMA_DIRECT2D's src and which its destination operand (compute_op reads the destination) is not stated by any source",
     ),
     (
         "exponential",
@@ -798,20 +826,11 @@ fn gather<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String
 /// group, `accumulate_flags` 3 = BEGIN | END) on bf16/fp16/fp8 operands.
 fn matmul<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
-    if v.bool_attr("accumulate") {
-        return Err("attribute 'accumulate': which psum_accumulate_flags an accumulating matmul takes (a middle 0 or the END 2 of its accumulation group) depends on whether it ends the group, which the op does not say".into());
-    }
+    matmul_refusals(v)?;
     for flag in ["is_stationary_onezero", "is_moving_onezero"] {
         if v.bool_attr(flag) {
             return Err(format!(
                 "attribute '{flag}': the matmul bundles have no field for it"
-            ));
-        }
-    }
-    for attr in ["tile_position", "tile_size"] {
-        if v.attr(attr).is_some() {
-            return Err(format!(
-                "attribute '{attr}': PE tiling is not selected here (the row and column groups follow from the operands' partitions)"
             ));
         }
     }
@@ -836,5 +855,49 @@ fn matmul<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String
     b = ap(b, "stationary", &stationary, ctx)?;
     b = ap(b, "moving", &moving, ctx)?;
     b = copy_attr(b, v, "is_transpose", "is_transpose")?;
+    finish(Ok::<_, String>(b))
+}
+
+/// The matmul attributes no bundle field holds: an accumulating matmul's flags, PE tiling.
+fn matmul_refusals(v: &View<'_, '_>) -> Result<(), String> {
+    if v.bool_attr("accumulate") {
+        return Err("attribute 'accumulate': which psum_accumulate_flags an accumulating matmul takes (a middle 0 or the END 2 of its accumulation group) depends on whether it ends the group, which the op does not say".into());
+    }
+    for attr in ["tile_position", "tile_size"] {
+        if v.attr(attr).is_some() {
+            return Err(format!(
+                "attribute '{attr}': PE tiling is not selected here (the row and column groups follow from the operands' partitions)"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `nisa.quantize_mx` -> `bir.quantize_mx` 0xe3 (mariana): the bf16/fp16 source, the fp8 x4
+/// data and its E8M0 scales, all static.
+fn quantize_mx<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+    let ctx = v.op().context();
+    let mut b = start(v, sel)?;
+    b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
+    b = ap(b, "dst_scale", &pattern(v, "dst_scale")?, ctx)?;
+    b = ap(b, "src", &pattern(v, "src")?, ctx)?;
+    finish(Ok::<_, String>(b))
+}
+
+/// `nisa.matmul_mx` -> `bir.matmult_mx` {0x09, 0x0a} (mariana): static MX operands with their
+/// scales, a single-shot accumulation group (flags 3) as for `matmul`.
+fn matmul_mx<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+    let ctx = v.op().context();
+    matmul_refusals(v)?;
+    let mut b = start(v, sel)?;
+    for name in [
+        "dst",
+        "stationary",
+        "stationary_scale",
+        "moving",
+        "moving_scale",
+    ] {
+        b = ap(b, name, &pattern(v, name)?, ctx)?;
+    }
     finish(Ok::<_, String>(b))
 }

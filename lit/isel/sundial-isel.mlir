@@ -247,3 +247,29 @@ module attributes {sundial.target = "cayman"} {
     return
   }
 }
+
+// -----
+
+// MX on mariana: quantize_mx 0xe3 (the fp8 x4 data and its E8M0 scale pattern, static) and
+// matmul_mx {0x09, 0x0a} with the stationary and moving scales.
+// CHECK-LABEL: func.func @mx
+// CHECK: "bir.quantize_mx"() {dst = {dtype = "float8_e4m3fn_x4", {{.*}}pattern = array<i64: 1, 128>, space = "sbuf"}, dst_scale = {dtype = "float8_e8m0fnu", {{.*}}}, engine = "vector", opcodes = array<i64: 227>, src = {dtype = "bfloat16", {{.*}}}}
+// CHECK: "bir.matmult_mx"() {dst = {{{.*}}space = "psum"}, engine = "tensor", moving = {dtype = "float8_e5m2_x4", {{.*}}}, moving_scale = {{{.*}}}, opcodes = array<i64: 9, 10>, stationary = {dtype = "float4_e2m1fn_x4", {{.*}}}, stationary_scale = {dtype = "uint8", {{.*}}}}
+module attributes {sundial.target = "mariana"} {
+  func.func @mx() {
+    %x = "nisa.alloc"() : () -> memref<128x512xbf16, "sbuf">
+    %q = "nisa.alloc"() : () -> memref<128x128xvector<4xf8E4M3FN>, "sbuf">
+    %qs = "nisa.alloc"() : () -> memref<128x128xf8E8M0FNU, "sbuf">
+    %st = "nisa.alloc"() : () -> memref<128x64xvector<4xf4E2M1FN>, "sbuf">
+    %sts = "nisa.alloc"() : () -> memref<16x64xui8, "sbuf">
+    %mv = "nisa.alloc"() : () -> memref<128x256xvector<4xf8E5M2>, "sbuf">
+    %mvs = "nisa.alloc"() : () -> memref<16x256xf8E8M0FNU, "sbuf">
+    %dst = "nisa.alloc"() : () -> memref<64x256xf32, "psum">
+    "nisa.memset"(%x) {value = 1.0 : f32, engine = "vector"} : (memref<128x512xbf16, "sbuf">) -> ()
+    "nisa.quantize_mx"(%q, %qs, %x) : (memref<128x128xvector<4xf8E4M3FN>, "sbuf">, memref<128x128xf8E8M0FNU, "sbuf">, memref<128x512xbf16, "sbuf">) -> ()
+    "nisa.memset"(%st) {value = 0, engine = "vector"} : (memref<128x64xvector<4xf4E2M1FN>, "sbuf">) -> ()
+    "nisa.memset"(%mv) {value = 0, engine = "vector"} : (memref<128x256xvector<4xf8E5M2>, "sbuf">) -> ()
+    "nisa.matmul_mx"(%dst, %st, %mv, %sts, %mvs) : (memref<64x256xf32, "psum">, memref<128x64xvector<4xf4E2M1FN>, "sbuf">, memref<128x256xvector<4xf8E5M2>, "sbuf">, memref<16x64xui8, "sbuf">, memref<16x256xf8E8M0FNU, "sbuf">) -> ()
+    return
+  }
+}

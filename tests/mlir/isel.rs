@@ -6,9 +6,10 @@
 use std::collections::HashMap;
 use sundial::{CompileOptions, Emit, Session, Severity};
 use sundial_codegen::{
-    arch::Target,
+    arch::{CoreGen, Target},
     decode_instructions,
-    model::{AccessPattern, Dims, Engine, Instruction, Op, TsForm},
+    dtype::{bir_to_wire, wire_to_bir},
+    model::{AccessPattern, Dim, Dims, Engine, Instruction, Op, TsForm},
     text::validate_all,
 };
 use sundial_isel::allocate::{OutOfMemory, Request, SpaceModel, peak_demand, place};
@@ -401,20 +402,46 @@ module attributes {sundial.target = "TARGET"} {
 }
 "#;
 
-/// Unit dims dropped and parents cleared: what lifting gives back for a pattern (the bytes
-/// cannot tell a unit dim from a spare slot).
-fn canonical_ap(ap: &mut AccessPattern) {
+/// Unit dims dropped, parents cleared and the dtype the wire code is named after: what lifting
+/// gives back for a pattern (the bytes cannot tell a unit dim from a spare slot, nor two BIR
+/// dtypes of one wire code apart).
+fn canonical_ap(ap: &mut AccessPattern, core: CoreGen) {
     let s = match ap {
         AccessPattern::Static(s) => s,
         AccessPattern::TensorIndirect(i) => &mut i.data,
     };
     s.parent = 0;
+    s.dtype = wire_to_bir(bir_to_wire(s.dtype, core).0, core).unwrap_or(s.dtype);
     let dims: Vec<_> = s.dims.iter().filter(|d| d.num != 1).collect();
     s.dims = Dims::try_from(&dims[..]).unwrap();
 }
 
+/// An MX data operand as the MXMEM_PATTERN1D slot gives it back: the dtype the wire code is
+/// named after (an x4 container shares its code with the plain fp8/fp4 type) and, for an x4
+/// container read as plain elements, four times the count (the slot's `k_extent`).
+fn mx_data(ap: &mut AccessPattern, core: CoreGen) {
+    let AccessPattern::Static(s) = ap else { return };
+    let named = wire_to_bir(bir_to_wire(s.dtype, core).0, core).unwrap_or(s.dtype);
+    if s.dtype.is_x4_packed() && !named.is_x4_packed() {
+        let dims: Vec<Dim> = s.dims.iter().map(|d| Dim::new(d.step, d.num * 4)).collect();
+        s.dims = Dims::try_from(&dims[..]).unwrap();
+    }
+    s.dtype = named;
+}
+
+/// An MX scale operand as its slot gives it back: only its start is on the wire, so it lifts
+/// with no dims, the E8M0 dtype and the data's partition count.
+fn mx_scale(ap: &mut AccessPattern, partitions: u32) {
+    if let AccessPattern::Static(s) = ap {
+        s.dims = Dims::new();
+        s.parent = 0;
+        s.dtype = sundial_codegen::dtype::BirDtype::Float8E8m0fnu;
+        s.partitions = partitions;
+    }
+}
+
 /// The canonical form of an instruction for comparison with its lifted twin.
-fn canonical(mut inst: Instruction) -> Instruction {
+fn canonical(mut inst: Instruction, core: CoreGen) -> Instruction {
     inst.id = 0;
     let aps: Vec<&mut AccessPattern> = match &mut inst.op {
         Op::TensorTensor(o) => vec![&mut o.in0, &mut o.in1, &mut o.dst],
@@ -436,12 +463,24 @@ fn canonical(mut inst: Instruction) -> Instruction {
         Op::StreamTranspose(o) => vec![&mut o.src, &mut o.dst],
         Op::Gather(o) => vec![&mut o.data, &mut o.index, &mut o.dst],
         Op::Matmul(o) => vec![&mut o.weights, &mut o.moving, &mut o.dst],
+        Op::MatmulMx(o) => {
+            mx_data(&mut o.weights, core);
+            mx_data(&mut o.moving, core);
+            mx_scale(&mut o.weights_scale, o.weights.partitions());
+            mx_scale(&mut o.moving_scale, o.moving.partitions());
+            vec![&mut o.weights, &mut o.moving, &mut o.dst]
+        }
+        Op::QuantizeMx(o) => {
+            mx_data(&mut o.dst, core);
+            mx_scale(&mut o.dst_scale, o.dst.partitions());
+            vec![&mut o.src, &mut o.dst]
+        }
         Op::ActivationReadAccumulator(o) => vec![&mut o.dst],
         Op::DmaDirect2d(_) | Op::EventSemaphore(_) => vec![],
         other => panic!("the round trip does not canonicalise {other:?}"),
     };
     for ap in aps {
-        canonical_ap(ap);
+        canonical_ap(ap, core);
     }
     inst
 }
@@ -481,8 +520,8 @@ fn round_trip(compiled: &sundial::Compiled) {
             .unwrap_or_else(|e| panic!("{} does not lift: {e}", image.file));
         assert_eq!(lifted.len(), image.instructions.len(), "{}", image.file);
         for (l, ours) in lifted.into_iter().zip(&image.instructions) {
-            let mut ours = canonical(ours.clone());
-            let l = canonical(l);
+            let mut ours = canonical(ours.clone(), arch.core);
+            let l = canonical(l, arch.core);
             let default = ours.op.kind().info().engine;
             if l.engine == default && ours.engine != default {
                 // The wire does not say which engine ran it (e.g. a GpSimd pow).
@@ -504,6 +543,12 @@ fn example_kernels_round_trip_on_every_target() {
         let engines: Vec<&str> = families.engines.iter().map(|e| e.engine.as_str()).collect();
         assert_eq!(engines, ["vector", "gpsimd", "scalar", "tensor", "dma"]);
     }
+    let mx = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/mx_matmul.mlir"
+    ))
+    .unwrap();
+    round_trip(&compile(&mx, None));
 }
 
 #[test]
