@@ -393,14 +393,9 @@ impl Session {
             let scheduled = timed(&mut phases, "sync", || emit::synchronise(&lowered));
             let scheduled = scheduled.map_err(|m| {
                 let loc = file_line_col(func.location());
-                fail(
-                    diagnostics.clone(),
-                    vec![Diagnostic::new(
-                        Severity::Error,
-                        loc,
-                        format!("engine ordering failed: {m}"),
-                    )],
-                )
+                let d =
+                    Diagnostic::new(Severity::Error, loc, format!("engine ordering failed: {m}"));
+                fail(diagnostics.clone(), rename(vec![d], name, 0))
             })?;
             let report = |f: emit::EncodeFailure, diagnostics: Vec<Diagnostic>| {
                 match f.origin.and_then(|i| lowered.get(i)) {
