@@ -1,6 +1,7 @@
 //! [`Session::compile`]: a NISA kernel to NeuronCore bundles, with everything as values.
 //!
-//! The phases, each timed: `parse` (the parser and the semantic verifier), `middle-end` (the
+//! The phases, each timed: `parse` (the parser and the semantic verifier; `verify` for a module
+//! a front end built, [`Session::compile_module`]), `middle-end` (the
 //! caller's pipeline, none by default), `unroll` (see [`UNROLL_PASS`]), `allocate`
 //! (`sundial-allocate`), `isel` (`sundial-isel`, then the verifier on the BIR), `lower` (BIR ->
 //! instructions), `sync` (engine ordering), `encode` and `validate` (`run_isa_checks` on every
@@ -285,10 +286,38 @@ impl Session {
     ) -> Result<Compiled, Vec<Diagnostic>> {
         let mut phases = Vec::new();
         let parsed = timed(&mut phases, "parse", || self.parse(source, name));
-        let mut diagnostics = parsed.diagnostics;
         let Some(mut module) = parsed.module else {
-            return Err(diagnostics);
+            return Err(parsed.diagnostics);
         };
+        self.compile_phases(&mut module, name, options, phases, parsed.diagnostics)
+    }
+
+    /// Compiles a kernel module a front end built in this session's context (with
+    /// `sundial_dialects::build::OpBuild`, say): the semantic verifier first (phase `verify`),
+    /// then as [`Session::compile`]. The module is transformed in place (it ends as BIR).
+    pub fn compile_module(
+        &self,
+        module: &mut melior::ir::Module<'_>,
+        name: &str,
+        options: &CompileOptions,
+    ) -> Result<Compiled, Vec<Diagnostic>> {
+        let mut phases = Vec::new();
+        let diagnostics = timed(&mut phases, "verify", || self.verify(module, name));
+        if diagnostics.iter().any(|d| d.severity == Severity::Error) {
+            return Err(diagnostics);
+        }
+        self.compile_phases(module, name, options, phases, diagnostics)
+    }
+
+    /// Everything after parsing and verification.
+    fn compile_phases(
+        &self,
+        module: &mut melior::ir::Module<'_>,
+        name: &str,
+        options: &CompileOptions,
+        mut phases: Vec<PhaseTime>,
+        mut diagnostics: Vec<Diagnostic>,
+    ) -> Result<Compiled, Vec<Diagnostic>> {
         let fail = |mut diagnostics: Vec<Diagnostic>, more: Vec<Diagnostic>| {
             diagnostics.extend(more);
             if !diagnostics.iter().any(|d| d.severity == Severity::Error) {
@@ -348,19 +377,19 @@ impl Session {
         };
         let d = &mut diagnostics;
         if let Some(p) = options.pipeline.as_deref().filter(|p| !p.trim().is_empty()) {
-            pipeline(&mut phases, d, &mut module, "middle-end", p)?;
+            pipeline(&mut phases, d, module, "middle-end", p)?;
         }
         if sundial_passes::registry::lookup(UNROLL_PASS).is_some() {
-            pipeline(&mut phases, d, &mut module, "unroll", UNROLL_PASS)?;
+            pipeline(&mut phases, d, module, "unroll", UNROLL_PASS)?;
         }
-        pipeline(&mut phases, d, &mut module, "allocate", "sundial-allocate")?;
+        pipeline(&mut phases, d, module, "allocate", "sundial-allocate")?;
         let root = module.as_operation();
         let func = kernel(&root).map_err(|m| fail(diagnostics.clone(), vec![error(m)]))?;
         let tensors = tensors(&func).map_err(|m| fail(diagnostics.clone(), vec![error(m)]))?;
         pipeline(
             &mut phases,
             &mut diagnostics,
-            &mut module,
+            module,
             "isel",
             "sundial-isel",
         )?;

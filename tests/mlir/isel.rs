@@ -655,3 +655,115 @@ fn compile_errors_are_values() {
     assert_eq!(d.loc.as_ref().map(|l| (l.line, l.col)), Some((10, 5)));
     assert!(Engine::ALL.len() == 6);
 }
+
+/// A front end builds a kernel in memory (OpBuild) and compiles it: out = in * 2 through SBUF.
+#[test]
+fn a_built_kernel_compiles_to_bundles() {
+    use melior::ir::{
+        Block, BlockLike, Identifier, Location, Module, Region, RegionLike,
+        attribute::{StringAttribute, TypeAttribute},
+        operation::{OperationBuilder, OperationLike},
+        r#type::FunctionType,
+    };
+    use sundial_dialects::{
+        build::{OpBuild, tile_type},
+        dtype::Dtype,
+        enums::Space,
+    };
+    let session = Session::new().unwrap();
+    let context = session.context();
+    let location = Location::unknown(context);
+    let hbm = tile_type(context, Space::Hbm, &[128, 256], Dtype::Bf16).unwrap();
+    let sbuf = tile_type(context, Space::Sbuf, &[128, 256], Dtype::Bf16).unwrap();
+    let mut module = Module::new(location);
+    let block = Block::new(&[(hbm, location), (hbm, location)]);
+    let (input, output) = (
+        block.argument(0).unwrap().into(),
+        block.argument(1).unwrap().into(),
+    );
+    let alloc = block.append_operation(
+        OpBuild::new(context, location, "nisa.alloc")
+            .unwrap()
+            .str("name", "x")
+            .unwrap()
+            .result(sbuf)
+            .build()
+            .unwrap(),
+    );
+    let x = alloc.result(0).unwrap().into();
+    let ops = [
+        OpBuild::new(context, location, "nisa.dma_copy")
+            .unwrap()
+            .operand("dst", x)
+            .unwrap()
+            .operand("src", input)
+            .unwrap(),
+        OpBuild::new(context, location, "nisa.tensor_scalar_arith")
+            .unwrap()
+            .operand("dst", x)
+            .unwrap()
+            .operand("data", x)
+            .unwrap()
+            .str("op0", "mult")
+            .unwrap()
+            .f32("imm0", 2.0)
+            .unwrap()
+            .str("engine", "vector")
+            .unwrap(),
+        OpBuild::new(context, location, "nisa.dma_copy")
+            .unwrap()
+            .operand("dst", output)
+            .unwrap()
+            .operand("src", x)
+            .unwrap(),
+    ];
+    for op in ops {
+        block.append_operation(op.build().unwrap());
+    }
+    block.append_operation(
+        OperationBuilder::new("func.return", location)
+            .build()
+            .unwrap(),
+    );
+    let region = Region::new();
+    region.append_block(block);
+    module.body().append_operation(
+        OperationBuilder::new("func.func", location)
+            .add_attributes(&[
+                (
+                    Identifier::new(context, "sym_name"),
+                    StringAttribute::new(context, "double").into(),
+                ),
+                (
+                    Identifier::new(context, "function_type"),
+                    TypeAttribute::new(FunctionType::new(context, &[hbm, hbm], &[]).into()).into(),
+                ),
+            ])
+            .add_regions([region])
+            .build()
+            .unwrap(),
+    );
+    let compiled = session
+        .compile_module(
+            &mut module,
+            "built",
+            &CompileOptions {
+                target: Some(Target::Sunda),
+                ..Default::default()
+            },
+        )
+        .unwrap_or_else(|d| panic!("{d:?}"));
+    assert_eq!(compiled.kernel, "double");
+    assert_eq!(compiled.phases[0].name, "verify");
+    let listing = compiled.listing().unwrap();
+    // Hand-derived: 2.0 is 0x40000000 in fp32; the DMA moves 128 rows of 256 bf16.
+    assert!(
+        listing.contains("tensor_scalar_arith") && listing.contains("imm0=0x40000000"),
+        "{listing}"
+    );
+    assert!(
+        listing.contains("src_num_elem[0]=256 src_num_elem[1]=128"),
+        "{listing}"
+    );
+    round_trip(&compiled);
+}
