@@ -662,7 +662,7 @@ fn a_built_kernel_compiles_to_bundles() {
     use melior::ir::{
         Block, BlockLike, Identifier, Location, Module, Region, RegionLike,
         attribute::{StringAttribute, TypeAttribute},
-        operation::{OperationBuilder, OperationLike},
+        operation::OperationBuilder,
         r#type::FunctionType,
     };
     use sundial_dialects::{
