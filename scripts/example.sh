@@ -1,8 +1,18 @@
 #!/usr/bin/env bash
-# The main job on a shipped example: set up, build sundial-opt (release), and verify and print
-# the example kernel. Extra arguments go to sundial-opt (e.g. --mlir-print-op-generic).
+# The main job on the shipped example kernels: set up, build sundial-translate (release), and
+# compile every kernel in examples/ to bundles: one <engine>.bin per engine queue and
+# manifest.json under target/examples/<kernel>/, then print the listing and the manifest.
+# Extra arguments go to sundial-translate (e.g. --target=mariana).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-cargo run --quiet --release --bin sundial-opt -- examples/add_kernel.mlir \
-    --pass-pipeline='builtin.module(sundial-verify)' "$@"
+cargo build --quiet --release --bin sundial-translate
+for kernel in examples/*.mlir; do
+    name="$(basename "$kernel" .mlir)"
+    out="target/examples/$name"
+    mkdir -p target/examples
+    target/release/sundial-translate "$kernel" -o "$out" "$@"
+    echo "== $kernel -> $out"
+    target/release/sundial-translate "$kernel" --disassemble "$@"
+    cat "$out/manifest.json"
+done

@@ -125,8 +125,9 @@ pub struct Outcome {
 
 fn list_passes() -> String {
     use std::fmt::Write;
+    crate::register_passes();
     let mut out = String::from("Sundial passes:\n");
-    for p in sundial_passes::registry::PASSES {
+    for p in sundial_passes::registry::all() {
         let _ = writeln!(out, "  {:<28} {}", p.name, p.summary);
         for o in p.options {
             let default = if o.default.is_empty() {

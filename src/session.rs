@@ -10,6 +10,7 @@ use melior::{
     ir::{Module, operation::OperationLike},
     pass::{PassIrPrintingOptions, PassManager},
 };
+pub use sundial_dialects::verify::Phase;
 use sundial_dialects::{
     context::{ContextError, create_context},
     diag::{Diagnostic, DiagnosticCapture, Severity},
@@ -41,6 +42,7 @@ pub struct Session {
 impl Session {
     /// Creates a session (a fresh context with the NISA and BIR dialects loaded).
     pub fn new() -> Result<Self, ContextError> {
+        crate::register_passes();
         Ok(Self {
             context: create_context()?,
         })
@@ -208,9 +210,17 @@ impl Session {
     }
 
     /// Runs the semantic verifier on `module`; returns its diagnostics (empty: success).
+    /// Tiles are logical (any partition count): [`Session::verify_phase`] adds the checks of a
+    /// later phase.
     pub fn verify(&self, module: &Module<'_>, name: &str) -> Vec<Diagnostic> {
+        self.verify_phase(module, name, Phase::Logical)
+    }
+
+    /// [`Session::verify`] plus the phase checks of `phase` (e.g. [`Phase::Tiled`]: at most
+    /// 128 partitions per SBUF/PSUM tile).
+    pub fn verify_phase(&self, module: &Module<'_>, name: &str, phase: Phase) -> Vec<Diagnostic> {
         let capture = DiagnosticCapture::new(&self.context);
-        let ok = sundial_dialects::verify::verify(&module.as_operation(), None)
+        let ok = sundial_dialects::verify::verify_phase(&module.as_operation(), None, phase)
             && module.as_operation().verify();
         let mut diags = rename(capture.take(), name, 0);
         if !ok && !diags.iter().any(|d| d.severity == Severity::Error) {
@@ -290,7 +300,11 @@ impl Session {
 
 /// Names diagnostics from unnamed buffers with the input's name, and moves their lines down
 /// by `line_offset` (the lines before the parsed chunk in the input).
-fn rename(mut diags: Vec<Diagnostic>, name: &str, line_offset: usize) -> Vec<Diagnostic> {
+pub(crate) fn rename(
+    mut diags: Vec<Diagnostic>,
+    name: &str,
+    line_offset: usize,
+) -> Vec<Diagnostic> {
     fn fix(d: &mut Diagnostic, name: &str, line_offset: usize) {
         // MLIR names string buffers "-" (or leaves them unnamed).
         if let Some(loc) = &mut d.loc

@@ -150,3 +150,61 @@ fn every_rule_and_op_has_a_lit_test() {
          ops without a valid instance in a lit file (ops*.mlir): {missing_ops:?}"
     );
 }
+
+/// Every emit row of the ISA table (`sundial_codegen::isa::ROWS`, the 62 `emit_*` ops) is
+/// either selected by a lit test of `lit/isel/` (a valid instance in a file whose name does
+/// not contain `invalid` or `unselectable`) or refused in one with an `expected-error` that
+/// names the op and says why (`cannot be selected`, `cannot be built`, `does not build`, or
+/// the verifier's target rule). The messages themselves are held by lit.
+#[test]
+fn every_emit_row_is_selected_or_refused() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    mlir_files(&root.join("lit/isel"), &mut files);
+    assert!(!files.is_empty(), "no lit/isel tests");
+    let mut selected = String::new();
+    let mut refusals = String::new();
+    for file in &files {
+        let text = read(file);
+        let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
+        let name = name.unwrap_or_default();
+        for line in text.lines() {
+            if line.contains("expected-error") {
+                refusals.push_str(line);
+                refusals.push('\n');
+            } else if !name.contains("invalid")
+                && !name.contains("unselectable")
+                && !line.trim_start().starts_with("//")
+            {
+                selected.push_str(line);
+                selected.push('\n');
+            }
+        }
+    }
+    let reasons = [
+        "cannot be selected on",
+        "but cannot be built:",
+        "but sundial-isel does not build",
+        "(rule: target)",
+    ];
+    let mut neither = Vec::new();
+    let rows: Vec<&str> = sundial_codegen::isa::ROWS
+        .iter()
+        .filter(|r| r.emit.is_some())
+        .map(|r| r.name)
+        .collect();
+    assert_eq!(rows.len(), 62, "the ISA table has the 62 emit rows");
+    for op in rows {
+        let instance = format!("\"nisa.{op}\"");
+        let refused = refusals.lines().any(|l| {
+            l.contains(&format!("'nisa.{op}' op")) && reasons.iter().any(|r| l.contains(r))
+        });
+        if !selected.contains(&instance) && !refused {
+            neither.push(op);
+        }
+    }
+    assert!(
+        neither.is_empty(),
+        "emit rows neither selected by a lit/isel test nor refused there with a reason: {neither:?}"
+    );
+}

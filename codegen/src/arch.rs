@@ -201,6 +201,8 @@ pub struct ArchModel {
     pub psum_partition_stride: u32,
     /// Usable bytes per PSUM partition.
     pub psum_active_bytes: u32,
+    /// Bytes of one PSUM bank in a partition (a matmul accumulates within one bank).
+    pub psum_bank_bytes: u32,
     /// Encoder families present on this target.
     pub families: FamilySet,
 }
@@ -240,6 +242,10 @@ impl FamilySet {
 //   `<<18` of the CC partition folding.
 // quadrants 4 x 32 partitions: get_sbuf_quadrant_id (§1f) and "Vector quadrants of 32" (docs).
 // psum window [0x2000000, 0x2400000), stride 2^15, active 16 KiB: header constants (§1c).
+// psum_bank_bytes: header constants (bundle-layouts §1c "banks: sunda 16x1024 B, cayman+
+//   8x2048 B"). CONFLICT recorded: isa-table §3 quotes the docs' "8 banks x 2 KiB" for every
+//   generation; the header's per-generation value is kept (a 2 KiB bank on sunda would let a
+//   tile straddle two of its 1 KiB banks).
 // pe_count 128: "PE array 128x128" (docs, isa-table §3); bundle-layouts §2c quotes the MX
 //   scale partition as `% 128`, which agrees.
 // granularity_mask 0xC0: ASSUMPTION. The seed gives no value. The mask must cover the
@@ -385,6 +391,7 @@ pub(crate) const SUNDA_MODEL: ArchModel = ArchModel {
     psum_window: 0x0040_0000,
     psum_partition_stride: 1 << 15,
     psum_active_bytes: 16 * 1024,
+    psum_bank_bytes: 1024, // header: 16 banks x 1 KiB on sunda (see above)
     families: FAMILIES_V2,
 };
 
@@ -397,6 +404,7 @@ pub(crate) const CAYMAN_MODEL: ArchModel = ArchModel {
     target: Target::Cayman,
     core: CoreGen::V3,
     sbuf_active_bytes: 224 * 1024, // header ACTIVE size 224 KiB (§1c); docs: 28 MiB SBUF
+    psum_bank_bytes: 2048,         // header: 8 banks x 2 KiB from cayman on (see above)
     families: FAMILIES_V3,
     // Everything else as sunda: the same address map, strides, PSUM geometry, PE count and
     // (assumed) granularity mask.
@@ -412,6 +420,7 @@ pub(crate) const MARIANA_MODEL: ArchModel = ArchModel {
     target: Target::Mariana,
     core: CoreGen::V4,
     sbuf_active_bytes: 256 * 1024, // header ACTIVE size 256 KiB (§1c); docs: 32 MiB SBUF
+    psum_bank_bytes: 2048,         // header: 8 banks x 2 KiB from cayman on (see above)
     families: FAMILIES_V4,
     // Everything else as sunda (see CAYMAN_MODEL).
     ..SUNDA_MODEL

@@ -6,6 +6,12 @@
 //! `operandSegmentSizes` when the op needs it, and refuses to build an op with a missing
 //! required attribute. The semantic rules (shapes, engines, ...) are then checked by
 //! [`crate::verify`] like for parsed IR.
+//!
+//! Builders take any [`AsContext`]: a `&Context` (a front end) or the [`ContextRef`] of an op
+//! being rewritten (a pass: [`OpBuild::at`]). Everything is built through the context's raw
+//! handle, never through a `&Context` made from a `ContextRef`: `op.context().to_ref()` on the
+//! temporary `ContextRef` is a reference to that temporary, which dangles once the statement
+//! ends (it worked in debug builds and crashed in release).
 
 use crate::{
     dtype::Dtype,
@@ -14,15 +20,11 @@ use crate::{
     verify::check_attr_value,
 };
 use melior::{
-    Context,
+    Context, ContextRef, StringRef,
     ir::{
         Attribute, Identifier, Location, Operation, Type, Value,
-        attribute::{
-            ArrayAttribute, BoolAttribute, DenseI32ArrayAttribute, DenseI64ArrayAttribute,
-            FloatAttribute, IntegerAttribute, StringAttribute,
-        },
-        operation::OperationBuilder,
-        r#type::IntegerType,
+        attribute::AttributeLike,
+        operation::{OperationBuilder, OperationLike},
     },
 };
 use thiserror::Error;
@@ -86,21 +88,162 @@ pub enum BuildError {
     Mlir(String),
 }
 
-/// A NISA or BIR op under construction.
-pub struct OpBuild<'c> {
-    context: &'c Context,
+/// Something that names an MLIR context for the builders: a `&Context` or a [`ContextRef`].
+pub trait AsContext<'c> {
+    /// The context, by value (a raw handle: nothing borrowed from `self`).
+    fn context_ref(&self) -> ContextRef<'c>;
+}
+
+impl<'c> AsContext<'c> for &'c Context {
+    fn context_ref(&self) -> ContextRef<'c> {
+        unsafe { ContextRef::from_raw(self.to_raw()) }
+    }
+}
+
+impl<'c> AsContext<'c> for ContextRef<'c> {
+    fn context_ref(&self) -> ContextRef<'c> {
+        *self
+    }
+}
+
+/// Attributes and types made from a context handle (the raw C API: see the module docs).
+#[derive(Clone, Copy)]
+pub struct Attrs<'c> {
+    context: ContextRef<'c>,
+}
+
+impl<'c> Attrs<'c> {
+    /// The factory of `context`.
+    pub fn new(context: impl AsContext<'c>) -> Self {
+        Self {
+            context: context.context_ref(),
+        }
+    }
+
+    fn raw(&self) -> mlir_sys::MlirContext {
+        // `ContextRef` exposes its handle only through `to_ref`; the reference points at
+        // `self.context` (a field, not a temporary) and is used at once.
+        unsafe { self.context.to_ref() }.to_raw()
+    }
+
+    /// The context.
+    pub fn context(&self) -> ContextRef<'c> {
+        self.context
+    }
+
+    /// A string attribute.
+    pub fn string(&self, value: &str) -> Attribute<'c> {
+        unsafe {
+            Attribute::from_raw(mlir_sys::mlirStringAttrGet(
+                self.raw(),
+                StringRef::new(value).to_raw(),
+            ))
+        }
+    }
+
+    /// An `i64` integer attribute.
+    pub fn i64(&self, value: i64) -> Attribute<'c> {
+        unsafe {
+            let ty = mlir_sys::mlirIntegerTypeGet(self.raw(), 64);
+            Attribute::from_raw(mlir_sys::mlirIntegerAttrGet(ty, value))
+        }
+    }
+
+    /// An `f32` float attribute.
+    pub fn f32(&self, value: f32) -> Attribute<'c> {
+        unsafe {
+            let ty = mlir_sys::mlirF32TypeGet(self.raw());
+            Attribute::from_raw(mlir_sys::mlirFloatAttrDoubleGet(
+                self.raw(),
+                ty,
+                value as f64,
+            ))
+        }
+    }
+
+    /// A bool attribute.
+    pub fn bool(&self, value: bool) -> Attribute<'c> {
+        unsafe { Attribute::from_raw(mlir_sys::mlirBoolAttrGet(self.raw(), value as i32)) }
+    }
+
+    /// An `array<i64: ...>` attribute.
+    pub fn i64_array(&self, values: &[i64]) -> Attribute<'c> {
+        unsafe {
+            Attribute::from_raw(mlir_sys::mlirDenseI64ArrayGet(
+                self.raw(),
+                values.len() as isize,
+                values.as_ptr(),
+            ))
+        }
+    }
+
+    /// An `array<i32: ...>` attribute.
+    pub fn i32_array(&self, values: &[i32]) -> Attribute<'c> {
+        unsafe {
+            Attribute::from_raw(mlir_sys::mlirDenseI32ArrayGet(
+                self.raw(),
+                values.len() as isize,
+                values.as_ptr(),
+            ))
+        }
+    }
+
+    /// An array attribute of `elements`.
+    pub fn array(&self, elements: &[Attribute<'c>]) -> Attribute<'c> {
+        let raw: Vec<mlir_sys::MlirAttribute> = elements.iter().map(|a| a.to_raw()).collect();
+        unsafe {
+            Attribute::from_raw(mlir_sys::mlirArrayAttrGet(
+                self.raw(),
+                raw.len() as isize,
+                raw.as_ptr(),
+            ))
+        }
+    }
+
+    /// An identifier (an attribute name).
+    pub fn identifier(&self, name: &str) -> Identifier<'c> {
+        unsafe {
+            Identifier::from_raw(mlir_sys::mlirIdentifierGet(
+                self.raw(),
+                StringRef::new(name).to_raw(),
+            ))
+        }
+    }
+
+    /// Parses a type (`memref<...>`, `!nisa.reg`).
+    pub fn parse_type(&self, text: &str) -> Option<Type<'c>> {
+        let text = crate::ffi::NulTerminated::new(text);
+        let raw = unsafe {
+            mlir_sys::mlirTypeParseGet(self.raw(), StringRef::new(text.as_str()).to_raw())
+        };
+        (!raw.ptr.is_null()).then(|| unsafe { Type::from_raw(raw) })
+    }
+}
+
+/// A NISA or BIR op under construction (`'a`: the lifetime of the operand values' block).
+pub struct OpBuild<'c, 'a> {
+    attrs_of: Attrs<'c>,
     location: Location<'c>,
     spec: &'static OpSpec,
     name: String,
-    groups: Vec<Vec<Value<'c, 'c>>>,
+    groups: Vec<Vec<Value<'c, 'a>>>,
     attrs: Vec<(String, Attribute<'c>)>,
     results: Vec<Type<'c>>,
 }
 
-impl<'c> OpBuild<'c> {
+impl<'c, 'a> OpBuild<'c, 'a> {
+    /// Starts building `name` at the location of `op`, in `op`'s context: how a pass builds
+    /// the ops that replace or surround `op`.
+    pub fn at<'b>(op: &impl OperationLike<'c, 'b>, name: &str) -> Result<Self, BuildError>
+    where
+        'c: 'b,
+    {
+        Self::new(op.context(), op.location(), name)
+    }
+
     /// Starts building `dialect.mnemonic` (e.g. `nisa.gather`, `bir.dropout`).
     pub fn new(
-        context: &'c Context,
+        context: impl AsContext<'c>,
         location: Location<'c>,
         name: &str,
     ) -> Result<Self, BuildError> {
@@ -111,7 +254,7 @@ impl<'c> OpBuild<'c> {
         }
         .ok_or_else(|| BuildError::UnknownOp(name.to_string()))?;
         Ok(Self {
-            context,
+            attrs_of: Attrs::new(context),
             location,
             spec,
             name: name.to_string(),
@@ -122,7 +265,7 @@ impl<'c> OpBuild<'c> {
     }
 
     /// Sets the values of operand group `group`.
-    pub fn operands(mut self, group: &str, values: &[Value<'c, 'c>]) -> Result<Self, BuildError> {
+    pub fn operands(mut self, group: &str, values: &[Value<'c, 'a>]) -> Result<Self, BuildError> {
         let Some(i) = self.spec.operand_index(group) else {
             return Err(BuildError::UnknownOperand {
                 op: self.name.clone(),
@@ -154,7 +297,7 @@ impl<'c> OpBuild<'c> {
     }
 
     /// Sets operand `group` to one value.
-    pub fn operand(self, group: &str, value: Value<'c, 'c>) -> Result<Self, BuildError> {
+    pub fn operand(self, group: &str, value: Value<'c, 'a>) -> Result<Self, BuildError> {
         self.operands(group, &[value])
     }
 
@@ -184,41 +327,38 @@ impl<'c> OpBuild<'c> {
 
     /// Sets a string (enum) attribute.
     pub fn str(self, name: &str, value: &str) -> Result<Self, BuildError> {
-        let a = StringAttribute::new(self.context, value).into();
+        let a = self.attrs_of.string(value);
         self.attr(name, a)
     }
 
     /// Sets an i64 attribute.
     pub fn i64(self, name: &str, value: i64) -> Result<Self, BuildError> {
-        let a = IntegerAttribute::new(IntegerType::new(self.context, 64).into(), value).into();
+        let a = self.attrs_of.i64(value);
         self.attr(name, a)
     }
 
     /// Sets an f32 attribute.
     pub fn f32(self, name: &str, value: f32) -> Result<Self, BuildError> {
-        let a = FloatAttribute::new(self.context, Type::float32(self.context), value as f64).into();
+        let a = self.attrs_of.f32(value);
         self.attr(name, a)
     }
 
     /// Sets a bool attribute.
     pub fn bool(self, name: &str, value: bool) -> Result<Self, BuildError> {
-        let a = BoolAttribute::new(self.context, value).into();
+        let a = self.attrs_of.bool(value);
         self.attr(name, a)
     }
 
     /// Sets an `array<i64: ...>` attribute.
     pub fn i64_array(self, name: &str, values: &[i64]) -> Result<Self, BuildError> {
-        let a = DenseI64ArrayAttribute::new(self.context, values).into();
+        let a = self.attrs_of.i64_array(values);
         self.attr(name, a)
     }
 
     /// Sets an array-of-`array<i64>` attribute (replica groups, source/target pairs).
     pub fn i64_array_list(self, name: &str, lists: &[&[i64]]) -> Result<Self, BuildError> {
-        let elems: Vec<Attribute<'c>> = lists
-            .iter()
-            .map(|l| DenseI64ArrayAttribute::new(self.context, l).into())
-            .collect();
-        let a = ArrayAttribute::new(self.context, &elems).into();
+        let elems: Vec<Attribute<'c>> = lists.iter().map(|l| self.attrs_of.i64_array(l)).collect();
+        let a = self.attrs_of.array(&elems);
         self.attr(name, a)
     }
 
@@ -252,16 +392,16 @@ impl<'c> OpBuild<'c> {
         let mut attrs: Vec<(Identifier<'c>, Attribute<'c>)> = self
             .attrs
             .iter()
-            .map(|(n, a)| (Identifier::new(self.context, n), *a))
+            .map(|(n, a)| (self.attrs_of.identifier(n), *a))
             .collect();
         if self.spec.needs_segment_sizes() {
             let sizes: Vec<i32> = self.groups.iter().map(|g| g.len() as i32).collect();
             attrs.push((
-                Identifier::new(self.context, "operandSegmentSizes"),
-                DenseI32ArrayAttribute::new(self.context, &sizes).into(),
+                self.attrs_of.identifier("operandSegmentSizes"),
+                self.attrs_of.i32_array(&sizes),
             ));
         }
-        let operands: Vec<Value<'c, 'c>> = self.groups.concat();
+        let operands: Vec<Value<'c, 'a>> = self.groups.concat();
         OperationBuilder::new(&self.name, self.location)
             .add_operands(&operands)
             .add_attributes(&attrs)
@@ -273,7 +413,7 @@ impl<'c> OpBuild<'c> {
 
 /// The tile type `memref<shape x dtype, "space">`.
 pub fn tile_type<'c>(
-    context: &'c Context,
+    context: impl AsContext<'c>,
     space: Space,
     shape: &[i64],
     dtype: Dtype,
@@ -285,15 +425,22 @@ pub fn tile_type<'c>(
         dtype.mlir_name(),
         space.as_str()
     );
-    Type::parse(context, crate::ffi::NulTerminated::new(&text).as_str())
+    Attrs::new(context)
+        .parse_type(&text)
         .ok_or_else(|| BuildError::Mlir(format!("invalid tile type {text}")))
 }
 
-/// The register type of a dialect (`!nisa.reg`).
-pub fn reg_type(context: &Context) -> Result<Type<'_>, BuildError> {
-    Type::parse(
-        context,
-        crate::ffi::NulTerminated::new("!nisa.reg").as_str(),
-    )
-    .ok_or_else(|| BuildError::Mlir("the nisa dialect is not loaded".into()))
+/// The tile type of `tile` (its space, shape and dtype).
+pub fn tile_type_of<'c>(
+    context: impl AsContext<'c>,
+    tile: &crate::tile::Tile,
+) -> Result<Type<'c>, BuildError> {
+    tile_type(context, tile.space, &tile.shape, tile.dtype)
+}
+
+/// The register type of the NISA dialect (`!nisa.reg`).
+pub fn reg_type<'c>(context: impl AsContext<'c>) -> Result<Type<'c>, BuildError> {
+    Attrs::new(context)
+        .parse_type("!nisa.reg")
+        .ok_or_else(|| BuildError::Mlir("the nisa dialect is not loaded".into()))
 }

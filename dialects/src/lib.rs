@@ -6,11 +6,14 @@
 //!   with the upstream dialects Sundial accepts and NISA/BIR loaded from that IRDL.
 //! - [`enums`], [`dtype`], [`tile`]: typed views of attribute vocabularies, element types and
 //!   tiles (`memref<... , "sbuf">`).
-//! - [`build`]: table-driven op builders for front ends that build IR in memory.
-//! - [`verify`]: the semantic verifier for everything IRDL cannot express.
-//! - [`view`]: folding a chain of views (reshape, slice, permute, broadcast, access patterns)
+//! - [`build`]: table-driven op builders for front ends and passes that build IR in memory.
+//! - [`verify`]: the semantic verifier for everything IRDL cannot express, and the phase
+//!   checks of the middle end.
+//! - [`fold`]: folding a chain of views (reshape, slice, permute, broadcast, access patterns)
 //!   into one physical access pattern (pure Rust; the verifier, emulator driver and selection
 //!   share it).
+//! - [`view`]: typed views of ops for passes (operands by group name, attributes with the
+//!   table's defaults).
 //! - [`loops`]: loops, dynamic offsets, registers and launch grids as the verifier and the
 //!   passes read them.
 //! - [`implied`]: parsing that fills in the attributes the text may leave implied.
@@ -32,5 +35,6 @@ pub mod spec;
 pub mod tile;
 pub mod verify;
 pub mod fold;
+pub mod view;
 
 pub use context::{ContextError, create_context};

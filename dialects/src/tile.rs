@@ -3,7 +3,9 @@
 //! A tile has a memory space (the memref's memory-space string), a static shape whose
 //! dimension 0 is the partition dimension for SBUF and PSUM tiles, and a [`Dtype`].
 //! [`Tile::from_type`] checks the rules every tile obeys wherever it appears and reports the
-//! first broken one as a sentence that names the rule.
+//! first broken one as a sentence that names the rule. Tiles are *logical* until partition
+//! tiling: an on-chip tile may have more than [`NUM_PARTITIONS`] partitions, and
+//! [`Tile::check_partitions`] is the phase check that says it no longer does.
 //!
 //! Shapes come from the input, so every size derived from one is computed with checked
 //! arithmetic: a tile whose element count or byte size does not fit in a signed 64-bit integer
@@ -102,12 +104,6 @@ impl Tile {
             };
             let elem = Type::from_raw(mlirShapedTypeGetElementType(raw));
             let dtype = Dtype::from_mlir(elem).ok_or_else(|| Dtype::unsupported_hint(elem))?;
-            if space != Space::Hbm && shape[0] > NUM_PARTITIONS {
-                return Err(format!(
-                    "partition dimension {} exceeds {NUM_PARTITIONS} (rule: partitions <= {NUM_PARTITIONS})",
-                    shape[0]
-                ));
-            }
             let tile = Tile {
                 space,
                 shape,
@@ -130,6 +126,20 @@ impl Tile {
             }
             Ok(tile)
         }
+    }
+
+    /// The physical partition rule: an SBUF or PSUM tile has at most [`NUM_PARTITIONS`]
+    /// partitions. Before partition tiling tiles are logical and may have more, so this is a
+    /// phase check (`sundial-verify{phase=tiled}`), not a rule of [`Tile::from_type`]. The
+    /// error is a sentence for a diagnostic.
+    pub fn check_partitions(&self) -> Result<(), String> {
+        if self.space != Space::Hbm && self.shape[0] > NUM_PARTITIONS {
+            return Err(format!(
+                "partition dimension {} exceeds {NUM_PARTITIONS} (rule: partitions <= {NUM_PARTITIONS})",
+                self.shape[0]
+            ));
+        }
+        Ok(())
     }
 
     /// Partition count (dimension 0 of an on-chip tile; 1 for an HBM tensor's view).

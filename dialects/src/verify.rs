@@ -6,13 +6,17 @@
 //!
 //! 1. **table rules**, read from the op's [`OpSpec`] row: attribute kinds and values (enum
 //!    spellings, integer ranges, array lengths), unknown attributes, the `engine` attribute
-//!    against the op's legal engines, each tile operand's memory space and dtype, partition
-//!    dimension at most 128, register operands, the oldest target that has the op (when the
-//!    module names one with `sundial.target`);
+//!    against the op's legal engines, each tile operand's memory space and dtype, register
+//!    operands, the oldest target that has the op (when the module names one with
+//!    `sundial.target`);
 //! 2. **op rules** ([`nisa_rules`], [`bir_rules`]): shapes that must agree, per-partition
 //!    `[P, 1]` operands, "immediate or tile" exclusivity, MX scale geometry, access-pattern
 //!    bounds, indirection rules, collective group rules, BIR access patterns and micro-pair
-//!    opcode sequences.
+//!    opcode sequences;
+//! 3. **phase checks** ([`phase`], NISA only, when asked for through [`verify_phase`]): rules
+//!    that hold from a point of the pipeline on. Tiles are *logical* before partition tiling
+//!    (an SBUF/PSUM tile may have more than 128 partitions); the 128-partition rule holds from
+//!    [`Phase::Tiled`] on.
 //!
 //! Each failure is an MLIR error at the op's location, worded
 //! `'<op>' op <operand or attribute>: <what is wrong> (rule: ...)` where a rule has a short
@@ -29,12 +33,15 @@ pub mod loop_rules;
 pub mod nisa_rules;
 pub mod nki_parity;
 pub mod view_rules;
+pub mod phase;
+
+pub use phase::Phase;
 
 use crate::{
     dtype::DtypeSet,
     enums::{Engine, Target},
     ffi::{emit_error, op_name, print_type, string_attr_value, string_ref_lossy},
-    spec::{Arity, AttrKind, AttrSpec, OpSpec, OperandKind, Presence},
+    spec::{AttrKind, AttrSpec, OpSpec, OperandKind, Presence},
     tile::Tile,
 };
 use melior::ir::{
@@ -58,6 +65,13 @@ pub const NAME_ATTR: &str = "name";
 /// unknown (target-gated rules are then skipped). A malformed `sundial.target` is reported at
 /// the op that carries it.
 pub fn verify(root: &OperationRef<'_, '_>, target: Option<Target>) -> bool {
+    verify_phase(root, target, Phase::Logical)
+}
+
+/// [`verify`], plus the checks of `phase` ([`phase`]): the rules that hold only from a point
+/// of the pipeline on (at most 128 partitions once tiled; resolved engines and DGE modes, no
+/// generic or composite ops once ready for instruction selection).
+pub fn verify_phase(root: &OperationRef<'_, '_>, target: Option<Target>, phase: Phase) -> bool {
     let mut errors = 0usize;
     let root_raw = root.to_raw();
     // The target named above `root` (when a pass is anchored below the module).
@@ -94,7 +108,7 @@ pub fn verify(root: &OperationRef<'_, '_>, target: Option<Target>) -> bool {
         let name = op_name(raw);
         if name.starts_with("nisa.") || name.starts_with("bir.") {
             let op_target = target.or_else(|| nearest_target(raw, root_raw).unwrap_or(outer));
-            errors += verify_op(&op, op_target);
+            errors += verify_op(&op, op_target, phase);
         }
         WalkResult::Advance
     });
@@ -144,7 +158,7 @@ fn module_target(raw: MlirOperation) -> Result<Option<Target>, String> {
 }
 
 /// Verifies one op; returns the number of errors emitted.
-fn verify_op(op: &OperationRef<'_, '_>, target: Option<Target>) -> usize {
+fn verify_op(op: &OperationRef<'_, '_>, target: Option<Target>, phase: Phase) -> usize {
     let name = op_name(op.to_raw());
     let (spec, bir) = if let Some(rest) = name.strip_prefix("nisa.") {
         match crate::nisa::op(rest) {
@@ -174,6 +188,9 @@ fn verify_op(op: &OperationRef<'_, '_>, target: Option<Target>) -> usize {
             Some(b) => bir_rules::check(&mut v, b, target),
         }
     }
+    if v.errors == 0 && bir.is_none() {
+        phase::check(&mut v, phase);
+    }
     v.errors
 }
 
@@ -198,8 +215,7 @@ impl<'o, 'a, 'c> OpView<'o, 'a, 'c> {
         spec: &'static OpSpec,
         name: &str,
     ) -> Result<Self, String> {
-        let total = op.operand_count();
-        let groups = operand_groups(op, spec, total)?;
+        let groups = crate::view::operand_groups(op, spec)?;
         let label = op
             .attribute(NAME_ATTR)
             .ok()
@@ -267,34 +283,31 @@ impl<'o, 'a, 'c> OpView<'o, 'a, 'c> {
         self.op.attribute(name).ok()
     }
 
-    /// A string attribute's value.
+    /// A string attribute's value, or the table's default when absent.
     pub fn str_attr(&self, name: &str) -> Option<String> {
-        self.attr(name)
-            .filter(|a| a.is_string())
-            .map(string_attr_value)
+        crate::view::str_attr_of(self.attr(name), self.spec, name)
     }
 
-    /// An integer attribute's value.
+    /// An integer attribute's value, or the table's default when absent.
     pub fn int_attr(&self, name: &str) -> Option<i64> {
-        self.attr(name).and_then(int_value)
+        crate::view::int_attr_of(self.attr(name), self.spec, name)
     }
 
-    /// A float attribute's value.
+    /// A float attribute's value, or the table's default when absent.
     pub fn float_attr(&self, name: &str) -> Option<f64> {
-        self.attr(name).and_then(float_value)
+        crate::view::float_attr_of(self.attr(name), self.spec, name)
     }
 
-    /// A bool attribute's value, or the default when absent.
+    /// A bool attribute's value, or the table's default when absent (`false` without one).
+    /// (It read every absent bool as false, so an absent `unique_indices`, whose default is
+    /// true, read as false.)
     pub fn bool_attr(&self, name: &str) -> bool {
-        self.attr(name)
-            .filter(|a| a.is_bool())
-            .map(|a| unsafe { mlir_sys::mlirBoolAttrGetValue(a.to_raw()) })
-            .unwrap_or(false)
+        crate::view::bool_attr_of(self.attr(name), self.spec, name)
     }
 
-    /// A dense i64 array attribute's values.
+    /// A dense i64 array attribute's values, or the table's default when absent.
     pub fn i64_array(&self, name: &str) -> Option<Vec<i64>> {
-        self.attr(name).and_then(i64_array_value)
+        crate::view::i64_array_of(self.attr(name), self.spec, name)
     }
 
     /// The engine the op names (or its default engine when absent).
@@ -502,91 +515,6 @@ impl<'o, 'a, 'c> OpView<'o, 'a, 'c> {
 fn is_reg(ty: Type<'_>) -> bool {
     let text = print_type(ty);
     text == "!nisa.reg" || text == "!bir.reg"
-}
-
-/// Computes the (start, length) of each operand group of `op` (which has `total` operands)
-/// from its table row: `operandSegmentSizes` when the row needs one, else the fixed groups
-/// plus the single optional or variadic one. The error is a sentence for a diagnostic.
-pub fn operand_groups(
-    op: &OperationRef<'_, '_>,
-    spec: &OpSpec,
-    total: usize,
-) -> Result<Vec<(usize, usize)>, String> {
-    let n = spec.operands.len();
-    if spec.needs_segment_sizes() {
-        let attr = op
-            .attribute("operandSegmentSizes")
-            .map_err(|_| "attribute 'operandSegmentSizes' is required (this op has several optional or variadic operand groups)".to_string())?;
-        if !unsafe { mlir_sys::mlirAttributeIsADenseI32Array(attr.to_raw()) } {
-            return Err("attribute 'operandSegmentSizes' must be array<i32: ...>".into());
-        }
-        let len = unsafe { mlir_sys::mlirDenseArrayGetNumElements(attr.to_raw()) }.max(0) as usize;
-        if len != n {
-            return Err(format!(
-                "attribute 'operandSegmentSizes' has {len} entries, expected {n} (one per operand group)"
-            ));
-        }
-        let mut groups = Vec::with_capacity(n);
-        let mut start = 0usize;
-        for (i, operand) in spec.operands.iter().enumerate() {
-            let size = unsafe { mlir_sys::mlirDenseI32ArrayGetElement(attr.to_raw(), i as isize) };
-            if size < 0 {
-                return Err(format!(
-                    "attribute 'operandSegmentSizes': negative size for '{}'",
-                    operand.name
-                ));
-            }
-            let size = size as usize;
-            let ok = match operand.arity {
-                Arity::One => size == 1,
-                Arity::Optional => size <= 1,
-                Arity::Variadic => true,
-            };
-            if !ok {
-                return Err(format!(
-                    "attribute 'operandSegmentSizes': operand group '{}' cannot have {size} values",
-                    operand.name
-                ));
-            }
-            groups.push((start, size));
-            start = start.saturating_add(size);
-        }
-        if start != total {
-            return Err(format!(
-                "attribute 'operandSegmentSizes' sums to {start}, but the op has {total} operands"
-            ));
-        }
-        Ok(groups)
-    } else {
-        let fixed = spec
-            .operands
-            .iter()
-            .filter(|o| o.arity == Arity::One)
-            .count();
-        let flexible = total
-            .checked_sub(fixed)
-            .ok_or_else(|| format!("expected at least {fixed} operands, got {total}"))?;
-        let mut groups = Vec::with_capacity(n);
-        let mut start = 0usize;
-        for operand in spec.operands {
-            let size = match operand.arity {
-                Arity::One => 1,
-                Arity::Optional => {
-                    if flexible > 1 {
-                        return Err(format!("too many operands ({total}) for this op"));
-                    }
-                    flexible
-                }
-                Arity::Variadic => flexible,
-            };
-            groups.push((start, size));
-            start += size;
-        }
-        if start != total {
-            return Err(format!("expected {start} operands, got {total}"));
-        }
-        Ok(groups)
-    }
 }
 
 /// An integer attribute's value (signless, signed, unsigned or `index`), if it is one whose

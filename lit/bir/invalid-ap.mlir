@@ -4,7 +4,7 @@
 
 // A static pattern has a closed set of keys.
 func.func @unknown_key() {
-  // expected-error@+1 {{attribute 'dst': unknown key 'stride' (expected space, partition, num_partitions, offset, start_reg, pattern, dtype) (rule: access pattern)}}
+  // expected-error@+1 {{attribute 'dst': unknown key 'stride' (expected space, partition, num_partitions, offset, start_reg, pattern, dtype, tensor) (rule: access pattern)}}
   "bir.reciprocal"() {opcodes = array<i64: 0x48>, engine = "vector",
     dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32", stride = 2},
     src = {space = "sbuf", partition = 0, num_partitions = 128, offset = 256, pattern = array<i64: 1, 64>, dtype = "float32"}} : () -> ()
@@ -395,5 +395,39 @@ func.func @indirect_index_not_a_dict() {
   "bir.generic_indirect_load"() {opcodes = array<i64: 0xBB>, engine = "dma",
     dst = {space = "sbuf", partition = 0, num_partitions = 1, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"},
     src = {kind = "indirect", num_indices = 64, index, data = {space = "hbm", offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"}}} : () -> ()
+  return
+}
+
+// -----
+
+// `tensor` names the HBM tensor of a DMA pattern: an on-chip pattern has none ...
+func.func @tensor_on_chip() {
+  // expected-error@+1 {{attribute 'dst': 'tensor' names an HBM tensor: a sbuf pattern has none (rule: access pattern)}}
+  "bir.dma_copy"() {opcodes = array<i64: 0xB8>, engine = "dma",
+    dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32", tensor = 0},
+    src = {space = "hbm", tensor = 0, offset = 0, pattern = array<i64: 64, 128, 1, 64>, dtype = "float32"}} : () -> ()
+  return
+}
+
+// -----
+
+// ... and a tensor index is never negative.
+func.func @tensor_negative() {
+  // expected-error@+1 {{attribute 'src': 'tensor' -1 is negative (rule: access pattern)}}
+  "bir.dma_copy"() {opcodes = array<i64: 0xB8>, engine = "dma",
+    dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"},
+    src = {space = "hbm", tensor = -1, offset = 0, pattern = array<i64: 64, 128, 1, 64>, dtype = "float32"}} : () -> ()
+  return
+}
+
+// -----
+
+// An HBM pattern feeds a DMA descriptor, whose steps are 32-bit: a step past 2^31 is refused
+// (a 16-bit step past 32767 is fine there).
+func.func @hbm_step_too_large() {
+  // expected-error@+1 {{attribute 'src': step 3000000000 does not fit the DMA's signed 32-bit step field (rule: access pattern)}}
+  "bir.dma_copy"() {opcodes = array<i64: 0xB8>, engine = "dma",
+    dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"},
+    src = {space = "hbm", tensor = 0, offset = 0, pattern = array<i64: 3000000000, 128, 1, 64>, dtype = "float32"}} : () -> ()
   return
 }

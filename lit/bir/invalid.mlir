@@ -276,3 +276,44 @@ func.func @mx_scale_space_indirect() {
                  data = {space = "psum", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 128>, dtype = "float8_e8m0fnu"}}} : () -> ()
   return
 }
+
+// -----
+
+// The dtype-dispatch rule (with a known target): 0x8a is sunda's bf16 add, not an fp32 one ...
+module attributes {sundial.target = "sunda"} {
+  func.func @dispatch_bf16_opcode_on_f32() {
+    // expected-error@+1 {{attribute 'opcodes': [0x8A] is not what the ISA table selects on sunda for add of float32, float32 -> float32 on vector ([0x41]) (rule: dtype dispatch)}}
+    "bir.tensor_tensor"() {opcodes = array<i64: 0x8A>, engine = "vector", op = "add",
+      dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"},
+      src0 = {space = "sbuf", partition = 0, num_partitions = 128, offset = 256, pattern = array<i64: 1, 64>, dtype = "float32"},
+      src1 = {space = "sbuf", partition = 0, num_partitions = 128, offset = 512, pattern = array<i64: 1, 64>, dtype = "float32"}} : () -> ()
+    return
+  }
+}
+
+// -----
+
+// ... a bf16 add on sunda is 0x8a, not 0x41 ...
+module attributes {sundial.target = "sunda"} {
+  func.func @dispatch_plain_opcode_on_bf16() {
+    // expected-error@+1 {{attribute 'opcodes': [0x41] is not what the ISA table selects on sunda for add of bfloat16, bfloat16 -> bfloat16 on vector ([0x8A]) (rule: dtype dispatch)}}
+    "bir.tensor_tensor"() {opcodes = array<i64: 0x41>, engine = "vector", op = "add",
+      dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "bfloat16"},
+      src0 = {space = "sbuf", partition = 0, num_partitions = 128, offset = 256, pattern = array<i64: 1, 64>, dtype = "bfloat16"},
+      src1 = {space = "sbuf", partition = 0, num_partitions = 128, offset = 512, pattern = array<i64: 1, 64>, dtype = "bfloat16"}} : () -> ()
+    return
+  }
+}
+
+// -----
+
+// ... and a dtype-changing copy is the cast 0x47.
+module attributes {sundial.target = "cayman"} {
+  func.func @dispatch_copy_that_casts() {
+    // expected-error@+1 {{attribute 'opcodes': [0x46] is not what the ISA table selects on cayman for bfloat16 -> float32 on vector ([0x47]) (rule: dtype dispatch)}}
+    "bir.tensor_copy"() {opcodes = array<i64: 0x46>, engine = "vector",
+      dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"},
+      src = {space = "sbuf", partition = 0, num_partitions = 128, offset = 256, pattern = array<i64: 1, 64>, dtype = "bfloat16"}} : () -> ()
+    return
+  }
+}

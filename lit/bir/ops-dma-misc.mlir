@@ -2,13 +2,14 @@
 // RUN: sundial-opt %s | FileCheck %s
 // RUN: sundial-opt %s -o %t.1 && sundial-opt %t.1 -o %t.2 && diff %t.1 %t.2
 
-// Direct DMA HBM -> SBUF with a DGE mode and priority; an HBM pattern has no partitions.
+// Direct DMA HBM -> SBUF with a DGE mode and priority; an HBM pattern has no partitions and
+// names its tensor (kernel argument 2).
 // CHECK-LABEL: func.func @dma_copy
-// CHECK: "bir.dma_copy"() {dge_mode = "hwdge", dst = {{{.*}}space = "sbuf"}, engine = "dma", opcodes = array<i64: 184>, priority = 4 : i64, src = {dtype = "bfloat16", offset = 1024 : i64, pattern = array<i64: 512, 128, 1, 64>, space = "hbm"}}
+// CHECK: "bir.dma_copy"() {dge_mode = "hwdge", dst = {{{.*}}space = "sbuf"}, engine = "dma", opcodes = array<i64: 184>, priority = 4 : i64, src = {dtype = "bfloat16", offset = 1024 : i64, pattern = array<i64: 512, 128, 1, 64>, space = "hbm", tensor = 2 : i64}}
 func.func @dma_copy() {
   "bir.dma_copy"() {opcodes = array<i64: 0xB8>, engine = "dma", dge_mode = "hwdge", priority = 4,
     dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "bfloat16"},
-    src = {space = "hbm", offset = 1024, pattern = array<i64: 512, 128, 1, 64>, dtype = "bfloat16"}} : () -> ()
+    src = {space = "hbm", tensor = 2, offset = 1024, pattern = array<i64: 512, 128, 1, 64>, dtype = "bfloat16"}} : () -> ()
   return
 }
 

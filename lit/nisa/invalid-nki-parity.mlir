@@ -39,15 +39,6 @@ func.func @pe_spaces(%d: memref<64x64xf32, "sbuf">, %s: memref<64x64xf32, "sbuf"
 
 // -----
 
-// The PE array is 128x128: dst takes data's free size as partitions, at most 128.
-func.func @pe_size(%d: memref<256x64xbf16, "psum">, %s: memref<64x256xbf16, "sbuf">) {
-  // expected-error@+1 {{operand 'dst': partition dimension 256 exceeds 128 (rule: partitions <= 128)}}
-  "nisa.nc_transpose"(%d, %s) {engine = "tensor"} : (memref<256x64xbf16, "psum">, memref<64x256xbf16, "sbuf">) -> ()
-  return
-}
-
-// -----
-
 // Only the two cores sharing an HBM stack.
 module attributes {sundial.target = "mariana"} {
 func.func @barrier_cores(%t: memref<256x64xf32, "hbm">) {

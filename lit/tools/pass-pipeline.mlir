@@ -22,7 +22,7 @@
 
 // An option the Rust pass does not have, a bad value, and an option given twice.
 // RUN: not sundial-opt %s --pass-pipeline='builtin.module(sundial-verify{level=3})' 2>&1 | FileCheck %s --check-prefix=OPTION
-// OPTION: error: pass 'sundial-verify' has no option 'level' (options: target)
+// OPTION: error: pass 'sundial-verify' has no option 'level' (options: target, phase)
 // RUN: not sundial-opt %s --pass-pipeline='builtin.module(sundial-verify{target=trn2})' 2>&1 | FileCheck %s --check-prefix=VALUE
 // VALUE: error: pass 'sundial-verify' option 'target': invalid value 'trn2' (expected one of sunda|cayman|mariana)
 // RUN: not sundial-opt %s --pass-pipeline='builtin.module(sundial-verify{target=sunda target=cayman})' 2>&1 | FileCheck %s --check-prefix=TWICE

@@ -10,7 +10,7 @@
 // CHECK: tile-size-limits.mlir:[[@LINE+8]]:3: error: 'nisa.tensor_copy' op operand 'src': tile memref<128x36028797018963968xf32, "sbuf"> is too large: 4611686018427387904 elements of 4 bytes are 18446744073709551616 bytes, more than the 9223372036854775807 a 64-bit byte offset can address (rule: tile size)
 // CHECK: tile-size-limits.mlir:[[@LINE+16]]:3: error: 'nisa.dma_copy' op operand 'src': tile memref<2305843009213693952xf32, "hbm"> is too large: 2305843009213693952 elements of 4 bytes are 9223372036854775808 bytes
 // CHECK: tile-size-limits.mlir:[[@LINE+24]]:3: error: 'nisa.dma_copy' op operand 'src': tile has too many elements (element count overflows 64 bits): memref<9223372036854775807x9223372036854775807xf32, "hbm"> (rule: tile size)
-// CHECK: tile-size-limits.mlir:[[@LINE+33]]:3: error: 'nisa.tensor_copy' op operand 'src': partition dimension 9223372036854775807 exceeds 128
+// CHECK: tile-size-limits.mlir:[[@LINE+33]]:3: error: 'nisa.tensor_copy' op operand 'src': tile has too many elements
 
 // 2^62 elements of f32: the element count fits in 64 bits, the byte size (2^64) does not.
 func.func @bytes_overflow_u64(%d: memref<128x64xf32, "sbuf">, %s: memref<128x36028797018963968xf32, "sbuf">) {
@@ -39,10 +39,10 @@ func.func @elements_overflow(%d: memref<128x64xf32, "hbm">, %s: memref<922337203
 
 // -----
 
-// On chip, the same shape breaks the partition rule first (only the first broken rule of an
-// op is reported).
+// On chip too: tiles are logical before partition tiling (any partition count), but their
+// element count must still fit in 64 bits.
 func.func @on_chip(%d: memref<128x64xf32, "sbuf">, %s: memref<9223372036854775807x9223372036854775807xf32, "sbuf">) {
-  // expected-error@+1 {{operand 'src': partition dimension 9223372036854775807 exceeds 128 (rule: partitions <= 128)}}
+  // expected-error@+1 {{operand 'src': tile has too many elements (element count overflows 64 bits): memref<9223372036854775807x9223372036854775807xf32, "sbuf"> (rule: tile size)}}
   "nisa.tensor_copy"(%d, %s) : (memref<128x64xf32, "sbuf">, memref<9223372036854775807x9223372036854775807xf32, "sbuf">) -> ()
   return
 }

@@ -4,10 +4,15 @@
 //!   list of upstream passes Sundial registers.
 //! - [`pipeline`]: `builtin.module(pass{opt=v},func.func(...))` text to a configured
 //!   pass manager, mixing Rust and upstream passes.
-//! - [`verify_pass`]: `sundial-verify`, the dialects' semantic verifier as a pass.
+//! - [`verify_pass`]: `sundial-verify`, the dialects' semantic verifier (and its phase
+//!   checks) as a pass.
 //! - [`unroll`]: `sundial-unroll`, full unrolling of constant-bound loops into static NISA.
+//! - [`memory`]: the memory def-use and alias analysis over destination-passing tiles.
+//! - [`rewrite`]: collect-then-mutate rewrite helpers and dead `nisa.alloc`/`nisa.ap` cleanup.
 
+pub mod memory;
 pub mod pipeline;
 pub mod registry;
+pub mod rewrite;
 pub mod unroll;
 pub mod verify_pass;

@@ -5,9 +5,16 @@
 //! and a constructor. MLIR's C API cannot add passes to MLIR's global registry, so pipelines
 //! are parsed by [`crate::pipeline`], which looks Rust passes up here and hands every other
 //! element to MLIR's own pipeline parser.
+//!
+//! Crates that build on this one (the instruction selector, which depends on `passes`)
+//! declare their passes the same way and add them with [`register`]; the root crate does so
+//! once per process, so this crate never depends on them.
 
 use melior::pass::Pass;
-use std::{collections::BTreeMap, sync::Once};
+use std::{
+    collections::BTreeMap,
+    sync::{Once, RwLock},
+};
 
 /// The kind of a pass option's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,12 +120,40 @@ impl PassInfo {
     }
 }
 
-/// Every Rust pass.
+/// Every Rust pass of this crate.
 pub static PASSES: &[PassInfo] = &[crate::verify_pass::INFO, crate::unroll::INFO];
+
+/// The passes other crates registered ([`register`]), in registration order.
+static REGISTERED: RwLock<Vec<&'static PassInfo>> = RwLock::new(Vec::new());
+
+/// Adds a pass declared by another crate, so that pipelines and `--list-passes` find it.
+/// Registering the same declaration again does nothing; another declaration under a flag that
+/// is already taken is an error naming it.
+pub fn register(info: &'static PassInfo) -> Result<(), String> {
+    let mut registered = REGISTERED.write().unwrap_or_else(|e| e.into_inner());
+    let taken = PASSES
+        .iter()
+        .chain(registered.iter().copied())
+        .find(|p| p.name == info.name);
+    match taken {
+        Some(p) if std::ptr::eq(p, info) => Ok(()),
+        Some(_) => Err(format!("pass '{}' is already registered", info.name)),
+        None => {
+            registered.push(info);
+            Ok(())
+        }
+    }
+}
+
+/// Every Rust pass: this crate's, then the registered ones.
+pub fn all() -> Vec<&'static PassInfo> {
+    let registered = REGISTERED.read().unwrap_or_else(|e| e.into_inner());
+    PASSES.iter().chain(registered.iter().copied()).collect()
+}
 
 /// Looks up a Rust pass by flag.
 pub fn lookup(name: &str) -> Option<&'static PassInfo> {
-    PASSES.iter().find(|p| p.name == name)
+    all().into_iter().find(|p| p.name == name)
 }
 
 /// The upstream MLIR passes Sundial registers (MLIR's generic `Transforms` group); they can be

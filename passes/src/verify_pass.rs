@@ -2,7 +2,10 @@
 //!
 //! `sundial-opt` runs the same checks after parsing and after the pipeline; the pass puts them
 //! at a phase boundary of a pipeline (as IREE's `VerifyLowerings` does). Option `target`
-//! overrides the module's `sundial.target` for target-gated rules.
+//! overrides the module's `sundial.target` for target-gated rules; option `phase` adds the
+//! checks of a point of the middle end (`tiled`: at most 128 partitions per on-chip tile;
+//! `selection`: also resolved engines and DGE modes, no generic or composite ops; see
+//! `sundial_dialects::verify::phase`).
 
 use crate::registry::{OptionKind, PassInfo, PassOptions};
 use melior::{
@@ -10,7 +13,10 @@ use melior::{
     ir::{operation::OperationRef, r#type::TypeId},
     pass::{ExternalPass, Pass, RunExternalPass, create_external},
 };
-use sundial_dialects::{enums::Target, verify::verify};
+use sundial_dialects::{
+    enums::Target,
+    verify::{Phase, verify_phase},
+};
 
 #[repr(align(8))]
 struct PassId;
@@ -21,25 +27,34 @@ pub const INFO: PassInfo = PassInfo {
     name: "sundial-verify",
     summary: "Check the semantic rules of the NISA and BIR dialects",
     description: "Runs the Rust semantic verifier (operand spaces and dtypes, engines, shapes, access patterns, MX and indirection rules, BIR opcode sequences) on every nisa/bir op under the anchor; fails the pipeline on the first broken rule of each op.",
-    options: &[crate::registry::PassOption {
-        name: "target",
-        kind: OptionKind::Enum(&Target::NAMES),
-        default: "",
-        help: "Target for target-gated rules (default: the module's sundial.target)",
-    }],
+    options: &[
+        crate::registry::PassOption {
+            name: "target",
+            kind: OptionKind::Enum(&Target::NAMES),
+            default: "",
+            help: "Target for target-gated rules (default: the module's sundial.target)",
+        },
+        crate::registry::PassOption {
+            name: "phase",
+            kind: OptionKind::Enum(&Phase::NAMES),
+            default: "logical",
+            help: "Phase checks to add: logical (none), tiled (<= 128 partitions), selection",
+        },
+    ],
     create,
 };
 
 #[derive(Clone, Debug)]
 struct VerifyPass {
     target: Option<Target>,
+    phase: Phase,
 }
 
 impl<'c> RunExternalPass<'c> for VerifyPass {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        if !verify(&operation, self.target) {
+        if !verify_phase(&operation, self.target, self.phase) {
             pass.signal_failure();
         }
     }
@@ -47,8 +62,12 @@ impl<'c> RunExternalPass<'c> for VerifyPass {
 
 fn create(options: &PassOptions) -> Pass {
     let target = options.get("target").and_then(Target::from_name);
+    let phase = options
+        .get("phase")
+        .and_then(Phase::parse)
+        .unwrap_or_default();
     create_external(
-        VerifyPass { target },
+        VerifyPass { target, phase },
         TypeId::create(&VERIFY_PASS_ID),
         "SundialVerify",
         INFO.name,

@@ -19,7 +19,8 @@ use sundial_dialects::{
     ffi::{FileLineCol, file_line_col, op_name, string_attr_value},
     spec::{AttrKind, OpSpec, Presence},
     tile::Tile,
-    verify::{float_value, i64_array_value, int_value_checked, operand_groups},
+    verify::{float_value, i64_array_value, int_value_checked},
+    view::operand_groups,
 };
 use sundial_emu::{Access, AllocId, DmaOperand, Memory, OobMode, View};
 
@@ -197,7 +198,7 @@ impl<'r, 'c, 'a> Exec<'r, 'c, 'a> {
             .strip_prefix("nisa.")
             .and_then(sundial_dialects::nisa::op);
         let groups = match spec {
-            Some(s) => operand_groups(&op, s, op.operand_count())
+            Some(s) => operand_groups(&op, s)
                 .map_err(|m| RunError::at(&op, format!("'{name}' op {m}")))?,
             None => Vec::new(),
         };

@@ -8,7 +8,7 @@ use melior::ir::{
     operation::{OperationBuilder, OperationLike},
     r#type::FunctionType,
 };
-use sundial::{RunOptions, Session, Severity};
+use sundial::{Phase, RunOptions, Session, Severity};
 use sundial_dialects::ffi::PrintOptions;
 
 const KERNEL: &str = r#"
@@ -63,7 +63,7 @@ fn parse_print_round_trip() {
 #[test]
 fn diagnostics_are_values_with_locations() {
     let session = Session::new().unwrap();
-    let bad = KERNEL.replace("128x64", "256x64");
+    let bad = KERNEL.replace("\"sbuf\"", "\"hbm\"");
     let parsed = session.parse(bad.as_bytes(), "bad.mlir");
     assert!(parsed.module.is_none());
     let d = parsed.diagnostics.first().expect("a diagnostic");
@@ -102,7 +102,11 @@ fn built_ir_is_verified_by_the_same_rules() {
         .body()
         .append_operation(func_k(context, block, &[tile, tile]));
     assert!(module.as_operation().verify(), "structurally valid");
+    // Tiles are logical until partition tiling: 256 partitions pass the default rules...
     let diags = session.verify(&module, "built");
+    assert!(diags.is_empty(), "{diags:?}");
+    // ...and break the partition rule of the tiled phase.
+    let diags = session.verify_phase(&module, "built", Phase::Tiled);
     assert_eq!(diags.len(), 1, "{diags:?}");
     assert!(
         diags[0]

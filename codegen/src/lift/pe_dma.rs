@@ -7,8 +7,9 @@
 //! sunda/cayman (no dst dtype byte) the dst dtype is `float32`; an fp32r PE input (written as the
 //! fp32 tag with fp32_mode High) lifts as `float32`; an EventSemaphore or Matmul
 //! update is never lifted (the encoders write none). An MX slot lifts to a data AP with the
-//! slot's partition count and the dtype byte (its canonical BIR dtype, so `k_extent` is the
-//! element count, never x4) and one dim (step +-1, `k_extent`; none for a count of 1), and a
+//! slot's partition count and the dtype byte (its canonical BIR dtype) and one dim (step +-1,
+//! `k_extent`, or a quarter of it when the canonical dtype is an x4 container, as fp4's is;
+//! none for a count of 1), and a
 //! scale AP in SBUF at (`scale_part`, the word's in-partition offset), dtype `float8_e8m0fnu`;
 //! the indirect arm lifts both to TensorIndirect APs sharing the index (index_arg_id 0). Bytes the model cannot express decode to
 //! placeholders that the re-encoding check reports.
@@ -249,10 +250,17 @@ fn mx_aps(
             ..
         } => {
             let step = if step_dir == 0xFF { -1 } else { 1 };
-            let dims = if k_extent == 1 {
+            // `k_extent` counts elements; a wire code named after an x4 container (fp4 is
+            // `float4_e2m1fn_x4`) holds four per element of the pattern, as the encoder wrote.
+            let count = if dt.is_x4_packed() && k_extent % 4 == 0 {
+                k_extent / 4
+            } else {
+                k_extent
+            };
+            let dims = if count == 1 {
                 Dims::new()
             } else {
-                Dims::from([Dim::new(step, k_extent)])
+                Dims::from([Dim::new(step, count)])
             };
             (
                 st(start(data, arch), dims, dt).into(),

@@ -49,6 +49,10 @@ pub struct StaticAp {
     pub dims: Vec<(i64, i64)>,
     /// Element type.
     pub dtype: BirDtype,
+    /// The HBM tensor the pattern addresses (`tensor = K`: the kernel argument index, or a
+    /// kernel-local HBM tensor numbered after the arguments); `None` on chip and for an HBM
+    /// pattern that names no tensor.
+    pub tensor: Option<i64>,
 }
 
 impl StaticAp {
@@ -140,6 +144,7 @@ pub fn decode_static(dict: Attribute<'_>) -> Result<StaticAp, String> {
         "start_reg",
         "pattern",
         "dtype",
+        "tensor",
     ];
     for k in dict_keys(dict) {
         if !KEYS.contains(&k.as_str()) {
@@ -171,6 +176,16 @@ pub fn decode_static(dict: Attribute<'_>) -> Result<StaticAp, String> {
     } else if dict_get(dict, "partition").is_some() || dict_get(dict, "num_partitions").is_some() {
         return Err("an HBM pattern has no 'partition' / 'num_partitions'".into());
     }
+    let tensor = get_int(dict, "tensor")?;
+    match tensor {
+        Some(_) if on_chip => {
+            return Err(format!(
+                "'tensor' names an HBM tensor: a {space} pattern has none"
+            ));
+        }
+        Some(t) if t < 0 => return Err(format!("'tensor' {t} is negative")),
+        _ => {}
+    }
     let start = match (get_int(dict, "offset")?, get_int(dict, "start_reg")?) {
         (Some(_), Some(_)) => return Err("give 'offset' or 'start_reg', not both".into()),
         (Some(o), None) | (None, Some(o)) if o < 0 => return Err(format!("start {o} is negative")),
@@ -193,9 +208,16 @@ pub fn decode_static(dict: Attribute<'_>) -> Result<StaticAp, String> {
     let mut dims = Vec::new();
     for c in pattern.chunks(2) {
         let (step, num) = (c[0], c[1]);
-        if !(i16::MIN as i64..=i16::MAX as i64).contains(&step) {
+        // On chip the step is a TENSORnD `int16 step_elem`; an HBM pattern only ever feeds a
+        // DMA descriptor, whose `step_elem` is an int32 (DMA_DIRECT2D, bundle-layouts §4.13).
+        if on_chip && !(i16::MIN as i64..=i16::MAX as i64).contains(&step) {
             return Err(format!(
                 "step {step} does not fit the signed 16-bit step field"
+            ));
+        }
+        if !on_chip && !(i32::MIN as i64..=i32::MAX as i64).contains(&step) {
+            return Err(format!(
+                "step {step} does not fit the DMA's signed 32-bit step field"
             ));
         }
         if !(1..=u16::MAX as i64).contains(&num) {
@@ -237,6 +259,7 @@ pub fn decode_static(dict: Attribute<'_>) -> Result<StaticAp, String> {
         start,
         dims,
         dtype,
+        tensor,
     })
 }
 
@@ -528,7 +551,81 @@ pub fn check(v: &mut OpView<'_, '_, '_>, spec: &BirOpSpec, target: Option<Target
             &[0x01, 0x02],
             "Matmult is {LdWeights 0x01, Matmul 0x02}",
         ),
+        "tensor_tensor" | "tensor_copy" => {
+            if let Some(t) = target {
+                dtype_dispatch(v, spec, t, &opcodes, &find);
+            }
+        }
         _ => {}
+    }
+}
+
+/// The dtype-dispatch rule: on a known target, the opcodes of a `tensor_tensor` or
+/// `tensor_copy` are the ones codegen's ISA table selects for its ALU op, operand dtypes and
+/// engine (0x8a is sunda's bf16 add, never an fp32 one; 0x47 is a cast, 0x46 a copy).
+fn dtype_dispatch(
+    v: &mut OpView<'_, '_, '_>,
+    spec: &BirOpSpec,
+    target: Target,
+    opcodes: &[i64],
+    find: &dyn Fn(&str) -> Option<PhysAp>,
+) {
+    use sundial_codegen::{isa, model::Engine};
+    let dtype = |name: &str| match find(name) {
+        Some(PhysAp::Static(s)) => Some(s.dtype),
+        Some(PhysAp::Indirect { data, .. }) => Some(data.dtype),
+        None => None,
+    };
+    let Some(dst) = dtype("dst") else { return };
+    let engine = v.str_attr("engine").and_then(|e| Engine::from_name(&e));
+    let (row, inputs, alu) = if spec.spec.name == "tensor_copy" {
+        ("tensor_copy", vec![dtype("src")], None)
+    } else {
+        let Some(op) = v
+            .str_attr("op")
+            .and_then(|o| sundial_codegen::enums::BirAluOp::from_name(&o))
+        else {
+            return;
+        };
+        let row = if crate::nisa::BITVEC_OPS.contains(&op.name()) && op.name() != "bypass" {
+            "tensor_tensor_bitvec"
+        } else {
+            "tensor_tensor_arith"
+        };
+        (row, vec![dtype("src0"), dtype("src1")], Some(op))
+    };
+    let Some(inputs) = inputs.into_iter().collect::<Option<Vec<BirDtype>>>() else {
+        return;
+    };
+    let mut q = isa::SelectQuery::new(target).with_dtypes(dst, &inputs);
+    q.engine = engine;
+    q.alu = alu;
+    let Ok(selection) = isa::select(row, &q) else {
+        // An illegal engine or dtype is another rule's to report.
+        return;
+    };
+    let want: Vec<i64> = selection.opcodes().map(i64::from).collect();
+    if opcodes != want.as_slice() {
+        let show = |s: &[i64]| {
+            s.iter()
+                .map(|o| format!("0x{o:02X}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let operands = inputs
+            .iter()
+            .map(|d| d.name())
+            .collect::<Vec<_>>()
+            .join(", ");
+        v.error(format!(
+            "attribute 'opcodes': [{}] is not what the ISA table selects on {target} for {}{} -> {} on {} ([{}]) (rule: dtype dispatch)",
+            show(opcodes),
+            alu.map(|a| format!("{} of ", a.name())).unwrap_or_default(),
+            operands,
+            dst.name(),
+            selection.engine,
+            show(&want)
+        ));
     }
 }
 

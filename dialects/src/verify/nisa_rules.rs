@@ -372,8 +372,8 @@ pub(super) fn ap_at(v: &mut OpView<'_, '_, '_>, offset: i64, bounds: Option<&str
             ));
             return;
         }
-        // pnum <= 128 needs no check of its own: the result's shape equals the nums (rule `ap
-        // shape`) and an on-chip result tile already has at most 128 partitions.
+        // pnum needs no check of its own: the result's shape equals the nums (rule `ap shape`),
+        // and its partition count is the tiled phase's check (tiles are logical before).
         let start_partition = offset / row;
         if let Some(at) = bounds
             && start_partition

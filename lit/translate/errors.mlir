@@ -1,0 +1,38 @@
+// sundial-translate's errors, each with its exit status (1: the kernel does not compile or
+// the output cannot be written; 2: the command line is wrong) and nothing written.
+// RUN: rm -rf %t && mkdir -p %t
+// The target is the module's or --target's, and they agree.
+// RUN: python3 %S/../tools/Inputs/status.py sundial-translate %S/Inputs/no-target.mlir -o %t/a | FileCheck %s --check-prefix=STATUS1
+// RUN: not sundial-translate %S/Inputs/no-target.mlir -o %t/a 2>&1 | FileCheck %s --check-prefix=NOTARGET
+// RUN: sundial-translate %S/Inputs/no-target.mlir --target=mariana --disassemble | FileCheck %s --check-prefix=GIVEN
+// RUN: not sundial-translate %S/../../examples/add_kernel.mlir -target=sunda -o %t/b 2>&1 | FileCheck %s --check-prefix=DISAGREE
+// One kernel per module.
+// RUN: not sundial-translate %S/Inputs/two-kernels.mlir -o %t/c 2>&1 | FileCheck %s --check-prefix=TWO
+// An op that cannot be selected, at its location, naming the missing fact.
+// RUN: not sundial-translate %S/Inputs/unpinned.mlir --disassemble 2>&1 | FileCheck %s --check-prefix=UNPINNED
+// An encoding failure, at the op it came from.
+// RUN: not sundial-translate %S/Inputs/four-dims.mlir -o %t/d 2>&1 | FileCheck %s --check-prefix=ENCODE
+// A middle-end pipeline that does not parse.
+// RUN: not sundial-translate %S/../../examples/add_kernel.mlir --pass-pipeline='builtin.module(nope)' -o %t/e 2>&1 | FileCheck %s --check-prefix=PIPELINE
+// Command-line errors.
+// RUN: python3 %S/../tools/Inputs/status.py sundial-translate %S/../../examples/add_kernel.mlir | FileCheck %s --check-prefix=STATUS2
+// RUN: not sundial-translate %S/../../examples/add_kernel.mlir 2>&1 | FileCheck %s --check-prefix=NOOUT
+// RUN: python3 %S/../tools/Inputs/status.py sundial-translate %S/../../examples/add_kernel.mlir --disassemble --emit=bir | FileCheck %s --check-prefix=STATUS2
+// RUN: not sundial-translate %S/../../examples/add_kernel.mlir --disassemble --emit=bir 2>&1 | FileCheck %s --check-prefix=EXCLUSIVE
+// RUN: python3 %S/../tools/Inputs/status.py sundial-translate %S/../../examples/add_kernel.mlir --target=tonga -o %t/f | FileCheck %s --check-prefix=STATUS2
+// RUN: python3 %S/../tools/Inputs/status.py sundial-translate %t/missing.mlir -o %t/g | FileCheck %s --check-prefix=STATUS1
+// Nothing was written by any of them.
+// RUN: ls %t | FileCheck %s --check-prefix=EMPTY --allow-empty
+
+// STATUS1: exit status 1
+// STATUS2: exit status 2
+// NOTARGET: error: no target: give one (--target sunda|cayman|mariana) or set sundial.target on the module
+// GIVEN: # dma.bin: 1 bundles
+// DISAGREE: error: the module's sundial.target is "cayman" but the target option says "sunda"
+// TWO: error: the module holds 2 functions with a body: compile one kernel per module
+// UNPINNED: unpinned.mlir:7:5: error: 'nisa.activation' op cannot be selected on cayman: activation: unpinned: no field table for opcode 0x21
+// ENCODE: four-dims.mlir:10:5: error: 'bir.tensor_tensor' op cannot be encoded: TENSOR3D access pattern must be [1, 3]D after dropping unit dims; found 4 free dims
+// PIPELINE: error: 'nope': MLIR Textual PassPipeline Parser:1:1: error: 'nope' does not refer to a registered pass or pass pipeline
+// NOOUT: sundial-translate: error: bundles go to a directory: give -o OUTDIR (or --disassemble / --emit=bir)
+// EXCLUSIVE: sundial-translate: error: --disassemble and --emit=bir are exclusive
+// EMPTY-NOT: {{.}}

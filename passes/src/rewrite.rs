@@ -1,0 +1,200 @@
+//! Rewrite helpers for passes: collect first, then mutate.
+//!
+//! A pass never changes the IR while MLIR walks it (erasing the op a walk stands on is a
+//! use-after-free). It collects its targets ([`collect`], or the blocks and nodes of
+//! [`crate::memory`]), then rewrites them through a [`Rewriter`] (melior's `IrRewriter`):
+//! insert before or after an op, replace an op, erase one. IRDL ops get no DCE or CSE from
+//! MLIR, so [`erase_dead_views`] removes the `nisa.alloc` and `nisa.ap` results a rewrite left
+//! without users.
+//!
+//! Builders come from the op being rewritten ([`OpBuild::at`]): its context handle and its
+//! location, so that new ops report errors where the op they replace was written.
+
+use melior::IrRewriter;
+use melior::ir::{
+    Operation, Value, ValueLike,
+    operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
+};
+use sundial_dialects::{
+    build::{BuildError, OpBuild, tile_type_of},
+    ffi::emit_error,
+    tile::Tile,
+    view::View,
+};
+
+/// The ops nested in `root` (pre-order, `root` included) for which `pick` holds.
+pub fn collect<'c, 'a>(
+    root: &OperationRef<'c, 'a>,
+    mut pick: impl FnMut(&OperationRef<'c, 'a>) -> bool,
+) -> Vec<OperationRef<'c, 'a>> {
+    let mut out = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        // Re-bound to the root's lifetimes: nested ops live as long as the root's IR, and
+        // nothing is erased before the caller is done with the list.
+        let op: OperationRef<'c, 'a> = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if pick(&op) {
+            out.push(op);
+        }
+        WalkResult::Advance
+    });
+    out
+}
+
+/// Whether `op` is named `name` (`nisa.alloc`).
+pub fn op_is(op: &OperationRef<'_, '_>, name: &str) -> bool {
+    let ident = op.name();
+    let text = ident.as_string_ref();
+    text.as_str() == Ok(name)
+}
+
+/// The NISA ops named `mnemonic` nested in `root`, as views.
+pub fn collect_nisa<'c, 'a>(root: &OperationRef<'c, 'a>, mnemonic: &str) -> Vec<View<'c, 'a>> {
+    let name = format!("nisa.{mnemonic}");
+    collect(root, |op| op_is(op, &name))
+        .into_iter()
+        .filter_map(View::of)
+        .collect()
+}
+
+/// Whether `value` has a use.
+pub fn has_uses(value: Value<'_, '_>) -> bool {
+    unsafe { !mlir_sys::mlirOpOperandIsNull(mlir_sys::mlirValueGetFirstUse(value.to_raw())) }
+}
+
+/// The ops that use `value` (one entry per use).
+pub fn users<'c, 'a>(value: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut out = Vec::new();
+    unsafe {
+        let mut use_ = mlir_sys::mlirValueGetFirstUse(value.to_raw());
+        while !mlir_sys::mlirOpOperandIsNull(use_) {
+            out.push(OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(
+                use_,
+            )));
+            use_ = mlir_sys::mlirOpOperandGetNextUse(use_);
+        }
+    }
+    out
+}
+
+/// Emits `'<op>' op <message>` at `op` (a pass's refusal).
+pub fn refuse(op: &OperationRef<'_, '_>, message: impl AsRef<str>) {
+    emit_error(
+        op.location(),
+        &format!(
+            "'{}' op {}",
+            sundial_dialects::ffi::op_name(op.to_raw()),
+            message.as_ref()
+        ),
+    );
+}
+
+/// Inserts, replaces and erases ops (melior's `IrRewriter`).
+pub struct Rewriter<'c> {
+    inner: IrRewriter<'c>,
+}
+
+impl<'c> Rewriter<'c> {
+    /// A rewriter in the context of `op`.
+    pub fn new(op: &OperationRef<'c, '_>) -> Self {
+        Self {
+            inner: IrRewriter::from_op(*op),
+        }
+    }
+
+    /// Inserts `new` right before `anchor`.
+    pub fn insert_before<'a>(
+        &self,
+        anchor: OperationRef<'c, 'a>,
+        new: Operation<'c>,
+    ) -> OperationRef<'c, 'a> {
+        let base = self.inner.as_rewriter_base();
+        base.set_insertion_point_before(anchor);
+        let op = base.insert(new);
+        // Re-bound to the anchor's block: the block owns the op now.
+        unsafe { OperationRef::from_raw(op.to_raw()) }
+    }
+
+    /// Inserts `new` right after `anchor`.
+    pub fn insert_after<'a>(
+        &self,
+        anchor: OperationRef<'c, 'a>,
+        new: Operation<'c>,
+    ) -> OperationRef<'c, 'a> {
+        let base = self.inner.as_rewriter_base();
+        base.set_insertion_point_after(anchor);
+        let op = base.insert(new);
+        unsafe { OperationRef::from_raw(op.to_raw()) }
+    }
+
+    /// Builds `build` and inserts it before `anchor`.
+    pub fn build_before<'a>(
+        &self,
+        anchor: OperationRef<'c, 'a>,
+        build: OpBuild<'c, 'a>,
+    ) -> Result<OperationRef<'c, 'a>, BuildError> {
+        Ok(self.insert_before(anchor, build.build()?))
+    }
+
+    /// Inserts a `nisa.alloc` of `tile` before `anchor` and returns the new tile.
+    pub fn alloc_before<'a>(
+        &self,
+        anchor: OperationRef<'c, 'a>,
+        tile: &Tile,
+    ) -> Result<Value<'c, 'a>, BuildError> {
+        let ty = tile_type_of(anchor.context(), tile)?;
+        let op = self.build_before(anchor, OpBuild::at(&anchor, "nisa.alloc")?.result(ty))?;
+        op.result(0)
+            .map(Into::into)
+            .map_err(|e| BuildError::Mlir(e.to_string()))
+    }
+
+    /// Replaces `old` by `new` (inserted where `old` was): the results of `old`, if any, are
+    /// replaced by those of `new`, then `old` is erased.
+    pub fn replace<'a>(
+        &self,
+        old: OperationRef<'c, 'a>,
+        new: Operation<'c>,
+    ) -> OperationRef<'c, 'a> {
+        let new = self.insert_before(old, new);
+        for index in 0..old.result_count().min(new.result_count()) {
+            if let (Ok(from), Ok(to)) = (old.result(index), new.result(index)) {
+                self.replace_uses(from.into(), to.into());
+            }
+        }
+        self.erase(old);
+        new
+    }
+
+    /// Replaces every use of `from` by `to`.
+    pub fn replace_uses(&self, from: Value<'c, '_>, to: Value<'c, '_>) {
+        self.inner
+            .as_rewriter_base()
+            .replace_all_uses_with(from, to);
+    }
+
+    /// Erases `op`, whose results must have no uses left.
+    pub fn erase(&self, op: OperationRef<'c, '_>) {
+        self.inner.as_rewriter_base().erase_op(op);
+    }
+}
+
+/// Erases every `nisa.alloc` and `nisa.ap` nested in `root` whose result has no use (an `ap`
+/// first, which may leave its tensor's `alloc` unused), and returns how many it erased.
+pub fn erase_dead_views(root: &OperationRef<'_, '_>) -> usize {
+    let rewriter = Rewriter::new(root);
+    let mut erased = 0;
+    // Views of views: repeat while something was erased (each round erases at least one op).
+    loop {
+        let dead = collect(root, |op| {
+            (op_is(op, "nisa.alloc") || op_is(op, "nisa.ap"))
+                && op.result(0).is_ok_and(|r| !has_uses(r.into()))
+        });
+        if dead.is_empty() {
+            return erased;
+        }
+        erased += dead.len();
+        for op in dead {
+            rewriter.erase(op);
+        }
+    }
+}
