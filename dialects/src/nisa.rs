@@ -85,10 +85,14 @@ pub const BITVEC_OPS: &[&str] = &[
 pub const COMPARE_OPS: &[&str] = &["is_equal", "not_equal", "is_gt", "is_ge", "is_lt", "is_le"];
 /// RangeSelect comparison ops (the S2D2_RS header's comp_op set: no not_equal).
 pub const RANGE_COMPARE_OPS: &[&str] = &["is_equal", "is_gt", "is_ge", "is_le", "is_lt"];
-/// Cross-partition arithmetic reductions (nki.isa.tensor_partition_reduce).
+/// Cross-partition arithmetic reductions (CROSS_LANE_REDUCE_ARITH 0x7c): the firmware's
+/// REDUCE_OP set. NKI's `tensor_partition_reduce` exposes add and max; `average` is a firmware
+/// op beyond NKI's surface (the seed's restriction R1 is front-end policy, not a firmware
+/// limit), kept here.
 pub const PARTITION_REDUCE_ARITH: &[&str] = &["add", "average", "max"];
-/// Cross-partition bit-vector reductions exposed by NKI (the firmware also has xor).
-pub const PARTITION_REDUCE_BITVEC: &[&str] = &["bitwise_or", "bitwise_and"];
+/// Cross-partition bit-vector reductions (CROSS_LANE_REDUCE_BITVEC 0x7d): NKI exposes or and
+/// and; `bitwise_xor` is a firmware op beyond NKI's surface (seed R1), kept here.
+pub const PARTITION_REDUCE_BITVEC: &[&str] = &["bitwise_or", "bitwise_and", "bitwise_xor"];
 /// Free-axis arithmetic reductions.
 pub const REDUCE_ARITH: &[&str] = &["add", "mult", "max", "min", "average", "abs_max", "abs_min"];
 /// Reductions of tensor_scalar_reduce (identities 0 / 1 / -inf / +inf).
@@ -198,11 +202,11 @@ pub static OPS: &[OpSpec] = &[
                 req("on_false_value", FLOAT), def("cmp_op", AttrKind::EnumSubset(ALU, COMPARE_OPS), "is_equal"),
                 def("offset", INT, "0")],
         engines: [E::Gpsimd], default: E::Gpsimd, min: None, prov: P_SEED),
-    op!("cross_lane_reduce_arith", Some(3), "nki.isa.tensor_partition_reduce", "Reduce across partitions (add, average, max), fp32 math.",
+    op!("cross_lane_reduce_arith", Some(3), "nki.isa.tensor_partition_reduce", "Reduce across partitions (add, average, max), fp32 math; average is a firmware op beyond NKI's surface (seed R1). GpSimd: SBUF only.",
         operands: [out("dst"), tiled("src")], results: NONE,
         attrs: [req("op", AttrKind::EnumSubset(ALU, PARTITION_REDUCE_ARITH))],
         engines: [E::Gpsimd], default: E::Gpsimd, min: None, prov: P_SEED_AWS),
-    op!("cross_lane_reduce_bitvec", Some(4), "nki.isa.tensor_partition_reduce", "Reduce across partitions with a bitwise op on raw integer bits.",
+    op!("cross_lane_reduce_bitvec", Some(4), "nki.isa.tensor_partition_reduce", "Reduce across partitions with a bitwise op (or, and, xor) on raw integer bits; xor is a firmware op beyond NKI's surface (seed R1). GpSimd: SBUF only.",
         operands: [dst("dst", S::ON_CHIP, D::INT), src("src", S::ON_CHIP, D::INT)], results: NONE,
         attrs: [req("op", AttrKind::EnumSubset(ALU, PARTITION_REDUCE_BITVEC))],
         engines: [E::Gpsimd], default: E::Gpsimd, min: None, prov: P_SEED),
@@ -237,7 +241,7 @@ pub static OPS: &[OpSpec] = &[
         operands: [sb_out("dst"), sb_in("lhs"), sb_in("rhs")], results: NONE,
         attrs: [],
         engines: [E::Gpsimd], default: E::Gpsimd, min: None, prov: P_AWS_WIKI),
-    op!("tensor_scalar_arith", Some(12), "nki.isa.tensor_scalar", "dst = (data op0 operand0) op1 operand1; each operand is an immediate (imm0/imm1) or a [P, 1] tile (operand0/operand1); reverse flags swap operand order.",
+    op!("tensor_scalar_arith", Some(12), "nki.isa.tensor_scalar", "dst = (data op0 operand0) op1 operand1; each operand is an immediate (imm0/imm1) or a [P, 1] tile (operand0/operand1); reverse flags swap operand order. pow and mod are composite forms (no instruction): sundial-decompose rewrites them, and the selection phase refuses them.",
         operands: [out("dst"), tiled("data"), opt_src("operand0", S::ON_CHIP, D::NUMERIC),
                    opt_src("operand1", S::ON_CHIP, D::NUMERIC)], results: NONE,
         attrs: [req("op0", ALU_ARITH), opt("imm0", FLOAT), def("reverse0", BOOL, "false"),
@@ -518,3 +522,24 @@ pub fn engine_legal(spec: &OpSpec, engine: Engine) -> bool {
 
 /// Register-capable engines (sequencers); used in docs.
 pub const SEQUENCER_ENGINES: &[Engine] = ENGINE_ANY_SEQ;
+
+/// The engine an engine-polymorphic op runs on when nothing else decides: the emit
+/// signature's default. Their table `default` is `Unknown` ("let the compiler pick", NKI's
+/// `engine=unknown`): `sundial-resolve-engine` applies its rules first (int32 add/subtract/
+/// multiply on GpSimd, pass-rules §2) and this default after them.
+pub const RESOLVED_DEFAULT_ENGINES: &[(&str, Engine, Provenance)] = &[
+    ("tensor_tensor_arith", E::Vector, P_WIKI),
+    ("tensor_scalar_arith", E::Vector, P_WIKI),
+    ("tensor_copy", E::Vector, P_WIKI),
+    ("memset", E::Vector, P_WIKI),
+];
+
+/// The engine `spec` resolves to when no rule decides ([`RESOLVED_DEFAULT_ENGINES`], else the
+/// table's default engine).
+pub fn resolved_default_engine(spec: &OpSpec) -> Engine {
+    RESOLVED_DEFAULT_ENGINES
+        .iter()
+        .find(|(name, _, _)| *name == spec.name)
+        .map(|(_, e, _)| *e)
+        .unwrap_or(spec.default_engine)
+}

@@ -48,10 +48,29 @@ func.func @partition_reduce(%d: memref<1x32xf32, "sbuf">, %s: memref<128x64xf32,
 
 // -----
 
-// The bit-vector partition reductions are the ones NKI exposes (no xor).
-func.func @partition_reduce_xor(%d: memref<1x64xi32, "sbuf">, %s: memref<128x64xi32, "sbuf">) {
-  // expected-error@+1 {{attribute 'op': alu_op "bitwise_xor" is not allowed here (allowed: bitwise_or|bitwise_and)}}
-  "nisa.cross_lane_reduce_bitvec"(%d, %s) {op = "bitwise_xor"} : (memref<1x64xi32, "sbuf">, memref<128x64xi32, "sbuf">) -> ()
+// The bit-vector partition reductions are the firmware's or, and, xor (no shifts).
+func.func @partition_reduce_shift(%d: memref<1x64xi32, "sbuf">, %s: memref<128x64xi32, "sbuf">) {
+  // expected-error@+1 {{attribute 'op': alu_op "logical_shift_left" is not allowed here (allowed: bitwise_or|bitwise_and|bitwise_xor)}}
+  "nisa.cross_lane_reduce_bitvec"(%d, %s) {op = "logical_shift_left"} : (memref<1x64xi32, "sbuf">, memref<128x64xi32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// GpSimd cannot read PSUM: a partition reduction of a PSUM tile (the matmul result) needs a
+// copy to SBUF first (sundial-legalize-partition-reduce inserts it for the generic form).
+func.func @partition_reduce_psum(%d: memref<1x64xf32, "sbuf">, %s: memref<128x64xf32, "psum">) {
+  // expected-error@+1 {{operand 'src': GpSimd engine cannot access PSUM (rule: gpsimd psum)}}
+  "nisa.cross_lane_reduce_arith"(%d, %s) {op = "add"} : (memref<1x64xf32, "sbuf">, memref<128x64xf32, "psum">) -> ()
+  return
+}
+
+// -----
+
+// Nor write it.
+func.func @partition_reduce_psum_dst(%d: memref<1x64xi32, "psum">, %s: memref<128x64xi32, "sbuf">) {
+  // expected-error@+1 {{operand 'dst': GpSimd engine cannot access PSUM (rule: gpsimd psum)}}
+  "nisa.cross_lane_reduce_bitvec"(%d, %s) {op = "bitwise_and"} : (memref<1x64xi32, "psum">, memref<128x64xi32, "sbuf">) -> ()
   return
 }
 

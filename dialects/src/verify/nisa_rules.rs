@@ -17,6 +17,9 @@ use melior::ir::{ValueLike, operation::OperationLike};
 
 /// Runs the op rules of `v` (a NISA op).
 pub fn check(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
+    // Every op: GpSimd cannot reach PSUM (it was checked for four ops only, so a PSUM source of
+    // cross_lane_reduce_arith, a fixed-GpSimd op, was accepted).
+    no_psum_on_gpsimd(v);
     match v.spec.name {
         "alloc" => alloc(v),
         "ap" => ap(v),
@@ -565,7 +568,6 @@ fn tensor_tensor(v: &mut OpView<'_, '_, '_>) {
     {
         v.error("operands 'lhs' and 'rhs' cannot both be in PSUM (rule: tensor_tensor psum)");
     }
-    no_psum_on_gpsimd(v);
 }
 
 /// `op1` present iff its operand is: NKI's op1=None form has neither.
@@ -620,7 +622,6 @@ fn tensor_scalar(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
         }
         _ => {}
     }
-    no_psum_on_gpsimd(v);
 }
 
 fn reduce_res(v: &mut OpView<'_, '_, '_>, data: &str) {
@@ -660,12 +661,10 @@ fn memset(v: &mut OpView<'_, '_, '_>) {
             v.error("memset of an x4 MX tile only supports value 0 (rule: x4 memset)");
         }
     }
-    no_psum_on_gpsimd(v);
 }
 
 fn tensor_copy(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
     same_elements(v, "src", "dst");
-    no_psum_on_gpsimd(v);
     if v.engine() == Engine::Scalar && target == Some(Target::Sunda) {
         v.error("tensor_copy is not available on the Scalar engine of NeuronCore v2 (rule: scalar tensor_copy)");
     }
