@@ -126,6 +126,24 @@ fn nearest_target(raw: MlirOperation, stop: MlirOperation) -> Option<Option<Targ
     None
 }
 
+/// The target `op` runs for: the `sundial.target` of `op` or of its nearest enclosing op that
+/// names one (`None` when none does or the nearest one is malformed, which the verifier
+/// reports where it is written).
+pub fn target_of(op: &OperationRef<'_, '_>) -> Option<Target> {
+    let mut cursor = Some(op.to_raw());
+    let mut depth = 0;
+    while let Some(raw) = cursor {
+        match module_target(raw) {
+            Ok(None) => {}
+            Ok(Some(t)) => return Some(t),
+            Err(_) => return None,
+        }
+        depth += 1;
+        cursor = parent_op(raw).filter(|_| depth < 10_000);
+    }
+    None
+}
+
 fn module_target(raw: MlirOperation) -> Result<Option<Target>, String> {
     let attr = unsafe {
         let name = mlir_sys::mlirStringRefCreateFromCString(c"sundial.target".as_ptr());

@@ -12,5 +12,7 @@
 pub mod memory;
 pub mod pipeline;
 pub mod registry;
+pub mod resolve_dge;
+pub mod resolve_engine;
 pub mod rewrite;
 pub mod verify_pass;

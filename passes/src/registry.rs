@@ -114,7 +114,11 @@ impl PassInfo {
 }
 
 /// Every Rust pass.
-pub static PASSES: &[PassInfo] = &[crate::verify_pass::INFO];
+pub static PASSES: &[PassInfo] = &[
+    crate::verify_pass::INFO,
+    crate::resolve_engine::INFO,
+    crate::resolve_dge::INFO,
+];
 
 /// Looks up a Rust pass by flag.
 pub fn lookup(name: &str) -> Option<&'static PassInfo> {
