@@ -9,6 +9,8 @@
 //! - [`memory`]: the memory def-use and alias analysis over destination-passing tiles.
 //! - [`rewrite`]: collect-then-mutate rewrite helpers and dead `nisa.alloc`/`nisa.ap` cleanup.
 
+pub mod decompose;
+pub mod emit;
 pub mod memory;
 pub mod pipeline;
 pub mod registry;

@@ -118,6 +118,7 @@ pub static PASSES: &[PassInfo] = &[
     crate::verify_pass::INFO,
     crate::resolve_engine::INFO,
     crate::resolve_dge::INFO,
+    crate::decompose::INFO,
 ];
 
 /// Looks up a Rust pass by flag.
