@@ -494,4 +494,11 @@ irdl.dialect @nisa {
     %o2 = irdl.base "!builtin.memref"
     irdl.operands(dst: %o0, src: %o1, indices: %o2)
   }
+  irdl.operation @tensor_partition_reduce {
+    %o0 = irdl.base "!builtin.memref"
+    %o1 = irdl.base "!builtin.memref"
+    irdl.operands(dst: %o0, src: %o1)
+    %a0 = irdl.base "#builtin.string"
+    irdl.attributes {"op" = %a0}
+  }
 }

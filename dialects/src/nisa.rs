@@ -5,8 +5,10 @@
 //! (`rand2`, `rng`, `rand_get_state`, `rand_set_state`, `set_rng_seed`, `dma_compute`), the
 //! generic loads and stores the generic-load-to-gather and LowerGenericIndirect passes consume
 //! (`generic_load`, `generic_indirect_load`, `generic_indirect_save`: the seeds' GenericLoad,
-//! GenericIndirectLoad and GenericIndirectSave), and two structural ops a kernel needs around
-//! them: `alloc` (a tile) and `ap` (NKI's `.ap()` access pattern, with optional indirection).
+//! GenericIndirectLoad and GenericIndirectSave), the generic partition reduction
+//! `tensor_partition_reduce` the LegalizePartitionReduce pass consumes (the seed's
+//! PartitionReduceOp), and two structural ops a kernel needs around them: `alloc` (a tile) and
+//! `ap` (NKI's `.ap()` access pattern, with optional indirection).
 //!
 //! Conventions (see `docs/dialects.md` for worked examples):
 //! - A tile is `memref<P x F0 x ... x dtype, "space">` with space `"hbm"`, `"sbuf"` or
@@ -93,6 +95,21 @@ pub const PARTITION_REDUCE_ARITH: &[&str] = &["add", "average", "max"];
 /// Cross-partition bit-vector reductions (CROSS_LANE_REDUCE_BITVEC 0x7d): NKI exposes or and
 /// and; `bitwise_xor` is a firmware op beyond NKI's surface (seed R1), kept here.
 pub const PARTITION_REDUCE_BITVEC: &[&str] = &["bitwise_or", "bitwise_and", "bitwise_xor"];
+/// Reductions the generic `tensor_partition_reduce` may name (what a front end writes before
+/// legalization; `sundial-legalize-partition-reduce` refuses those with no cross-partition
+/// form).
+pub const PARTITION_REDUCE_GENERIC: &[&str] = &[
+    "add",
+    "average",
+    "max",
+    "min",
+    "mult",
+    "abs_max",
+    "abs_min",
+    "bitwise_or",
+    "bitwise_and",
+    "bitwise_xor",
+];
 /// Free-axis arithmetic reductions.
 pub const REDUCE_ARITH: &[&str] = &["add", "mult", "max", "min", "average", "abs_max", "abs_min"];
 /// Reductions of tensor_scalar_reduce (identities 0 / 1 / -inf / +inf).
@@ -508,6 +525,11 @@ pub static OPS: &[OpSpec] = &[
         operands: [dst("dst", S::HBM_SBUF, D::NUMERIC), src("src", S::ANY, D::NUMERIC), src("indices", S::SBUF, D::INDEX)], results: NONE,
         attrs: [def("indirect_dim", UINT, "0"), OOB, DGE, def("unique_indices", BOOL, "true"), def("accumulate", BOOL, "false")],
         engines: [E::Dma, E::Gpsimd], default: E::Dma, min: None, prov: P_SEED),
+    op!("tensor_partition_reduce", None, "nki.isa.tensor_partition_reduce (penguin PartitionReduceOp)", "A reduction over the partition axis (axis 0) and optionally the trailing free axes, not yet bound to an instruction: dst [1, kept free dims...] = op over the axes of src. sundial-legalize-partition-reduce lowers it to cross_lane_reduce_* (0x7C/0x7D), with free-axis tensor_reduce_* and combine steps, or refuses it.",
+        operands: [out("dst"), tiled("src")], results: NONE,
+        attrs: [req("op", AttrKind::EnumSubset(ALU, PARTITION_REDUCE_GENERIC)),
+                def("axis", AttrKind::I64Array { min_len: 1, max_len: 6 }, "array<i64: 0>")],
+        engines: [], default: E::Unknown, min: None, prov: P_SEED),
 ];
 
 /// Looks up a NISA op by mnemonic (without the `nisa.` prefix).

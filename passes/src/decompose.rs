@@ -33,7 +33,7 @@
 //! Options: none.
 
 use crate::{
-    emit::{Emit, Scalar, Step, tile},
+    emit::{Emit, Scalar, Step, TensorStep, tile},
     registry::{PassInfo, PassOptions},
     rewrite::{Rewriter, collect, refuse, set_attr},
 };
@@ -230,7 +230,12 @@ fn floored_mod<'c, 'a>(
         Some(Step::imm("is_lt", 0.0)),
         Engine::Vector,
     )?;
-    e.scalar_tensor_tensor(out, m, step("mult", b), "add", r, false, Engine::Vector)?;
+    let add_r = TensorStep {
+        op: "add",
+        tensor: r,
+        reverse: false,
+    };
+    e.scalar_tensor_tensor(out, m, step("mult", b), add_r, Engine::Vector)?;
     Ok(())
 }
 

@@ -42,6 +42,18 @@ impl<'c, 'a> Step<'c, 'a> {
     }
 }
 
+/// A tensor-tensor step after a scalar one: `prev op tensor` (`tensor op prev` when
+/// `reverse`).
+#[derive(Clone, Copy, Debug)]
+pub struct TensorStep<'c, 'a> {
+    /// The ALU op.
+    pub op: &'static str,
+    /// Its tensor operand.
+    pub tensor: Value<'c, 'a>,
+    /// Whether the operands are swapped.
+    pub reverse: bool,
+}
+
 /// Inserts ops before `anchor`.
 pub struct Emit<'r, 'c, 'a> {
     /// The rewriter.
@@ -183,27 +195,24 @@ impl<'c, 'a> Emit<'_, 'c, 'a> {
         self.insert(b)
     }
 
-    /// `nisa.scalar_tensor_tensor_arith(dst, data, operand1)`: `(data step0) op1 operand1`
-    /// (`operand1 op1 (data step0)` when `reverse1`).
+    /// `nisa.scalar_tensor_tensor_arith(dst, data, operand1)`: `(data step0) step1`.
     pub fn scalar_tensor_tensor(
         &self,
         dst: Value<'c, 'a>,
         data: Value<'c, 'a>,
         step0: Step<'c, 'a>,
-        op1: &str,
-        operand1: Value<'c, 'a>,
-        reverse1: bool,
+        step1: TensorStep<'c, 'a>,
         engine: Engine,
     ) -> Result<OperationRef<'c, 'a>, BuildError> {
         let mut b = self
             .build("nisa.scalar_tensor_tensor_arith")?
             .operand("dst", dst)?
             .operand("data", data)?
-            .operand("operand1", operand1)?
-            .str("op1", op1)?
+            .operand("operand1", step1.tensor)?
+            .str("op1", step1.op)?
             .str("engine", engine.as_str())?;
         b = with_step(b, step0, "op0", "imm0", "operand0", "reverse0")?;
-        if reverse1 {
+        if step1.reverse {
             b = b.bool("reverse1", true)?;
         }
         self.insert(b)

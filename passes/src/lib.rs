@@ -11,6 +11,7 @@
 
 pub mod decompose;
 pub mod emit;
+pub mod legalize_partition_reduce;
 pub mod memory;
 pub mod pipeline;
 pub mod registry;

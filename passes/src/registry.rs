@@ -119,6 +119,7 @@ pub static PASSES: &[PassInfo] = &[
     crate::resolve_engine::INFO,
     crate::resolve_dge::INFO,
     crate::decompose::INFO,
+    crate::legalize_partition_reduce::INFO,
 ];
 
 /// Looks up a Rust pass by flag.

@@ -110,6 +110,7 @@ pub fn check(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
         "generic_load" => same_elements(v, "src", "dst"),
         "generic_indirect_load" => generic_indirect(v, "src", "dst"),
         "generic_indirect_save" => generic_indirect(v, "dst", "src"),
+        "tensor_partition_reduce" => generic_partition_reduce(v),
         _ => {}
     }
 }
@@ -1225,5 +1226,49 @@ fn generic_indirect(v: &mut OpView<'_, '_, '_>, table: &str, gathered: &str) {
             t.dtype.mlir_name(),
             g.dtype.mlir_name()
         ));
+    }
+}
+
+/// The generic partition reduction: axis 0 plus trailing contiguous free axes; dst is
+/// `[1, kept free dims...]` (`[1, 1]` when every free axis is reduced); bit-vector ops on
+/// integers.
+fn generic_partition_reduce(v: &mut OpView<'_, '_, '_>) {
+    let (Some(d), Some(s)) = (v.tile("dst"), v.tile("src")) else {
+        return;
+    };
+    let mut axes = v.i64_array("axis").unwrap_or_else(|| vec![0]);
+    axes.sort_unstable();
+    let rank = s.shape.len() as i64;
+    let trailing = axes.len() as i64 - 1;
+    let ok = axes.first() == Some(&0)
+        && axes.windows(2).all(|w| w[0] != w[1])
+        && axes[1..]
+            .iter()
+            .enumerate()
+            .all(|(i, &a)| a == rank - trailing + i as i64)
+        && axes.iter().all(|&a| a < rank);
+    if !ok {
+        v.error(format!(
+            "attribute 'axis': {axes:?} must be the partition axis 0 plus trailing contiguous free axes of the {rank}-D 'src' (rule: partition reduce axes)"
+        ));
+        return;
+    }
+    let kept = &s.shape[1..(rank - trailing) as usize];
+    let want: Vec<i64> = if kept.is_empty() {
+        vec![1, 1]
+    } else {
+        std::iter::once(1).chain(kept.iter().copied()).collect()
+    };
+    if d.shape != want {
+        v.error(format!(
+            "operand 'dst' must be {} for axes {axes:?} of {}, got {} (rule: partition reduce shape)",
+            shape_str(&want),
+            s.shape_str(),
+            d.shape_str()
+        ));
+    }
+    let bitvec = v.str_attr("op").is_some_and(|o| o.starts_with("bitwise_"));
+    if bitvec && !(s.dtype.is_int() && d.dtype.is_int()) {
+        v.error("a bit-vector reduction needs integer tiles (rule: bitvec reduce dtype)");
     }
 }
