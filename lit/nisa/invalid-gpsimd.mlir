@@ -182,3 +182,30 @@ func.func @sequence_bounds_shape(%d: memref<1x64x2xi32, "sbuf">, %s: memref<1x64
   "nisa.sequence_bounds"(%d, %s) : (memref<1x64x2xi32, "sbuf">, memref<1x64xi32, "sbuf">) -> ()
   return
 }
+
+// -----
+
+// The generic partition reduction: axis 0 plus trailing free axes only.
+func.func @generic_partition_reduce_axes(%d: memref<1x16xf32, "sbuf">, %s: memref<128x8x16xf32, "sbuf">) {
+  // expected-error@+1 {{attribute 'axis': [0, 1] must be the partition axis 0 plus trailing contiguous free axes of the 3-D 'src' (rule: partition reduce axes)}}
+  "nisa.tensor_partition_reduce"(%d, %s) {op = "add", axis = array<i64: 0, 1>} : (memref<1x16xf32, "sbuf">, memref<128x8x16xf32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// Its dst is [1, kept free dims...].
+func.func @generic_partition_reduce_shape(%d: memref<1x8x1xf32, "sbuf">, %s: memref<128x8x16xf32, "sbuf">) {
+  // expected-error@+1 {{operand 'dst' must be 1x8 for axes [0, 2] of 128x8x16, got 1x8x1 (rule: partition reduce shape)}}
+  "nisa.tensor_partition_reduce"(%d, %s) {op = "add", axis = array<i64: 0, 2>} : (memref<1x8x1xf32, "sbuf">, memref<128x8x16xf32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// Bit-vector reductions work on integer bits.
+func.func @generic_partition_reduce_bitvec(%d: memref<1x8xf32, "sbuf">, %s: memref<128x8xf32, "sbuf">) {
+  // expected-error@+1 {{a bit-vector reduction needs integer tiles (rule: bitvec reduce dtype)}}
+  "nisa.tensor_partition_reduce"(%d, %s) {op = "bitwise_or"} : (memref<1x8xf32, "sbuf">, memref<128x8xf32, "sbuf">) -> ()
+  return
+}
