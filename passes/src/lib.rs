@@ -11,7 +11,9 @@
 
 pub mod decompose;
 pub mod emit;
+pub mod generic_load_to_gather;
 pub mod legalize_partition_reduce;
+pub mod lower_generic_indirect;
 pub mod memory;
 pub mod pipeline;
 pub mod registry;

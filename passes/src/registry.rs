@@ -120,6 +120,8 @@ pub static PASSES: &[PassInfo] = &[
     crate::resolve_dge::INFO,
     crate::decompose::INFO,
     crate::legalize_partition_reduce::INFO,
+    crate::generic_load_to_gather::INFO,
+    crate::lower_generic_indirect::INFO,
 ];
 
 /// Looks up a Rust pass by flag.
