@@ -12,6 +12,7 @@
 pub mod decompose;
 pub mod emit;
 pub mod generic_load_to_gather;
+pub mod infer_intrinsic;
 pub mod legalize_partition_reduce;
 pub mod lower_generic_indirect;
 pub mod memory;

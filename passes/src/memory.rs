@@ -172,6 +172,7 @@ pub struct MemoryGraph<'c, 'a> {
     places: HashMap<usize, Place>,
     view_reads: HashMap<usize, Vec<Value<'c, 'a>>>,
     nodes: HashMap<usize, NodeIndex>,
+    by_position: Vec<Option<NodeIndex>>,
     live: Vec<Live>,
 }
 
@@ -184,6 +185,7 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
             places: HashMap::new(),
             view_reads: HashMap::new(),
             nodes: HashMap::new(),
+            by_position: Vec::new(),
             live: Vec::new(),
         };
         for index in 0..block.argument_count() {
@@ -365,6 +367,10 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
             writes: writes.clone(),
         });
         self.nodes.insert(op_key(&op), n);
+        if self.by_position.len() <= position {
+            self.by_position.resize(position + 1, None);
+        }
+        self.by_position[position] = Some(n);
         // Reads first: an op reads its sources before it writes its destinations.
         for r in &reads {
             let live = &self.live[r.place.buffer];
@@ -484,38 +490,83 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
         b.kind == BufferKind::Alloc && !b.viewed && !b.escapes
     }
 
-    /// Moves node `from`'s dependencies onto node `to` and removes `from`: the bookkeeping of a
-    /// fusion that folds `from` (an earlier op, now erased) into `to` (which takes its reads).
-    /// Edges between the two disappear; the reads of `from` become reads of `to`.
-    pub fn merge_into(&mut self, from: NodeIndex, to: NodeIndex) {
-        let incoming: Vec<(NodeIndex, Edge)> = self
-            .graph
-            .edges_directed(from, Direction::Incoming)
-            .map(|e| (e.source(), *e.weight()))
-            .collect();
-        let outgoing: Vec<(NodeIndex, Edge)> = self
-            .graph
-            .edges_directed(from, Direction::Outgoing)
-            .filter(|e| e.target() != to)
-            .map(|e| (e.target(), *e.weight()))
-            .collect();
-        let reads = self.graph[from].reads.clone();
-        if let Some(node) = self.graph.node_weight_mut(to) {
+    /// The nodes in program order (those a fusion removed are gone).
+    pub fn nodes_in_order(&self) -> Vec<NodeIndex> {
+        self.by_position
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|&n| self.graph.contains_node(n))
+            .collect()
+    }
+
+    /// The nodes strictly between positions `after` and `before`, in program order.
+    pub fn nodes_between(&self, after: usize, before: usize) -> Vec<NodeIndex> {
+        let end = before.min(self.by_position.len());
+        if after + 1 >= end {
+            return Vec::new();
+        }
+        self.by_position[after + 1..end]
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|&n| self.graph.contains_node(n))
+            .collect()
+    }
+
+    /// Folds node `gone` into node `keep` (a fusion erased `gone`'s op and `keep` now does its
+    /// work): `gone`'s dependencies become `keep`'s, edges between the two disappear, and
+    /// `keep` takes `gone`'s reads (and, if `take_writes`, its writes, replacing its own).
+    /// The caller checked that moving the accesses breaks no ordering (no access to them
+    /// between the two).
+    pub fn absorb(&mut self, keep: NodeIndex, gone: NodeIndex, take_writes: bool) {
+        let mut moved: Vec<(NodeIndex, NodeIndex, Edge)> = Vec::new();
+        for e in self.graph.edges_directed(gone, Direction::Incoming) {
+            if e.source() != keep {
+                moved.push((e.source(), keep, *e.weight()));
+            }
+        }
+        for e in self.graph.edges_directed(gone, Direction::Outgoing) {
+            if e.target() != keep {
+                moved.push((keep, e.target(), *e.weight()));
+            }
+        }
+        let (reads, writes) = {
+            let g = &self.graph[gone];
+            (g.reads.clone(), g.writes.clone())
+        };
+        if let Some(node) = self.graph.node_weight_mut(keep) {
             node.reads.extend(reads);
-        }
-        self.nodes.retain(|_, n| *n != from);
-        self.graph.remove_node(from);
-        for (source, edge) in incoming {
-            if source != to {
-                self.add_edge(source, to, edge.dep, edge.buffer);
+            if take_writes {
+                node.writes = writes;
             }
         }
-        for (target, edge) in outgoing {
-            // A node that wrote over `from`'s reads now writes over `to`'s (anti), or was
-            // ordered after `from`'s write, which no longer exists (dropped).
-            if edge.dep == Dep::Anti && self.graph[target].position > self.graph[to].position {
-                self.add_edge(to, target, edge.dep, edge.buffer);
+        let position = self.graph[gone].position;
+        if let Some(slot) = self.by_position.get_mut(position) {
+            *slot = None;
+        }
+        self.nodes.retain(|_, n| *n != gone);
+        self.graph.remove_node(gone);
+        for (from, to, edge) in moved {
+            // Program order is kept: an edge that would point backwards (an access of the
+            // erased op that the kept op, now earlier or later, does not order) is dropped.
+            if self.graph[from].position < self.graph[to].position {
+                self.add_edge(from, to, edge.dep, edge.buffer);
             }
+        }
+    }
+
+    /// Forgets `n`'s reads of `buffer` (a rewrite made the op stop reading it).
+    pub fn drop_reads(&mut self, n: NodeIndex, buffer: BufferId) {
+        if let Some(node) = self.graph.node_weight_mut(n) {
+            node.reads.retain(|r| r.place.buffer != buffer);
+        }
+    }
+
+    /// Forgets `n`'s writes of `buffer`.
+    pub fn drop_writes(&mut self, n: NodeIndex, buffer: BufferId) {
+        if let Some(node) = self.graph.node_weight_mut(n) {
+            node.writes.retain(|w| w.place.buffer != buffer);
         }
     }
 

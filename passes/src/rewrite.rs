@@ -256,3 +256,8 @@ pub fn ap_of<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<View<'c, 'a>> {
         .filter(|d| op_is(d, "nisa.ap"))
         .and_then(View::of)
 }
+
+/// Sets operand `index` of `op` to `value`.
+pub fn set_operand(op: &OperationRef<'_, '_>, index: usize, value: Value<'_, '_>) {
+    unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), index as isize, value.to_raw()) }
+}
