@@ -282,7 +282,7 @@ impl Infer {
         operand: usize,
     ) -> Option<Fold<'c, 'a>> {
         let (pv, cv) = (View::of(g.graph[p].op)?, View::of(g.graph[c].op)?);
-        if !(pv.is_nisa() && cv.is_nisa()) || !self.gates(g, p, c, t) {
+        if !(pv.is_nisa() && cv.is_nisa() && self.gates(g, p, c, t)) {
             return None;
         }
         let tt = tile_of(t)?;
