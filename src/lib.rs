@@ -17,7 +17,7 @@ pub mod render;
 pub mod session;
 pub mod source;
 
-pub use session::{Parsed, Phase, RunOptions, Session};
+pub use session::{MiddleEndOptions, Parsed, Phase, RunOptions, Session};
 pub use sundial_dialects::diag::{Diagnostic, Severity};
 
 /// Stack size of the thread the tools run on: MLIR recurses per nesting level; together with

@@ -6,6 +6,11 @@
 //!   pass manager, mixing Rust and upstream passes.
 //! - [`verify_pass`]: `sundial-verify`, the dialects' semantic verifier (and its phase
 //!   checks) as a pass.
+//! - the middle-end passes, one file each, named by flag: [`resolve_engine`],
+//!   [`decompose`], [`infer_intrinsic`], [`legalize_partition_reduce`],
+//!   [`generic_load_to_gather`], [`lower_generic_indirect`], [`resolve_dge`]; and
+//!   [`middle_end`], the `sundial-middle-end` pipeline that runs them in order.
+//! - [`emit`]: short builders for the ops those passes insert.
 //! - [`memory`]: the memory def-use and alias analysis over destination-passing tiles.
 //! - [`rewrite`]: collect-then-mutate rewrite helpers and dead `nisa.alloc`/`nisa.ap` cleanup.
 
@@ -16,6 +21,7 @@ pub mod infer_intrinsic;
 pub mod legalize_partition_reduce;
 pub mod lower_generic_indirect;
 pub mod memory;
+pub mod middle_end;
 pub mod pipeline;
 pub mod registry;
 pub mod resolve_dge;

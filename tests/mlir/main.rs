@@ -8,6 +8,7 @@ mod fuzz_harness;
 mod irdl;
 mod isa_tables;
 mod limits;
+mod passes;
 mod pipeline;
 mod render;
 mod source;
