@@ -7,6 +7,7 @@
 //! - [`expected`]: `--verify-diagnostics` matching of `expected-*` comments.
 //! - [`render`]: diagnostics as source snippets (codespan-reporting) or JSON lines.
 //! - [`source`]: `--split-input-file` chunking and the nesting guard.
+//! - [`workload`]: generated kernels for benchmarks.
 //!
 //! The dialects live in `sundial-dialects`, the passes in `sundial-passes`.
 
@@ -16,6 +17,7 @@ pub mod opt;
 pub mod render;
 pub mod session;
 pub mod source;
+pub mod workload;
 
 pub use session::{MiddleEndOptions, Parsed, Phase, RunOptions, Session};
 pub use sundial_dialects::diag::{Diagnostic, Severity};

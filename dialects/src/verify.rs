@@ -34,7 +34,7 @@ pub use phase::Phase;
 use crate::{
     dtype::DtypeSet,
     enums::{Engine, Target},
-    ffi::{emit_error, op_name, print_type, string_attr_value, string_ref_lossy},
+    ffi::{emit_error, print_type, string_attr_cow, string_attr_value},
     spec::{AttrKind, AttrSpec, OpSpec, OperandKind, Presence},
     tile::Tile,
 };
@@ -86,19 +86,36 @@ pub fn verify_phase(root: &OperationRef<'_, '_>, target: Option<Target>, phase: 
             cursor = parent_op(raw).filter(|_| depth < 10_000);
         }
     }
-    root.walk(WalkOrder::PreOrder, |op| {
-        let raw = op.to_raw();
-        if let Err(msg) = module_target(raw) {
-            emit_error(op.location(), &msg);
-            errors += 1;
-        }
-        // Only NISA and BIR ops need a target; the lookup walks up to `root` at most.
-        let name = op_name(raw);
-        if name.starts_with("nisa.") || name.starts_with("bir.") {
-            let op_target = target.or_else(|| nearest_target(raw, root_raw).unwrap_or(outer));
-            errors += verify_op(&op, op_target, phase);
-        }
-        WalkResult::Advance
+    // The target of the ops of one parent, looked up once per parent (a kernel's ops share it).
+    let mut parent_target: (*mut std::ffi::c_void, Option<Target>) = (std::ptr::null_mut(), None);
+    crate::tile::with_tile_cache(|| {
+        root.walk(WalkOrder::PreOrder, |op| {
+            let raw = op.to_raw();
+            let own = module_target(raw);
+            if let Err(msg) = &own {
+                emit_error(op.location(), msg);
+                errors += 1;
+            }
+            // Only NISA and BIR ops need a target; the lookup walks up to `root` at most.
+            let Some((full, spec)) = crate::view::spec_entry_of_raw(raw) else {
+                return WalkResult::Advance;
+            };
+            let op_target = target.or_else(|| match own {
+                Ok(Some(t)) => Some(t),
+                Err(_) => None,
+                Ok(None) if raw.ptr == root_raw.ptr => outer,
+                Ok(None) => {
+                    let parent = unsafe { mlir_sys::mlirOperationGetParentOperation(raw) };
+                    if parent.ptr != parent_target.0 {
+                        let t = nearest_target(parent, root_raw).unwrap_or(outer);
+                        parent_target = (parent.ptr, t);
+                    }
+                    parent_target.1
+                }
+            });
+            errors += verify_op(&op, full, spec, op_target, phase);
+            WalkResult::Advance
+        });
     });
     errors == 0
 }
@@ -164,22 +181,17 @@ fn module_target(raw: MlirOperation) -> Result<Option<Target>, String> {
 }
 
 /// Verifies one op; returns the number of errors emitted.
-fn verify_op(op: &OperationRef<'_, '_>, target: Option<Target>, phase: Phase) -> usize {
-    let name = op_name(op.to_raw());
-    let (spec, bir) = if let Some(rest) = name.strip_prefix("nisa.") {
-        match crate::nisa::op(rest) {
-            Some(s) => (s, None),
-            None => return 0,
-        }
-    } else if let Some(rest) = name.strip_prefix("bir.") {
-        match crate::bir::op(rest) {
-            Some(b) => (&b.spec, Some(b)),
-            None => return 0,
-        }
-    } else {
-        return 0;
-    };
-    let mut v = match OpView::new(op, spec, &name) {
+fn verify_op(
+    op: &OperationRef<'_, '_>,
+    name: &'static str,
+    spec: &'static OpSpec,
+    target: Option<Target>,
+    phase: Phase,
+) -> usize {
+    let bir = name
+        .strip_prefix("bir.")
+        .and_then(|rest| crate::bir::op(rest));
+    let mut v = match OpView::new(op, spec, name) {
         Ok(v) => v,
         Err(msg) => {
             emit_error(op.location(), &format!("'{name}' op {msg}"));
@@ -207,7 +219,7 @@ pub struct OpView<'o, 'a, 'c> {
     /// Its table row.
     pub spec: &'static OpSpec,
     /// Its full name (`nisa.gather`).
-    pub name: String,
+    pub name: &'static str,
     groups: Vec<(usize, usize)>,
     /// Errors emitted so far.
     pub errors: usize,
@@ -217,13 +229,13 @@ impl<'o, 'a, 'c> OpView<'o, 'a, 'c> {
     fn new(
         op: &'o OperationRef<'c, 'a>,
         spec: &'static OpSpec,
-        name: &str,
+        name: &'static str,
     ) -> Result<Self, String> {
         let groups = crate::view::operand_groups(op, spec)?;
         Ok(Self {
             op,
             spec,
-            name: name.to_string(),
+            name,
             groups,
             errors: 0,
         })
@@ -305,8 +317,9 @@ impl<'o, 'a, 'c> OpView<'o, 'a, 'c> {
 
     /// The engine the op names (or its default engine when absent).
     pub fn engine(&self) -> Engine {
-        self.str_attr("engine")
-            .and_then(|s| Engine::parse(&s))
+        self.attr("engine")
+            .filter(|a| a.is_string())
+            .and_then(|a| Engine::parse(&string_attr_cow(a)))
             .unwrap_or(self.spec.default_engine)
     }
 
@@ -429,7 +442,7 @@ impl<'o, 'a, 'c> OpView<'o, 'a, 'c> {
             }
             return;
         }
-        let text = string_attr_value(attr);
+        let text = string_attr_cow(attr);
         let Some(engine) = Engine::parse(&text) else {
             if !is_bir {
                 self.error(format!(
@@ -463,7 +476,11 @@ impl<'o, 'a, 'c> OpView<'o, 'a, 'c> {
         let count = unsafe { mlir_sys::mlirOperationGetNumAttributes(self.op.to_raw()) }.max(0);
         for i in 0..count {
             let named = unsafe { mlir_sys::mlirOperationGetAttribute(self.op.to_raw(), i) };
-            let attr_name = unsafe { string_ref_lossy(mlir_sys::mlirIdentifierStr(named.name)) };
+            let raw_name = unsafe { mlir_sys::mlirIdentifierStr(named.name) };
+            // Borrowed (no copy per attribute of every op); lossy only for invalid UTF-8.
+            let bytes =
+                unsafe { std::slice::from_raw_parts(raw_name.data as *const u8, raw_name.length) };
+            let attr_name: std::borrow::Cow<'_, str> = String::from_utf8_lossy(bytes);
             // Dialect-prefixed attributes are discardable annotations (e.g. `sundial.note`).
             if attr_name.contains('.') || self.spec.attr(&attr_name).is_some() {
                 continue;
@@ -579,13 +596,13 @@ pub fn i64_array_list(attr: Attribute<'_>) -> Option<Vec<Vec<i64>>> {
 pub fn check_attr_value(kind: &AttrKind, value: Attribute<'_>) -> Result<(), String> {
     match kind {
         AttrKind::Enum(vocab) => {
-            let Some(text) = value.is_string().then(|| string_attr_value(value)) else {
+            let Some(text) = value.is_string().then(|| string_attr_cow(value)) else {
                 return Err(format!(
                     "expected a string, one of {}",
                     vocab.values.join("|")
                 ));
             };
-            if vocab.values.contains(&text.as_str()) {
+            if vocab.values.contains(&text.as_ref()) {
                 Ok(())
             } else {
                 Err(format!(
@@ -596,12 +613,12 @@ pub fn check_attr_value(kind: &AttrKind, value: Attribute<'_>) -> Result<(), Str
             }
         }
         AttrKind::EnumSubset(vocab, allowed) => {
-            let Some(text) = value.is_string().then(|| string_attr_value(value)) else {
+            let Some(text) = value.is_string().then(|| string_attr_cow(value)) else {
                 return Err(format!("expected a string, one of {}", allowed.join("|")));
             };
-            if allowed.contains(&text.as_str()) {
+            if allowed.contains(&text.as_ref()) {
                 Ok(())
-            } else if vocab.values.contains(&text.as_str()) {
+            } else if vocab.values.contains(&text.as_ref()) {
                 Err(format!(
                     "{} \"{text}\" is not allowed here (allowed: {})",
                     vocab.name,

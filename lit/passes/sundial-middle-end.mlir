@@ -12,7 +12,7 @@
 // LIST-NEXT: sundial-middle-end {{.*}}
 // LIST-NEXT: {target=...}
 // LIST-NEXT: {contract=...}
-// LIST-NEXT: = sundial-resolve-engine,sundial-verify{phase=logical},sundial-decompose,{{.*}},sundial-resolve-dge,sundial-verify{phase=selection}
+// LIST-NEXT: = sundial-resolve-engine{verify=logical},sundial-decompose{verify=logical},sundial-infer-intrinsic{contract=false verify=logical},{{.*}},sundial-resolve-dge{verify=selection}
 
 module attributes {sundial.target = "cayman"} {
 // CHECK-LABEL: func.func @kernel

@@ -35,7 +35,8 @@
 use crate::{
     emit::{Emit, Scalar, Step, TensorStep, tile},
     registry::{PassInfo, PassOptions},
-    rewrite::{Rewriter, collect, refuse, set_attr},
+    rewrite::{Rewriter, collect_views, refuse, set_attr},
+    verify_pass::{VERIFY_AFTER, VerifyAfter},
 };
 use melior::{
     ContextRef,
@@ -64,7 +65,7 @@ pub const INFO: PassInfo = PassInfo {
     name: "sundial-decompose",
     summary: "Decompose power and mod into the instructions that exist",
     description: "tensor_scalar pow -> memset + tensor_tensor_power (GpSimd); tensor_tensor pow -> tensor_tensor_power; tensor_scalar mod -> the floored a - floor(a/b)*b in three ops (mod marked sundial.expanded, sign test, scalar_tensor_tensor). Refuses pow in two-op and fused forms and a reversed mod.",
-    options: &[],
+    options: &[VERIFY_AFTER],
     create,
 };
 
@@ -72,7 +73,9 @@ pub const INFO: PassInfo = PassInfo {
 const POW_TWO_OP: &str = "tensorvectorscalar doesn't support power, use tensor_tensor instead.";
 
 #[derive(Clone, Debug)]
-struct Decompose;
+struct Decompose {
+    after: VerifyAfter,
+}
 
 /// What to do with one op.
 enum Plan {
@@ -329,40 +332,55 @@ impl<'c> RunExternalPass<'c> for Decompose {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let views: Vec<View> = collect(&operation, |op| View::of(*op).is_some_and(|v| v.is_nisa()))
-            .into_iter()
-            .filter_map(View::of)
-            .collect();
-        let mut plans = Vec::new();
-        let mut failed = false;
-        for v in views {
-            match plan(&v) {
-                Ok(Some(p)) => plans.push((v, p)),
-                Ok(None) => {}
-                Err(message) => {
-                    refuse(&v.op(), message);
-                    failed = true;
+        let ok = sundial_dialects::tile::with_tile_cache(|| -> bool {
+            let views: Vec<View> = collect_views(&operation, |spec| {
+                matches!(
+                    spec.name,
+                    "tensor_scalar_arith"
+                        | "tensor_tensor_arith"
+                        | "scalar_tensor_tensor_arith"
+                        | "tensor_scalar_cache_reduce"
+                        | "tensor_scalar_cache_cumulative"
+                        | "tensor_tensor_scan"
+                )
+            });
+            let mut plans = Vec::new();
+            let mut failed = false;
+            for v in views {
+                match plan(&v) {
+                    Ok(Some(p)) => plans.push((v, p)),
+                    Ok(None) => {}
+                    Err(message) => {
+                        refuse(&v.op(), message);
+                        failed = true;
+                    }
                 }
             }
-        }
-        if failed {
-            pass.signal_failure();
-            return;
-        }
-        let rewriter = Rewriter::new(&operation);
-        for (v, p) in &plans {
-            if let Err(e) = apply(&rewriter, v, p) {
-                refuse(&v.op(), format!("could not be decomposed: {e}"));
+            if failed {
                 pass.signal_failure();
-                return;
+                return false;
             }
+            let rewriter = Rewriter::new(&operation);
+            for (v, p) in &plans {
+                if let Err(e) = apply(&rewriter, v, p) {
+                    refuse(&v.op(), format!("could not be decomposed: {e}"));
+                    pass.signal_failure();
+                    return false;
+                }
+            }
+            true
+        });
+        if ok {
+            self.after.check(&operation, pass);
         }
     }
 }
 
-fn create(_options: &PassOptions) -> Pass {
+fn create(options: &PassOptions) -> Pass {
     create_external(
-        Decompose,
+        Decompose {
+            after: VerifyAfter::from_options(options),
+        },
         TypeId::create(&PASS_ID),
         "SundialDecompose",
         INFO.name,

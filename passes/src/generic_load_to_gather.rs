@@ -38,7 +38,8 @@ use crate::{
     emit::{Emit, tile},
     lower_generic_indirect::{carry, indexed_view},
     registry::{OptionKind, PassInfo, PassOption, PassOptions},
-    rewrite::{Rewriter, ap_of, collect, refuse, set_str},
+    rewrite::{Rewriter, ap_of, collect_views, refuse, set_str},
+    verify_pass::{VERIFY_AFTER, VerifyAfter},
 };
 use melior::{
     ContextRef,
@@ -82,12 +83,14 @@ pub const INFO: PassInfo = PassInfo {
             default: "",
             help: "Select swdge indirect DMA (default: true on cayman and mariana)",
         },
+        VERIFY_AFTER,
     ],
     create,
 };
 
 #[derive(Clone, Debug)]
 struct ToGather {
+    after: VerifyAfter,
     target: Option<Target>,
     gather: bool,
     dge: Option<bool>,
@@ -361,48 +364,49 @@ impl<'c> RunExternalPass<'c> for ToGather {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let views: Vec<View> = collect(&operation, |op| {
-            View::of(*op).is_some_and(|v| {
-                v.is_nisa()
-                    && matches!(
-                        v.mnemonic(),
-                        "generic_load" | "generic_indirect_load" | "generic_indirect_save"
-                    )
-            })
-        })
-        .into_iter()
-        .filter_map(View::of)
-        .collect();
-        let mut choices = Vec::new();
-        let mut failed = false;
-        for v in views {
-            match self.choose(&v) {
-                Ok(Some(c)) => choices.push((v, c)),
-                Ok(None) => {}
-                Err(message) => {
-                    refuse(&v.op(), message);
-                    failed = true;
+        let ok = sundial_dialects::tile::with_tile_cache(|| -> bool {
+            let views: Vec<View> = collect_views(&operation, |spec| {
+                matches!(
+                    spec.name,
+                    "generic_load" | "generic_indirect_load" | "generic_indirect_save"
+                )
+            });
+            let mut choices = Vec::new();
+            let mut failed = false;
+            for v in views {
+                match self.choose(&v) {
+                    Ok(Some(c)) => choices.push((v, c)),
+                    Ok(None) => {}
+                    Err(message) => {
+                        refuse(&v.op(), message);
+                        failed = true;
+                    }
                 }
             }
-        }
-        if failed {
-            pass.signal_failure();
-            return;
-        }
-        let rewriter = Rewriter::new(&operation);
-        for (v, c) in choices {
-            if let Err(e) = apply(&rewriter, &v, c) {
-                refuse(&v.op(), format!("could not be selected: {e}"));
+            if failed {
                 pass.signal_failure();
-                return;
+                return false;
             }
+            let rewriter = Rewriter::new(&operation);
+            for (v, c) in choices {
+                if let Err(e) = apply(&rewriter, &v, c) {
+                    refuse(&v.op(), format!("could not be selected: {e}"));
+                    pass.signal_failure();
+                    return false;
+                }
+            }
+            crate::rewrite::erase_dead_views(&operation);
+            true
+        });
+        if ok {
+            self.after.check(&operation, pass);
         }
-        crate::rewrite::erase_dead_views(&operation);
     }
 }
 
 fn create(options: &PassOptions) -> Pass {
     let pass = ToGather {
+        after: VerifyAfter::from_options(options),
         target: options.get("target").and_then(Target::from_name),
         gather: options.get("enable-gather") != Some("false"),
         dge: options

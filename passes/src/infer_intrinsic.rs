@@ -49,6 +49,7 @@ use crate::{
     memory::{BufferKind, MemoryGraph, blocks},
     registry::{OptionKind, PassInfo, PassOption, PassOptions},
     rewrite::{Rewriter, erase_dead_views, refuse, set_operand},
+    verify_pass::{VERIFY_AFTER, VerifyAfter},
 };
 use melior::{
     ContextRef,
@@ -63,7 +64,7 @@ use sundial_dialects::{
     spec::OperandKind,
     tile::Tile,
     verify::phase::EXPANDED_ATTR,
-    view::View,
+    view::{View, spec_entry_of_raw},
 };
 
 #[repr(align(8))]
@@ -94,6 +95,7 @@ pub const INFO: PassInfo = PassInfo {
             default: "0",
             help: "Fewest kernel-argument tiles a DAG must read to be fused",
         },
+        VERIFY_AFTER,
     ],
     create,
 };
@@ -129,6 +131,7 @@ const FP32_PRODUCERS: &[&str] = &[
 
 #[derive(Clone, Debug)]
 struct Infer {
+    after: VerifyAfter,
     contract: bool,
     fuse_io: bool,
     min_nonlocals: usize,
@@ -278,11 +281,17 @@ impl Infer {
         g: &MemoryGraph<'c, 'a>,
         p: NodeIndex,
         c: NodeIndex,
+        cv: &View<'c, 'a>,
         t: Value<'c, 'a>,
         operand: usize,
     ) -> Option<Fold<'c, 'a>> {
-        let (pv, cv) = (View::of(g.graph[p].op)?, View::of(g.graph[c].op)?);
-        if !(pv.is_nisa() && cv.is_nisa() && self.gates(g, p, c, t)) {
+        // Only these produce a foldable intermediate: look at the name before building a view.
+        let (_, pspec) = spec_entry_of_raw(g.graph[p].op.to_raw())?;
+        if !matches!(pspec.name, "tensor_scalar_arith" | "memset" | "tensor_copy") {
+            return None;
+        }
+        let pv = View::of(g.graph[p].op)?;
+        if !(pv.is_nisa() && self.gates(g, p, c, t)) {
             return None;
         }
         let tt = tile_of(t)?;
@@ -401,9 +410,9 @@ impl Infer {
         &self,
         g: &MemoryGraph<'c, 'a>,
         c: NodeIndex,
+        cv: &View<'c, 'a>,
     ) -> Option<(NodeIndex, Fold<'c, 'a>)> {
-        let cv = View::of(g.graph[c].op)?;
-        if !cv.is_nisa() || cv.mnemonic() != "tensor_copy" {
+        if cv.mnemonic() != "tensor_copy" {
             return None;
         }
         let (t, y) = (cv.value("src")?, cv.value("dst")?);
@@ -466,18 +475,23 @@ impl Infer {
         g: &MemoryGraph<'c, 'a>,
         c: NodeIndex,
     ) -> Option<(NodeIndex, Fold<'c, 'a>, Value<'c, 'a>)> {
+        // Only fp32-computing ops are roots: look at the name before building a view.
+        let (_, spec) = spec_entry_of_raw(g.graph[c].op.to_raw())?;
+        if !FP32_CONSUMERS.contains(&spec.name) {
+            return None;
+        }
         let cv = View::of(g.graph[c].op)?;
         if !cv.is_nisa() {
             return None;
         }
-        if let Some((p, fold)) = self.cast_output(g, c) {
+        if let Some((p, fold)) = self.cast_output(g, c, &cv) {
             return Some((p, fold, cv.value("src")?));
         }
         for operand in cv.tile_operands().into_iter().filter(|o| !o.write) {
             let Some(p) = g.unique_producer(c, operand.value) else {
                 continue;
             };
-            if let Some(fold) = self.pattern(g, p, c, operand.value, operand.index) {
+            if let Some(fold) = self.pattern(g, p, c, &cv, operand.value, operand.index) {
                 return Some((p, fold, operand.value));
             }
         }
@@ -583,20 +597,27 @@ impl<'c> RunExternalPass<'c> for Infer {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let rewriter = Rewriter::new(&operation);
-        for block in blocks(&operation) {
-            if let Err((op, e)) = self.run_block(&rewriter, block) {
-                refuse(&op, format!("could not be fused: {e}"));
-                pass.signal_failure();
-                return;
+        let ok = sundial_dialects::tile::with_tile_cache(|| -> bool {
+            let rewriter = Rewriter::new(&operation);
+            for block in blocks(&operation) {
+                if let Err((op, e)) = self.run_block(&rewriter, block) {
+                    refuse(&op, format!("could not be fused: {e}"));
+                    pass.signal_failure();
+                    return false;
+                }
             }
+            erase_dead_views(&operation);
+            true
+        });
+        if ok {
+            self.after.check(&operation, pass);
         }
-        erase_dead_views(&operation);
     }
 }
 
 fn create(options: &PassOptions) -> Pass {
     let pass = Infer {
+        after: VerifyAfter::from_options(options),
         contract: options.flag("contract"),
         fuse_io: options.get("fuse-io") != Some("false"),
         min_nonlocals: options

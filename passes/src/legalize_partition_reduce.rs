@@ -26,7 +26,8 @@
 use crate::{
     emit::{Emit, Step, tile},
     registry::{PassInfo, PassOptions},
-    rewrite::{Rewriter, collect, refuse},
+    rewrite::{Rewriter, collect_views, refuse},
+    verify_pass::{VERIFY_AFTER, VerifyAfter},
 };
 use melior::{
     ContextRef,
@@ -50,12 +51,14 @@ pub const INFO: PassInfo = PassInfo {
     name: "sundial-legalize-partition-reduce",
     summary: "Lower partition-axis reductions to cross_lane_reduce_* (0x7C/0x7D)",
     description: "tensor_partition_reduce (and cross_lane_reduce over more than 128 partitions) -> free-axis tensor_reduce on Vector, then cross_lane_reduce_arith/bitvec on GpSimd per 128-partition slice, partials combined on Vector; average scales once, float min negates around max; PSUM goes through SBUF. Refuses mult, abs_max, abs_min and integer min.",
-    options: &[],
+    options: &[VERIFY_AFTER],
     create,
 };
 
 #[derive(Clone, Debug)]
-struct Legalize;
+struct Legalize {
+    after: VerifyAfter,
+}
 
 /// One reduction to lower.
 struct Job<'c, 'a> {
@@ -289,51 +292,53 @@ impl<'c> RunExternalPass<'c> for Legalize {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let views: Vec<View> = collect(&operation, |op| {
-            View::of(*op).is_some_and(|v| {
-                v.is_nisa()
-                    && matches!(
-                        v.mnemonic(),
-                        "tensor_partition_reduce"
-                            | "cross_lane_reduce_arith"
-                            | "cross_lane_reduce_bitvec"
-                    )
-            })
-        })
-        .into_iter()
-        .filter_map(View::of)
-        .collect();
-        let mut jobs = Vec::new();
-        let mut failed = false;
-        for v in views {
-            let op = v.op();
-            match classify(v) {
-                Ok(Some(job)) => jobs.push(job),
-                Ok(None) => {}
-                Err(message) => {
-                    refuse(&op, message);
-                    failed = true;
+        let ok = sundial_dialects::tile::with_tile_cache(|| -> bool {
+            let views: Vec<View> = collect_views(&operation, |spec| {
+                matches!(
+                    spec.name,
+                    "tensor_partition_reduce"
+                        | "cross_lane_reduce_arith"
+                        | "cross_lane_reduce_bitvec"
+                )
+            });
+            let mut jobs = Vec::new();
+            let mut failed = false;
+            for v in views {
+                let op = v.op();
+                match classify(v) {
+                    Ok(Some(job)) => jobs.push(job),
+                    Ok(None) => {}
+                    Err(message) => {
+                        refuse(&op, message);
+                        failed = true;
+                    }
                 }
             }
-        }
-        if failed {
-            pass.signal_failure();
-            return;
-        }
-        let rewriter = Rewriter::new(&operation);
-        for job in &jobs {
-            if let Err(e) = apply(&rewriter, job) {
-                refuse(&job.view.op(), format!("could not be legalized: {e}"));
+            if failed {
                 pass.signal_failure();
-                return;
+                return false;
             }
+            let rewriter = Rewriter::new(&operation);
+            for job in &jobs {
+                if let Err(e) = apply(&rewriter, job) {
+                    refuse(&job.view.op(), format!("could not be legalized: {e}"));
+                    pass.signal_failure();
+                    return false;
+                }
+            }
+            true
+        });
+        if ok {
+            self.after.check(&operation, pass);
         }
     }
 }
 
-fn create(_options: &PassOptions) -> Pass {
+fn create(options: &PassOptions) -> Pass {
     create_external(
-        Legalize,
+        Legalize {
+            after: VerifyAfter::from_options(options),
+        },
         TypeId::create(&PASS_ID),
         "SundialLegalizePartitionReduce",
         INFO.name,

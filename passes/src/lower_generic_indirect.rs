@@ -24,7 +24,8 @@
 use crate::{
     emit::{Emit, tile},
     registry::{PassInfo, PassOptions},
-    rewrite::{Rewriter, collect, refuse},
+    rewrite::{Rewriter, collect_views, refuse},
+    verify_pass::{VERIFY_AFTER, VerifyAfter},
 };
 use melior::{
     ContextRef,
@@ -48,7 +49,7 @@ pub const INFO: PassInfo = PassInfo {
     name: "sundial-lower-generic-indirect",
     summary: "Lower generic_indirect_load/save to an indirect access pattern and dma_copy_indirect",
     description: "generic_indirect_load/save (dge none) -> nisa.ap with vector_offset over the table's row-major pattern + dma_copy_indirect (DMA engine descriptor, dge none); refuses what the DMA engine's indirect form cannot do (SBUF table, indirect dim other than 0, index not one per partition, more than 4096 indices, 64-bit indices, DGE, accumulate).",
-    options: &[],
+    options: &[VERIFY_AFTER],
     create,
 };
 
@@ -96,7 +97,9 @@ pub fn carry<'c, 'a>(
 }
 
 #[derive(Clone, Debug)]
-struct Lower;
+struct Lower {
+    after: VerifyAfter,
+}
 
 /// The parts of a generic indirect op.
 struct Parts<'c, 'a> {
@@ -201,43 +204,42 @@ impl<'c> RunExternalPass<'c> for Lower {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let views: Vec<View> = collect(&operation, |op| {
-            View::of(*op).is_some_and(|v| {
-                v.is_nisa()
-                    && matches!(
-                        v.mnemonic(),
-                        "generic_indirect_load" | "generic_indirect_save"
-                    )
-            })
-        })
-        .into_iter()
-        .filter_map(View::of)
-        .collect();
-        let mut failed = false;
-        for v in &views {
-            if let Some(message) = check(v) {
-                refuse(&v.op(), message);
-                failed = true;
+        let ok = sundial_dialects::tile::with_tile_cache(|| -> bool {
+            let views: Vec<View> = collect_views(&operation, |spec| {
+                matches!(spec.name, "generic_indirect_load" | "generic_indirect_save")
+            });
+            let mut failed = false;
+            for v in &views {
+                if let Some(message) = check(v) {
+                    refuse(&v.op(), message);
+                    failed = true;
+                }
             }
-        }
-        if failed {
-            pass.signal_failure();
-            return;
-        }
-        let rewriter = Rewriter::new(&operation);
-        for v in &views {
-            if let Err(e) = apply(&rewriter, v) {
-                refuse(&v.op(), format!("could not be lowered: {e}"));
+            if failed {
                 pass.signal_failure();
-                return;
+                return false;
             }
+            let rewriter = Rewriter::new(&operation);
+            for v in &views {
+                if let Err(e) = apply(&rewriter, v) {
+                    refuse(&v.op(), format!("could not be lowered: {e}"));
+                    pass.signal_failure();
+                    return false;
+                }
+            }
+            true
+        });
+        if ok {
+            self.after.check(&operation, pass);
         }
     }
 }
 
-fn create(_options: &PassOptions) -> Pass {
+fn create(options: &PassOptions) -> Pass {
     create_external(
-        Lower,
+        Lower {
+            after: VerifyAfter::from_options(options),
+        },
         TypeId::create(&PASS_ID),
         "SundialLowerGenericIndirect",
         INFO.name,

@@ -34,8 +34,10 @@ use petgraph::{
     stable_graph::{NodeIndex, StableDiGraph},
     visit::EdgeRef,
 };
-use std::collections::HashMap;
-use sundial_dialects::{tile::Tile, view::View};
+use sundial_dialects::{
+    tile::Tile,
+    view::{FastMap as HashMap, FastSet, View},
+};
 
 /// A buffer (root allocation) of the analysed block, by index.
 pub type BufferId = usize;
@@ -129,7 +131,7 @@ pub struct Node<'c, 'a> {
 }
 
 /// The kind of an ordering dependency.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dep {
     /// Read after write: the target reads what the source wrote.
     Flow,
@@ -140,7 +142,7 @@ pub enum Dep {
 }
 
 /// An edge: a dependency on one buffer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Edge {
     /// Its kind.
     pub dep: Dep,
@@ -173,6 +175,7 @@ pub struct MemoryGraph<'c, 'a> {
     view_reads: HashMap<usize, Vec<Value<'c, 'a>>>,
     nodes: HashMap<usize, NodeIndex>,
     by_position: Vec<Option<NodeIndex>>,
+    edges: FastSet<(NodeIndex, NodeIndex, Edge)>,
     live: Vec<Live>,
 }
 
@@ -182,10 +185,11 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
         let mut g = MemoryGraph {
             graph: StableDiGraph::new(),
             buffers: Vec::new(),
-            places: HashMap::new(),
-            view_reads: HashMap::new(),
-            nodes: HashMap::new(),
+            places: HashMap::default(),
+            view_reads: HashMap::default(),
+            nodes: HashMap::default(),
             by_position: Vec::new(),
+            edges: FastSet::default(),
             live: Vec::new(),
         };
         for index in 0..block.argument_count() {
@@ -334,7 +338,7 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
         if values.is_empty() {
             return;
         }
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = FastSet::default();
         let mut accesses = Vec::new();
         for value in values {
             let place = self.place_or_new(value);
@@ -417,11 +421,9 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
 
     fn add_edge(&mut self, from: NodeIndex, to: NodeIndex, dep: Dep, buffer: BufferId) {
         let edge = Edge { dep, buffer };
-        if !self
-            .graph
-            .edges_connecting(from, to)
-            .any(|e| *e.weight() == edge)
-        {
+        // A set, not a scan of `from`'s edges: a tile written once and read by thousands of
+        // ops would make that quadratic.
+        if self.edges.insert((from, to, edge)) {
             self.graph.add_edge(from, to, edge);
         }
     }
@@ -545,7 +547,11 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
         if let Some(slot) = self.by_position.get_mut(position) {
             *slot = None;
         }
-        self.nodes.retain(|_, n| *n != gone);
+        // By key (the op pointer, never dereferenced: the op is already erased).
+        let key = op_key(&self.graph[gone].op);
+        if self.nodes.get(&key) == Some(&gone) {
+            self.nodes.remove(&key);
+        }
         self.graph.remove_node(gone);
         for (from, to, edge) in moved {
             // Program order is kept: an edge that would point backwards (an access of the

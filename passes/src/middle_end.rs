@@ -1,16 +1,19 @@
 //! `sundial-middle-end`: the middle end as one named pipeline (pass-rules §1), with the
 //! verifier after every pass and the phase checks where a phase begins.
 //!
-//! | # | pass | then |
+//! | # | pass | then verifies |
 //! |---|---|---|
-//! | 1 | `sundial-resolve-engine` | `sundial-verify` |
-//! | 2 | `sundial-decompose` | `sundial-verify` |
-//! | 3 | `sundial-infer-intrinsic{contract}` | `sundial-verify` |
+//! | 1 | `sundial-resolve-engine` | logical |
+//! | 2 | `sundial-decompose` | logical |
+//! | 3 | `sundial-infer-intrinsic{contract}` | logical |
 //! | 4 | (`sundial-partition-tiling`: not yet in this pipeline) | |
-//! | 5 | `sundial-legalize-partition-reduce` | `sundial-verify{phase=tiled}` |
-//! | 6 | `sundial-generic-load-to-gather{target}` | `sundial-verify{phase=tiled}` |
-//! | 7 | `sundial-lower-generic-indirect` | `sundial-verify{phase=tiled}` |
-//! | 8 | `sundial-resolve-dge{target}` | `sundial-verify{phase=selection}` |
+//! | 5 | `sundial-legalize-partition-reduce` | tiled |
+//! | 6 | `sundial-generic-load-to-gather{target}` | tiled |
+//! | 7 | `sundial-lower-generic-indirect` | tiled |
+//! | 8 | `sundial-resolve-dge{target}` | selection |
+//!
+//! Each pass runs the verifier of `sundial-verify` (with the phase's checks) on its own result
+//! (`verify=<phase>`), and MLIR's verifier runs after each, as the pass manager does.
 //!
 //! Afterwards every op that takes an engine or a DGE mode carries a concrete one, no generic or
 //! composite op remains, and no SBUF/PSUM tile has more than 128 partitions (what instruction
@@ -19,8 +22,9 @@
 //! logical tiles have more than 128 partitions outside partition reductions stops there with
 //! the phase check's diagnostic.
 //!
-//! Options: `target` (default the module's `sundial.target`) goes to the passes and verifiers
-//! that take one; `contract` (false) to `sundial-infer-intrinsic`.
+//! Options: `target` (default the module's `sundial.target`) goes to the passes that take one
+//! (and the verifiers they run: the steps before use the module's target, the last one's
+//! selection-phase check the option's); `contract` (false) to `sundial-infer-intrinsic`.
 
 use crate::registry::{OptionKind, PassOption, PassOptions, PipelineInfo};
 use sundial_dialects::enums::Target;
@@ -46,44 +50,39 @@ pub const INFO: PipelineInfo = PipelineInfo {
     expand,
 };
 
-/// The pipeline text `sundial-middle-end{options}` stands for.
+/// The pipeline text `sundial-middle-end{options}` stands for: each pass verifies its result
+/// itself (its `verify` option: the checks of `sundial-verify`, one pass fewer for MLIR's own
+/// verifier to follow).
 pub fn expand(options: &PassOptions) -> String {
     let target = options.get("target").filter(|t| !t.is_empty());
-    let with_target = |pass: &str, extra: &str| {
-        let mut opts: Vec<String> = Vec::new();
-        if let Some(t) = target {
+    let pass = |name: &str, takes_target: bool, extra: &[&str]| {
+        let mut opts: Vec<String> = extra.iter().map(|e| e.to_string()).collect();
+        if let (true, Some(t)) = (takes_target, target) {
             opts.push(format!("target={t}"));
         }
-        if !extra.is_empty() {
-            opts.push(extra.to_string());
-        }
-        if opts.is_empty() {
-            pass.to_string()
-        } else {
-            format!("{pass}{{{}}}", opts.join(" "))
-        }
+        format!("{name}{{{}}}", opts.join(" "))
     };
-    let verify = |phase: &str| with_target("sundial-verify", &format!("phase={phase}"));
     let contract = if options.flag("contract") {
-        "sundial-infer-intrinsic{contract=true}"
+        "contract=true"
     } else {
-        "sundial-infer-intrinsic"
+        "contract=false"
     };
     [
-        "sundial-resolve-engine".to_string(),
-        verify("logical"),
-        "sundial-decompose".to_string(),
-        verify("logical"),
-        contract.to_string(),
-        verify("logical"),
-        "sundial-legalize-partition-reduce".to_string(),
-        verify("tiled"),
-        with_target("sundial-generic-load-to-gather", ""),
-        verify("tiled"),
-        "sundial-lower-generic-indirect".to_string(),
-        verify("tiled"),
-        with_target("sundial-resolve-dge", ""),
-        verify("selection"),
+        pass("sundial-resolve-engine", false, &["verify=logical"]),
+        pass("sundial-decompose", false, &["verify=logical"]),
+        pass(
+            "sundial-infer-intrinsic",
+            false,
+            &[contract, "verify=logical"],
+        ),
+        pass(
+            "sundial-legalize-partition-reduce",
+            false,
+            &["verify=tiled"],
+        ),
+        pass("sundial-generic-load-to-gather", true, &["verify=tiled"]),
+        pass("sundial-lower-generic-indirect", false, &["verify=tiled"]),
+        pass("sundial-resolve-dge", true, &["verify=selection"]),
     ]
     .join(",")
 }

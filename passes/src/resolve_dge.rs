@@ -33,7 +33,8 @@
 
 use crate::{
     registry::{OptionKind, PassInfo, PassOption, PassOptions},
-    rewrite::{ap_of, collect, is_kernel_argument, refuse, set_str},
+    rewrite::{ap_of, collect_views, is_kernel_argument, refuse, set_str},
+    verify_pass::{VERIFY_AFTER, VerifyAfter},
 };
 use melior::{
     ContextRef,
@@ -76,6 +77,7 @@ pub const INFO: PassInfo = PassInfo {
             default: "true",
             help: "Let DMAs touching kernel arguments use DGE",
         },
+        VERIFY_AFTER,
     ],
     create,
 };
@@ -90,6 +92,7 @@ const DMA_OPS: &[&str] = &[
 
 #[derive(Clone, Debug)]
 struct ResolveDge {
+    after: VerifyAfter,
     target: Option<Target>,
     par_min: i64,
     io_dge: bool,
@@ -281,61 +284,65 @@ impl<'c> RunExternalPass<'c> for ResolveDge {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let targets: Vec<View> = collect(&operation, |op| {
-            View::of(*op).is_some_and(|v| v.is_nisa() && DMA_OPS.contains(&v.mnemonic()))
-        })
-        .into_iter()
-        .filter_map(View::of)
-        .collect();
-        let mut decided = Vec::new();
-        let mut failed = false;
-        for v in &targets {
-            let target = self.target.or_else(|| target_of(&v.op()));
-            let mode = v
-                .str_attr("dge_mode")
-                .and_then(|m| DgeMode::parse(&m))
-                .unwrap_or(DgeMode::Unknown);
-            if mode != DgeMode::Unknown {
-                if let Some(why) = self.check_explicit(v, mode, target) {
+        let ok = sundial_dialects::tile::with_tile_cache(|| -> bool {
+            let targets: Vec<View> = collect_views(&operation, |spec| DMA_OPS.contains(&spec.name));
+            let mut decided = Vec::new();
+            let mut failed = false;
+            for v in &targets {
+                let target = self.target.or_else(|| target_of(&v.op()));
+                let mode = v
+                    .str_attr("dge_mode")
+                    .and_then(|m| DgeMode::parse(&m))
+                    .unwrap_or(DgeMode::Unknown);
+                if mode != DgeMode::Unknown {
+                    if let Some(why) = self.check_explicit(v, mode, target) {
+                        refuse(
+                            &v.op(),
+                            format!(
+                                "dge_mode \"{mode}\" is not legal here: {why} (rule: dge mode)"
+                            ),
+                        );
+                        failed = true;
+                    }
+                    continue;
+                }
+                let Some(target) = target else {
                     refuse(
                         &v.op(),
-                        format!("dge_mode \"{mode}\" is not legal here: {why} (rule: dge mode)"),
+                        "dge_mode \"unknown\" cannot be resolved without a target (DGE differs by NeuronCore version): name one with sundial.target or the pass option target (rule: dge needs a target)",
                     );
                     failed = true;
-                }
-                continue;
-            }
-            let Some(target) = target else {
-                refuse(
-                    &v.op(),
-                    "dge_mode \"unknown\" cannot be resolved without a target (DGE differs by NeuronCore version): name one with sundial.target or the pass option target (rule: dge needs a target)",
-                );
-                failed = true;
-                continue;
-            };
-            match self.resolve(v, target) {
-                Ok(m) => decided.push((v.op(), m)),
-                Err(why) => {
-                    refuse(
-                        &v.op(),
-                        format!("dge_mode: no legal DGE mode: {why} (rule: dge mode)"),
-                    );
-                    failed = true;
+                    continue;
+                };
+                match self.resolve(v, target) {
+                    Ok(m) => decided.push((v.op(), m)),
+                    Err(why) => {
+                        refuse(
+                            &v.op(),
+                            format!("dge_mode: no legal DGE mode: {why} (rule: dge mode)"),
+                        );
+                        failed = true;
+                    }
                 }
             }
-        }
-        if failed {
-            pass.signal_failure();
-            return;
-        }
-        for (op, mode) in decided {
-            set_str(&op, "dge_mode", mode.as_str());
+            if failed {
+                pass.signal_failure();
+                return false;
+            }
+            for (op, mode) in decided {
+                set_str(&op, "dge_mode", mode.as_str());
+            }
+            true
+        });
+        if ok {
+            self.after.check(&operation, pass);
         }
     }
 }
 
 fn create(options: &PassOptions) -> Pass {
     let pass = ResolveDge {
+        after: VerifyAfter::from_options(options),
         target: options.get("target").and_then(Target::from_name),
         par_min: options
             .get("dge-par-min-size")

@@ -21,7 +21,8 @@
 
 use crate::{
     registry::{PassInfo, PassOptions},
-    rewrite::{collect, refuse, set_str, users},
+    rewrite::{collect_views, refuse, set_str, users},
+    verify_pass::{VERIFY_AFTER, VerifyAfter},
 };
 use melior::{
     ContextRef,
@@ -50,12 +51,14 @@ pub const INFO: PassInfo = PassInfo {
     name: "sundial-resolve-engine",
     summary: "Give every NISA op that takes an engine an explicit, concrete one",
     description: "int32/uint32 tensor_tensor add/subtract/mult without PSUM operands -> gpsimd; register ops -> the engine of the ops sharing the register; otherwise the table's (resolved) default engine. Explicit engines are kept (the verifier checks them).",
-    options: &[],
+    options: &[VERIFY_AFTER],
     create,
 };
 
 #[derive(Clone, Debug)]
-struct ResolveEngine;
+struct ResolveEngine {
+    after: VerifyAfter,
+}
 
 /// The engine rule 1 or 3 gives `v`, or `None` for a register op (rule 2).
 fn rule_engine(v: &View<'_, '_>) -> Option<Engine> {
@@ -147,64 +150,72 @@ impl<'c> RunExternalPass<'c> for ResolveEngine {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let targets: Vec<View> = collect(&operation, |op| {
-            View::of(*op).is_some_and(|v| unresolved(&v))
-        })
-        .into_iter()
-        .filter_map(View::of)
-        .collect();
-        // Decide everything first: a refusal leaves the IR untouched.
-        let mut decided = Vec::with_capacity(targets.len());
-        let mut failed = false;
-        for v in &targets {
-            let engine = match rule_engine(v) {
-                Some(e) => e,
-                None => {
-                    let mut engines = Vec::new();
-                    for reg in registers(v) {
-                        sharing_engines(reg, &v.op(), &mut engines);
-                    }
-                    engines.sort();
-                    match engines.as_slice() {
-                        [e] if v.spec().engines.contains(e) => *e,
-                        [] => {
-                            refuse(
-                                &v.op(),
-                                "engine: no op that shares its register names an engine, so the sequencer that holds the register is unknown; write the engine (rule: register engine)",
-                            );
-                            failed = true;
-                            continue;
+        let ok = sundial_dialects::tile::with_tile_cache(|| -> bool {
+            let targets: Vec<View> = collect_views(&operation, |spec| {
+                !spec.engines.is_empty() && !GENERIC_OPS.iter().any(|(name, _)| *name == spec.name)
+            })
+            .into_iter()
+            .filter(unresolved)
+            .collect();
+            // Decide everything first: a refusal leaves the IR untouched.
+            let mut decided = Vec::with_capacity(targets.len());
+            let mut failed = false;
+            for v in &targets {
+                let engine = match rule_engine(v) {
+                    Some(e) => e,
+                    None => {
+                        let mut engines = Vec::new();
+                        for reg in registers(v) {
+                            sharing_engines(reg, &v.op(), &mut engines);
                         }
-                        several => {
-                            let names: Vec<&str> = several.iter().map(|e| e.as_str()).collect();
-                            refuse(
-                                &v.op(),
-                                format!(
-                                    "engine: the ops that share its register run on {}; a register lives in one engine's sequencer (rule: register engine)",
-                                    names.join(" and ")
-                                ),
-                            );
-                            failed = true;
-                            continue;
+                        engines.sort();
+                        match engines.as_slice() {
+                            [e] if v.spec().engines.contains(e) => *e,
+                            [] => {
+                                refuse(
+                                    &v.op(),
+                                    "engine: no op that shares its register names an engine, so the sequencer that holds the register is unknown; write the engine (rule: register engine)",
+                                );
+                                failed = true;
+                                continue;
+                            }
+                            several => {
+                                let names: Vec<&str> = several.iter().map(|e| e.as_str()).collect();
+                                refuse(
+                                    &v.op(),
+                                    format!(
+                                        "engine: the ops that share its register run on {}; a register lives in one engine's sequencer (rule: register engine)",
+                                        names.join(" and ")
+                                    ),
+                                );
+                                failed = true;
+                                continue;
+                            }
                         }
                     }
-                }
-            };
-            decided.push((v.op(), engine));
-        }
-        if failed {
-            pass.signal_failure();
-            return;
-        }
-        for (op, engine) in decided {
-            set_str(&op, "engine", engine.as_str());
+                };
+                decided.push((v.op(), engine));
+            }
+            if failed {
+                pass.signal_failure();
+                return false;
+            }
+            for (op, engine) in decided {
+                set_str(&op, "engine", engine.as_str());
+            }
+            true
+        });
+        if ok {
+            self.after.check(&operation, pass);
         }
     }
 }
 
-fn create(_options: &PassOptions) -> Pass {
+fn create(options: &PassOptions) -> Pass {
     create_external(
-        ResolveEngine,
+        ResolveEngine {
+            after: VerifyAfter::from_options(options),
+        },
         TypeId::create(&PASS_ID),
         "SundialResolveEngine",
         INFO.name,

@@ -261,3 +261,19 @@ pub fn ap_of<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<View<'c, 'a>> {
 pub fn set_operand(op: &OperationRef<'_, '_>, index: usize, value: Value<'_, '_>) {
     unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), index as isize, value.to_raw()) }
 }
+
+/// The NISA ops nested in `root` whose table row passes `pick`, as views (the row is looked up
+/// from the op's name without copying it; a view is built only for the ops picked).
+pub fn collect_views<'c, 'a>(
+    root: &OperationRef<'c, 'a>,
+    mut pick: impl FnMut(&'static sundial_dialects::spec::OpSpec) -> bool,
+) -> Vec<View<'c, 'a>> {
+    let nisa = sundial_dialects::nisa::OPS.as_ptr_range();
+    collect(root, |op| {
+        sundial_dialects::view::spec_entry_of_raw(op.to_raw())
+            .is_some_and(|(_, spec)| nisa.contains(&(spec as *const _)) && pick(spec))
+    })
+    .into_iter()
+    .filter_map(View::of)
+    .collect()
+}

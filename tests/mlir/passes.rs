@@ -115,3 +115,36 @@ func.func @k(%y: memref<128x64xf32, "sbuf">, %x: memref<128x64xf32, "sbuf">, %in
         assert_eq!(out.contains("op1 = \"add\""), fused, "{out}");
     }
 }
+
+/// The benchmark's generated kernel is valid and goes through the whole middle end to IR ready
+/// for selection, every block folded as the workload's docs say.
+#[test]
+fn the_benchmark_workload_runs_through_the_middle_end() {
+    let session = Session::new().unwrap();
+    let text = sundial::workload::middle_end_kernel(3);
+    let mut module = session.parse(text.as_bytes(), "w.mlir").module.unwrap();
+    let options = MiddleEndOptions {
+        target: Some(sundial_dialects::enums::Target::Cayman),
+        contract: false,
+    };
+    session
+        .run_middle_end(&mut module, &options, "w.mlir")
+        .unwrap();
+    let out = session.print(&module, PrintOptions::default());
+    for (needle, count) in [
+        ("op1 = \"add\"", 3),
+        ("{engine = \"gpsimd\", op = \"add\"}", 3),
+        ("imm0 = 5.000000e-01", 3),
+        ("\"nisa.tensor_tensor_power\"", 3),
+        ("\"nisa.cross_lane_reduce_arith\"", 3),
+        ("dge_mode = \"hwdge\"", 3),
+        ("dge_mode = \"none\"", 3),
+    ] {
+        assert_eq!(out.matches(needle).count(), count, "{needle}:\n{out}");
+    }
+    assert!(
+        session
+            .verify_phase(&module, "w.mlir", sundial::Phase::Selection)
+            .is_empty()
+    );
+}
