@@ -49,17 +49,18 @@ pub struct Tile {
 }
 
 thread_local! {
-    /// Decoded tile types by type handle, while [`with_tile_cache`] runs.
+    /// Decoded tile types by type handle, while [`with_caches`] runs.
     static CACHE: std::cell::RefCell<Option<crate::view::FastMap<usize, Result<Tile, String>>>> =
         const { std::cell::RefCell::new(None) };
 }
 
-/// Runs `f` with [`Tile::from_type`] remembering what it decoded. MLIR types are uniqued and
+/// Runs `f` with [`Tile::from_type`] remembering what it decoded, and the op-name lookup of
+/// [`crate::view::spec_entry_of_raw`] what it found. MLIR types and op names are uniqued and
 /// live as long as their context, which outlives any one call of `f` (a verifier walk, a pass
-/// run), so a type handle names one type throughout; the cache is dropped when `f` returns,
-/// before any context can go away and its handles be reused. Nested calls share the outer
-/// cache.
-pub fn with_tile_cache<R>(f: impl FnOnce() -> R) -> R {
+/// run), so a handle names one type or name throughout; the caches are dropped when `f`
+/// returns, before any context can go away and its handles be reused. Nested calls share the
+/// outer caches.
+pub fn with_caches<R>(f: impl FnOnce() -> R) -> R {
     let outermost = CACHE.with(|c| {
         let mut c = c.borrow_mut();
         let fresh = c.is_none();
@@ -68,16 +69,26 @@ pub fn with_tile_cache<R>(f: impl FnOnce() -> R) -> R {
         }
         fresh
     });
+    if outermost {
+        crate::view::name_cache(true);
+    }
     struct Reset(bool);
     impl Drop for Reset {
         fn drop(&mut self) {
             if self.0 {
                 CACHE.with(|c| *c.borrow_mut() = None);
+                crate::view::name_cache(false);
             }
         }
     }
     let _reset = Reset(outermost);
     f()
+}
+
+/// Whether `ty` is a tile type at all (a memref), without decoding or checking it: what an
+/// analysis of verified IR needs to tell tiles from registers.
+pub fn is_tile_type(ty: Type<'_>) -> bool {
+    unsafe { mlirTypeIsAMemRef(ty.to_raw()) }
 }
 
 impl Tile {

@@ -88,7 +88,7 @@ pub fn verify_phase(root: &OperationRef<'_, '_>, target: Option<Target>, phase: 
     }
     // The target of the ops of one parent, looked up once per parent (a kernel's ops share it).
     let mut parent_target: (*mut std::ffi::c_void, Option<Target>) = (std::ptr::null_mut(), None);
-    crate::tile::with_tile_cache(|| {
+    crate::tile::with_caches(|| {
         root.walk(WalkOrder::PreOrder, |op| {
             let raw = op.to_raw();
             let own = module_target(raw);
@@ -480,7 +480,10 @@ impl<'o, 'a, 'c> OpView<'o, 'a, 'c> {
             // Borrowed (no copy per attribute of every op); lossy only for invalid UTF-8.
             let bytes =
                 unsafe { std::slice::from_raw_parts(raw_name.data as *const u8, raw_name.length) };
-            let attr_name: std::borrow::Cow<'_, str> = String::from_utf8_lossy(bytes);
+            let attr_name: std::borrow::Cow<'_, str> = match std::str::from_utf8(bytes) {
+                Ok(text) => std::borrow::Cow::Borrowed(text),
+                Err(_) => String::from_utf8_lossy(bytes),
+            };
             // Dialect-prefixed attributes are discardable annotations (e.g. `sundial.note`).
             if attr_name.contains('.') || self.spec.attr(&attr_name).is_some() {
                 continue;

@@ -153,14 +153,40 @@ pub fn spec_of(name: &str) -> Option<&'static OpSpec> {
     spec_entry(name).map(|(_, s)| s)
 }
 
-/// [`spec_entry`] of a raw op's name, without copying the name.
-pub fn spec_entry_of_raw(op: mlir_sys::MlirOperation) -> Option<(&'static str, &'static OpSpec)> {
-    let name = unsafe { mlir_sys::mlirIdentifierStr(mlir_sys::mlirOperationGetName(op)) };
-    let bytes = unsafe { std::slice::from_raw_parts(name.data as *const u8, name.length) };
-    if !(bytes.starts_with(b"nisa.") || bytes.starts_with(b"bir.")) {
-        return None;
+type NameEntry = Option<(&'static str, &'static OpSpec)>;
+
+thread_local! {
+    /// Op rows by op-name handle, while [`crate::tile::with_caches`] runs.
+    static NAMES: std::cell::RefCell<Option<FastMap<usize, NameEntry>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Turns the op-name cache on or off (the scope of [`crate::tile::with_caches`]).
+pub(crate) fn name_cache(on: bool) {
+    NAMES.with(|n| *n.borrow_mut() = on.then(FastMap::default));
+}
+
+/// [`spec_entry`] of a raw op's name, without copying the name (and, inside
+/// [`crate::tile::with_caches`], without hashing it twice).
+pub fn spec_entry_of_raw(op: mlir_sys::MlirOperation) -> NameEntry {
+    let ident = unsafe { mlir_sys::mlirOperationGetName(op) };
+    let key = ident.ptr as usize;
+    if let Some(hit) = NAMES.with(|n| n.borrow().as_ref().and_then(|m| m.get(&key).copied())) {
+        return hit;
     }
-    std::str::from_utf8(bytes).ok().and_then(spec_entry)
+    let name = unsafe { mlir_sys::mlirIdentifierStr(ident) };
+    let bytes = unsafe { std::slice::from_raw_parts(name.data as *const u8, name.length) };
+    let entry = if bytes.starts_with(b"nisa.") || bytes.starts_with(b"bir.") {
+        std::str::from_utf8(bytes).ok().and_then(spec_entry)
+    } else {
+        None
+    };
+    NAMES.with(|n| {
+        if let Some(m) = n.borrow_mut().as_mut() {
+            m.insert(key, entry);
+        }
+    });
+    entry
 }
 
 fn default_of(spec: &OpSpec, name: &str) -> Option<AttrValue> {
@@ -425,7 +451,7 @@ impl<'c, 'a> View<'c, 'a> {
                 let Ok(value) = self.op.operand(index) else {
                     continue;
                 };
-                if Tile::from_type(value.r#type()).is_ok() {
+                if crate::tile::is_tile_type(value.r#type()) {
                     out.push(TileOperand {
                         group: operand.name,
                         index,

@@ -73,7 +73,7 @@ pub const INFO: PassInfo = PassInfo {
 const POW_TWO_OP: &str = "tensorvectorscalar doesn't support power, use tensor_tensor instead.";
 
 #[derive(Clone, Debug)]
-struct Decompose {
+pub(crate) struct Decompose {
     after: VerifyAfter,
 }
 
@@ -328,11 +328,9 @@ fn apply<'c, 'a>(rewriter: &Rewriter<'c>, v: &View<'c, 'a>, plan: &Plan) -> Resu
     Ok(())
 }
 
-impl<'c> RunExternalPass<'c> for Decompose {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let ok = sundial_dialects::tile::with_tile_cache(|| -> bool {
+impl crate::middle_end::Step for Decompose {
+    fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool {
+        sundial_dialects::tile::with_caches(|| -> bool {
             let views: Vec<View> = collect_views(&operation, |spec| {
                 matches!(
                     spec.name,
@@ -369,18 +367,32 @@ impl<'c> RunExternalPass<'c> for Decompose {
                 }
             }
             true
-        });
-        if ok {
+        })
+    }
+}
+
+impl<'c> RunExternalPass<'c> for Decompose {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        if crate::middle_end::Step::step(self, operation, pass) {
             self.after.check(&operation, pass);
+        }
+    }
+}
+
+impl Decompose {
+    /// The pass with validated `options` (also a step of `sundial-middle-end`).
+    pub(crate) fn new(options: &PassOptions) -> Self {
+        Decompose {
+            after: VerifyAfter::from_options(options),
         }
     }
 }
 
 fn create(options: &PassOptions) -> Pass {
     create_external(
-        Decompose {
-            after: VerifyAfter::from_options(options),
-        },
+        Decompose::new(options),
         TypeId::create(&PASS_ID),
         "SundialDecompose",
         INFO.name,

@@ -89,7 +89,7 @@ pub const INFO: PassInfo = PassInfo {
 };
 
 #[derive(Clone, Debug)]
-struct ToGather {
+pub(crate) struct ToGather {
     after: VerifyAfter,
     target: Option<Target>,
     gather: bool,
@@ -360,11 +360,9 @@ fn apply<'c, 'a>(
     Ok(())
 }
 
-impl<'c> RunExternalPass<'c> for ToGather {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let ok = sundial_dialects::tile::with_tile_cache(|| -> bool {
+impl crate::middle_end::Step for ToGather {
+    fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool {
+        sundial_dialects::tile::with_caches(|| -> bool {
             let views: Vec<View> = collect_views(&operation, |spec| {
                 matches!(
                     spec.name,
@@ -397,24 +395,37 @@ impl<'c> RunExternalPass<'c> for ToGather {
             }
             crate::rewrite::erase_dead_views(&operation);
             true
-        });
-        if ok {
+        })
+    }
+}
+
+impl<'c> RunExternalPass<'c> for ToGather {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        if crate::middle_end::Step::step(self, operation, pass) {
             self.after.check(&operation, pass);
         }
     }
 }
 
+impl ToGather {
+    /// The pass with validated `options` (also a step of `sundial-middle-end`).
+    pub(crate) fn new(options: &PassOptions) -> Self {
+        ToGather {
+            after: VerifyAfter::from_options(options),
+            target: options.get("target").and_then(Target::from_name),
+            gather: options.get("enable-gather") != Some("false"),
+            dge: options
+                .get("enable-dge-on-indirect-dma")
+                .map(|v| v == "true"),
+        }
+    }
+}
+
 fn create(options: &PassOptions) -> Pass {
-    let pass = ToGather {
-        after: VerifyAfter::from_options(options),
-        target: options.get("target").and_then(Target::from_name),
-        gather: options.get("enable-gather") != Some("false"),
-        dge: options
-            .get("enable-dge-on-indirect-dma")
-            .map(|v| v == "true"),
-    };
     create_external(
-        pass,
+        ToGather::new(options),
         TypeId::create(&PASS_ID),
         "SundialGenericLoadToGather",
         INFO.name,

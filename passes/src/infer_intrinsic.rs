@@ -130,7 +130,7 @@ const FP32_PRODUCERS: &[&str] = &[
 ];
 
 #[derive(Clone, Debug)]
-struct Infer {
+pub(crate) struct Infer {
     after: VerifyAfter,
     contract: bool,
     fuse_io: bool,
@@ -295,7 +295,7 @@ impl Infer {
             return None;
         }
         let tt = tile_of(t)?;
-        let (pe, ce) = (engine(&pv), engine(&cv));
+        let (pe, ce) = (engine(&pv), engine(cv));
         let fp32_engine = |e: Engine| matches!(e, Engine::Vector | Engine::Scalar);
         // Cast input: a widening copy before an fp32 consumer.
         if pv.mnemonic() == "tensor_copy"
@@ -321,7 +321,7 @@ impl Infer {
                 .spec()
                 .operands
                 .iter()
-                .find(|o| o.name == operand_group(&cv, operand))?;
+                .find(|o| o.name == operand_group(cv, operand))?;
             let accepts = match spec.kind {
                 OperandKind::Tile { spaces, dtypes, .. } => {
                     spaces.contains(xt.space) && dtypes.contains(xt.dtype)
@@ -346,7 +346,7 @@ impl Infer {
             let (lhs, rhs) = (cv.value("lhs")?, cv.value("rhs")?);
             let t_is_lhs = lhs == t;
             let other = if t_is_lhs { rhs } else { lhs };
-            if !exact_in(value, tt.dtype) || other == t || !all_float(&cv) {
+            if !exact_in(value, tt.dtype) || other == t || !all_float(cv) {
                 return None;
             }
             return Some(Fold::Fuse(FusedOp::Broadcast {
@@ -361,11 +361,11 @@ impl Infer {
         }
         // fma: a tensor-scalar step feeding a tensor-scalar step or a tensor-tensor op.
         if let Some(step0) = single_step(&pv) {
-            if !all_float(&pv) || !all_float(&cv) || !self.may_contract(&pv, &cv, &tt) {
+            if !all_float(&pv) || !all_float(cv) || !self.may_contract(&pv, cv, &tt) {
                 return None;
             }
             let data = pv.value("data")?;
-            if let Some(step1) = single_step(&cv) {
+            if let Some(step1) = single_step(cv) {
                 let scalar_form = pe == Engine::Scalar
                     && ce == Engine::Scalar
                     && step0.op == "mult"
@@ -593,11 +593,9 @@ fn build<'c, 'a>(
     }
 }
 
-impl<'c> RunExternalPass<'c> for Infer {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let ok = sundial_dialects::tile::with_tile_cache(|| -> bool {
+impl crate::middle_end::Step for Infer {
+    fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool {
+        sundial_dialects::tile::with_caches(|| -> bool {
             let rewriter = Rewriter::new(&operation);
             for block in blocks(&operation) {
                 if let Err((op, e)) = self.run_block(&rewriter, block) {
@@ -608,25 +606,38 @@ impl<'c> RunExternalPass<'c> for Infer {
             }
             erase_dead_views(&operation);
             true
-        });
-        if ok {
+        })
+    }
+}
+
+impl<'c> RunExternalPass<'c> for Infer {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        if crate::middle_end::Step::step(self, operation, pass) {
             self.after.check(&operation, pass);
         }
     }
 }
 
+impl Infer {
+    /// The pass with validated `options` (also a step of `sundial-middle-end`).
+    pub(crate) fn new(options: &PassOptions) -> Self {
+        Infer {
+            after: VerifyAfter::from_options(options),
+            contract: options.flag("contract"),
+            fuse_io: options.get("fuse-io") != Some("false"),
+            min_nonlocals: options
+                .get("min-nonlocals")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0),
+        }
+    }
+}
+
 fn create(options: &PassOptions) -> Pass {
-    let pass = Infer {
-        after: VerifyAfter::from_options(options),
-        contract: options.flag("contract"),
-        fuse_io: options.get("fuse-io") != Some("false"),
-        min_nonlocals: options
-            .get("min-nonlocals")
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0),
-    };
     create_external(
-        pass,
+        Infer::new(options),
         TypeId::create(&PASS_ID),
         "SundialInferIntrinsic",
         INFO.name,

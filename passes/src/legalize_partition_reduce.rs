@@ -56,7 +56,7 @@ pub const INFO: PassInfo = PassInfo {
 };
 
 #[derive(Clone, Debug)]
-struct Legalize {
+pub(crate) struct Legalize {
     after: VerifyAfter,
 }
 
@@ -288,11 +288,9 @@ fn apply<'c, 'a>(rewriter: &Rewriter<'c>, job: &Job<'c, 'a>) -> Result<(), Build
     Ok(())
 }
 
-impl<'c> RunExternalPass<'c> for Legalize {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let ok = sundial_dialects::tile::with_tile_cache(|| -> bool {
+impl crate::middle_end::Step for Legalize {
+    fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool {
+        sundial_dialects::tile::with_caches(|| -> bool {
             let views: Vec<View> = collect_views(&operation, |spec| {
                 matches!(
                     spec.name,
@@ -327,18 +325,32 @@ impl<'c> RunExternalPass<'c> for Legalize {
                 }
             }
             true
-        });
-        if ok {
+        })
+    }
+}
+
+impl<'c> RunExternalPass<'c> for Legalize {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        if crate::middle_end::Step::step(self, operation, pass) {
             self.after.check(&operation, pass);
+        }
+    }
+}
+
+impl Legalize {
+    /// The pass with validated `options` (also a step of `sundial-middle-end`).
+    pub(crate) fn new(options: &PassOptions) -> Self {
+        Legalize {
+            after: VerifyAfter::from_options(options),
         }
     }
 }
 
 fn create(options: &PassOptions) -> Pass {
     create_external(
-        Legalize {
-            after: VerifyAfter::from_options(options),
-        },
+        Legalize::new(options),
         TypeId::create(&PASS_ID),
         "SundialLegalizePartitionReduce",
         INFO.name,

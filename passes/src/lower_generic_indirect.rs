@@ -97,7 +97,7 @@ pub fn carry<'c, 'a>(
 }
 
 #[derive(Clone, Debug)]
-struct Lower {
+pub(crate) struct Lower {
     after: VerifyAfter,
 }
 
@@ -200,11 +200,9 @@ fn apply<'c, 'a>(rewriter: &Rewriter<'c>, v: &View<'c, 'a>) -> Result<(), BuildE
     Ok(())
 }
 
-impl<'c> RunExternalPass<'c> for Lower {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let ok = sundial_dialects::tile::with_tile_cache(|| -> bool {
+impl crate::middle_end::Step for Lower {
+    fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool {
+        sundial_dialects::tile::with_caches(|| -> bool {
             let views: Vec<View> = collect_views(&operation, |spec| {
                 matches!(spec.name, "generic_indirect_load" | "generic_indirect_save")
             });
@@ -228,18 +226,32 @@ impl<'c> RunExternalPass<'c> for Lower {
                 }
             }
             true
-        });
-        if ok {
+        })
+    }
+}
+
+impl<'c> RunExternalPass<'c> for Lower {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        if crate::middle_end::Step::step(self, operation, pass) {
             self.after.check(&operation, pass);
+        }
+    }
+}
+
+impl Lower {
+    /// The pass with validated `options` (also a step of `sundial-middle-end`).
+    pub(crate) fn new(options: &PassOptions) -> Self {
+        Lower {
+            after: VerifyAfter::from_options(options),
         }
     }
 }
 
 fn create(options: &PassOptions) -> Pass {
     create_external(
-        Lower {
-            after: VerifyAfter::from_options(options),
-        },
+        Lower::new(options),
         TypeId::create(&PASS_ID),
         "SundialLowerGenericIndirect",
         INFO.name,

@@ -35,7 +35,7 @@ use petgraph::{
     visit::EdgeRef,
 };
 use sundial_dialects::{
-    tile::Tile,
+    tile::is_tile_type,
     view::{FastMap as HashMap, FastSet, View},
 };
 
@@ -195,7 +195,7 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
         for index in 0..block.argument_count() {
             if let Ok(arg) = block.argument(index) {
                 let value: Value<'c, 'a> = arg.into();
-                if Tile::from_type(value.r#type()).is_ok() {
+                if is_tile_type(value.r#type()) {
                     g.new_buffer(value, BufferKind::Argument);
                 }
             }
@@ -301,7 +301,7 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
         for group in ["vector_offset", "scalar_offset"] {
             if let Some(value) = v.value(group) {
                 indirect = true;
-                if Tile::from_type(value.r#type()).is_ok() {
+                if is_tile_type(value.r#type()) {
                     index_tiles.push(value);
                 }
             }
@@ -328,10 +328,8 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
     /// An op the analysis does not model: it reads and writes every tile it names and every
     /// tile defined outside its regions that its regions use.
     fn visit_opaque(&mut self, op: OperationRef<'c, 'a>, position: usize) {
-        let mut values: Vec<Value<'c, 'a>> = op
-            .operands()
-            .filter(|v| Tile::from_type(v.r#type()).is_ok())
-            .collect();
+        let mut values: Vec<Value<'c, 'a>> =
+            op.operands().filter(|v| is_tile_type(v.r#type())).collect();
         if op.region_count() > 0 {
             collect_outer_tiles(op, &mut values);
         }
@@ -614,7 +612,7 @@ fn collect_outer_tiles<'c, 'a>(op: OperationRef<'c, 'a>, out: &mut Vec<Value<'c,
             return melior::ir::operation::WalkResult::Advance;
         }
         for value in inner.operands() {
-            if Tile::from_type(value.r#type()).is_ok() && !defined_inside(value, root) {
+            if is_tile_type(value.r#type()) && !defined_inside(value, root) {
                 // Re-bound to the outer op's lifetimes: the value is defined outside `op`.
                 out.push(unsafe { Value::from_raw(value.to_raw()) });
             }

@@ -267,10 +267,13 @@ fn add_elements(
                 None => Vec::new(),
             };
             let options = info.parse_options(&raw)?;
-            let expansion = (info.expand)(&options);
-            // The expansion names Rust passes only (no pipeline), so this recursion is one level.
-            let elements = parse(&expansion)?;
-            add_elements(context, opm, &elements)?;
+            if let Some(create) = info.create {
+                opm.add_pass(create(&options));
+            } else {
+                // The expansion names Rust passes only (no pipeline): one level of recursion.
+                let elements = parse(&(info.expand)(&options))?;
+                add_elements(context, opm, &elements)?;
+            }
         } else if let Some(info) = registry::lookup(&e.name) {
             let raw = match &e.options {
                 Some(text) => parse_options(text).map_err(|m| format!("pass '{}': {m}", e.name))?,

@@ -128,8 +128,11 @@ pub struct PipelineInfo {
     pub summary: &'static str,
     /// Options (handed to the passes that take them).
     pub options: &'static [PassOption],
-    /// The pipeline text the element stands for, given validated options.
+    /// The pipeline text the element is equivalent to, given validated options.
     pub expand: fn(&PassOptions) -> String,
+    /// A single pass that does the same (faster, see `middle_end`); `None`: the pipeline is
+    /// added as its expansion.
+    pub create: Option<fn(&PassOptions) -> Pass>,
 }
 
 impl PipelineInfo {

@@ -91,7 +91,7 @@ const DMA_OPS: &[&str] = &[
 ];
 
 #[derive(Clone, Debug)]
-struct ResolveDge {
+pub(crate) struct ResolveDge {
     after: VerifyAfter,
     target: Option<Target>,
     par_min: i64,
@@ -280,11 +280,9 @@ impl ResolveDge {
     }
 }
 
-impl<'c> RunExternalPass<'c> for ResolveDge {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let ok = sundial_dialects::tile::with_tile_cache(|| -> bool {
+impl crate::middle_end::Step for ResolveDge {
+    fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool {
+        sundial_dialects::tile::with_caches(|| -> bool {
             let targets: Vec<View> = collect_views(&operation, |spec| DMA_OPS.contains(&spec.name));
             let mut decided = Vec::new();
             let mut failed = false;
@@ -333,25 +331,38 @@ impl<'c> RunExternalPass<'c> for ResolveDge {
                 set_str(&op, "dge_mode", mode.as_str());
             }
             true
-        });
-        if ok {
+        })
+    }
+}
+
+impl<'c> RunExternalPass<'c> for ResolveDge {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        if crate::middle_end::Step::step(self, operation, pass) {
             self.after.check(&operation, pass);
         }
     }
 }
 
+impl ResolveDge {
+    /// The pass with validated `options` (also a step of `sundial-middle-end`).
+    pub(crate) fn new(options: &PassOptions) -> Self {
+        ResolveDge {
+            after: VerifyAfter::from_options(options),
+            target: options.get("target").and_then(Target::from_name),
+            par_min: options
+                .get("dge-par-min-size")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(128),
+            io_dge: options.get("enable-dge-on-io-dma") != Some("false"),
+        }
+    }
+}
+
 fn create(options: &PassOptions) -> Pass {
-    let pass = ResolveDge {
-        after: VerifyAfter::from_options(options),
-        target: options.get("target").and_then(Target::from_name),
-        par_min: options
-            .get("dge-par-min-size")
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(128),
-        io_dge: options.get("enable-dge-on-io-dma") != Some("false"),
-    };
     create_external(
-        pass,
+        ResolveDge::new(options),
         TypeId::create(&PASS_ID),
         "SundialResolveDge",
         INFO.name,

@@ -56,7 +56,7 @@ pub const INFO: PassInfo = PassInfo {
 };
 
 #[derive(Clone, Debug)]
-struct ResolveEngine {
+pub(crate) struct ResolveEngine {
     after: VerifyAfter,
 }
 
@@ -146,11 +146,9 @@ fn sharing_engines(reg: Value<'_, '_>, this: &OperationRef<'_, '_>, out: &mut Ve
     }
 }
 
-impl<'c> RunExternalPass<'c> for ResolveEngine {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let ok = sundial_dialects::tile::with_tile_cache(|| -> bool {
+impl crate::middle_end::Step for ResolveEngine {
+    fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool {
+        sundial_dialects::tile::with_caches(|| -> bool {
             let targets: Vec<View> = collect_views(&operation, |spec| {
                 !spec.engines.is_empty() && !GENERIC_OPS.iter().any(|(name, _)| *name == spec.name)
             })
@@ -204,18 +202,32 @@ impl<'c> RunExternalPass<'c> for ResolveEngine {
                 set_str(&op, "engine", engine.as_str());
             }
             true
-        });
-        if ok {
+        })
+    }
+}
+
+impl<'c> RunExternalPass<'c> for ResolveEngine {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        if crate::middle_end::Step::step(self, operation, pass) {
             self.after.check(&operation, pass);
+        }
+    }
+}
+
+impl ResolveEngine {
+    /// The pass with validated `options` (also a step of `sundial-middle-end`).
+    pub(crate) fn new(options: &PassOptions) -> Self {
+        ResolveEngine {
+            after: VerifyAfter::from_options(options),
         }
     }
 }
 
 fn create(options: &PassOptions) -> Pass {
     create_external(
-        ResolveEngine {
-            after: VerifyAfter::from_options(options),
-        },
+        ResolveEngine::new(options),
         TypeId::create(&PASS_ID),
         "SundialResolveEngine",
         INFO.name,

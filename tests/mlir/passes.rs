@@ -148,3 +148,31 @@ fn the_benchmark_workload_runs_through_the_middle_end() {
             .is_empty()
     );
 }
+
+/// The compound `sundial-middle-end` pass and the pipeline of separate passes it is equivalent
+/// to (`--list-passes` prints it) do the same on every corpus input: both refuse, or both
+/// print the same IR.
+#[test]
+fn the_middle_end_equals_its_expansion() {
+    let info = sundial_passes::registry::lookup_pipeline("sundial-middle-end").unwrap();
+    let raw = vec![("target".to_string(), "cayman".to_string())];
+    let expansion = (info.expand)(&info.parse_options(&raw).unwrap());
+    let session = Session::new().unwrap();
+    let mut compared = 0;
+    for input in corpus() {
+        let compound = run(
+            &session,
+            &input,
+            "builtin.module(sundial-middle-end{target=cayman})",
+        );
+        let separate = run(&session, &input, &format!("builtin.module({expansion})"));
+        assert_eq!(
+            compound,
+            separate,
+            "on:\n{}",
+            String::from_utf8_lossy(&input)
+        );
+        compared += usize::from(compound.is_some());
+    }
+    assert!(compared > 20, "only {compared} inputs went through");
+}
