@@ -117,6 +117,25 @@ func.func @casts(%y: memref<128x64xbf16, "sbuf">, %x: memref<128x64xf32, "sbuf">
 
 // -----
 
+// The copy's destination is allocated after the producer: the producer cannot write it (its
+// definition would follow its use), so the output cast is not folded.
+// CHECK-LABEL: func.func @cast_after
+// CHECK: %[[T:.*]] = "nisa.alloc"() : () -> memref<128x64xf32, "sbuf">
+// CHECK-NEXT: "nisa.tensor_scalar_arith"(%[[T]], %arg0)
+// CHECK-NEXT: %[[Y:.*]] = "nisa.alloc"() : () -> memref<128x64xbf16, "sbuf">
+// CHECK-NEXT: "nisa.tensor_copy"(%[[Y]], %[[T]])
+func.func @cast_after(%x: memref<128x64xf32, "sbuf">, %o: memref<128x64xbf16, "hbm">) {
+  %t = "nisa.alloc"() : () -> memref<128x64xf32, "sbuf">
+  "nisa.tensor_scalar_arith"(%t, %x) {op0 = "mult", imm0 = 2.0 : f32, engine = "vector", operandSegmentSizes = array<i32: 1, 1, 0, 0>}
+      : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
+  %y = "nisa.alloc"() : () -> memref<128x64xbf16, "sbuf">
+  "nisa.tensor_copy"(%y, %t) {engine = "vector"} : (memref<128x64xbf16, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
+  "nisa.dma_copy"(%o, %y) {engine = "dma"} : (memref<128x64xbf16, "hbm">, memref<128x64xbf16, "sbuf">) -> ()
+  return
+}
+
+// -----
+
 // A bf16 intermediate rounds: folding drops that rounding, so only with contract=true (or
 // both ops marked sundial.contract).
 // CHECK-LABEL: func.func @narrow

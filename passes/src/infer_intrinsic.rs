@@ -454,12 +454,23 @@ impl Infer {
             .reads
             .iter()
             .any(|r| r.place.buffer == y_place.buffer);
+        // The producer will name y: y must exist there (defined before it, or outside the block).
+        let producer = g.graph[p].op;
+        let y_before_p = sundial_dialects::verify::defining_op(y).is_none_or(|def| {
+            let block =
+                |op: mlir_sys::MlirOperation| unsafe { mlir_sys::mlirOperationGetBlock(op).ptr };
+            block(def.to_raw()) != block(producer.to_raw())
+                || unsafe {
+                    mlir_sys::mlirOperationIsBeforeInBlock(def.to_raw(), producer.to_raw())
+                }
+        });
         let ok = tt.dtype == Dtype::F32
             && !yt.dtype.is_int()
             && yt.shape == tt.shape
             && accepts
             && quiet
-            && !p_touches_y;
+            && !p_touches_y
+            && y_before_p;
         ok.then_some((
             p,
             Fold::CastOutput {
