@@ -15,7 +15,7 @@ use Target::{Cayman, Mariana, Sunda};
 
 /// The 62 emit mnemonics of isa-table.md §1 (rows 1..62 in order), the six irbuilder extras and
 /// the three generic loads/stores, as the NISA dialect spells them.
-const NAMES: [&str; 71] = [
+const NAMES: [&str; 72] = [
     "iota",
     "tensor_scalar_affine_select",
     "cross_lane_reduce_arith",
@@ -87,6 +87,7 @@ const NAMES: [&str; 71] = [
     "generic_load",
     "generic_indirect_load",
     "generic_indirect_save",
+    "tensor_partition_reduce",
 ];
 
 fn q(t: Target) -> SelectQuery {
@@ -461,6 +462,10 @@ fn every_row_selects_as_the_reference_says() {
         ("generic_load", "sundial-generic-load-to-gather"),
         ("generic_indirect_load", "sundial-lower-generic-indirect"),
         ("generic_indirect_save", "sundial-lower-generic-indirect"),
+        (
+            "tensor_partition_reduce",
+            "sundial-legalize-partition-reduce",
+        ),
     ] {
         seen.push(op);
         expect_lowered(op, q(Sunda), pass);
