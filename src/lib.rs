@@ -12,6 +12,7 @@
 //! - [`expected`]: `--verify-diagnostics` matching of `expected-*` comments.
 //! - [`render`]: diagnostics as source snippets (codespan-reporting) or JSON lines.
 //! - [`source`]: `--split-input-file` chunking and the nesting guard.
+//! - [`workload`]: generated kernels for benchmarks.
 //!
 //! The dialects live in `sundial-dialects`, the passes in `sundial-passes`, the back end
 //! (allocation, selection, BIR -> bundles) in `sundial-isel`.
@@ -25,9 +26,10 @@ pub mod run;
 pub mod session;
 pub mod source;
 pub mod translate;
+pub mod workload;
 
 pub use compile::{CompileOptions, Compiled, Emit};
-pub use session::{Parsed, Phase, RunOptions, Session};
+pub use session::{MiddleEndOptions, Parsed, Phase, RunOptions, Session};
 pub use sundial_dialects::diag::{Diagnostic, Severity};
 
 /// Stack size of the thread the tools run on: MLIR recurses per nesting level; together with

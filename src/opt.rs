@@ -145,6 +145,30 @@ fn list_passes() -> String {
             );
         }
     }
+    out.push_str("Sundial pipelines:\n");
+    for p in sundial_passes::registry::PIPELINES {
+        let _ = writeln!(out, "  {:<28} {}", p.name, p.summary);
+        for o in p.options {
+            let default = if o.default.is_empty() {
+                String::new()
+            } else {
+                format!(" (default {})", o.default)
+            };
+            let _ = writeln!(
+                out,
+                "    {{{}=...}}{:<width$} {}{default}",
+                o.name,
+                "",
+                o.help,
+                width = 20usize.saturating_sub(o.name.len() + 6)
+            );
+        }
+        let _ = writeln!(
+            out,
+            "    = {}",
+            (p.expand)(&p.parse_options(&[]).unwrap_or_default())
+        );
+    }
     out.push_str("Upstream MLIR passes:\n");
     for (name, summary) in sundial_passes::registry::UPSTREAM_PASSES {
         let _ = writeln!(out, "  {name:<28} {summary}");

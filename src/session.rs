@@ -26,6 +26,33 @@ pub struct RunOptions {
     pub timing: bool,
 }
 
+/// Options of the middle end ([`Session::run_middle_end`]).
+#[derive(Clone, Debug, Default)]
+pub struct MiddleEndOptions {
+    /// The target (`None`: the module's `sundial.target`).
+    pub target: Option<sundial_dialects::enums::Target>,
+    /// Let fusion drop rounding steps (`sundial-infer-intrinsic{contract=true}`).
+    pub contract: bool,
+}
+
+impl MiddleEndOptions {
+    /// The pipeline text these options select.
+    pub fn pipeline(&self) -> String {
+        let mut opts = Vec::new();
+        if let Some(t) = self.target {
+            opts.push(format!("target={}", t.name()));
+        }
+        if self.contract {
+            opts.push("contract=true".to_string());
+        }
+        if opts.is_empty() {
+            "builtin.module(sundial-middle-end)".to_string()
+        } else {
+            format!("builtin.module(sundial-middle-end{{{}}})", opts.join(" "))
+        }
+    }
+}
+
 /// A parse result: the module (if the input parsed and verified) and every diagnostic.
 pub struct Parsed<'c> {
     /// The module, present when parsing and verification succeeded.
@@ -281,6 +308,17 @@ impl Session {
             }
             Err(diags)
         }
+    }
+
+    /// Runs the middle end (`sundial-middle-end`, see `sundial_passes::middle_end`) on
+    /// `module`: [`Session::run_pipeline`] with that pipeline and `options`.
+    pub fn run_middle_end(
+        &self,
+        module: &mut Module<'_>,
+        options: &MiddleEndOptions,
+        name: &str,
+    ) -> Result<Vec<Diagnostic>, Vec<Diagnostic>> {
+        self.run_pipeline(module, &options.pipeline(), &RunOptions::default(), name)
     }
 
     /// Checks a textual pipeline (syntax, pass names, options, anchors) without running it.

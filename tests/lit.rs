@@ -208,3 +208,93 @@ fn every_emit_row_is_selected_or_refused() {
         "emit rows neither selected by a lit/isel test nor refused there with a reason: {neither:?}"
     );
 }
+
+/// The flags of Sundial's own passes and pipelines, as `sundial-opt --list-passes` prints them
+/// (the registry is the source of truth; this binary does not link it).
+fn registered_passes() -> Vec<String> {
+    let opt = Path::new(env!("CARGO_BIN_EXE_sundial-opt"));
+    let out = Command::new(opt)
+        .arg("--list-passes")
+        .output()
+        .expect("sundial-opt --list-passes runs");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let names: Vec<String> = text
+        .lines()
+        .filter(|l| l.starts_with("  sundial-"))
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect();
+    assert!(
+        names.iter().any(|n| n == "sundial-verify"),
+        "--list-passes lists no Sundial pass: has its format changed?\n{text}"
+    );
+    names
+}
+
+/// Every registered pass (and named pipeline) has its lit tests, named after its flag:
+/// `lit/passes/<flag>.mlir` (what it does) and `lit/passes/<flag>-invalid.mlir` (every refusal;
+/// the back end's passes keep them under `lit/allocate/` and `lit/isel/`),
+/// and every refusal a pass can make (`(rule: ...)` in `passes/src`) has an `expected-error`
+/// there.
+#[test]
+fn every_pass_has_its_lit_files_and_every_refusal_a_test() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = root.join("lit/passes");
+    // The middle end's tests live in lit/passes; the back end's passes (sundial-allocate,
+    // sundial-isel) keep theirs beside the rest of their stage's tests (lit/allocate, lit/isel).
+    let mut all_files = Vec::new();
+    mlir_files(&root.join("lit"), &mut all_files);
+    let mut missing = Vec::new();
+    for pass in registered_passes() {
+        for suffix in ["", "-invalid"] {
+            let name = format!("{pass}{suffix}.mlir");
+            if !all_files
+                .iter()
+                .any(|f| f.file_name().is_some_and(|n| n == name.as_str()))
+            {
+                missing.push(dir.join(&name).display().to_string());
+            }
+        }
+    }
+    let mut expected = String::new();
+    let mut files = Vec::new();
+    mlir_files(&dir, &mut files);
+    for file in files
+        .iter()
+        .filter(|f| f.to_string_lossy().ends_with("-invalid.mlir"))
+    {
+        for line in read(file).lines().filter(|l| l.contains("expected-error")) {
+            expected.push_str(line);
+            expected.push('\n');
+        }
+    }
+    let mut untested = Vec::new();
+    let src = root.join("passes/src");
+    for entry in std::fs::read_dir(&src).unwrap_or_else(|e| panic!("{}: {e}", src.display())) {
+        let path = entry.expect("a directory entry").path();
+        if path.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        for line in read(&path).lines() {
+            if line.trim_start().starts_with("//") {
+                continue;
+            }
+            let mut rest = line;
+            while let Some(at) = rest.find("(rule: ") {
+                rest = &rest[at + "(rule: ".len()..];
+                let end = rest.find(')').unwrap_or(rest.len());
+                let rule = format!("(rule: {})", &rest[..end]);
+                if !expected.contains(&rule) && !untested.contains(&rule) {
+                    untested.push(rule);
+                }
+                rest = &rest[end..];
+            }
+        }
+    }
+    assert!(
+        missing.is_empty() && untested.is_empty(),
+        "passes without their lit files: {missing:?}\n\
+         pass refusals without an `expected-error` in lit/passes/*-invalid.mlir: {untested:?}"
+    );
+}

@@ -1513,6 +1513,29 @@ pub static ROWS: &[Row] = &[
         source: API,
         note: "nki.isa.register_move: touches no SBUF, PSUM or HBM",
     },
+    // ---- the generic partition reduction (rewritten before selection) ------------------------------
+    Row {
+        name: "tensor_partition_reduce",
+        emit: None,
+        engines: &[],
+        default: DefaultEngine::NoEngine,
+        min: MinTarget::Any,
+        inputs: 1,
+        dtypes: DtypeRule::Any,
+        cases: &[case(
+            &[],
+            Some("cross_lane_reduce"),
+            Seq::Lowered {
+                pass: "sundial-legalize-partition-reduce",
+                named: &[0x7c, 0x7d],
+            },
+            SEED,
+            "LegalizePartitionReduce: cross_lane_reduce_arith 0x7c / _bitvec 0x7d, after free-axis \
+             tensor_reduce and before combine steps",
+        )],
+        source: SEED,
+        note: "the generic PartitionReduceOp; takes no engine of its own",
+    },
 ];
 
 // ---------------------------------------------------------------- lookups
@@ -2366,8 +2389,14 @@ mod tests {
 
     #[test]
     fn engine_free_rows_only_miss() {
+        // Host-side ops have no instruction; the generic partition reduction is rewritten by
+        // a pass before selection: neither ever selects an engine.
         for r in ROWS.iter().filter(|r| r.default == DefaultEngine::NoEngine) {
-            assert!(r.cases.iter().all(|c| matches!(c.seq, Seq::Missing { .. })));
+            assert!(
+                r.cases
+                    .iter()
+                    .all(|c| matches!(c.seq, Seq::Missing { .. } | Seq::Lowered { .. }))
+            );
         }
     }
 

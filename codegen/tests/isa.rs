@@ -16,8 +16,9 @@ use Target::{Cayman, Mariana, Sunda};
 /// The 62 emit mnemonics of isa-table.md §1 (rows 1..62 in order), the six irbuilder extras,
 /// the three generic loads/stores, the public functions without an emit builder
 /// (`nki.isa.nc_transpose`, `nki.isa.core_barrier`) and the register ops of NKI's register
-/// API (`register_alloc`, `register_move`), as the NISA dialect spells them.
-const NAMES: [&str; 75] = [
+/// API (`register_alloc`, `register_move`) and the generic partition reduction
+/// (`tensor_partition_reduce`), as the NISA dialect spells them.
+const NAMES: [&str; 76] = [
     "iota",
     "tensor_scalar_affine_select",
     "cross_lane_reduce_arith",
@@ -93,6 +94,7 @@ const NAMES: [&str; 75] = [
     "core_barrier",
     "register_alloc",
     "register_move",
+    "tensor_partition_reduce",
 ];
 
 fn q(t: Target) -> SelectQuery {
@@ -503,6 +505,10 @@ fn every_row_selects_as_the_reference_says() {
         ("generic_load", "sundial-generic-load-to-gather"),
         ("generic_indirect_load", "sundial-lower-generic-indirect"),
         ("generic_indirect_save", "sundial-lower-generic-indirect"),
+        (
+            "tensor_partition_reduce",
+            "sundial-legalize-partition-reduce",
+        ),
     ] {
         seen.push(op);
         expect_lowered(op, q(Sunda), pass);

@@ -571,4 +571,11 @@ irdl.dialect @nisa {
     %r0 = irdl.is index
     irdl.results(result: %r0)
   }
+  irdl.operation @tensor_partition_reduce {
+    %o0 = irdl.base "!builtin.memref"
+    %o1 = irdl.base "!builtin.memref"
+    irdl.operands(dst: %o0, src: %o1)
+    %a0 = irdl.base "#builtin.string"
+    irdl.attributes {"op" = %a0}
+  }
 }

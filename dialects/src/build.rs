@@ -161,6 +161,11 @@ impl<'c> Attrs<'c> {
         }
     }
 
+    /// The unit attribute (a marker: `{name}` with no value).
+    pub fn unit(&self) -> Attribute<'c> {
+        unsafe { Attribute::from_raw(mlir_sys::mlirUnitAttrGet(self.raw())) }
+    }
+
     /// A bool attribute.
     pub fn bool(&self, value: bool) -> Attribute<'c> {
         unsafe { Attribute::from_raw(mlir_sys::mlirBoolAttrGet(self.raw(), value as i32)) }

@@ -96,7 +96,21 @@ fn op_section(out: &mut String, dialect: &str, op: &OpSpec, extra: &str) {
             .map(|e| e.as_str())
             .collect::<Vec<_>>()
             .join(", ");
-        let _ = writeln!(out, "- engines: {e} (default `{}`)", op.default_engine);
+        let resolved = crate::nisa::RESOLVED_DEFAULT_ENGINES
+            .iter()
+            .find(|(name, _, _)| *name == op.name && dialect == "nisa")
+            .map(|(_, e, p)| {
+                format!(
+                    "; `sundial-resolve-engine` picks `{e}` when no rule decides ({})",
+                    p.0
+                )
+            })
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "- engines: {e} (default `{}`{resolved})",
+            op.default_engine
+        );
     }
     if op.needs_segment_sizes() {
         let _ = writeln!(

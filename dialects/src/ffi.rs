@@ -82,6 +82,19 @@ pub fn print_attribute(attr: Attribute<'_>) -> String {
     print_with(|cb, data| unsafe { mlirAttributePrint(attr.to_raw(), cb, data) })
 }
 
+/// The value of a string attribute, borrowed from the context's storage when it is valid UTF-8
+/// (copied, lossily, only when it is not). The caller must have checked `attr.is_string()`.
+pub fn string_attr_cow<'c>(attr: Attribute<'c>) -> std::borrow::Cow<'c, str> {
+    unsafe {
+        let raw = mlirStringAttrGetValue(attr.to_raw());
+        if raw.data.is_null() || raw.length == 0 {
+            return std::borrow::Cow::Borrowed("");
+        }
+        let bytes: &'c [u8] = std::slice::from_raw_parts(raw.data as *const u8, raw.length);
+        String::from_utf8_lossy(bytes)
+    }
+}
+
 /// The value of a string attribute (lossy UTF-8). The caller must have checked
 /// `attr.is_string()`.
 pub fn string_attr_value(attr: Attribute<'_>) -> String {

@@ -14,6 +14,8 @@
 //! `dynamic_ap` (tensor indexing with loop variables), `register_alloc` / `register_move`
 //! (`nki.isa.register_alloc` / `register_move`), `register_index` (the register bound of
 //! `nl.dynamic_range`), `program_id` / `num_programs` (`nl.program_id` / `nl.num_programs`).
+//! The generic partition reduction `tensor_partition_reduce` is what the
+//! LegalizePartitionReduce pass consumes (the seed's PartitionReduceOp).
 //!
 //! Conventions (see `docs/dialects.md` for worked examples):
 //! - A tile is `memref<P x F0 x ... x dtype, "space">` with space `"hbm"`, `"sbuf"` or
@@ -94,10 +96,29 @@ pub const BITVEC_OPS: &[&str] = &[
 pub const COMPARE_OPS: &[&str] = &["is_equal", "not_equal", "is_gt", "is_ge", "is_lt", "is_le"];
 /// RangeSelect comparison ops (the S2D2_RS header's comp_op set: no not_equal).
 pub const RANGE_COMPARE_OPS: &[&str] = &["is_equal", "is_gt", "is_ge", "is_le", "is_lt"];
-/// Cross-partition arithmetic reductions (nki.isa.tensor_partition_reduce).
+/// Cross-partition arithmetic reductions (CROSS_LANE_REDUCE_ARITH 0x7c): the firmware's
+/// REDUCE_OP set. NKI's `tensor_partition_reduce` exposes add and max; `average` is a firmware
+/// op beyond NKI's surface (the seed's restriction R1 is front-end policy, not a firmware
+/// limit), kept here.
 pub const PARTITION_REDUCE_ARITH: &[&str] = &["add", "average", "max"];
-/// Cross-partition bit-vector reductions exposed by NKI (the firmware also has xor).
-pub const PARTITION_REDUCE_BITVEC: &[&str] = &["bitwise_or", "bitwise_and"];
+/// Cross-partition bit-vector reductions (CROSS_LANE_REDUCE_BITVEC 0x7d): NKI exposes or and
+/// and; `bitwise_xor` is a firmware op beyond NKI's surface (seed R1), kept here.
+pub const PARTITION_REDUCE_BITVEC: &[&str] = &["bitwise_or", "bitwise_and", "bitwise_xor"];
+/// Reductions the generic `tensor_partition_reduce` may name (what a front end writes before
+/// legalization; `sundial-legalize-partition-reduce` refuses those with no cross-partition
+/// form).
+pub const PARTITION_REDUCE_GENERIC: &[&str] = &[
+    "add",
+    "average",
+    "max",
+    "min",
+    "mult",
+    "abs_max",
+    "abs_min",
+    "bitwise_or",
+    "bitwise_and",
+    "bitwise_xor",
+];
 /// Free-axis arithmetic reductions.
 pub const REDUCE_ARITH: &[&str] = &["add", "mult", "max", "min", "average", "abs_max", "abs_min"];
 /// Reductions of tensor_scalar_reduce (identities 0 / 1 / -inf / +inf).
@@ -241,11 +262,11 @@ pub static OPS: &[OpSpec] = &[
                 req("on_false_value", FLOAT), def("cmp_op", AttrKind::EnumSubset(ALU, COMPARE_OPS), "is_equal"),
                 def("offset", INT, "0")],
         engines: [E::Gpsimd], default: E::Gpsimd, min: None, prov: P_SEED),
-    op!("cross_lane_reduce_arith", Some(3), "nki.isa.tensor_partition_reduce", "Reduce across partitions (add, average, max), fp32 math.",
+    op!("cross_lane_reduce_arith", Some(3), "nki.isa.tensor_partition_reduce", "Reduce across partitions (add, average, max), fp32 math; average is a firmware op beyond NKI's surface (seed R1). GpSimd: SBUF only.",
         operands: [out("dst"), tiled("src")], results: NONE,
         attrs: [req("op", AttrKind::EnumSubset(ALU, PARTITION_REDUCE_ARITH))],
         engines: [E::Gpsimd], default: E::Gpsimd, min: None, prov: P_SEED_AWS),
-    op!("cross_lane_reduce_bitvec", Some(4), "nki.isa.tensor_partition_reduce", "Reduce across partitions with a bitwise op on raw integer bits.",
+    op!("cross_lane_reduce_bitvec", Some(4), "nki.isa.tensor_partition_reduce", "Reduce across partitions with a bitwise op (or, and, xor) on raw integer bits; xor is a firmware op beyond NKI's surface (seed R1). GpSimd: SBUF only.",
         operands: [dst("dst", S::ON_CHIP, D::INT), src("src", S::ON_CHIP, D::INT)], results: NONE,
         attrs: [req("op", AttrKind::EnumSubset(ALU, PARTITION_REDUCE_BITVEC))],
         engines: [E::Gpsimd], default: E::Gpsimd, min: None, prov: P_SEED),
@@ -280,7 +301,7 @@ pub static OPS: &[OpSpec] = &[
         operands: [sb_out("dst"), sb_in("lhs"), sb_in("rhs")], results: NONE,
         attrs: [],
         engines: [E::Gpsimd], default: E::Gpsimd, min: None, prov: P_AWS_WIKI),
-    op!("tensor_scalar_arith", Some(12), "nki.isa.tensor_scalar", "dst = (data op0 operand0) op1 operand1; each operand is an immediate (imm0/imm1) or a [P, 1] tile (operand0/operand1); reverse flags swap operand order.",
+    op!("tensor_scalar_arith", Some(12), "nki.isa.tensor_scalar", "dst = (data op0 operand0) op1 operand1; each operand is an immediate (imm0/imm1) or a [P, 1] tile (operand0/operand1); reverse flags swap operand order. pow and mod are composite forms (no instruction): sundial-decompose rewrites them, and the selection phase refuses them.",
         operands: [out("dst"), tiled("data"), opt_src("operand0", S::ON_CHIP, D::NUMERIC),
                    opt_src("operand1", S::ON_CHIP, D::NUMERIC)], results: NONE,
         attrs: [req("op0", ALU_ARITH), opt("imm0", IMM), def("reverse0", BOOL, "false"),
@@ -577,6 +598,11 @@ pub static OPS: &[OpSpec] = &[
     op!("num_programs", None, "nl.num_programs", "The number of programs along axes of the launch grid (all axes when absent): a constant when the module names sundial.grid.",
         operands: [], results: INDEX, attrs: [opt("axes", AttrKind::I64Array { min_len: 1, max_len: 8 })],
         engines: [], default: E::Unknown, min: None, prov: P_API),
+    op!("tensor_partition_reduce", None, "nki.isa.tensor_partition_reduce (penguin PartitionReduceOp)", "A reduction over the partition axis (axis 0) and optionally the trailing free axes, not yet bound to an instruction: dst [1, kept free dims...] = op over the axes of src. sundial-legalize-partition-reduce lowers it to cross_lane_reduce_* (0x7C/0x7D), with free-axis tensor_reduce_* and combine steps, or refuses it.",
+        operands: [out("dst"), tiled("src")], results: NONE,
+        attrs: [req("op", AttrKind::EnumSubset(ALU, PARTITION_REDUCE_GENERIC)),
+                def("axis", AttrKind::I64Array { min_len: 1, max_len: 6 }, "array<i64: 0>")],
+        engines: [], default: E::Unknown, min: None, prov: P_SEED),
 ];
 
 /// Looks up a NISA op by mnemonic (without the `nisa.` prefix).
@@ -591,3 +617,24 @@ pub fn engine_legal(spec: &OpSpec, engine: Engine) -> bool {
 
 /// Register-capable engines (sequencers); used in docs.
 pub const SEQUENCER_ENGINES: &[Engine] = ENGINE_ANY_SEQ;
+
+/// The engine an engine-polymorphic op runs on when nothing else decides: the emit
+/// signature's default. Their table `default` is `Unknown` ("let the compiler pick", NKI's
+/// `engine=unknown`): `sundial-resolve-engine` applies its rules first (int32 add/subtract/
+/// multiply on GpSimd, pass-rules §2) and this default after them.
+pub const RESOLVED_DEFAULT_ENGINES: &[(&str, Engine, Provenance)] = &[
+    ("tensor_tensor_arith", E::Vector, P_WIKI),
+    ("tensor_scalar_arith", E::Vector, P_WIKI),
+    ("tensor_copy", E::Vector, P_WIKI),
+    ("memset", E::Vector, P_WIKI),
+];
+
+/// The engine `spec` resolves to when no rule decides ([`RESOLVED_DEFAULT_ENGINES`], else the
+/// table's default engine).
+pub fn resolved_default_engine(spec: &OpSpec) -> Engine {
+    RESOLVED_DEFAULT_ENGINES
+        .iter()
+        .find(|(name, _, _)| *name == spec.name)
+        .map(|(_, e, _)| *e)
+        .unwrap_or(spec.default_engine)
+}

@@ -48,9 +48,66 @@ pub struct Tile {
     pub dtype: Dtype,
 }
 
+thread_local! {
+    /// Decoded tile types by type handle, while [`with_caches`] runs.
+    static CACHE: std::cell::RefCell<Option<crate::view::FastMap<usize, Result<Tile, String>>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with [`Tile::from_type`] remembering what it decoded, and the op-name lookup of
+/// [`crate::view::spec_entry_of_raw`] what it found. MLIR types and op names are uniqued and
+/// live as long as their context, which outlives any one call of `f` (a verifier walk, a pass
+/// run), so a handle names one type or name throughout; the caches are dropped when `f`
+/// returns, before any context can go away and its handles be reused. Nested calls share the
+/// outer caches.
+pub fn with_caches<R>(f: impl FnOnce() -> R) -> R {
+    let outermost = CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        let fresh = c.is_none();
+        if fresh {
+            *c = Some(crate::view::FastMap::default());
+        }
+        fresh
+    });
+    if outermost {
+        crate::view::name_cache(true);
+    }
+    struct Reset(bool);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            if self.0 {
+                CACHE.with(|c| *c.borrow_mut() = None);
+                crate::view::name_cache(false);
+            }
+        }
+    }
+    let _reset = Reset(outermost);
+    f()
+}
+
+/// Whether `ty` is a tile type at all (a memref), without decoding or checking it: what an
+/// analysis of verified IR needs to tell tiles from registers.
+pub fn is_tile_type(ty: Type<'_>) -> bool {
+    unsafe { mlirTypeIsAMemRef(ty.to_raw()) }
+}
+
 impl Tile {
     /// Decodes and checks a tile type. The error is a sentence for a diagnostic.
     pub fn from_type(ty: Type<'_>) -> Result<Tile, String> {
+        let key = ty.to_raw().ptr as usize;
+        if let Some(hit) = CACHE.with(|c| c.borrow().as_ref().and_then(|m| m.get(&key).cloned())) {
+            return hit;
+        }
+        let decoded = Self::decode(ty);
+        CACHE.with(|c| {
+            if let Some(m) = c.borrow_mut().as_mut() {
+                m.insert(key, decoded.clone());
+            }
+        });
+        decoded
+    }
+
+    fn decode(ty: Type<'_>) -> Result<Tile, String> {
         let raw = ty.to_raw();
         unsafe {
             if !mlirTypeIsAMemRef(raw) {

@@ -40,7 +40,7 @@ pub use phase::Phase;
 use crate::{
     dtype::DtypeSet,
     enums::{Engine, Target},
-    ffi::{emit_error, op_name, print_type, string_attr_value, string_ref_lossy},
+    ffi::{emit_error, print_type, string_attr_cow, string_attr_value},
     spec::{AttrKind, AttrSpec, OpSpec, OperandKind, Presence},
     tile::Tile,
 };
@@ -96,21 +96,38 @@ pub fn verify_phase(root: &OperationRef<'_, '_>, target: Option<Target>, phase: 
             cursor = parent_op(raw).filter(|_| depth < 10_000);
         }
     }
-    root.walk(WalkOrder::PreOrder, |op| {
-        let raw = op.to_raw();
-        if let Err(msg) = module_target(raw) {
-            emit_error(op.location(), &msg);
-            errors += 1;
-        }
-        // Loops, launch grids and HBM-buffer argument attributes (any dialect).
-        errors += loop_rules::check_structure(&op);
-        // Only NISA and BIR ops need a target; the lookup walks up to `root` at most.
-        let name = op_name(raw);
-        if name.starts_with("nisa.") || name.starts_with("bir.") {
-            let op_target = target.or_else(|| nearest_target(raw, root_raw).unwrap_or(outer));
-            errors += verify_op(&op, op_target, phase);
-        }
-        WalkResult::Advance
+    // The target of the ops of one parent, looked up once per parent (a kernel's ops share it).
+    let mut parent_target: (*mut std::ffi::c_void, Option<Target>) = (std::ptr::null_mut(), None);
+    crate::tile::with_caches(|| {
+        root.walk(WalkOrder::PreOrder, |op| {
+            let raw = op.to_raw();
+            let own = module_target(raw);
+            if let Err(msg) = &own {
+                emit_error(op.location(), msg);
+                errors += 1;
+            }
+            // Loops, launch grids and HBM-buffer argument attributes (any dialect).
+            errors += loop_rules::check_structure(&op);
+            // Only NISA and BIR ops need a target; the lookup walks up to `root` at most.
+            let Some((full, spec)) = crate::view::spec_entry_of_raw(raw) else {
+                return WalkResult::Advance;
+            };
+            let op_target = target.or_else(|| match own {
+                Ok(Some(t)) => Some(t),
+                Err(_) => None,
+                Ok(None) if raw.ptr == root_raw.ptr => outer,
+                Ok(None) => {
+                    let parent = unsafe { mlir_sys::mlirOperationGetParentOperation(raw) };
+                    if parent.ptr != parent_target.0 {
+                        let t = nearest_target(parent, root_raw).unwrap_or(outer);
+                        parent_target = (parent.ptr, t);
+                    }
+                    parent_target.1
+                }
+            });
+            errors += verify_op(&op, full, spec, op_target, phase);
+            WalkResult::Advance
+        });
     });
     errors == 0
 }
@@ -138,6 +155,24 @@ fn nearest_target(raw: MlirOperation, stop: MlirOperation) -> Option<Option<Targ
     None
 }
 
+/// The target `op` runs for: the `sundial.target` of `op` or of its nearest enclosing op that
+/// names one (`None` when none does or the nearest one is malformed, which the verifier
+/// reports where it is written).
+pub fn target_of(op: &OperationRef<'_, '_>) -> Option<Target> {
+    let mut cursor = Some(op.to_raw());
+    let mut depth = 0;
+    while let Some(raw) = cursor {
+        match module_target(raw) {
+            Ok(None) => {}
+            Ok(Some(t)) => return Some(t),
+            Err(_) => return None,
+        }
+        depth += 1;
+        cursor = parent_op(raw).filter(|_| depth < 10_000);
+    }
+    None
+}
+
 fn module_target(raw: MlirOperation) -> Result<Option<Target>, String> {
     let attr = unsafe {
         let name = mlir_sys::mlirStringRefCreateFromCString(c"sundial.target".as_ptr());
@@ -158,22 +193,17 @@ fn module_target(raw: MlirOperation) -> Result<Option<Target>, String> {
 }
 
 /// Verifies one op; returns the number of errors emitted.
-fn verify_op(op: &OperationRef<'_, '_>, target: Option<Target>, phase: Phase) -> usize {
-    let name = op_name(op.to_raw());
-    let (spec, bir) = if let Some(rest) = name.strip_prefix("nisa.") {
-        match crate::nisa::op(rest) {
-            Some(s) => (s, None),
-            None => return 0,
-        }
-    } else if let Some(rest) = name.strip_prefix("bir.") {
-        match crate::bir::op(rest) {
-            Some(b) => (&b.spec, Some(b)),
-            None => return 0,
-        }
-    } else {
-        return 0;
-    };
-    let mut v = match OpView::new(op, spec, &name) {
+fn verify_op(
+    op: &OperationRef<'_, '_>,
+    name: &'static str,
+    spec: &'static OpSpec,
+    target: Option<Target>,
+    phase: Phase,
+) -> usize {
+    let bir = name
+        .strip_prefix("bir.")
+        .and_then(|rest| crate::bir::op(rest));
+    let mut v = match OpView::new(op, spec, name) {
         Ok(v) => v,
         Err(msg) => {
             emit_error(op.location(), &format!("'{name}' op {msg}"));
@@ -201,7 +231,7 @@ pub struct OpView<'o, 'a, 'c> {
     /// Its table row.
     pub spec: &'static OpSpec,
     /// Its full name (`nisa.gather`).
-    pub name: String,
+    pub name: &'static str,
     groups: Vec<(usize, usize)>,
     /// The instruction's `name` (NKI's `name=`), printed in its diagnostics.
     label: Option<String>,
@@ -213,7 +243,7 @@ impl<'o, 'a, 'c> OpView<'o, 'a, 'c> {
     fn new(
         op: &'o OperationRef<'c, 'a>,
         spec: &'static OpSpec,
-        name: &str,
+        name: &'static str,
     ) -> Result<Self, String> {
         let groups = crate::view::operand_groups(op, spec)?;
         let label = op
@@ -224,7 +254,7 @@ impl<'o, 'a, 'c> OpView<'o, 'a, 'c> {
         Ok(Self {
             op,
             spec,
-            name: name.to_string(),
+            name,
             groups,
             label,
             errors: 0,
@@ -312,8 +342,9 @@ impl<'o, 'a, 'c> OpView<'o, 'a, 'c> {
 
     /// The engine the op names (or its default engine when absent).
     pub fn engine(&self) -> Engine {
-        self.str_attr("engine")
-            .and_then(|s| Engine::parse(&s))
+        self.attr("engine")
+            .filter(|a| a.is_string())
+            .and_then(|a| Engine::parse(&string_attr_cow(a)))
             .unwrap_or(self.spec.default_engine)
     }
 
@@ -444,7 +475,7 @@ impl<'o, 'a, 'c> OpView<'o, 'a, 'c> {
             }
             return;
         }
-        let text = string_attr_value(attr);
+        let text = string_attr_cow(attr);
         let Some(engine) = Engine::parse(&text) else {
             if !is_bir {
                 self.error(format!(
@@ -478,7 +509,14 @@ impl<'o, 'a, 'c> OpView<'o, 'a, 'c> {
         let count = unsafe { mlir_sys::mlirOperationGetNumAttributes(self.op.to_raw()) }.max(0);
         for i in 0..count {
             let named = unsafe { mlir_sys::mlirOperationGetAttribute(self.op.to_raw(), i) };
-            let attr_name = unsafe { string_ref_lossy(mlir_sys::mlirIdentifierStr(named.name)) };
+            let raw_name = unsafe { mlir_sys::mlirIdentifierStr(named.name) };
+            // Borrowed (no copy per attribute of every op); lossy only for invalid UTF-8.
+            let bytes =
+                unsafe { std::slice::from_raw_parts(raw_name.data as *const u8, raw_name.length) };
+            let attr_name: std::borrow::Cow<'_, str> = match std::str::from_utf8(bytes) {
+                Ok(text) => std::borrow::Cow::Borrowed(text),
+                Err(_) => String::from_utf8_lossy(bytes),
+            };
             // Dialect-prefixed attributes are discardable annotations (e.g. `sundial.note`).
             if attr_name.contains('.') || self.spec.attr(&attr_name).is_some() {
                 continue;
@@ -601,13 +639,13 @@ pub fn i64_array_list(attr: Attribute<'_>) -> Option<Vec<Vec<i64>>> {
 pub fn check_attr_value(kind: &AttrKind, value: Attribute<'_>) -> Result<(), String> {
     match kind {
         AttrKind::Enum(vocab) => {
-            let Some(text) = value.is_string().then(|| string_attr_value(value)) else {
+            let Some(text) = value.is_string().then(|| string_attr_cow(value)) else {
                 return Err(format!(
                     "expected a string, one of {}",
                     vocab.values.join("|")
                 ));
             };
-            if vocab.values.contains(&text.as_str()) {
+            if vocab.values.contains(&text.as_ref()) {
                 Ok(())
             } else {
                 Err(format!(
@@ -618,12 +656,12 @@ pub fn check_attr_value(kind: &AttrKind, value: Attribute<'_>) -> Result<(), Str
             }
         }
         AttrKind::EnumSubset(vocab, allowed) => {
-            let Some(text) = value.is_string().then(|| string_attr_value(value)) else {
+            let Some(text) = value.is_string().then(|| string_attr_cow(value)) else {
                 return Err(format!("expected a string, one of {}", allowed.join("|")));
             };
-            if allowed.contains(&text.as_str()) {
+            if allowed.contains(&text.as_ref()) {
                 Ok(())
-            } else if vocab.values.contains(&text.as_str()) {
+            } else if vocab.values.contains(&text.as_ref()) {
                 Err(format!(
                     "{} \"{text}\" is not allowed here (allowed: {})",
                     vocab.name,

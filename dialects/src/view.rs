@@ -23,6 +23,54 @@ use crate::{
     verify::{float_value, i64_array_value, int_value},
 };
 
+/// A fast, non-cryptographic hasher for the maps passes and the verifier key by op, value or
+/// type handles (pointers) and table names: std's SipHash was a visible share of a
+/// 100,000-op pipeline. Not for untrusted keys an attacker could collide (none are).
+#[derive(Clone, Copy, Default)]
+pub struct FastHasher(u64);
+
+impl std::hash::Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        // A final avalanche so that pointer keys (multiples of 8) spread over the buckets.
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // FNV-1a.
+        let mut h = self.0 ^ 0xcbf2_9ce4_8422_2325;
+        for &b in bytes {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(n as u64);
+    }
+}
+
+/// `HashMap` with [`FastHasher`].
+pub type FastMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<FastHasher>>;
+/// `HashSet` with [`FastHasher`].
+pub type FastSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<FastHasher>>;
+
 /// A decoded attribute value (the kinds the tables give defaults for).
 #[derive(Clone, Debug, PartialEq)]
 pub enum AttrValue {
@@ -79,15 +127,66 @@ pub fn default_value(attr: &AttrSpec) -> Option<AttrValue> {
     }
 }
 
+/// The full name (`nisa.gather`) and table row of a `nisa.*` or `bir.*` op name, if the tables
+/// have it (a hash lookup: the verifier and every pass ask it for each op).
+pub fn spec_entry(name: &str) -> Option<(&'static str, &'static OpSpec)> {
+    static TABLE: std::sync::OnceLock<FastMap<String, &'static OpSpec>> =
+        std::sync::OnceLock::new();
+    TABLE
+        .get_or_init(|| {
+            crate::nisa::OPS
+                .iter()
+                .map(|s| (format!("nisa.{}", s.name), s))
+                .chain(
+                    crate::bir::OPS
+                        .iter()
+                        .map(|b| (format!("bir.{}", b.spec.name), &b.spec)),
+                )
+                .collect()
+        })
+        .get_key_value(name)
+        .map(|(k, v)| (k.as_str(), *v))
+}
+
 /// The table row of a `nisa.*` or `bir.*` op name, if the tables have it.
 pub fn spec_of(name: &str) -> Option<&'static OpSpec> {
-    if let Some(rest) = name.strip_prefix("nisa.") {
-        crate::nisa::op(rest)
-    } else if let Some(rest) = name.strip_prefix("bir.") {
-        crate::bir::op(rest).map(|b| &b.spec)
+    spec_entry(name).map(|(_, s)| s)
+}
+
+type NameEntry = Option<(&'static str, &'static OpSpec)>;
+
+thread_local! {
+    /// Op rows by op-name handle, while [`crate::tile::with_caches`] runs.
+    static NAMES: std::cell::RefCell<Option<FastMap<usize, NameEntry>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Turns the op-name cache on or off (the scope of [`crate::tile::with_caches`]).
+pub(crate) fn name_cache(on: bool) {
+    NAMES.with(|n| *n.borrow_mut() = on.then(FastMap::default));
+}
+
+/// [`spec_entry`] of a raw op's name, without copying the name (and, inside
+/// [`crate::tile::with_caches`], without hashing it twice).
+pub fn spec_entry_of_raw(op: mlir_sys::MlirOperation) -> NameEntry {
+    let ident = unsafe { mlir_sys::mlirOperationGetName(op) };
+    let key = ident.ptr as usize;
+    if let Some(hit) = NAMES.with(|n| n.borrow().as_ref().and_then(|m| m.get(&key).copied())) {
+        return hit;
+    }
+    let name = unsafe { mlir_sys::mlirIdentifierStr(ident) };
+    let bytes = unsafe { std::slice::from_raw_parts(name.data as *const u8, name.length) };
+    let entry = if bytes.starts_with(b"nisa.") || bytes.starts_with(b"bir.") {
+        std::str::from_utf8(bytes).ok().and_then(spec_entry)
     } else {
         None
-    }
+    };
+    NAMES.with(|n| {
+        if let Some(m) = n.borrow_mut().as_mut() {
+            m.insert(key, entry);
+        }
+    });
+    entry
 }
 
 fn default_of(spec: &OpSpec, name: &str) -> Option<AttrValue> {
@@ -264,9 +363,7 @@ impl<'c, 'a> View<'c, 'a> {
     /// mnemonic), `Err` when its operands do not form the row's groups (the verifier reports
     /// that; a pass meets only verified IR).
     pub fn new(op: OperationRef<'c, 'a>) -> Result<Option<Self>, String> {
-        let name = op.name();
-        let text = name.as_string_ref();
-        let Some(spec) = text.as_str().ok().and_then(spec_of) else {
+        let Some((_, spec)) = spec_entry_of_raw(op.to_raw()) else {
             return Ok(None);
         };
         let groups = operand_groups(&op, spec)?;
@@ -300,7 +397,8 @@ impl<'c, 'a> View<'c, 'a> {
 
     /// Whether the op is a NISA op (else BIR).
     pub fn is_nisa(&self) -> bool {
-        crate::nisa::op(self.spec.name).is_some_and(|s| std::ptr::eq(s, self.spec))
+        let rows = crate::nisa::OPS.as_ptr_range();
+        rows.contains(&(self.spec as *const OpSpec))
     }
 
     /// The (first operand index, length) of group `group`, if the row has it.
@@ -353,7 +451,7 @@ impl<'c, 'a> View<'c, 'a> {
                 let Ok(value) = self.op.operand(index) else {
                     continue;
                 };
-                if Tile::from_type(value.r#type()).is_ok() {
+                if crate::tile::is_tile_type(value.r#type()) {
                     out.push(TileOperand {
                         group: operand.name,
                         index,

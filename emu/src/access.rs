@@ -245,7 +245,8 @@ impl Access {
 
     /// NKI `.ap(vector_offset=index, indirect_dim=dim)`: the tile has the source's
     /// shape except that dimension `indirect_dim` runs over the rows of `index`
-    /// (`[P]` or `[P, 1]`), and its coordinate is `index[p]` (or `index[p, 0]`).
+    /// (`[n]`, `[n, 1]` or `[1, n]`), and its coordinate is `index[k]` (`index[k, 0]`,
+    /// `index[0, k]`).
     ///
     /// `indirect_dim` and the index shapes are those of [`crate::indirection`], the definition
     /// the NISA verifier shares.
@@ -255,8 +256,10 @@ impl Access {
             .map_err(|e| EmuError::from((OP, e)))?;
         let rows =
             indirection::vector_offset_rows(index.shape()).map_err(|e| EmuError::from((OP, e)))?;
-        let at = match index.rank() {
-            1 => vec![Affine::var(indirect_dim)],
+        // The k-th index is index[k] ([n]), index[k, 0] ([n, 1]) or index[0, k] ([1, n]).
+        let at = match index.shape() {
+            [_] => vec![Affine::var(indirect_dim)],
+            [1, n] if *n != 1 => vec![Affine::constant(0), Affine::var(indirect_dim)],
             _ => vec![Affine::var(indirect_dim), Affine::constant(0)],
         };
         let mut extents = source.shape().to_vec();

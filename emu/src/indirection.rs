@@ -67,7 +67,7 @@ impl fmt::Display for IndirectionError {
             }
             IndirectionError::VectorShape { shape } => write!(
                 f,
-                "a vector offset is an [n] or [n, 1] tile (one index per partition), not {shape:?}"
+                "a vector offset is an [n], [n, 1] or [1, n] tile, not {shape:?}"
             ),
             IndirectionError::VectorCount { rows, num } => write!(
                 f,
@@ -90,10 +90,12 @@ pub fn indirect_dim(dim: i64, rank: usize) -> std::result::Result<usize, Indirec
         .ok_or(IndirectionError::Dim { dim, rank })
 }
 
-/// The number of indices of a vector offset tile: `n` for `[n]` and `[n, 1]`.
+/// The number of indices of a vector offset tile: `n` for `[n]`, `[n, 1]` (one index per
+/// partition) and `[1, n]` (one partition's free axis); the indices are read row-major, the
+/// same order for all three.
 pub fn vector_offset_rows(shape: &[usize]) -> std::result::Result<usize, IndirectionError> {
     match shape {
-        [n] | [n, 1] => Ok(*n),
+        [n] | [n, 1] | [1, n] => Ok(*n),
         _ => Err(IndirectionError::VectorShape {
             shape: shape.to_vec(),
         }),
@@ -242,8 +244,9 @@ mod tests {
     fn the_accepted_shapes() {
         assert_eq!(vector_offset_rows(&[128]), Ok(128));
         assert_eq!(vector_offset_rows(&[128, 1]), Ok(128));
+        assert_eq!(vector_offset_rows(&[1, 64]), Ok(64));
         // The verifier used to take any tile of n elements; the emulator never did.
-        for bad in [&[64, 1, 1][..], &[1, 64], &[32, 2], &[]] {
+        for bad in [&[64, 1, 1][..], &[32, 2], &[]] {
             assert!(matches!(
                 vector_offset_rows(bad),
                 Err(IndirectionError::VectorShape { .. })
@@ -270,6 +273,29 @@ mod tests {
     /// A 3-D tensor [4, 3, 2] gathered through a 2-D pattern whose dimension 0 walks the
     /// flattened [12] rows of 2 elements: `indirect_dim = 0` is the pattern's dimension (rows
     /// of 2), not the tensor's (blocks of 6).
+    #[test]
+    fn a_row_of_indices_gathers_as_a_column_does() {
+        let mut m = Memory::new(Target::Cayman);
+        let t = m.alloc_hbm("t", DType::F32, &[4, 3, 2]).unwrap();
+        m.write_f32(&t, &(0..24).map(|i| i as f32).collect::<Vec<_>>())
+            .unwrap();
+        let mut got = Vec::new();
+        for shape in [&[3, 1][..], &[1, 3], &[3]] {
+            let idx = m.alloc_sbuf(DType::I32, shape).unwrap();
+            m.write_i64(&idx, &[11, 0, 5]).unwrap();
+            let acc =
+                Access::vector_offset_ap(t.alloc(), DType::F32, 24, 0, &[(2, 3), (1, 2)], 0, &idx)
+                    .unwrap();
+            let out = m.alloc_sbuf(DType::F32, &[3, 2]).unwrap();
+            indirect_load(&mut m, &out, &acc, OobMode::Error).unwrap();
+            got.push(m.read_f32(&out).unwrap());
+        }
+        // numpy: t.reshape(12, 2)[[11, 0, 5]], whichever way the three indices are laid out.
+        for g in got {
+            assert_eq!(g, vec![22., 23., 0., 1., 10., 11.]);
+        }
+    }
+
     #[test]
     fn indirect_dim_is_a_pattern_dimension() {
         let mut m = Memory::new(Target::Cayman);

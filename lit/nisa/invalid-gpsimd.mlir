@@ -48,10 +48,29 @@ func.func @partition_reduce(%d: memref<1x32xf32, "sbuf">, %s: memref<128x64xf32,
 
 // -----
 
-// The bit-vector partition reductions are the ones NKI exposes (no xor).
-func.func @partition_reduce_xor(%d: memref<1x64xi32, "sbuf">, %s: memref<128x64xi32, "sbuf">) {
-  // expected-error@+1 {{attribute 'op': alu_op "bitwise_xor" is not allowed here (allowed: bitwise_or|bitwise_and)}}
-  "nisa.cross_lane_reduce_bitvec"(%d, %s) {op = "bitwise_xor"} : (memref<1x64xi32, "sbuf">, memref<128x64xi32, "sbuf">) -> ()
+// The bit-vector partition reductions are the firmware's or, and, xor (no shifts).
+func.func @partition_reduce_shift(%d: memref<1x64xi32, "sbuf">, %s: memref<128x64xi32, "sbuf">) {
+  // expected-error@+1 {{attribute 'op': alu_op "logical_shift_left" is not allowed here (allowed: bitwise_or|bitwise_and|bitwise_xor)}}
+  "nisa.cross_lane_reduce_bitvec"(%d, %s) {op = "logical_shift_left"} : (memref<1x64xi32, "sbuf">, memref<128x64xi32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// GpSimd cannot read PSUM: a partition reduction of a PSUM tile (the matmul result) needs a
+// copy to SBUF first (sundial-legalize-partition-reduce inserts it for the generic form).
+func.func @partition_reduce_psum(%d: memref<1x64xf32, "sbuf">, %s: memref<128x64xf32, "psum">) {
+  // expected-error@+1 {{operand 'src': GpSimd engine cannot access PSUM (rule: gpsimd psum)}}
+  "nisa.cross_lane_reduce_arith"(%d, %s) {op = "add"} : (memref<1x64xf32, "sbuf">, memref<128x64xf32, "psum">) -> ()
+  return
+}
+
+// -----
+
+// Nor write it.
+func.func @partition_reduce_psum_dst(%d: memref<1x64xi32, "psum">, %s: memref<128x64xi32, "sbuf">) {
+  // expected-error@+1 {{operand 'dst': GpSimd engine cannot access PSUM (rule: gpsimd psum)}}
+  "nisa.cross_lane_reduce_bitvec"(%d, %s) {op = "bitwise_and"} : (memref<1x64xi32, "psum">, memref<128x64xi32, "sbuf">) -> ()
   return
 }
 
@@ -161,5 +180,32 @@ func.func @sequence_bounds_rows(%d: memref<1x2x64xi32, "sbuf">, %s: memref<2x64x
 func.func @sequence_bounds_shape(%d: memref<1x64x2xi32, "sbuf">, %s: memref<1x64xi32, "sbuf">) {
   // expected-error@+1 {{operand 'dst' must be 1x2x64 ([start, end) per element), got 1x64x2 (rule: sequence_bounds shape)}}
   "nisa.sequence_bounds"(%d, %s) : (memref<1x64x2xi32, "sbuf">, memref<1x64xi32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// The generic partition reduction: axis 0 plus trailing free axes only.
+func.func @generic_partition_reduce_axes(%d: memref<1x16xf32, "sbuf">, %s: memref<128x8x16xf32, "sbuf">) {
+  // expected-error@+1 {{attribute 'axis': [0, 1] must be the partition axis 0 plus trailing contiguous free axes of the 3-D 'src' (rule: partition reduce axes)}}
+  "nisa.tensor_partition_reduce"(%d, %s) {op = "add", axis = array<i64: 0, 1>} : (memref<1x16xf32, "sbuf">, memref<128x8x16xf32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// Its dst is [1, kept free dims...].
+func.func @generic_partition_reduce_shape(%d: memref<1x8x1xf32, "sbuf">, %s: memref<128x8x16xf32, "sbuf">) {
+  // expected-error@+1 {{operand 'dst' must be 1x8 for axes [0, 2] of 128x8x16, got 1x8x1 (rule: partition reduce shape)}}
+  "nisa.tensor_partition_reduce"(%d, %s) {op = "add", axis = array<i64: 0, 2>} : (memref<1x8x1xf32, "sbuf">, memref<128x8x16xf32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// Bit-vector reductions work on integer bits.
+func.func @generic_partition_reduce_bitvec(%d: memref<1x8xf32, "sbuf">, %s: memref<128x8xf32, "sbuf">) {
+  // expected-error@+1 {{a bit-vector reduction needs integer tiles (rule: bitvec reduce dtype)}}
+  "nisa.tensor_partition_reduce"(%d, %s) {op = "bitwise_or"} : (memref<1x8xf32, "sbuf">, memref<128x8xf32, "sbuf">) -> ()
   return
 }

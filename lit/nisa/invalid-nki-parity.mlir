@@ -177,10 +177,10 @@ func.func @keepdims_dropped(%d: memref<128x1xf32, "sbuf">, %s: memref<128x4x8xf3
 
 // -----
 
-// An index tile is [n] or [n, 1], as the emulator takes it (a [64, 1, 1] tile verified but
+// An index tile is [n], [n, 1] or [1, n], as the emulator takes it (a [64, 1, 1] tile verified but
 // failed there).
 func.func @vector_offset_shape(%t: memref<1024x64xf32, "hbm">, %i: memref<64x1x1xui32, "sbuf">) {
-  // expected-error@+1 {{operand 'vector_offset' (64x1x1) must be an [n] or [n, 1] tile, one index per partition (rule: vector offset shape)}}
+  // expected-error@+1 {{operand 'vector_offset' (64x1x1) must be an [n], [n, 1] or [1, n] tile (rule: vector offset shape)}}
   %v = "nisa.ap"(%t, %i) {pattern = array<i64: 64, 64, 1, 64>, operandSegmentSizes = array<i32: 1, 1, 0>}
       : (memref<1024x64xf32, "hbm">, memref<64x1x1xui32, "sbuf">) -> memref<64x64xf32, "hbm">
   return
@@ -188,9 +188,11 @@ func.func @vector_offset_shape(%t: memref<1024x64xf32, "hbm">, %i: memref<64x1x1
 
 // -----
 
-func.func @generic_indices_shape(%d: memref<128x64xbf16, "sbuf">, %s: memref<4096x64xbf16, "hbm">, %i: memref<1x128xui32, "sbuf">) {
-  // expected-error@+1 {{operand 'indices' (1x128) must be an [n] or [n, 1] tile, one index per partition (rule: vector offset shape)}}
-  "nisa.generic_indirect_load"(%d, %s, %i) : (memref<128x64xbf16, "sbuf">, memref<4096x64xbf16, "hbm">, memref<1x128xui32, "sbuf">) -> ()
+// A generic indirect load's indices follow the same definition: a 2-D tile is one column or
+// one row.
+func.func @generic_indices_shape(%d: memref<128x64xbf16, "sbuf">, %s: memref<4096x64xbf16, "hbm">, %i: memref<64x2xui32, "sbuf">) {
+  // expected-error@+1 {{operand 'indices' (64x2) must be an [n], [n, 1] or [1, n] tile (rule: vector offset shape)}}
+  "nisa.generic_indirect_load"(%d, %s, %i) : (memref<128x64xbf16, "sbuf">, memref<4096x64xbf16, "hbm">, memref<64x2xui32, "sbuf">) -> ()
   return
 }
 

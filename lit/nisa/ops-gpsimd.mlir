@@ -29,14 +29,18 @@ func.func @affine_select(%dst: memref<128x128xbf16, "sbuf">, %src: memref<128x12
   return
 }
 
-// Partition reductions keep the free shape: arith (fp32 math) and bit-vector (raw bits).
+// Partition reductions keep the free shape: arith (fp32 math) and bit-vector (raw bits), both
+// on SBUF (GpSimd cannot reach PSUM). average and xor are firmware ops beyond NKI's surface.
 // CHECK-LABEL: func.func @cross_lane_reduce
 // CHECK: "nisa.cross_lane_reduce_arith"(%{{.*}}, %{{.*}}) {op = "average"}
 // CHECK: "nisa.cross_lane_reduce_bitvec"(%{{.*}}, %{{.*}}) {engine = "unknown", op = "bitwise_or"}
-func.func @cross_lane_reduce(%d: memref<1x64xf32, "sbuf">, %s: memref<128x64xf32, "psum">,
+// CHECK: "nisa.cross_lane_reduce_bitvec"(%{{.*}}, %{{.*}}) {op = "bitwise_xor"}
+func.func @cross_lane_reduce(%d: memref<1x64xf32, "sbuf">, %s: memref<128x64xf32, "sbuf">,
                              %di: memref<1x64xui32, "sbuf">, %si: memref<128x64xui32, "sbuf">) {
-  "nisa.cross_lane_reduce_arith"(%d, %s) {op = "average"} : (memref<1x64xf32, "sbuf">, memref<128x64xf32, "psum">) -> ()
+  "nisa.cross_lane_reduce_arith"(%d, %s) {op = "average"} : (memref<1x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
   "nisa.cross_lane_reduce_bitvec"(%di, %si) {op = "bitwise_or", engine = "unknown"}
+      : (memref<1x64xui32, "sbuf">, memref<128x64xui32, "sbuf">) -> ()
+  "nisa.cross_lane_reduce_bitvec"(%di, %si) {op = "bitwise_xor"}
       : (memref<1x64xui32, "sbuf">, memref<128x64xui32, "sbuf">) -> ()
   return
 }

@@ -108,7 +108,7 @@ func.func @keepdims(%m: memref<128x1xf32, "sbuf">, %x: memref<128x512xf32, "sbuf
   return
 }
 
-// Index tiles are [n] or [n, 1] (the emulator's definition, shared): a gather with a [128]
+// Index tiles are [n], [n, 1] or [1, n] (the emulator's definition, shared): a gather with a [128]
 // index tile and a scalar offset in a [1] tile.
 // CHECK-LABEL: func.func @index_tiles
 func.func @index_tiles(%t: memref<1024x64xf32, "hbm">, %i: memref<128xui32, "sbuf">, %s: memref<1xi32, "sbuf">) {

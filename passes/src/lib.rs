@@ -7,12 +7,26 @@
 //! - [`verify_pass`]: `sundial-verify`, the dialects' semantic verifier (and its phase
 //!   checks) as a pass.
 //! - [`unroll`]: `sundial-unroll`, full unrolling of constant-bound loops into static NISA.
+//! - the middle-end passes, one file each, named by flag: [`resolve_engine`],
+//!   [`decompose`], [`infer_intrinsic`], [`legalize_partition_reduce`],
+//!   [`generic_load_to_gather`], [`lower_generic_indirect`], [`resolve_dge`]; and
+//!   [`middle_end`], the `sundial-middle-end` pipeline that runs them in order.
+//! - [`emit`]: short builders for the ops those passes insert.
 //! - [`memory`]: the memory def-use and alias analysis over destination-passing tiles.
 //! - [`rewrite`]: collect-then-mutate rewrite helpers and dead `nisa.alloc`/`nisa.ap` cleanup.
 
+pub mod decompose;
+pub mod emit;
+pub mod generic_load_to_gather;
+pub mod infer_intrinsic;
+pub mod legalize_partition_reduce;
+pub mod lower_generic_indirect;
 pub mod memory;
+pub mod middle_end;
 pub mod pipeline;
 pub mod registry;
+pub mod resolve_dge;
+pub mod resolve_engine;
 pub mod rewrite;
 pub mod unroll;
 pub mod verify_pass;

@@ -34,8 +34,10 @@ use petgraph::{
     stable_graph::{NodeIndex, StableDiGraph},
     visit::EdgeRef,
 };
-use std::collections::HashMap;
-use sundial_dialects::{tile::Tile, view::View};
+use sundial_dialects::{
+    tile::is_tile_type,
+    view::{FastMap as HashMap, FastSet, View},
+};
 
 /// A buffer (root allocation) of the analysed block, by index.
 pub type BufferId = usize;
@@ -129,7 +131,7 @@ pub struct Node<'c, 'a> {
 }
 
 /// The kind of an ordering dependency.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dep {
     /// Read after write: the target reads what the source wrote.
     Flow,
@@ -140,7 +142,7 @@ pub enum Dep {
 }
 
 /// An edge: a dependency on one buffer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Edge {
     /// Its kind.
     pub dep: Dep,
@@ -172,6 +174,8 @@ pub struct MemoryGraph<'c, 'a> {
     places: HashMap<usize, Place>,
     view_reads: HashMap<usize, Vec<Value<'c, 'a>>>,
     nodes: HashMap<usize, NodeIndex>,
+    by_position: Vec<Option<NodeIndex>>,
+    edges: FastSet<(NodeIndex, NodeIndex, Edge)>,
     live: Vec<Live>,
 }
 
@@ -181,15 +185,17 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
         let mut g = MemoryGraph {
             graph: StableDiGraph::new(),
             buffers: Vec::new(),
-            places: HashMap::new(),
-            view_reads: HashMap::new(),
-            nodes: HashMap::new(),
+            places: HashMap::default(),
+            view_reads: HashMap::default(),
+            nodes: HashMap::default(),
+            by_position: Vec::new(),
+            edges: FastSet::default(),
             live: Vec::new(),
         };
         for index in 0..block.argument_count() {
             if let Ok(arg) = block.argument(index) {
                 let value: Value<'c, 'a> = arg.into();
-                if Tile::from_type(value.r#type()).is_ok() {
+                if is_tile_type(value.r#type()) {
                     g.new_buffer(value, BufferKind::Argument);
                 }
             }
@@ -295,7 +301,7 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
         for group in ["vector_offset", "scalar_offset"] {
             if let Some(value) = v.value(group) {
                 indirect = true;
-                if Tile::from_type(value.r#type()).is_ok() {
+                if is_tile_type(value.r#type()) {
                     index_tiles.push(value);
                 }
             }
@@ -322,17 +328,15 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
     /// An op the analysis does not model: it reads and writes every tile it names and every
     /// tile defined outside its regions that its regions use.
     fn visit_opaque(&mut self, op: OperationRef<'c, 'a>, position: usize) {
-        let mut values: Vec<Value<'c, 'a>> = op
-            .operands()
-            .filter(|v| Tile::from_type(v.r#type()).is_ok())
-            .collect();
+        let mut values: Vec<Value<'c, 'a>> =
+            op.operands().filter(|v| is_tile_type(v.r#type())).collect();
         if op.region_count() > 0 {
             collect_outer_tiles(op, &mut values);
         }
         if values.is_empty() {
             return;
         }
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = FastSet::default();
         let mut accesses = Vec::new();
         for value in values {
             let place = self.place_or_new(value);
@@ -365,6 +369,10 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
             writes: writes.clone(),
         });
         self.nodes.insert(op_key(&op), n);
+        if self.by_position.len() <= position {
+            self.by_position.resize(position + 1, None);
+        }
+        self.by_position[position] = Some(n);
         // Reads first: an op reads its sources before it writes its destinations.
         for r in &reads {
             let live = &self.live[r.place.buffer];
@@ -411,11 +419,9 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
 
     fn add_edge(&mut self, from: NodeIndex, to: NodeIndex, dep: Dep, buffer: BufferId) {
         let edge = Edge { dep, buffer };
-        if !self
-            .graph
-            .edges_connecting(from, to)
-            .any(|e| *e.weight() == edge)
-        {
+        // A set, not a scan of `from`'s edges: a tile written once and read by thousands of
+        // ops would make that quadratic.
+        if self.edges.insert((from, to, edge)) {
             self.graph.add_edge(from, to, edge);
         }
     }
@@ -484,38 +490,87 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
         b.kind == BufferKind::Alloc && !b.viewed && !b.escapes
     }
 
-    /// Moves node `from`'s dependencies onto node `to` and removes `from`: the bookkeeping of a
-    /// fusion that folds `from` (an earlier op, now erased) into `to` (which takes its reads).
-    /// Edges between the two disappear; the reads of `from` become reads of `to`.
-    pub fn merge_into(&mut self, from: NodeIndex, to: NodeIndex) {
-        let incoming: Vec<(NodeIndex, Edge)> = self
-            .graph
-            .edges_directed(from, Direction::Incoming)
-            .map(|e| (e.source(), *e.weight()))
-            .collect();
-        let outgoing: Vec<(NodeIndex, Edge)> = self
-            .graph
-            .edges_directed(from, Direction::Outgoing)
-            .filter(|e| e.target() != to)
-            .map(|e| (e.target(), *e.weight()))
-            .collect();
-        let reads = self.graph[from].reads.clone();
-        if let Some(node) = self.graph.node_weight_mut(to) {
+    /// The nodes in program order (those a fusion removed are gone).
+    pub fn nodes_in_order(&self) -> Vec<NodeIndex> {
+        self.by_position
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|&n| self.graph.contains_node(n))
+            .collect()
+    }
+
+    /// The nodes strictly between positions `after` and `before`, in program order.
+    pub fn nodes_between(&self, after: usize, before: usize) -> Vec<NodeIndex> {
+        let end = before.min(self.by_position.len());
+        if after + 1 >= end {
+            return Vec::new();
+        }
+        self.by_position[after + 1..end]
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|&n| self.graph.contains_node(n))
+            .collect()
+    }
+
+    /// Folds node `gone` into node `keep` (a fusion erased `gone`'s op and `keep` now does its
+    /// work): `gone`'s dependencies become `keep`'s, edges between the two disappear, and
+    /// `keep` takes `gone`'s reads (and, if `take_writes`, its writes, replacing its own).
+    /// The caller checked that moving the accesses breaks no ordering (no access to them
+    /// between the two).
+    pub fn absorb(&mut self, keep: NodeIndex, gone: NodeIndex, take_writes: bool) {
+        let mut moved: Vec<(NodeIndex, NodeIndex, Edge)> = Vec::new();
+        for e in self.graph.edges_directed(gone, Direction::Incoming) {
+            if e.source() != keep {
+                moved.push((e.source(), keep, *e.weight()));
+            }
+        }
+        for e in self.graph.edges_directed(gone, Direction::Outgoing) {
+            if e.target() != keep {
+                moved.push((keep, e.target(), *e.weight()));
+            }
+        }
+        let (reads, writes) = {
+            let g = &self.graph[gone];
+            (g.reads.clone(), g.writes.clone())
+        };
+        if let Some(node) = self.graph.node_weight_mut(keep) {
             node.reads.extend(reads);
-        }
-        self.nodes.retain(|_, n| *n != from);
-        self.graph.remove_node(from);
-        for (source, edge) in incoming {
-            if source != to {
-                self.add_edge(source, to, edge.dep, edge.buffer);
+            if take_writes {
+                node.writes = writes;
             }
         }
-        for (target, edge) in outgoing {
-            // A node that wrote over `from`'s reads now writes over `to`'s (anti), or was
-            // ordered after `from`'s write, which no longer exists (dropped).
-            if edge.dep == Dep::Anti && self.graph[target].position > self.graph[to].position {
-                self.add_edge(to, target, edge.dep, edge.buffer);
+        let position = self.graph[gone].position;
+        if let Some(slot) = self.by_position.get_mut(position) {
+            *slot = None;
+        }
+        // By key (the op pointer, never dereferenced: the op is already erased).
+        let key = op_key(&self.graph[gone].op);
+        if self.nodes.get(&key) == Some(&gone) {
+            self.nodes.remove(&key);
+        }
+        self.graph.remove_node(gone);
+        for (from, to, edge) in moved {
+            // Program order is kept: an edge that would point backwards (an access of the
+            // erased op that the kept op, now earlier or later, does not order) is dropped.
+            if self.graph[from].position < self.graph[to].position {
+                self.add_edge(from, to, edge.dep, edge.buffer);
             }
+        }
+    }
+
+    /// Forgets `n`'s reads of `buffer` (a rewrite made the op stop reading it).
+    pub fn drop_reads(&mut self, n: NodeIndex, buffer: BufferId) {
+        if let Some(node) = self.graph.node_weight_mut(n) {
+            node.reads.retain(|r| r.place.buffer != buffer);
+        }
+    }
+
+    /// Forgets `n`'s writes of `buffer`.
+    pub fn drop_writes(&mut self, n: NodeIndex, buffer: BufferId) {
+        if let Some(node) = self.graph.node_weight_mut(n) {
+            node.writes.retain(|w| w.place.buffer != buffer);
         }
     }
 
@@ -557,7 +612,7 @@ fn collect_outer_tiles<'c, 'a>(op: OperationRef<'c, 'a>, out: &mut Vec<Value<'c,
             return melior::ir::operation::WalkResult::Advance;
         }
         for value in inner.operands() {
-            if Tile::from_type(value.r#type()).is_ok() && !defined_inside(value, root) {
+            if is_tile_type(value.r#type()) && !defined_inside(value, root) {
                 // Re-bound to the outer op's lifetimes: the value is defined outside `op`.
                 out.push(unsafe { Value::from_raw(value.to_raw()) });
             }

@@ -259,6 +259,21 @@ fn add_elements(
             }
             let inner = opm.nested_under(&e.name);
             add_elements(context, &inner, nested)?;
+        } else if let Some(info) = registry::lookup_pipeline(&e.name) {
+            let raw = match &e.options {
+                Some(text) => {
+                    parse_options(text).map_err(|m| format!("pipeline '{}': {m}", e.name))?
+                }
+                None => Vec::new(),
+            };
+            let options = info.parse_options(&raw)?;
+            if let Some(create) = info.create {
+                opm.add_pass(create(&options));
+            } else {
+                // The expansion names Rust passes only (no pipeline): one level of recursion.
+                let elements = parse(&(info.expand)(&options))?;
+                add_elements(context, opm, &elements)?;
+            }
         } else if let Some(info) = registry::lookup(&e.name) {
             let raw = match &e.options {
                 Some(text) => parse_options(text).map_err(|m| format!("pass '{}': {m}", e.name))?,

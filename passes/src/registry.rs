@@ -73,55 +73,102 @@ pub struct PassInfo {
 impl PassInfo {
     /// Validates `raw` option pairs against the declared options and fills in defaults.
     pub fn parse_options(&self, raw: &[(String, String)]) -> Result<PassOptions, String> {
-        let mut out = BTreeMap::new();
-        for (key, value) in raw {
-            let Some(opt) = self.options.iter().find(|o| o.name == key) else {
-                let known = self.options.iter().map(|o| o.name).collect::<Vec<_>>();
-                return Err(format!(
-                    "pass '{}' has no option '{key}' (options: {})",
-                    self.name,
-                    if known.is_empty() {
-                        "none".to_string()
-                    } else {
-                        known.join(", ")
-                    }
-                ));
-            };
-            let ok = match opt.kind {
-                OptionKind::Bool => value == "true" || value == "false",
-                OptionKind::Uint => value.parse::<u64>().is_ok(),
-                OptionKind::Enum(values) => values.contains(&value.as_str()),
-            };
-            if !ok {
-                let expected = match opt.kind {
-                    OptionKind::Bool => "true or false".to_string(),
-                    OptionKind::Uint => "a non-negative integer".to_string(),
-                    OptionKind::Enum(values) => format!("one of {}", values.join("|")),
-                };
-                return Err(format!(
-                    "pass '{}' option '{key}': invalid value '{value}' (expected {expected})",
-                    self.name
-                ));
-            }
-            if out.insert(key.clone(), value.clone()).is_some() {
-                return Err(format!(
-                    "pass '{}' option '{key}' is given twice",
-                    self.name
-                ));
-            }
-        }
-        for opt in self.options {
-            if !opt.default.is_empty() {
-                out.entry(opt.name.to_string())
-                    .or_insert_with(|| opt.default.to_string());
-            }
-        }
-        Ok(PassOptions(out))
+        parse_options(self.name, "pass", self.options, raw)
     }
 }
 
+/// Validates `raw` option pairs of `what` (`pass` or `pipeline`) `name` against `options`
+/// and fills in defaults.
+fn parse_options(
+    name: &str,
+    what: &str,
+    options: &[PassOption],
+    raw: &[(String, String)],
+) -> Result<PassOptions, String> {
+    let mut out = BTreeMap::new();
+    for (key, value) in raw {
+        let Some(opt) = options.iter().find(|o| o.name == key) else {
+            let known = options.iter().map(|o| o.name).collect::<Vec<_>>();
+            return Err(format!(
+                "{what} '{name}' has no option '{key}' (options: {})",
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
+            ));
+        };
+        let ok = match opt.kind {
+            OptionKind::Bool => value == "true" || value == "false",
+            OptionKind::Uint => value.parse::<u64>().is_ok(),
+            OptionKind::Enum(values) => values.contains(&value.as_str()),
+        };
+        if !ok {
+            let expected = match opt.kind {
+                OptionKind::Bool => "true or false".to_string(),
+                OptionKind::Uint => "a non-negative integer".to_string(),
+                OptionKind::Enum(values) => format!("one of {}", values.join("|")),
+            };
+            return Err(format!(
+                "{what} '{name}' option '{key}': invalid value '{value}' (expected {expected})"
+            ));
+        }
+        if out.insert(key.clone(), value.clone()).is_some() {
+            return Err(format!("{what} '{name}' option '{key}' is given twice"));
+        }
+    }
+    for opt in options {
+        if !opt.default.is_empty() {
+            out.entry(opt.name.to_string())
+                .or_insert_with(|| opt.default.to_string());
+        }
+    }
+    Ok(PassOptions(out))
+}
+
+/// A named pipeline: a sequence of Rust passes usable in a pipeline like one pass
+/// (`builtin.module(sundial-middle-end{target=cayman})`).
+pub struct PipelineInfo {
+    /// The flag, e.g. `sundial-middle-end`.
+    pub name: &'static str,
+    /// One-line summary.
+    pub summary: &'static str,
+    /// Options (handed to the passes that take them).
+    pub options: &'static [PassOption],
+    /// The pipeline text the element is equivalent to, given validated options.
+    pub expand: fn(&PassOptions) -> String,
+    /// A single pass that does the same (faster, see `middle_end`); `None`: the pipeline is
+    /// added as its expansion.
+    pub create: Option<fn(&PassOptions) -> Pass>,
+}
+
+impl PipelineInfo {
+    /// Validates `raw` option pairs against the declared options and fills in defaults.
+    pub fn parse_options(&self, raw: &[(String, String)]) -> Result<PassOptions, String> {
+        parse_options(self.name, "pipeline", self.options, raw)
+    }
+}
+
+/// Every named pipeline.
+pub static PIPELINES: &[PipelineInfo] = &[crate::middle_end::INFO];
+
+/// Looks up a named pipeline by flag.
+pub fn lookup_pipeline(name: &str) -> Option<&'static PipelineInfo> {
+    PIPELINES.iter().find(|p| p.name == name)
+}
+
 /// Every Rust pass of this crate.
-pub static PASSES: &[PassInfo] = &[crate::verify_pass::INFO, crate::unroll::INFO];
+pub static PASSES: &[PassInfo] = &[
+    crate::verify_pass::INFO,
+    crate::resolve_engine::INFO,
+    crate::resolve_dge::INFO,
+    crate::decompose::INFO,
+    crate::infer_intrinsic::INFO,
+    crate::legalize_partition_reduce::INFO,
+    crate::generic_load_to_gather::INFO,
+    crate::lower_generic_indirect::INFO,
+    crate::unroll::INFO,
+];
 
 /// The passes other crates registered ([`register`]), in registration order.
 static REGISTERED: RwLock<Vec<&'static PassInfo>> = RwLock::new(Vec::new());

@@ -12,11 +12,12 @@
 
 use melior::IrRewriter;
 use melior::ir::{
-    Operation, Value, ValueLike,
+    Attribute, Operation, Value, ValueLike,
+    attribute::AttributeLike,
     operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
 };
 use sundial_dialects::{
-    build::{BuildError, OpBuild, tile_type_of},
+    build::{Attrs, BuildError, OpBuild, tile_type_of},
     ffi::emit_error,
     tile::Tile,
     view::View,
@@ -197,4 +198,82 @@ pub fn erase_dead_views(root: &OperationRef<'_, '_>) -> usize {
             rewriter.erase(op);
         }
     }
+}
+
+/// Sets attribute `name` of `op` (adding or replacing it).
+pub fn set_attr<'c>(op: &OperationRef<'c, '_>, name: &str, value: Attribute<'c>) {
+    unsafe {
+        mlir_sys::mlirOperationSetAttributeByName(
+            op.to_raw(),
+            melior::StringRef::new(name).to_raw(),
+            value.to_raw(),
+        )
+    }
+}
+
+/// Sets string attribute `name` of `op` to `value`.
+pub fn set_str(op: &OperationRef<'_, '_>, name: &str, value: &str) {
+    let attr = Attrs::new(op.context()).string(value);
+    set_attr(op, name, attr);
+}
+
+/// The tile an access pattern ultimately views: `value` itself, or the tensor under its chain
+/// of `nisa.ap` views.
+pub fn view_root<'c: 'a, 'a>(value: Value<'c, 'a>) -> Value<'c, 'a> {
+    let mut current = value;
+    for _ in 0..64 {
+        let Some(def) = sundial_dialects::verify::defining_op(current) else {
+            break;
+        };
+        if !op_is(&def, "nisa.ap") {
+            break;
+        }
+        match def.operand(0) {
+            Ok(tensor) => current = tensor,
+            Err(_) => break,
+        }
+    }
+    current
+}
+
+/// Whether `value` (or the tensor it views) is an argument of a function: a kernel argument.
+pub fn is_kernel_argument(value: Value<'_, '_>) -> bool {
+    let root = view_root(value);
+    unsafe {
+        let raw = root.to_raw();
+        if !mlir_sys::mlirValueIsABlockArgument(raw) {
+            return false;
+        }
+        let block = mlir_sys::mlirBlockArgumentGetOwner(raw);
+        let parent = mlir_sys::mlirBlockGetParentOperation(block);
+        !parent.ptr.is_null() && sundial_dialects::ffi::op_name(parent) == "func.func"
+    }
+}
+
+/// The `nisa.ap` defining `value`, as a view, if there is one.
+pub fn ap_of<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<View<'c, 'a>> {
+    sundial_dialects::verify::defining_op(value)
+        .filter(|d| op_is(d, "nisa.ap"))
+        .and_then(View::of)
+}
+
+/// Sets operand `index` of `op` to `value`.
+pub fn set_operand(op: &OperationRef<'_, '_>, index: usize, value: Value<'_, '_>) {
+    unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), index as isize, value.to_raw()) }
+}
+
+/// The NISA ops nested in `root` whose table row passes `pick`, as views (the row is looked up
+/// from the op's name without copying it; a view is built only for the ops picked).
+pub fn collect_views<'c, 'a>(
+    root: &OperationRef<'c, 'a>,
+    mut pick: impl FnMut(&'static sundial_dialects::spec::OpSpec) -> bool,
+) -> Vec<View<'c, 'a>> {
+    let nisa = sundial_dialects::nisa::OPS.as_ptr_range();
+    collect(root, |op| {
+        sundial_dialects::view::spec_entry_of_raw(op.to_raw())
+            .is_some_and(|(_, spec)| nisa.contains(&(spec as *const _)) && pick(spec))
+    })
+    .into_iter()
+    .filter_map(View::of)
+    .collect()
 }

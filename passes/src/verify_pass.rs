@@ -7,7 +7,7 @@
 //! `selection`: also resolved engines and DGE modes, no generic or composite ops; see
 //! `sundial_dialects::verify::phase`).
 
-use crate::registry::{OptionKind, PassInfo, PassOptions};
+use crate::registry::{OptionKind, PassInfo, PassOption, PassOptions};
 use melior::{
     ContextRef,
     ir::{operation::OperationRef, r#type::TypeId},
@@ -75,4 +75,42 @@ fn create(options: &PassOptions) -> Pass {
         "",
         &[],
     )
+}
+
+/// The `verify` option of the middle-end passes: run the verifier of `sundial-verify` (with
+/// the phase checks of the named phase) on the pass's result, inside the pass. The pipeline
+/// writes `sundial-resolve-engine{verify=logical}` rather than `sundial-resolve-engine,
+/// sundial-verify`: the same checks, one pass fewer, so MLIR's own verifier (which the pass
+/// manager runs after every pass) walks the IR once per step instead of twice.
+pub const VERIFY_AFTER: PassOption = PassOption {
+    name: "verify",
+    kind: OptionKind::Enum(&["none", "logical", "tiled", "selection"]),
+    default: "none",
+    help: "Verify the result, with this phase's checks (none: not)",
+};
+
+/// The `verify` option of a pass, parsed.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct VerifyAfter {
+    phase: Option<Phase>,
+    target: Option<Target>,
+}
+
+impl VerifyAfter {
+    /// From the pass's options (its `target` option, if it has one, is the verifier's too).
+    pub fn from_options(options: &PassOptions) -> Self {
+        Self {
+            phase: options.get("verify").and_then(Phase::parse),
+            target: options.get("target").and_then(Target::from_name),
+        }
+    }
+
+    /// Verifies `operation` if asked to; signals failure on a broken rule.
+    pub fn check(&self, operation: &OperationRef<'_, '_>, pass: ExternalPass<'_>) {
+        if let Some(phase) = self.phase
+            && !verify_phase(operation, self.target, phase)
+        {
+            pass.signal_failure();
+        }
+    }
 }

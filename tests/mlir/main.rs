@@ -10,6 +10,7 @@ mod isa_tables;
 mod isel;
 mod limits;
 mod loops;
+mod passes;
 mod pipeline;
 mod render;
 mod run;

@@ -18,6 +18,9 @@ use melior::ir::{ValueLike, operation::OperationLike};
 /// Runs the op rules of `v` (a NISA op).
 pub fn check(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
     super::nki_parity::integer_immediates(v);
+    // Every op: GpSimd cannot reach PSUM (it was checked for four ops only, so a PSUM source of
+    // cross_lane_reduce_arith, a fixed-GpSimd op, was accepted).
+    no_psum_on_gpsimd(v);
     match v.spec.name {
         "alloc" => alloc(v),
         "ap" => ap(v),
@@ -114,6 +117,7 @@ pub fn check(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
         "dynamic_ap" => super::loop_rules::dynamic_ap(v),
         "register_move" => super::loop_rules::register_move(v),
         "program_id" | "num_programs" => super::loop_rules::program_axes(v),
+        "tensor_partition_reduce" => generic_partition_reduce(v),
         _ => {}
     }
 }
@@ -341,7 +345,7 @@ pub(super) fn ap_at(v: &mut OpView<'_, '_, '_>, offset: i64, bounds: Option<&str
         v.error("attribute 'indirect_dim' needs 'vector_offset' or 'scalar_offset' (rule: indirect dim)");
     }
     if vector.is_some() {
-        // One index per element of the indirect dimension, in an [n] or [n, 1] tile.
+        // One index per element of the indirect dimension, in an [n], [n, 1] or [1, n] tile.
         let n = pairs[indirect_dim as usize].1;
         super::nki_parity::vector_offset(v, "vector_offset", indirect_dim, Some(n));
     }
@@ -590,7 +594,6 @@ fn tensor_tensor(v: &mut OpView<'_, '_, '_>) {
     {
         v.error("operands 'lhs' and 'rhs' cannot both be in PSUM (rule: tensor_tensor psum)");
     }
-    no_psum_on_gpsimd(v);
 }
 
 /// `op1` present iff its operand is: NKI's op1=None form has neither.
@@ -645,7 +648,6 @@ fn tensor_scalar(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
         }
         _ => {}
     }
-    no_psum_on_gpsimd(v);
 }
 
 fn reduce_res(v: &mut OpView<'_, '_, '_>, data: &str) {
@@ -685,12 +687,10 @@ fn memset(v: &mut OpView<'_, '_, '_>) {
             v.error("memset of an x4 MX tile only supports value 0 (rule: x4 memset)");
         }
     }
-    no_psum_on_gpsimd(v);
 }
 
 fn tensor_copy(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
     same_elements(v, "src", "dst");
-    no_psum_on_gpsimd(v);
     if v.engine() == Engine::Scalar && target == Some(Target::Sunda) {
         v.error("tensor_copy is not available on the Scalar engine of NeuronCore v2 (rule: scalar tensor_copy)");
     }
@@ -1268,5 +1268,49 @@ fn generic_indirect(v: &mut OpView<'_, '_, '_>, table: &str, gathered: &str) {
             t.dtype.mlir_name(),
             g.dtype.mlir_name()
         ));
+    }
+}
+
+/// The generic partition reduction: axis 0 plus trailing contiguous free axes; dst is
+/// `[1, kept free dims...]` (`[1, 1]` when every free axis is reduced); bit-vector ops on
+/// integers.
+fn generic_partition_reduce(v: &mut OpView<'_, '_, '_>) {
+    let (Some(d), Some(s)) = (v.tile("dst"), v.tile("src")) else {
+        return;
+    };
+    let mut axes = v.i64_array("axis").unwrap_or_else(|| vec![0]);
+    axes.sort_unstable();
+    let rank = s.shape.len() as i64;
+    let trailing = axes.len() as i64 - 1;
+    let ok = axes.first() == Some(&0)
+        && axes.windows(2).all(|w| w[0] != w[1])
+        && axes[1..]
+            .iter()
+            .enumerate()
+            .all(|(i, &a)| a == rank - trailing + i as i64)
+        && axes.iter().all(|&a| a < rank);
+    if !ok {
+        v.error(format!(
+            "attribute 'axis': {axes:?} must be the partition axis 0 plus trailing contiguous free axes of the {rank}-D 'src' (rule: partition reduce axes)"
+        ));
+        return;
+    }
+    let kept = &s.shape[1..(rank - trailing) as usize];
+    let want: Vec<i64> = if kept.is_empty() {
+        vec![1, 1]
+    } else {
+        std::iter::once(1).chain(kept.iter().copied()).collect()
+    };
+    if d.shape != want {
+        v.error(format!(
+            "operand 'dst' must be {} for axes {axes:?} of {}, got {} (rule: partition reduce shape)",
+            shape_str(&want),
+            s.shape_str(),
+            d.shape_str()
+        ));
+    }
+    let bitvec = v.str_attr("op").is_some_and(|o| o.starts_with("bitwise_"));
+    if bitvec && !(s.dtype.is_int() && d.dtype.is_int()) {
+        v.error("a bit-vector reduction needs integer tiles (rule: bitvec reduce dtype)");
     }
 }

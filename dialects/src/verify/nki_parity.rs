@@ -175,8 +175,8 @@ fn dims(t: &Tile) -> Vec<usize> {
     t.shape.iter().map(|&d| d as usize).collect()
 }
 
-/// The vector offset of an access pattern (or the indices of a generic indirect op): an `[n]`
-/// or `[n, 1]` tile with one index per element of the `num`-element indirect dimension, as
+/// The vector offset of an access pattern (or the indices of a generic indirect op): an `[n]`,
+/// `[n, 1]` or `[1, n]` tile with one index per element of the `num`-element indirect dimension, as
 /// [`sundial_emu::indirection`] defines it.
 pub fn vector_offset(v: &mut OpView<'_, '_, '_>, operand: &str, dim: i64, num: Option<i64>) {
     let Some(idx) = v.tile(operand) else { return };
@@ -192,7 +192,7 @@ pub fn vector_offset(v: &mut OpView<'_, '_, '_>, operand: &str, dim: i64, num: O
             idx.shape_str()
         )),
         Err(_) => v.error(format!(
-            "operand '{operand}' ({}) must be an [n] or [n, 1] tile, one index per partition (rule: vector offset shape)",
+            "operand '{operand}' ({}) must be an [n], [n, 1] or [1, n] tile (rule: vector offset shape)",
             idx.shape_str()
         )),
     }

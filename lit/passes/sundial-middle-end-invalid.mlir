@@ -1,0 +1,36 @@
+// sundial-middle-end's refusals are its passes' and phase checks', reported at the op; its own
+// options are checked like a pass's.
+// RUN: sundial-opt %s -split-input-file --pass-pipeline='builtin.module(sundial-middle-end)' -verify-diagnostics
+// RUN: not sundial-opt %s --pass-pipeline='builtin.module(sundial-middle-end{contract=maybe})' 2>&1 | FileCheck %s --check-prefix=OPTION
+// OPTION: sundial-opt: error: pipeline 'sundial-middle-end' option 'contract': invalid value 'maybe' (expected true or false)
+// RUN: not sundial-opt %s --pass-pipeline='builtin.module(sundial-middle-end{tiling=on})' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// UNKNOWN: sundial-opt: error: pipeline 'sundial-middle-end' has no option 'tiling' (options: target, contract)
+
+// Logical tiles outside partition reductions wait for partition tiling (not yet in the
+// pipeline): the tiled phase check stops there.
+module attributes {sundial.target = "cayman"} {
+func.func @logical(%d: memref<256x64xf32, "sbuf">, %s: memref<256x64xf32, "sbuf">) {
+  // expected-error@+1 {{'nisa.tensor_copy' op operand 'dst': partition dimension 256 exceeds 128 (rule: partitions <= 128)}}
+  "nisa.tensor_copy"(%d, %s) : (memref<256x64xf32, "sbuf">, memref<256x64xf32, "sbuf">) -> ()
+  return
+}
+}
+
+// -----
+
+// A pass's refusal stops the pipeline at the op (here sundial-decompose's).
+func.func @pow(%d: memref<128x64xf32, "sbuf">, %x: memref<128x64xf32, "sbuf">) {
+  // expected-error@+1 {{"pow" in a two-op tensor_scalar: tensorvectorscalar doesn't support power, use tensor_tensor instead. (rule: pow in a two-op form)}}
+  "nisa.tensor_scalar_arith"(%d, %x) {op0 = "pow", imm0 = 2.0 : f32, op1 = "add", imm1 = 1.0 : f32, operandSegmentSizes = array<i32: 1, 1, 0, 0>}
+      : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// Without a target the DGE modes cannot be resolved.
+func.func @no_target(%d: memref<128x64xf32, "sbuf">, %s: memref<128x64xf32, "hbm">) {
+  // expected-error@+1 {{'nisa.dma_copy' op dge_mode "unknown" cannot be resolved without a target}}
+  "nisa.dma_copy"(%d, %s) : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "hbm">) -> ()
+  return
+}

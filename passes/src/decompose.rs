@@ -1,0 +1,403 @@
+//! `sundial-decompose`: the forward-builder decompositions (spec/forward-builders.txt §5,
+//! pass-rules §3; step 2 of `sundial-middle-end`). After it no composite form reaches
+//! instruction selection: there is no hardware power or mod tensor-scalar op.
+//!
+//! - `tensor_scalar_arith` with op0 = pow and no op1 (`tensorscalar(op0=np.power)` ->
+//!   `power_tensorscalar`): `memset` an fp32 SBUF tile to the exponent (an immediate; a `[P, 1]`
+//!   exponent tile is broadcast into it by a Vector `tensor_scalar_arith` add), then
+//!   `tensor_tensor_power(x, e)` on GpSimd (`(e, x)` under `reverse0`). GpSimd cannot reach
+//!   PSUM: a PSUM input is first copied to SBUF, a PSUM destination is written through an
+//!   SBUF tile and a copy [ours: the sequence].
+//! - `tensor_tensor_arith` with op = pow: `tensor_tensor_power` (power runs on GpSimd [docs]),
+//!   with the same PSUM copies [ours].
+//! - `tensor_scalar_arith` with a mod step (`mod_from_remainder`: a - floor(a/b)*b, the floored
+//!   modulo): (1) `r = tensor_scalar_arith(a, mod, b)`, marked `sundial.expanded`; (2)
+//!   `m = tensor_scalar_arith(r, mult, s, is_lt, 0)` with `s = sign(b)` (an immediate +-1, or a
+//!   `[P, 1]` tile `2 * (b >= 0) - 1` computed once; multiplying by +-1 is exact, where `r * b`
+//!   can underflow to -0); (3) `out = scalar_tensor_tensor_arith(m, mult, b, add, r)`. This is
+//!   right whether the hardware mod truncates (then `m` adds one `b` where `r` and `b` differ
+//!   in sign) or floors (then `m` is zero). A two-op form with a mod step is split at it;
+//!   intermediates are fp32 SBUF tiles (the engines compute in fp32, so nothing is rounded
+//!   twice) [ours: the sequence].
+//!
+//! Refusals, with the seed's assert where it has one: pow in a two-op `tensor_scalar_arith` or
+//! in `scalar_tensor_tensor_arith` ("tensorvectorscalar doesn't support power, use
+//! tensor_tensor instead."); pow in the fused scan and reduce forms, which have no power step;
+//! a reversed mod (`b mod a`: the divisor is the tensor, so its sign is per element).
+//!
+//! Not here: the seed's `select` split (the dialect has no generic select: a front end writes
+//! `tensor_scalar_affine_select` or `select_reduce` / `copy_predicated` directly) and the
+//! activation-accumulate split (the dialect's `activation` carries its accumulator operand
+//! `reduce_res`; the verifier requires it when `reduce_cmd` accumulates). The one- and two-op
+//! tensor_scalar pointer forms and the memset engine rule are already single table rows.
+//! Options: none.
+
+use crate::{
+    emit::{Emit, Scalar, Step, TensorStep, tile},
+    registry::{PassInfo, PassOptions},
+    rewrite::{Rewriter, collect_views, refuse, set_attr},
+    verify_pass::{VERIFY_AFTER, VerifyAfter},
+};
+use melior::{
+    ContextRef,
+    ir::{
+        Value,
+        operation::{OperationLike, OperationRef},
+        r#type::TypeId,
+    },
+    pass::{ExternalPass, Pass, RunExternalPass, create_external},
+};
+use sundial_dialects::{
+    build::{Attrs, BuildError},
+    dtype::Dtype,
+    enums::{Engine, Space},
+    tile::Tile,
+    verify::phase::EXPANDED_ATTR,
+    view::View,
+};
+
+#[repr(align(8))]
+struct PassId;
+static PASS_ID: PassId = PassId;
+
+/// The registry entry.
+pub const INFO: PassInfo = PassInfo {
+    name: "sundial-decompose",
+    summary: "Decompose power and mod into the instructions that exist",
+    description: "tensor_scalar pow -> memset + tensor_tensor_power (GpSimd); tensor_tensor pow -> tensor_tensor_power; tensor_scalar mod -> the floored a - floor(a/b)*b in three ops (mod marked sundial.expanded, sign test, scalar_tensor_tensor). Refuses pow in two-op and fused forms and a reversed mod.",
+    options: &[VERIFY_AFTER],
+    create,
+};
+
+/// The seed's assert for pow in a two-op form (forward-builders.txt §5).
+const POW_TWO_OP: &str = "tensorvectorscalar doesn't support power, use tensor_tensor instead.";
+
+#[derive(Clone, Debug)]
+pub(crate) struct Decompose {
+    after: VerifyAfter,
+}
+
+/// What to do with one op.
+enum Plan {
+    /// tensor_scalar_arith pow, one step.
+    PowScalar,
+    /// tensor_tensor_arith pow.
+    PowTensor,
+    /// tensor_scalar_arith with a mod step.
+    Mod,
+}
+
+fn step_of<'c, 'a>(v: &View<'c, 'a>, index: usize) -> Option<(String, Scalar<'c, 'a>, bool)> {
+    let (op, imm, operand, reverse) = if index == 0 {
+        ("op0", "imm0", "operand0", "reverse0")
+    } else {
+        ("op1", "imm1", "operand1", "reverse1")
+    };
+    let name = v.str_attr(op)?;
+    let scalar = match v.attr(imm).and_then(|_| v.float_attr(imm)) {
+        Some(x) => Scalar::Imm(x as f32),
+        None => Scalar::Tile(v.value(operand)?),
+    };
+    Some((name, scalar, v.bool_attr(reverse)))
+}
+
+/// The plan for `v`, or the refusal.
+fn plan(v: &View<'_, '_>) -> Result<Option<Plan>, String> {
+    let is = |key: &str, op: &str| v.str_attr(key).as_deref() == Some(op);
+    match v.mnemonic() {
+        "tensor_scalar_arith" => {
+            if v.has_attr(EXPANDED_ATTR) {
+                return Ok(None);
+            }
+            let two = v.has_attr("op1");
+            if (is("op0", "pow") && two) || is("op1", "pow") {
+                return Err(format!(
+                    "attribute '{}': \"pow\" in a two-op tensor_scalar: {POW_TWO_OP} (rule: pow in a two-op form)",
+                    if is("op1", "pow") { "op1" } else { "op0" }
+                ));
+            }
+            if is("op0", "pow") {
+                return Ok(Some(Plan::PowScalar));
+            }
+            for (key, reverse) in [("op0", "reverse0"), ("op1", "reverse1")] {
+                if is(key, "mod") && v.bool_attr(reverse) {
+                    return Err(format!(
+                        "attribute '{key}': a reversed mod (scalar mod tensor) has no decomposed form: the divisor is the tensor, so its sign varies per element (rule: reversed mod)"
+                    ));
+                }
+            }
+            Ok((is("op0", "mod") || is("op1", "mod")).then_some(Plan::Mod))
+        }
+        "tensor_tensor_arith" if is("op", "pow") => Ok(Some(Plan::PowTensor)),
+        "scalar_tensor_tensor_arith" if is("op0", "pow") || is("op1", "pow") => Err(format!(
+            "attribute '{}': \"pow\" in scalar_tensor_tensor: {POW_TWO_OP} (rule: pow in a two-op form)",
+            if is("op0", "pow") { "op0" } else { "op1" }
+        )),
+        "tensor_scalar_cache_reduce" | "tensor_scalar_cache_cumulative" | "tensor_tensor_scan"
+            if is("op0", "pow") || is("op1", "pow") =>
+        {
+            Err(format!(
+                "attribute '{}': \"pow\" has no instruction, and this fused form has no power step to decompose it into; compute the power with tensor_tensor_power first (rule: pow in a fused form)",
+                if is("op0", "pow") { "op0" } else { "op1" }
+            ))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// `value` in SBUF: itself, or a Vector copy of it (GpSimd cannot reach PSUM).
+fn in_sbuf<'c, 'a>(
+    e: &Emit<'_, 'c, 'a>,
+    value: Value<'c, 'a>,
+) -> Result<Value<'c, 'a>, BuildError> {
+    let t = tile_of(value)?;
+    if t.space == Space::Sbuf {
+        return Ok(value);
+    }
+    let copy = e.alloc(&tile(Space::Sbuf, &t.shape, t.dtype))?;
+    e.copy(copy, value, Engine::Vector)?;
+    Ok(copy)
+}
+
+fn tile_of(value: Value<'_, '_>) -> Result<Tile, BuildError> {
+    use melior::ir::ValueLike;
+    Tile::from_type(value.r#type()).map_err(BuildError::Mlir)
+}
+
+/// `tensor_tensor_power(dst, lhs, rhs)` on GpSimd, through SBUF.
+fn power<'c, 'a>(
+    e: &Emit<'_, 'c, 'a>,
+    dst: Value<'c, 'a>,
+    lhs: Value<'c, 'a>,
+    rhs: Value<'c, 'a>,
+) -> Result<(), BuildError> {
+    let (lhs, rhs) = (in_sbuf(e, lhs)?, in_sbuf(e, rhs)?);
+    let d = tile_of(dst)?;
+    let out = if d.space == Space::Sbuf {
+        dst
+    } else {
+        e.alloc(&tile(Space::Sbuf, &d.shape, d.dtype))?
+    };
+    e.tensor_tensor(
+        "nisa.tensor_tensor_power",
+        out,
+        lhs,
+        rhs,
+        None,
+        Engine::Gpsimd,
+    )?;
+    if out != dst {
+        e.copy(dst, out, Engine::Vector)?;
+    }
+    Ok(())
+}
+
+/// The floored modulo `out = a mod b` in three ops (module docs).
+fn floored_mod<'c, 'a>(
+    e: &Emit<'_, 'c, 'a>,
+    out: Value<'c, 'a>,
+    a: Value<'c, 'a>,
+    b: Scalar<'c, 'a>,
+) -> Result<(), BuildError> {
+    let shape = tile_of(a)?.shape;
+    let scratch = tile(Space::Sbuf, &shape, Dtype::F32);
+    let r = e.alloc(&scratch)?;
+    let step = |op, scalar| Step {
+        op,
+        scalar,
+        reverse: false,
+    };
+    let hw = e.tensor_scalar(r, a, step("mod", b), None, Engine::Vector)?;
+    set_attr(&hw, EXPANDED_ATTR, Attrs::new(hw.context()).unit());
+    let sign = match b {
+        Scalar::Imm(v) => Scalar::Imm(if v < 0.0 { -1.0 } else { 1.0 }),
+        Scalar::Tile(bt) => {
+            let t = tile_of(bt)?;
+            let s = e.alloc(&tile(Space::Sbuf, &t.shape, Dtype::F32))?;
+            e.tensor_scalar(
+                s,
+                bt,
+                Step::imm("is_ge", 0.0),
+                Some(Step::imm("mult", 2.0)),
+                Engine::Vector,
+            )?;
+            e.tensor_scalar(s, s, Step::imm("subtract", 1.0), None, Engine::Vector)?;
+            Scalar::Tile(s)
+        }
+    };
+    let m = e.alloc(&scratch)?;
+    e.tensor_scalar(
+        m,
+        r,
+        step("mult", sign),
+        Some(Step::imm("is_lt", 0.0)),
+        Engine::Vector,
+    )?;
+    let add_r = TensorStep {
+        op: "add",
+        tensor: r,
+        reverse: false,
+    };
+    e.scalar_tensor_tensor(out, m, step("mult", b), add_r, Engine::Vector)?;
+    Ok(())
+}
+
+fn apply<'c, 'a>(rewriter: &Rewriter<'c>, v: &View<'c, 'a>, plan: &Plan) -> Result<(), BuildError> {
+    let e = Emit {
+        rewriter,
+        anchor: v.op(),
+    };
+    let missing = || BuildError::Mlir("operand missing".into());
+    let dst = v.value("dst").ok_or_else(missing)?;
+    match plan {
+        Plan::PowScalar => {
+            let data = v.value("data").ok_or_else(missing)?;
+            let (_, scalar, reverse) = step_of(v, 0).ok_or_else(missing)?;
+            let d = tile_of(data)?;
+            let exponent = e.alloc(&tile(Space::Sbuf, &d.shape, Dtype::F32))?;
+            match scalar {
+                Scalar::Imm(x) => {
+                    e.memset(exponent, x, Engine::Vector)?;
+                }
+                Scalar::Tile(col) => {
+                    e.memset(exponent, 0.0, Engine::Vector)?;
+                    e.tensor_scalar(
+                        exponent,
+                        exponent,
+                        Step {
+                            op: "add",
+                            scalar: Scalar::Tile(col),
+                            reverse: false,
+                        },
+                        None,
+                        Engine::Vector,
+                    )?;
+                }
+            }
+            let (lhs, rhs) = if reverse {
+                (exponent, data)
+            } else {
+                (data, exponent)
+            };
+            power(&e, dst, lhs, rhs)?;
+        }
+        Plan::PowTensor => {
+            let lhs = v.value("lhs").ok_or_else(missing)?;
+            let rhs = v.value("rhs").ok_or_else(missing)?;
+            power(&e, dst, lhs, rhs)?;
+        }
+        Plan::Mod => {
+            let data = v.value("data").ok_or_else(missing)?;
+            let engine = match v.engine() {
+                Engine::Unknown => Engine::Vector,
+                other => other,
+            };
+            let steps: Vec<_> = (0..2).filter_map(|i| step_of(v, i)).collect();
+            let shape = tile_of(data)?.shape;
+            let mut current = data;
+            for (i, (op, scalar, reverse)) in steps.iter().enumerate() {
+                let target = if i + 1 == steps.len() {
+                    dst
+                } else {
+                    e.alloc(&tile(Space::Sbuf, &shape, Dtype::F32))?
+                };
+                if op == "mod" {
+                    floored_mod(&e, target, current, *scalar)?;
+                } else {
+                    let name: &'static str = sundial_dialects::nisa::ARITH_OPS
+                        .iter()
+                        .find(|n| **n == op.as_str())
+                        .ok_or_else(|| BuildError::Mlir(format!("unknown op {op}")))?;
+                    e.tensor_scalar(
+                        target,
+                        current,
+                        Step {
+                            op: name,
+                            scalar: *scalar,
+                            reverse: *reverse,
+                        },
+                        None,
+                        engine,
+                    )?;
+                }
+                current = target;
+            }
+        }
+    }
+    rewriter.erase(v.op());
+    Ok(())
+}
+
+impl crate::middle_end::Step for Decompose {
+    fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool {
+        sundial_dialects::tile::with_caches(|| -> bool {
+            let views: Vec<View> = collect_views(&operation, |spec| {
+                matches!(
+                    spec.name,
+                    "tensor_scalar_arith"
+                        | "tensor_tensor_arith"
+                        | "scalar_tensor_tensor_arith"
+                        | "tensor_scalar_cache_reduce"
+                        | "tensor_scalar_cache_cumulative"
+                        | "tensor_tensor_scan"
+                )
+            });
+            let mut plans = Vec::new();
+            let mut failed = false;
+            for v in views {
+                match plan(&v) {
+                    Ok(Some(p)) => plans.push((v, p)),
+                    Ok(None) => {}
+                    Err(message) => {
+                        refuse(&v.op(), message);
+                        failed = true;
+                    }
+                }
+            }
+            if failed {
+                pass.signal_failure();
+                return false;
+            }
+            let rewriter = Rewriter::new(&operation);
+            for (v, p) in &plans {
+                if let Err(e) = apply(&rewriter, v, p) {
+                    refuse(&v.op(), format!("could not be decomposed: {e}"));
+                    pass.signal_failure();
+                    return false;
+                }
+            }
+            true
+        })
+    }
+}
+
+impl<'c> RunExternalPass<'c> for Decompose {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        if crate::middle_end::Step::step(self, operation, pass) {
+            self.after.check(&operation, pass);
+        }
+    }
+}
+
+impl Decompose {
+    /// The pass with validated `options` (also a step of `sundial-middle-end`).
+    pub(crate) fn new(options: &PassOptions) -> Self {
+        Decompose {
+            after: VerifyAfter::from_options(options),
+        }
+    }
+}
+
+fn create(options: &PassOptions) -> Pass {
+    create_external(
+        Decompose::new(options),
+        TypeId::create(&PASS_ID),
+        "SundialDecompose",
+        INFO.name,
+        INFO.summary,
+        "",
+        &[],
+    )
+}
