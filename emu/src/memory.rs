@@ -410,6 +410,25 @@ impl Memory {
         Ok(&self.alloc(id)?.name)
     }
 
+    /// The name of what `view` starts in: for an on-chip view, the most recently allocated
+    /// tile covering its first element (the name the uninitialised-read check reports); for
+    /// an HBM view, its allocation's name. `None` for an on-chip byte no tile covers.
+    pub fn tile_name(&self, view: &View) -> Option<&str> {
+        let a = self.alloc(view.alloc()).ok()?;
+        let bpp = match a.space {
+            MemSpace::Hbm => return Some(&a.name),
+            MemSpace::Sbuf => self.target.sbuf_bytes_per_partition(),
+            MemSpace::Psum => PSUM_BYTES_PER_PARTITION,
+        };
+        let byte = usize::try_from(view.offset()).ok()? * view.dtype().size();
+        let (p, b) = (byte / bpp, byte % bpp);
+        self.tiles
+            .iter()
+            .rev()
+            .find(|t| t.alloc == view.alloc() && t.partitions.contains(&p) && t.bytes.contains(&b))
+            .map(|t| t.name.as_str())
+    }
+
     /// The raw bytes of an allocation.
     pub fn bytes(&self, id: AllocId) -> Result<&[u8]> {
         Ok(&self.alloc(id)?.bytes)
