@@ -130,7 +130,7 @@ pub fn tensor_reduce_bitvec(
     let (groups, len) = free_axes(OP, data, dst, axis, keepdims)?;
     let id = alu::bits_identity(OP, op, width)?;
     let row = checked_row(OP, op, AluClass::Bitvec)?;
-    let x = tile::read_bits(mem, data)?;
+    let x = tile::read_bits(mem, OP, data)?;
     let out: Vec<u64> = (0..groups)
         .map(|g| {
             x[g * len..(g + 1) * len]
@@ -212,7 +212,7 @@ pub fn cross_lane_reduce_bitvec(
     let width = same_width(OP, &[("dst", dst), ("data", data)])?;
     let id = alu::bits_identity(OP, op, width)?;
     let r = checked_row(OP, op, AluClass::Bitvec)?;
-    let x = tile::read_bits(mem, data)?;
+    let x = tile::read_bits(mem, OP, data)?;
     let row: Vec<u64> = (0..free)
         .map(|f| (0..parts).fold(id, |a, p| r.apply_bits(a, x[p * free + f], width)))
         .collect();

@@ -225,7 +225,7 @@ pub fn tensor_scalar_bitvec(
             row.apply_bits(x, imm, width)
         }
     };
-    let out: Vec<u64> = tile::read_bits(mem, data)?
+    let out: Vec<u64> = tile::read_bits(mem, OP, data)?
         .into_iter()
         .map(|x| {
             let t = apply(r0, x, stage0);
@@ -267,7 +267,7 @@ pub fn tensor_scalar_addr(
             ));
         }
     };
-    let out: Vec<u64> = tile::read_bits(mem, data)?
+    let out: Vec<u64> = tile::read_bits(mem, OP, data)?
         .into_iter()
         .map(|x| f(x, imm0 as u64))
         .collect();

@@ -104,8 +104,8 @@ pub fn tensor_tensor_arith(
             reason: "native integer semantics are published only for add, subtract and mult \
                      (pass engine = vector for the fp32 form)",
         })?;
-        let a = tile::read_bits(mem, lhs)?;
-        let b = tile::read_bits(mem, rhs)?;
+        let a = tile::read_bits(mem, OP, lhs)?;
+        let b = tile::read_bits(mem, OP, rhs)?;
         let out: Vec<u64> = a
             .iter()
             .zip(&b)
@@ -157,8 +157,8 @@ pub fn tensor_tensor_bitvec(
     let row = checked_row(OP, op, AluClass::Bitvec)?;
     operands(mem, OP, dst, lhs, rhs, Space::OnChip)?;
     let width = same_width(OP, &[("dst", dst), ("data1", lhs), ("data2", rhs)])?;
-    let a = tile::read_bits(mem, lhs)?;
-    let b = tile::read_bits(mem, rhs)?;
+    let a = tile::read_bits(mem, OP, lhs)?;
+    let b = tile::read_bits(mem, OP, rhs)?;
     let out: Vec<u64> = a
         .iter()
         .zip(&b)

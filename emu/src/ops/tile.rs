@@ -196,9 +196,10 @@ pub(crate) fn not_both_psum(
     Ok(())
 }
 
-/// The raw element bits of `view`, row-major.
-pub(crate) fn read_bits(mem: &Memory, view: &View) -> Result<Vec<u64>> {
-    mem.read_bits(view)
+/// The raw element bits of `view`, row-major, read on behalf of op `who` (which the
+/// uninitialised-read check names).
+pub(crate) fn read_bits(mem: &Memory, who: &'static str, view: &View) -> Result<Vec<u64>> {
+    mem.read_bits_for(who, view)
 }
 
 /// The elements of `view` as fp32 (the arithmetic operators' input cast).
@@ -211,7 +212,7 @@ pub(crate) fn read_f32(
     let d = view.dtype();
     scalar_dtype(who, what, d)?;
     // Scalar dtype checked, so every element has an fp32 value.
-    Ok(read_bits(mem, view)?
+    Ok(read_bits(mem, who, view)?
         .into_iter()
         .map(|b| d.to_f32(b).unwrap_or(f32::NAN))
         .collect())

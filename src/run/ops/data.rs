@@ -257,7 +257,7 @@ pub fn store_register(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
     op.emu(r)
 }
 
-/// `nisa.device_print` (`nl.device_print`): appends `PREFIX [d0, d1]xDTYPE: v v v ...` (the
+/// `nisa.device_print` (`nl.device_print`): appends `PREFIX 2x4xfloat32: v v v ...` (the
 /// tile's elements in row-major order, as `--save` would write them) to what the run prints;
 /// with several ranks each line starts `rank R: `. The read is an ordinary read of the tile,
 /// so the uninitialised-read check applies.
@@ -272,12 +272,12 @@ pub fn device_print(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
         .iter()
         .map(|e| e.to_string())
         .collect::<Vec<_>>()
-        .join(", ");
+        .join("x");
     let mut line = String::new();
     if op.machine().ranks() > 1 {
         let _ = write!(line, "rank {}: ", op.rank());
     }
-    let _ = write!(line, "{prefix} [{shape}]x{d}:");
+    let _ = write!(line, "{prefix} {shape}x{d}:");
     for b in bits {
         let _ = write!(line, " {}", element_text(d, b));
     }
