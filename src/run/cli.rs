@@ -68,7 +68,7 @@ fn parse_binding(text: &str) -> Result<Binding, String> {
     name = "sundial-run",
     version,
     about = "Run a NISA kernel on Sundial's reference emulator, with .npy files as its arguments",
-    after_help = "Arguments not given by --arg start zero-filled (or random with --random-inputs). Example:\n  sundial-run kernel.mlir --arg 0=a.npy --arg 1=b.npy --save 2=out.npy\n  sundial-run kernel.mlir --random-inputs 7 --compare-pipeline='builtin.module(canonicalize,cse)'\nbfloat16 and the fp8 / MX types, which numpy lacks, are read from and saved as their raw bits (bf16: '<u2'; also read from '|V2', as np.save writes an ml_dtypes.bfloat16 array)."
+    after_help = "Arguments not given by --arg start zero-filled (or random with --random-inputs). Example:\n  sundial-run kernel.mlir --arg 0=a.npy --arg 1=b.npy --save 2=out.npy\n  sundial-run kernel.mlir --random-inputs 7 --compare-pipeline='builtin.module(canonicalize,cse)'\n  sundial-run allreduce.mlir --ranks 4 --arg 0=per_rank.npy --save 0=out.npy\nbfloat16 and the fp8 / MX types, which numpy lacks, are read from and saved as their raw bits (bf16: '<u2'; also read from '|V2', as np.save writes an ml_dtypes.bfloat16 array).\nOps that cannot run (no public semantics, not in the emulator, or not expressible in an SPMD run) are refused by name with the reason. Collectives need --ranks N. Reads of bytes nothing wrote are errors naming the op and the tile (arguments count as written); --no-uninit-check turns that off. nisa.device_print writes to stdout."
 )]
 pub struct RunArgs {
     /// The kernel (`-` for stdin).

@@ -5,32 +5,36 @@
 //!
 //! - [`cli`]: the command line (mlir-opt conventions), the order of checks and the output;
 //! - [`Program::prepare`]: picks the function, reads its argument types ([`ArgInfo`]) and
-//!   checks, before anything runs, that the body is one block whose every op has a handler;
+//!   checks, before anything runs, that the body is one block whose every op has a handler
+//!   (an op without one is refused with the reason [`ops::REFUSED`] gives);
 //! - [`npy`]: the argument arrays (dtype and shape checked against the argument's type);
 //!   [`random`]: `--random-inputs`;
-//! - [`Program::execute`]: allocates the arguments (HBM tensors through `Memory::alloc_hbm`,
-//!   SBUF and PSUM tiles through the on-chip allocators), walks the body op by op and runs each
-//!   through its handler, then returns every argument's final contents;
-//! - [`ops`]: the handler table, and [`exec`]: what a handler reads an op through;
-//!   [`ap`]: `nisa.ap` as emulator views and access patterns;
+//! - [`Program::execute`]: sets up a [`Machine`] as a [`RunConfig`] says (ranks, the
+//!   uninitialised-read check, the MX scale rule), creates the arguments (HBM tensors with
+//!   their contents through `Memory::alloc_hbm_from_bytes`, so they count as written; SBUF and
+//!   PSUM tiles through the named on-chip allocators), walks the body op by op and runs each
+//!   through its handler on every rank (a collective once for the whole group), then returns
+//!   every argument's final contents, what `device_print` printed and the phase timings;
+//! - [`ops`]: the handler table and the refusals, and [`exec`]: the machine and what a handler
+//!   reads an op through; [`ap`]: `nisa.ap` as emulator views and access patterns;
 //! - [`compare`]: `--compare-pipeline`'s bit-exact comparison.
 //!
 //! # Adding an op
 //!
-//! An op runs when [`ops::HANDLERS`] has a row for it; every other op is refused by name
-//! before the run starts (`op 'nisa.X' has no emulator semantics yet`), never skipped. A row
-//! is the op's full name and a function that reads the op through an [`Exec`] and calls the
-//! emulator. The `nisa.indirect_copy` row, as it is:
+//! An op runs when [`ops::HANDLERS`] has a row for it; a NISA op without one must have a row
+//! in [`ops::REFUSED`] saying why (a test checks that every op of the dialect is in exactly
+//! one of the two), and any other op is refused by name (`op 'x.y' has no emulator semantics
+//! yet`); nothing is skipped. A row is the op's full name and a function that reads the op
+//! through an [`Exec`] and calls the emulator. The `nisa.indirect_copy` row, as it is:
 //!
 //! ```ignore
-//! "nisa.indirect_copy" => indirect_copy,      // in the table![...] of ops.rs
+//! "nisa.indirect_copy" => data::indirect_copy,      // in the table![...] of ops/mod.rs
 //!
-//! fn indirect_copy(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
+//! pub fn indirect_copy(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
 //!     // Operand groups by their names in the op's row of nisa::OPS.
 //!     let (dst, src, index) = (op.tile("dst")?, op.tile("src_buffer")?, op.tile("index")?);
 //!     // Attributes: the value written, else the row's default; opt_ forms for optional ones.
-//!     let per_index = op.int("num_elem_per_idx")?;
-//!     let per_index = uint(op, "num_elem_per_idx", per_index)?;
+//!     let per_index = super::uint_attr(op, "num_elem_per_idx")?;
 //!     let valid = match op.opt_int("num_valid_indices")? { ... };
 //!     let r = sundial_emu::indirect_copy(op.mem(), &dst, &src, &index, per_index, valid);
 //!     op.emu(r) // an emulator error, reported at the op's file:line:col with its tiles
@@ -40,10 +44,14 @@
 //! Operand getters ([`Exec::tile`], [`Exec::opt_tile`], [`Exec::tiles`], [`Exec::operand`] for
 //! DMA operands that may be indirect access patterns, [`Exec::reg`]) take the group names of
 //! the op's row in `sundial_dialects::nisa::OPS`; attribute getters ([`Exec::int`],
-//! [`Exec::float`], [`Exec::flag`], [`Exec::word`], [`Exec::ints`], their `opt_` forms,
-//! [`Exec::oob`], [`Exec::engine`]) return the attribute or the row's default, and the `opt_`
-//! forms `None` for an absent optional attribute. A name that is not in the row is an error
-//! (a handler bug), not a panic. Ops that produce values bind them with [`Exec::set_result`].
+//! [`Exec::float`], [`Exec::flag`], [`Exec::word`], [`Exec::ints`], [`Exec::number`],
+//! [`Exec::int_lists`], their `opt_` forms, [`Exec::oob`], [`Exec::engine`]) return the
+//! attribute or the row's default, and the `opt_` forms `None` for an absent optional
+//! attribute. A name that is not in the row is an error (a handler bug), not a panic. Ops that
+//! produce values bind them with [`Exec::set_result`]. Engine state that lives across ops (the
+//! accumulators, the random generators, the registers) is the rank's [`exec::Core`], reached
+//! with [`Exec::mem_core`]; a collective (a `[group]` row) reaches every rank's memory with
+//! [`Exec::group`].
 
 pub mod ap;
 pub mod cli;
