@@ -33,6 +33,10 @@
 //!   [`Memory::new`] to check everything). Off, no shadow is kept but PSUM's, and a read
 //!   costs one flag test.
 //!
+//! The `0xFF` of never-allocated on-chip bytes can be turned off
+//! ([`Memory::set_fill_unallocated`]) by an executor that reads on-chip memory only through
+//! allocated tiles; the untouched pages then cost nothing.
+//!
 //! PSUM always keeps its shadow: `nc_matmul`'s `accumulate=None` overwrites a location on
 //! its first write and accumulates afterwards (the public docstring's "auto-detect based
 //! on whether this PSUM location was previously written"), which needs exactly that bit.
@@ -119,6 +123,8 @@ pub struct Memory {
     path: PathChoice,
     /// The uninitialised-read check (module doc).
     check_uninit: bool,
+    /// Whether SBUF and PSUM bytes no tile covers are filled with `0xFF` (module doc).
+    fill_unallocated: bool,
     /// Named on-chip tiles, in allocation order.
     tiles: Vec<TileRecord>,
 }
@@ -138,6 +144,7 @@ impl Memory {
             psum_next_bank: 0,
             path: PathChoice::Auto,
             check_uninit: false,
+            fill_unallocated: true,
             tiles: Vec::new(),
         }
     }
@@ -161,6 +168,16 @@ impl Memory {
         }
         self.check_uninit = on;
         Ok(())
+    }
+
+    /// Whether the SBUF and PSUM bytes that no tile covers hold `0xFF` (the default) or `0`.
+    /// Filling costs a write of the whole memory (32 MiB of SBUF on mariana) when it is first
+    /// used; an executor that reads on-chip memory only through allocated tiles (every tile
+    /// gets the uninitialised fill when it is allocated, [`Memory::fill_uninit`]) never sees
+    /// those bytes and can turn the fill off, so that the pages no tile touches are never
+    /// touched at all. It applies to SBUF and PSUM created after the call.
+    pub fn set_fill_unallocated(&mut self, on: bool) {
+        self.fill_unallocated = on;
     }
 
     /// True while the uninitialised-read check is on.
@@ -192,7 +209,11 @@ impl Memory {
         bytes: Vec<u8>,
         written: bool,
     ) -> Result<AllocId> {
-        let shadow = if self.check_uninit || space == MemSpace::Psum {
+        let shadow = if space != MemSpace::Hbm && !written {
+            // On-chip memories have the target's fixed size: their shadow's zero pages are
+            // left to the OS, so that only the parts tiles use are ever touched.
+            (self.check_uninit || space == MemSpace::Psum).then(|| Shadow::unwritten(bytes.len()))
+        } else if self.check_uninit || space == MemSpace::Psum {
             Some(Shadow::new(bytes.len(), written)?)
         } else {
             None
@@ -256,7 +277,7 @@ impl Memory {
         if let Some(id) = self.sbuf {
             return Ok(id);
         }
-        let bytes = raw_filled(self.target.sbuf_bytes(), 0xFF)?;
+        let bytes = self.on_chip_bytes(self.target.sbuf_bytes())?;
         let id = self.push("sbuf".to_string(), MemSpace::Sbuf, bytes, false)?;
         self.sbuf = Some(id);
         Ok(id)
@@ -267,10 +288,21 @@ impl Memory {
         if let Some(id) = self.psum {
             return Ok(id);
         }
-        let bytes = raw_filled(PARTITIONS * PSUM_BYTES_PER_PARTITION, 0xFF)?;
+        let bytes = self.on_chip_bytes(PARTITIONS * PSUM_BYTES_PER_PARTITION)?;
         let id = self.push("psum".to_string(), MemSpace::Psum, bytes, false)?;
         self.psum = Some(id);
         Ok(id)
+    }
+
+    /// The bytes of an on-chip memory of `len` bytes (the target's fixed size): `0xFF`, or
+    /// zeros left to the operating system's lazily mapped zero pages when the fill is off.
+    fn on_chip_bytes(&self, len: usize) -> Result<Vec<u8>> {
+        if self.fill_unallocated {
+            raw_filled(len, 0xFF)
+        } else {
+            // A fixed size of the target (at most 32 MiB), not one read from input.
+            Ok(vec![0u8; len])
+        }
     }
 
     /// A view of SBUF: `shape[0]` partitions from `start_partition`, the free

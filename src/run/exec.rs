@@ -142,6 +142,12 @@ impl Machine {
         group
             .set_check_uninit(config.check_uninit)
             .map_err(|e| e.to_string())?;
+        // Every on-chip byte a run reads lies in a tile (a nisa.alloc, which gets the
+        // uninitialised fill, or an argument; nisa.ap views stay inside their tile), so the
+        // 0xFF of never-allocated SBUF and PSUM is never seen: skip writing it.
+        for m in group.memories_mut() {
+            m.set_fill_unallocated(false);
+        }
         Ok(Machine {
             group,
             cores: (0..n).map(|_| Core::default()).collect(),

@@ -110,8 +110,7 @@ pub fn tensor_reduce_arith(
             Ok(if negate { -r } else { r })
         })
         .collect::<Result<Vec<f32>>>()?;
-    let bits = tile::encode_f32(OP, "dst", dst.dtype(), &out)?;
-    tile::write_bits(mem, dst, &bits)
+    tile::store_f32(mem, OP, "dst", dst, &out)
 }
 
 /// `tensor_reduce_bitvec`: reduce the trailing free `axis` with bitwise and / or / xor.

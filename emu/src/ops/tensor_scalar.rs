@@ -145,8 +145,7 @@ pub fn tensor_scalar_arith(
             None => t,
         });
     }
-    let bits = tile::encode_f32(OP, "dst", dst.dtype(), &out)?;
-    tile::write_bits(mem, dst, &bits)
+    tile::store_f32(mem, OP, "dst", dst, &out)
 }
 
 fn check_engine(

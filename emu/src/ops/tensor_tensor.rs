@@ -120,8 +120,7 @@ pub fn tensor_tensor_arith(
         .zip(&b)
         .map(|(&x, &y)| row.apply_f32(x, y))
         .collect();
-    let bits = tile::encode_f32(OP, "dst", dst.dtype(), &out)?;
-    tile::write_bits(mem, dst, &bits)
+    tile::store_f32(mem, OP, "dst", dst, &out)
 }
 
 /// `tensor_tensor_power`: `dst = lhs ** rhs` in fp32 on GpSimd (all tiles in SBUF).
@@ -140,8 +139,7 @@ fn power(mem: &mut Memory, who: &'static str, dst: &View, lhs: &View, rhs: &View
         .zip(&b)
         .map(|(&x, &y)| row.apply_f32(x, y))
         .collect();
-    let bits = tile::encode_f32(who, "dst", dst.dtype(), &out)?;
-    tile::write_bits(mem, dst, &bits)
+    tile::store_f32(mem, who, "dst", dst, &out)
 }
 
 /// `tensor_tensor_bitvec`: `dst = lhs <op> rhs` on raw bits (Vector Engine); the three

@@ -211,6 +211,14 @@ pub(crate) fn read_f32(
 ) -> Result<Vec<f32>> {
     let d = view.dtype();
     scalar_dtype(who, what, d)?;
+    if d == DType::F32 {
+        // The common case straight from the bytes, without the bit-pattern vector.
+        let bytes = mem.read_bytes_for(who, view)?;
+        return Ok(bytes
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect());
+    }
     // Scalar dtype checked, so every element has an fp32 value.
     Ok(read_bits(mem, who, view)?
         .into_iter()
@@ -230,6 +238,23 @@ pub(crate) fn encode_f32(
         .iter()
         .map(|&v| dtype.from_f32(v).unwrap_or(0))
         .collect())
+}
+
+/// Writes fp32 `values` over every element of `dst`, cast to its dtype (the output cast of
+/// [`encode_f32`]); an fp32 `dst` takes the values' bytes as they are.
+pub(crate) fn store_f32(
+    mem: &mut Memory,
+    who: &'static str,
+    what: &str,
+    dst: &View,
+    values: &[f32],
+) -> Result<()> {
+    if dst.dtype() == DType::F32 {
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        return mem.write_bytes_for(who, dst, &bytes);
+    }
+    let bits = encode_f32(who, what, dst.dtype(), values)?;
+    mem.write_bits_for(who, dst, &bits)
 }
 
 /// Computes `view`'s offsets now, so that a later write of it cannot fail.
