@@ -992,6 +992,31 @@ mod tests {
         assert!(fresh.alloc_psum(DType::F32, &[128, 513]).is_err());
     }
 
+    /// Never-allocated on-chip bytes hold 0xFF by default and 0 with the fill off; tiles get
+    /// the uninitialised fill either way, and the check still reports them unwritten.
+    #[test]
+    fn the_unallocated_fill_can_be_turned_off() {
+        for (fill, byte) in [(true, 0xFFu8), (false, 0)] {
+            let mut m = Memory::new(Target::Sunda);
+            m.set_fill_unallocated(fill);
+            let t = m.alloc_sbuf(DType::I32, &[2, 3]).unwrap();
+            assert_eq!(m.read_i64(&t).unwrap(), vec![4; 6]);
+            let raw = m.sbuf_view(DType::U8, 5, 1000, &[1, 4]).unwrap();
+            assert_eq!(m.read_bytes(&raw).unwrap(), vec![byte; 4], "fill {fill}");
+            let p = m.alloc_psum(DType::U8, &[1, 2]).unwrap();
+            let beyond = m.psum_view(DType::U8, 3, 2, 0, &[1, 2]).unwrap();
+            assert_eq!(m.read_bytes(&beyond).unwrap(), vec![byte; 2], "fill {fill}");
+            // The check sees tiles as unwritten whatever the fill.
+            m.set_check_uninit(true).unwrap();
+            let q = m.alloc_sbuf(DType::F32, &[1, 2]).unwrap();
+            assert!(matches!(
+                m.read_bytes(&q),
+                Err(EmuError::Uninitialised { .. })
+            ));
+            let _ = p;
+        }
+    }
+
     #[test]
     fn unknown_allocations_are_errors() {
         let m = Memory::new(Target::Cayman);
