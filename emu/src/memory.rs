@@ -461,6 +461,74 @@ impl Memory {
             .map(|t| t.name.as_str())
     }
 
+    /// The byte range of each partition row of `view` (`shape[0]` rows, rows in order) when
+    /// every row is one contiguous, in-bounds run of its allocation: free dimensions row-major
+    /// with unit innermost stride. `None` otherwise (the general paths handle the view).
+    pub(crate) fn row_ranges(&self, view: &View) -> Option<Vec<std::ops::Range<usize>>> {
+        let shape = view.shape();
+        let strides = view.strides();
+        let (&parts, free_shape) = shape.split_first()?;
+        let mut want = 1i64;
+        for (&e, &st) in free_shape.iter().zip(&strides[1..]).rev() {
+            if e > 1 && st != want {
+                return None;
+            }
+            want = want.checked_mul(i64::try_from(e).ok()?)?;
+        }
+        let free = usize::try_from(want).ok()?;
+        let es = view.dtype().size();
+        let len = self.alloc(view.alloc()).ok()?.bytes.len();
+        let pstride = if parts > 1 { strides[0] } else { 0 };
+        (0..parts)
+            .map(|p| {
+                let start = view.offset().checked_add(pstride.checked_mul(p as i64)?)?;
+                let lo = usize::try_from(start).ok()?.checked_mul(es)?;
+                let hi = lo.checked_add(free.checked_mul(es)?)?;
+                (hi <= len).then_some(lo..hi)
+            })
+            .collect()
+    }
+
+    /// Fails like any read of op `op` when a byte of `ranges` of allocation `id` was never
+    /// written (with the uninitialised-read check on).
+    pub(crate) fn check_ranges_written(
+        &self,
+        op: &'static str,
+        id: AllocId,
+        ranges: &[std::ops::Range<usize>],
+    ) -> Result<()> {
+        if !self.check_uninit {
+            return Ok(());
+        }
+        let a = self.alloc(id)?;
+        if let Some(sh) = a.written.as_ref() {
+            for r in ranges {
+                if let Some(byte) = sh.first_unwritten(r.start, r.end) {
+                    return Err(self.uninit_error(op, id, byte));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Copies `data` to bytes `at..at + data.len()` of allocation `id` (in bounds, as
+    /// [`Memory::row_ranges`] gives them) and marks them written.
+    pub(crate) fn write_range(&mut self, id: AllocId, at: usize, data: &[u8]) -> Result<()> {
+        let a = self
+            .allocs
+            .get_mut(id.0)
+            .ok_or_else(|| EmuError::memory(OP, format!("no allocation #{}", id.0)))?;
+        let end = at
+            .checked_add(data.len())
+            .filter(|&e| e <= a.bytes.len())
+            .ok_or_else(|| EmuError::memory(OP, "a row write outside its allocation"))?;
+        a.bytes[at..end].copy_from_slice(data);
+        if let Some(sh) = a.written.as_mut() {
+            sh.set_range(at, end, true);
+        }
+        Ok(())
+    }
+
     /// The raw bytes of an allocation.
     pub fn bytes(&self, id: AllocId) -> Result<&[u8]> {
         Ok(&self.alloc(id)?.bytes)
@@ -645,6 +713,24 @@ impl Memory {
     pub fn fill_uninit(&mut self, view: &View) -> Result<()> {
         EmuError::check_elements("fill_uninit", "the view", view.num_elements())?;
         let bits = view.dtype().uninit_bits();
+        if let Some(rows) = self.row_ranges(view) {
+            // Rows contiguous and in bounds (a new tile): fill them in place.
+            let es = view.dtype().size();
+            let mut pattern = [0u8; 8];
+            view.dtype().store(bits, &mut pattern);
+            let a = self.allocs.get_mut(view.alloc().0).ok_or_else(|| {
+                EmuError::memory(OP, format!("no allocation #{}", view.alloc().0))
+            })?;
+            for r in rows {
+                for chunk in a.bytes[r.clone()].chunks_exact_mut(es) {
+                    chunk.copy_from_slice(&pattern[..es]);
+                }
+                if let Some(sh) = a.written.as_mut() {
+                    sh.set_range(r.start, r.end, false);
+                }
+            }
+            return Ok(());
+        }
         let mut tile = vec![0u8; view.num_bytes()];
         for chunk in tile.chunks_exact_mut(view.dtype().size()) {
             view.dtype().store(bits, chunk);
