@@ -16,7 +16,7 @@ release build) runs the kernel on those files with --timing. Reported per kernel
 - sundial-run "run the kernel": that plus setting up the machine and the arguments and
   reading them back;
 - sundial-run process: the whole command (start, parse and verify, .npy files in and out),
-  wall clock.
+  wall clock, and its CPU time (user + system; steadier than wall time on a busy machine).
 
 Each time is also given per element, and the ratio numpy / sundial-run (above 1: sundial-run
 is faster). The outputs are checked against NumPy's: bit for bit for the elementwise kernel
@@ -28,6 +28,7 @@ emulator in row order).
 
 import argparse
 import os
+import resource
 import re
 import subprocess
 import sys
@@ -68,11 +69,15 @@ PHASE = re.compile(r"^\s+([0-9.]+) \(\s*[0-9.]+%\)\s+(\S.*)$")
 def run_tool(binary, kernel, args, repeat):
     """Best process, 'run the kernel' and 'execute the ops' times of `repeat` runs."""
     cmd = [binary, kernel, "--timing", "--color=never"] + args
-    best = {"process": float("inf"), "run the kernel": float("inf"), "execute the ops": float("inf")}
+    keys = ("process", "process cpu", "run the kernel", "execute the ops")
+    best = {k: float("inf") for k in keys}
     for i in range(repeat + 1):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         done = subprocess.run(cmd, capture_output=True, text=True)
         wall = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         if done.returncode != 0:
             sys.exit(f"{' '.join(cmd)} failed:\n{done.stderr}")
         phases = {}
@@ -83,6 +88,7 @@ def run_tool(binary, kernel, args, repeat):
         if i == 0:
             continue  # warm-up: page cache, lazy binding
         best["process"] = min(best["process"], wall)
+        best["process cpu"] = min(best["process cpu"], cpu)
         for k in ("run the kernel", "execute the ops"):
             best[k] = min(best[k], phases[k])
     return best
@@ -91,15 +97,16 @@ def run_tool(binary, kernel, args, repeat):
 def report(name, elements, numpy_s, tool):
     per = lambda s: s / elements * 1e9
     print(f"{name}: {elements} elements")
-    print(f"  {'numpy':34s} {numpy_s * 1e3:9.3f} ms  {per(numpy_s):7.3f} ns/elem")
+    print(f"  {'numpy':36s} {numpy_s * 1e3:9.3f} ms  {per(numpy_s):7.3f} ns/elem")
     for label, key in (
         ("sundial-run execute the ops", "execute the ops"),
         ("sundial-run run the kernel", "run the kernel"),
         ("sundial-run process (wall)", "process"),
+        ("sundial-run process (cpu, user+sys)", "process cpu"),
     ):
         s = tool[key]
         print(
-            f"  {label:34s} {s * 1e3:9.3f} ms  {per(s):7.3f} ns/elem"
+            f"  {label:36s} {s * 1e3:9.3f} ms  {per(s):7.3f} ns/elem"
             f"  numpy/sundial = {numpy_s / s:.4f}x"
         )
 
