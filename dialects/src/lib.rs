@@ -27,6 +27,7 @@ pub mod docs;
 pub mod dtype;
 pub mod enums;
 pub mod ffi;
+pub mod fold;
 pub mod implied;
 pub mod irdl;
 pub mod loops;
@@ -34,7 +35,6 @@ pub mod nisa;
 pub mod spec;
 pub mod tile;
 pub mod verify;
-pub mod fold;
 pub mod view;
 
 pub use context::{ContextError, create_context};

@@ -32,8 +32,8 @@ pub mod bir_rules;
 pub mod loop_rules;
 pub mod nisa_rules;
 pub mod nki_parity;
-pub mod view_rules;
 pub mod phase;
+pub mod view_rules;
 
 pub use phase::Phase;
 

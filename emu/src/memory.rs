@@ -33,6 +33,10 @@
 //!   [`Memory::new`] to check everything). Off, no shadow is kept but PSUM's, and a read
 //!   costs one flag test.
 //!
+//! The `0xFF` of never-allocated on-chip bytes can be turned off
+//! ([`Memory::set_fill_unallocated`]) by an executor that reads on-chip memory only through
+//! allocated tiles; the untouched pages then cost nothing.
+//!
 //! PSUM always keeps its shadow: `nc_matmul`'s `accumulate=None` overwrites a location on
 //! its first write and accumulates afterwards (the public docstring's "auto-detect based
 //! on whether this PSUM location was previously written"), which needs exactly that bit.
@@ -119,6 +123,8 @@ pub struct Memory {
     path: PathChoice,
     /// The uninitialised-read check (module doc).
     check_uninit: bool,
+    /// Whether SBUF and PSUM bytes no tile covers are filled with `0xFF` (module doc).
+    fill_unallocated: bool,
     /// Named on-chip tiles, in allocation order.
     tiles: Vec<TileRecord>,
 }
@@ -138,6 +144,7 @@ impl Memory {
             psum_next_bank: 0,
             path: PathChoice::Auto,
             check_uninit: false,
+            fill_unallocated: true,
             tiles: Vec::new(),
         }
     }
@@ -161,6 +168,16 @@ impl Memory {
         }
         self.check_uninit = on;
         Ok(())
+    }
+
+    /// Whether the SBUF and PSUM bytes that no tile covers hold `0xFF` (the default) or `0`.
+    /// Filling costs a write of the whole memory (32 MiB of SBUF on mariana) when it is first
+    /// used; an executor that reads on-chip memory only through allocated tiles (every tile
+    /// gets the uninitialised fill when it is allocated, [`Memory::fill_uninit`]) never sees
+    /// those bytes and can turn the fill off, so that the pages no tile touches are never
+    /// touched at all. It applies to SBUF and PSUM created after the call.
+    pub fn set_fill_unallocated(&mut self, on: bool) {
+        self.fill_unallocated = on;
     }
 
     /// True while the uninitialised-read check is on.
@@ -192,7 +209,11 @@ impl Memory {
         bytes: Vec<u8>,
         written: bool,
     ) -> Result<AllocId> {
-        let shadow = if self.check_uninit || space == MemSpace::Psum {
+        let shadow = if space != MemSpace::Hbm && !written {
+            // On-chip memories have the target's fixed size: their shadow's zero pages are
+            // left to the OS, so that only the parts tiles use are ever touched.
+            (self.check_uninit || space == MemSpace::Psum).then(|| Shadow::unwritten(bytes.len()))
+        } else if self.check_uninit || space == MemSpace::Psum {
             Some(Shadow::new(bytes.len(), written)?)
         } else {
             None
@@ -256,7 +277,7 @@ impl Memory {
         if let Some(id) = self.sbuf {
             return Ok(id);
         }
-        let bytes = raw_filled(self.target.sbuf_bytes(), 0xFF)?;
+        let bytes = self.on_chip_bytes(self.target.sbuf_bytes())?;
         let id = self.push("sbuf".to_string(), MemSpace::Sbuf, bytes, false)?;
         self.sbuf = Some(id);
         Ok(id)
@@ -267,10 +288,21 @@ impl Memory {
         if let Some(id) = self.psum {
             return Ok(id);
         }
-        let bytes = raw_filled(PARTITIONS * PSUM_BYTES_PER_PARTITION, 0xFF)?;
+        let bytes = self.on_chip_bytes(PARTITIONS * PSUM_BYTES_PER_PARTITION)?;
         let id = self.push("psum".to_string(), MemSpace::Psum, bytes, false)?;
         self.psum = Some(id);
         Ok(id)
+    }
+
+    /// The bytes of an on-chip memory of `len` bytes (the target's fixed size): `0xFF`, or
+    /// zeros left to the operating system's lazily mapped zero pages when the fill is off.
+    fn on_chip_bytes(&self, len: usize) -> Result<Vec<u8>> {
+        if self.fill_unallocated {
+            raw_filled(len, 0xFF)
+        } else {
+            // A fixed size of the target (at most 32 MiB), not one read from input.
+            Ok(vec![0u8; len])
+        }
     }
 
     /// A view of SBUF: `shape[0]` partitions from `start_partition`, the free
@@ -408,6 +440,93 @@ impl Memory {
     /// The name of an allocation.
     pub fn name(&self, id: AllocId) -> Result<&str> {
         Ok(&self.alloc(id)?.name)
+    }
+
+    /// The name of what `view` starts in: for an on-chip view, the most recently allocated
+    /// tile covering its first element (the name the uninitialised-read check reports); for
+    /// an HBM view, its allocation's name. `None` for an on-chip byte no tile covers.
+    pub fn tile_name(&self, view: &View) -> Option<&str> {
+        let a = self.alloc(view.alloc()).ok()?;
+        let bpp = match a.space {
+            MemSpace::Hbm => return Some(&a.name),
+            MemSpace::Sbuf => self.target.sbuf_bytes_per_partition(),
+            MemSpace::Psum => PSUM_BYTES_PER_PARTITION,
+        };
+        let byte = usize::try_from(view.offset()).ok()? * view.dtype().size();
+        let (p, b) = (byte / bpp, byte % bpp);
+        self.tiles
+            .iter()
+            .rev()
+            .find(|t| t.alloc == view.alloc() && t.partitions.contains(&p) && t.bytes.contains(&b))
+            .map(|t| t.name.as_str())
+    }
+
+    /// The byte range of each partition row of `view` (`shape[0]` rows, rows in order) when
+    /// every row is one contiguous, in-bounds run of its allocation: free dimensions row-major
+    /// with unit innermost stride. `None` otherwise (the general paths handle the view).
+    pub(crate) fn row_ranges(&self, view: &View) -> Option<Vec<std::ops::Range<usize>>> {
+        let shape = view.shape();
+        let strides = view.strides();
+        let (&parts, free_shape) = shape.split_first()?;
+        let mut want = 1i64;
+        for (&e, &st) in free_shape.iter().zip(&strides[1..]).rev() {
+            if e > 1 && st != want {
+                return None;
+            }
+            want = want.checked_mul(i64::try_from(e).ok()?)?;
+        }
+        let free = usize::try_from(want).ok()?;
+        let es = view.dtype().size();
+        let len = self.alloc(view.alloc()).ok()?.bytes.len();
+        let pstride = if parts > 1 { strides[0] } else { 0 };
+        (0..parts)
+            .map(|p| {
+                let start = view.offset().checked_add(pstride.checked_mul(p as i64)?)?;
+                let lo = usize::try_from(start).ok()?.checked_mul(es)?;
+                let hi = lo.checked_add(free.checked_mul(es)?)?;
+                (hi <= len).then_some(lo..hi)
+            })
+            .collect()
+    }
+
+    /// Fails like any read of op `op` when a byte of `ranges` of allocation `id` was never
+    /// written (with the uninitialised-read check on).
+    pub(crate) fn check_ranges_written(
+        &self,
+        op: &'static str,
+        id: AllocId,
+        ranges: &[std::ops::Range<usize>],
+    ) -> Result<()> {
+        if !self.check_uninit {
+            return Ok(());
+        }
+        let a = self.alloc(id)?;
+        if let Some(sh) = a.written.as_ref() {
+            for r in ranges {
+                if let Some(byte) = sh.first_unwritten(r.start, r.end) {
+                    return Err(self.uninit_error(op, id, byte));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Copies `data` to bytes `at..at + data.len()` of allocation `id` (in bounds, as
+    /// [`Memory::row_ranges`] gives them) and marks them written.
+    pub(crate) fn write_range(&mut self, id: AllocId, at: usize, data: &[u8]) -> Result<()> {
+        let a = self
+            .allocs
+            .get_mut(id.0)
+            .ok_or_else(|| EmuError::memory(OP, format!("no allocation #{}", id.0)))?;
+        let end = at
+            .checked_add(data.len())
+            .filter(|&e| e <= a.bytes.len())
+            .ok_or_else(|| EmuError::memory(OP, "a row write outside its allocation"))?;
+        a.bytes[at..end].copy_from_slice(data);
+        if let Some(sh) = a.written.as_mut() {
+            sh.set_range(at, end, true);
+        }
+        Ok(())
     }
 
     /// The raw bytes of an allocation.
@@ -594,6 +713,24 @@ impl Memory {
     pub fn fill_uninit(&mut self, view: &View) -> Result<()> {
         EmuError::check_elements("fill_uninit", "the view", view.num_elements())?;
         let bits = view.dtype().uninit_bits();
+        if let Some(rows) = self.row_ranges(view) {
+            // Rows contiguous and in bounds (a new tile): fill them in place.
+            let es = view.dtype().size();
+            let mut pattern = [0u8; 8];
+            view.dtype().store(bits, &mut pattern);
+            let a = self.allocs.get_mut(view.alloc().0).ok_or_else(|| {
+                EmuError::memory(OP, format!("no allocation #{}", view.alloc().0))
+            })?;
+            for r in rows {
+                for chunk in a.bytes[r.clone()].chunks_exact_mut(es) {
+                    chunk.copy_from_slice(&pattern[..es]);
+                }
+                if let Some(sh) = a.written.as_mut() {
+                    sh.set_range(r.start, r.end, false);
+                }
+            }
+            return Ok(());
+        }
         let mut tile = vec![0u8; view.num_bytes()];
         for chunk in tile.chunks_exact_mut(view.dtype().size()) {
             view.dtype().store(bits, chunk);
@@ -939,6 +1076,31 @@ mod tests {
         assert!(m.psum_view(DType::F32, 0, 8, 0, &[1, 1]).is_err());
         let mut fresh = Memory::new(Target::Mariana);
         assert!(fresh.alloc_psum(DType::F32, &[128, 513]).is_err());
+    }
+
+    /// Never-allocated on-chip bytes hold 0xFF by default and 0 with the fill off; tiles get
+    /// the uninitialised fill either way, and the check still reports them unwritten.
+    #[test]
+    fn the_unallocated_fill_can_be_turned_off() {
+        for (fill, byte) in [(true, 0xFFu8), (false, 0)] {
+            let mut m = Memory::new(Target::Sunda);
+            m.set_fill_unallocated(fill);
+            let t = m.alloc_sbuf(DType::I32, &[2, 3]).unwrap();
+            assert_eq!(m.read_i64(&t).unwrap(), vec![4; 6]);
+            let raw = m.sbuf_view(DType::U8, 5, 1000, &[1, 4]).unwrap();
+            assert_eq!(m.read_bytes(&raw).unwrap(), vec![byte; 4], "fill {fill}");
+            let p = m.alloc_psum(DType::U8, &[1, 2]).unwrap();
+            let beyond = m.psum_view(DType::U8, 3, 2, 0, &[1, 2]).unwrap();
+            assert_eq!(m.read_bytes(&beyond).unwrap(), vec![byte; 2], "fill {fill}");
+            // The check sees tiles as unwritten whatever the fill.
+            m.set_check_uninit(true).unwrap();
+            let q = m.alloc_sbuf(DType::F32, &[1, 2]).unwrap();
+            assert!(matches!(
+                m.read_bytes(&q),
+                Err(EmuError::Uninitialised { .. })
+            ));
+            let _ = p;
+        }
     }
 
     #[test]

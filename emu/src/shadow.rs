@@ -35,6 +35,16 @@ impl Shadow {
         Ok(Shadow { words, len })
     }
 
+    /// A shadow of `len` bytes, all unwritten, whose zeroed words come from the allocator's
+    /// zeroed pages (untouched until used). Infallible: for the on-chip memories, whose size
+    /// is the target's, never one read from input.
+    pub(crate) fn unwritten(len: usize) -> Shadow {
+        Shadow {
+            words: vec![0u64; len.div_ceil(64)],
+            len,
+        }
+    }
+
     /// Marks bytes `lo..hi` written (`set`) or unwritten.
     pub(crate) fn set_range(&mut self, lo: usize, hi: usize, set: bool) {
         let hi = hi.min(self.len);

@@ -3,13 +3,15 @@
 // the IR they are about.
 // RUN: rm -rf %t && mkdir -p %t
 //
-// An op without emulator semantics is refused by name before anything runs: the shipped
-// example (its elementwise ops are not in the emulator yet), an op with a region and an op
-// of another dialect.
-// RUN: not sundial-run %S/../../examples/add_kernel.mlir --random-inputs 1 --save 2=%t/never.npy 2>&1 | FileCheck %s --check-prefix=EXAMPLE
-// EXAMPLE: add_kernel.mlir:10:5: error: op 'nisa.tensor_tensor_arith' has no emulator semantics yet
-// EXAMPLE-NEXT: ┌─ {{.*}}add_kernel.mlir:10:5
+// An op that cannot run is refused by name before anything runs, with the reason of the
+// op table's REFUSED row: an op the emulator refuses (its reason quoted), an op the emulator
+// has no function for, an op whose attributes cannot say what a run needs; and a collective
+// without --ranks. Ops of other dialects and ops with regions have no semantics at all.
+// RUN: not sundial-run %s --func stt_bitvec --save 0=%t/never.npy 2>&1 | FileCheck %s --check-prefix=STT
 // RUN: not ls %t/never.npy
+// RUN: not sundial-run %s --func shuffle 2>&1 | FileCheck %s --check-prefix=SHUFFLE
+// RUN: not sundial-run %s --func swap_cores --ranks 2 2>&1 | FileCheck %s --check-prefix=SENDRECV
+// RUN: not sundial-run %s --func reduce_all 2>&1 | FileCheck %s --check-prefix=NORANKS
 // RUN: not sundial-run %s --func region 2>&1 | FileCheck %s --check-prefix=REGION
 // RUN: not sundial-run %s --func constant 2>&1 | FileCheck %s --check-prefix=CONSTANT
 //
@@ -44,7 +46,32 @@
 // RUN: not sundial-run %s --func huge_arg -diagnostics-format=json 2>&1 | FileCheck %s --check-prefix=JSONDRIVER
 // JSONDRIVER: {"col":null,"file":"{{.*}}run-errors.mlir","help":null,"line":null,"message":"the arguments of @huge_arg hold 1099511627776 bytes{{.*}}","notes":[],"rule":null,"severity":"error"}
 
-module {
+module attributes {sundial.target = "mariana"} {
+  func.func @stt_bitvec(%d: memref<128x64xui8, "sbuf">, %c: memref<128x1xui8, "sbuf">) {
+    "nisa.scalar_tensor_tensor_bitvec"(%d, %d, %c, %d) {op0 = "bitwise_and", op1 = "bitwise_or"}
+        : (memref<128x64xui8, "sbuf">, memref<128x64xui8, "sbuf">, memref<128x1xui8, "sbuf">, memref<128x64xui8, "sbuf">) -> ()
+// STT: run-errors.mlir:[[@LINE-2]]:5: error: op 'nisa.scalar_tensor_tensor_bitvec' cannot run on the emulator: the emulator refuses it: scalar_tensor_tensor_bitvec: refused: the op scalar_tensor_tensor_bitvec has no public semantics: nki.isa.scalar_tensor_tensor says "Bitvec operators are not supported"
+    return
+  }
+  func.func @shuffle(%d: memref<32x8xf32, "sbuf">) {
+    "nisa.stream_shuffle"(%d, %d)
+      {shuffle_mask = array<i64: 3, 2, 1, 0, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+                                 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 31>}
+      : (memref<32x8xf32, "sbuf">, memref<32x8xf32, "sbuf">) -> ()
+// SHUFFLE: run-errors.mlir:[[@LINE-4]]:5: error: op 'nisa.stream_shuffle' cannot run on the emulator: the emulator has no nc_stream_shuffle (the quadrant partition permutation) yet
+    return
+  }
+  func.func @swap_cores(%d: memref<128x64xf32, "sbuf">, %s: memref<128x64xf32, "sbuf">) {
+    "nisa.send_recv"(%d, %s) {send_to_rank = 1, recv_from_rank = 1} : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
+// SENDRECV: run-errors.mlir:[[@LINE-1]]:5: error: op 'nisa.send_recv' cannot run on the emulator: send_to_rank and recv_from_rank are attributes, the same on every rank of an SPMD run
+    return
+  }
+  func.func @reduce_all(%h: memref<4x2xf32, "hbm">) {
+    "nisa.all_reduce"(%h, %h) {replica_group = [array<i64: 0, 1>], op = "add", operandSegmentSizes = array<i32: 1, 1>}
+        : (memref<4x2xf32, "hbm">, memref<4x2xf32, "hbm">) -> ()
+// NORANKS: run-errors.mlir:[[@LINE-2]]:5: error: 'nisa.all_reduce' is a collective: run the kernel on a rank group with --ranks N
+    return
+  }
   func.func @region(%a: memref<4xf32, "hbm">) {
     scf.execute_region {
       scf.yield

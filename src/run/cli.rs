@@ -24,7 +24,9 @@ use sundial_dialects::{
     ffi::string_attr_value,
 };
 
-use super::{Program, RunError, compare, emu_target, find_function, function_name, npy, random};
+use super::{
+    Program, RunConfig, RunError, compare, emu_target, find_function, function_name, npy, random,
+};
 use crate::render::{self, ColorMode, DiagnosticsFormat, RenderOptions};
 use crate::session::{RunOptions, Session};
 
@@ -66,7 +68,7 @@ fn parse_binding(text: &str) -> Result<Binding, String> {
     name = "sundial-run",
     version,
     about = "Run a NISA kernel on Sundial's reference emulator, with .npy files as its arguments",
-    after_help = "Arguments not given by --arg start zero-filled (or random with --random-inputs). Example:\n  sundial-run kernel.mlir --arg 0=a.npy --arg 1=b.npy --save 2=out.npy\n  sundial-run kernel.mlir --random-inputs 7 --compare-pipeline='builtin.module(canonicalize,cse)'\nbfloat16 and the fp8 / MX types, which numpy lacks, are read from and saved as their raw bits (bf16: '<u2'; also read from '|V2', as np.save writes an ml_dtypes.bfloat16 array)."
+    after_help = "Arguments not given by --arg start zero-filled (or random with --random-inputs). Example:\n  sundial-run kernel.mlir --arg 0=a.npy --arg 1=b.npy --save 2=out.npy\n  sundial-run kernel.mlir --random-inputs 7 --compare-pipeline='builtin.module(canonicalize,cse)'\n  sundial-run allreduce.mlir --ranks 4 --arg 0=per_rank.npy --save 0=out.npy\nbfloat16 and the fp8 / MX types, which numpy lacks, are read from and saved as their raw bits (bf16: '<u2'; also read from '|V2', as np.save writes an ml_dtypes.bfloat16 array).\nOps that cannot run (no public semantics, not in the emulator, or not expressible in an SPMD run) are refused by name with the reason. Collectives need --ranks N. Reads of bytes nothing wrote are errors naming the op and the tile (arguments count as written); --no-uninit-check turns that off. nisa.device_print writes to stdout."
 )]
 pub struct RunArgs {
     /// The kernel (`-` for stdin).
@@ -92,6 +94,29 @@ pub struct RunArgs {
     /// element that differs (exit status 1).
     #[arg(long = "compare-pipeline", value_name = "PIPELINE")]
     pub compare_pipeline: Option<String>,
+    /// Run the kernel on N ranks (SPMD: every rank runs every op; collectives run over the
+    /// N). An --arg file holds either the argument (every rank gets it) or one per rank
+    /// stacked on a new leading dimension of N; --save writes the stacked form. Without
+    /// --ranks a kernel with a collective is refused.
+    #[arg(long = "ranks", value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub ranks: Option<u16>,
+    /// Turn off the uninitialised-read check (on by default: a read of bytes nothing wrote
+    /// is an error naming the op and the tile).
+    #[arg(long = "no-uninit-check")]
+    pub no_uninit_check: bool,
+    /// How quantize_mx picks a block scale: `golden-emax` (default: the public golden code and
+    /// simulator, s = e - Emax) or `twice-ocp` (the SDK 2.32 docstring's scale "two times
+    /// larger", s = e - Emax + 1).
+    #[arg(
+        long = "mx-scale-rule",
+        value_enum,
+        default_value = "golden-emax",
+        value_name = "RULE"
+    )]
+    pub mx_scale_rule: MxRule,
+    /// Print the time each phase took to stderr (as mlir-opt's --mlir-timing does).
+    #[arg(long = "timing")]
+    pub timing: bool,
     /// Colour in diagnostics: on a terminal (`auto`), `always` or `never`.
     #[arg(
         long = "color",
@@ -108,6 +133,80 @@ pub struct RunArgs {
         value_name = "FORMAT"
     )]
     pub diagnostics_format: DiagnosticsFormat,
+}
+
+/// `--mx-scale-rule` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MxRule {
+    /// `s = e - Emax` (the public golden code, the nki 0.3.0 simulator).
+    GoldenEmax,
+    /// `s = e - Emax + 1` (the SDK 2.32 docstring).
+    TwiceOcp,
+}
+
+impl MxRule {
+    /// The emulator's rule.
+    pub fn rule(self) -> sundial_emu::MxScaleRule {
+        match self {
+            MxRule::GoldenEmax => sundial_emu::MxScaleRule::GoldenEmax,
+            MxRule::TwiceOcp => sundial_emu::MxScaleRule::TwiceOcp,
+        }
+    }
+}
+
+/// The phases `--timing` reports, in order, with how long each took.
+#[derive(Debug, Default)]
+struct Phases {
+    start: Option<std::time::Instant>,
+    done: Vec<(&'static str, std::time::Duration)>,
+}
+
+impl Phases {
+    fn begin() -> Phases {
+        Phases {
+            start: Some(std::time::Instant::now()),
+            done: Vec::new(),
+        }
+    }
+
+    /// Ends phase `name` now (it began when the previous one ended).
+    fn end(&mut self, name: &'static str) {
+        let now = std::time::Instant::now();
+        if let Some(start) = self.start.replace(now) {
+            self.done.push((name, now - start));
+        }
+    }
+
+    /// Records a phase measured elsewhere, inside the one that is running.
+    fn split(&mut self, name: &'static str, took: std::time::Duration) {
+        self.done.push((name, took));
+    }
+
+    /// The report, in the layout of MLIR's `--mlir-timing` (wall time only).
+    fn report(&self) -> String {
+        let total: std::time::Duration = self
+            .done
+            .iter()
+            .filter(|(n, _)| !n.starts_with("  "))
+            .map(|(_, d)| *d)
+            .sum();
+        let t = total.as_secs_f64();
+        let pct = |d: f64| if t > 0.0 { 100.0 * d / t } else { 0.0 };
+        let rule =
+            "===-------------------------------------------------------------------------===\n";
+        let mut out = String::new();
+        out.push_str(rule);
+        out.push_str("                      ... sundial-run execution time report ...\n");
+        out.push_str(rule);
+        out.push_str(&format!("  Total Execution Time: {t:.6} seconds\n\n"));
+        out.push_str("  ----Wall Time----  ----Name----\n");
+        for (name, d) in &self.done {
+            let d = d.as_secs_f64();
+            out.push_str(&format!("  {d:10.6} ({:5.1}%)  {name}\n", pct(d)));
+        }
+        out.push_str(&format!("  {t:10.6} ({:5.1}%)  Total\n", pct(t)));
+        out
+    }
 }
 
 /// What a run prints and its exit status.
@@ -216,6 +315,7 @@ fn read_input(input: &str) -> Result<(Vec<u8>, String), String> {
 
 /// Runs `sundial-run` with parsed options: reads, checks, runs, writes (see the module doc).
 pub fn run(args: &RunArgs) -> Outcome {
+    let mut phases = Phases::begin();
     let options = RenderOptions {
         format: args.diagnostics_format,
         color: args.color.enabled(),
@@ -233,6 +333,7 @@ pub fn run(args: &RunArgs) -> Outcome {
             return rep.out;
         }
     };
+    phases.end("read the kernel");
     let source = &buffer[..buffer.len().saturating_sub(1)];
     let mut rep = Reporter {
         options,
@@ -240,12 +341,25 @@ pub fn run(args: &RunArgs) -> Outcome {
         source,
         out: Outcome::default(),
     };
-    let status = run_checked(args, &buffer, &mut rep);
+    let status = run_checked(args, &buffer, &mut rep, &mut phases);
     rep.out.status = status;
+    if args.timing {
+        rep.out.stderr.push_str(&phases.report());
+    }
     rep.out
 }
 
-fn run_checked(args: &RunArgs, buffer: &[u8], rep: &mut Reporter<'_>) -> i32 {
+/// The shapes an `--arg` file may have: the argument's, or (with `--ranks N`) one per rank
+/// stacked on a leading dimension of N.
+fn accepted_shapes(shape: &[usize], ranks: Option<usize>) -> Vec<Vec<usize>> {
+    let mut shapes = vec![shape.to_vec()];
+    if let Some(n) = ranks {
+        shapes.push(std::iter::once(n).chain(shape.iter().copied()).collect());
+    }
+    shapes
+}
+
+fn run_checked(args: &RunArgs, buffer: &[u8], rep: &mut Reporter<'_>, phases: &mut Phases) -> i32 {
     let session = match Session::new() {
         Ok(s) => s,
         Err(e) => return rep.fail(e.to_string()),
@@ -288,6 +402,14 @@ fn run_checked(args: &RunArgs, buffer: &[u8], rep: &mut Reporter<'_>) -> i32 {
         .and_then(Target::from_name)
         .map(emu_target)
         .unwrap_or(sundial_emu::Target::Mariana);
+    let ranks = args.ranks.map(usize::from);
+    let config = RunConfig {
+        target,
+        ranks,
+        check_uninit: !args.no_uninit_check,
+        mx_scale_rule: args.mx_scale_rule.rule(),
+    };
+    let rank_count = config.rank_count();
 
     // The kernel after the pipeline, transformed from a copy before anything runs.
     let mut after = None;
@@ -305,6 +427,7 @@ fn run_checked(args: &RunArgs, buffer: &[u8], rep: &mut Reporter<'_>) -> i32 {
         }
         after = Some(copy);
     }
+    phases.end("parse and verify the kernel");
 
     let func = match find_function(&module, args.func.as_deref()) {
         Ok(f) => f,
@@ -322,34 +445,47 @@ fn run_checked(args: &RunArgs, buffer: &[u8], rep: &mut Reporter<'_>) -> i32 {
         return 1;
     }
     // Each argument's size fits in i64 (the verifier's tile rule); their sum may not.
-    let total = program
-        .args
-        .iter()
-        .fold(0usize, |t, a| t.saturating_add(a.num_bytes()));
+    let total = program.args.iter().fold(0usize, |t, a| {
+        t.saturating_add(a.num_bytes().saturating_mul(rank_count))
+    });
     if total > super::exec::MAX_HBM_BYTES {
         return rep.fail(format!(
-            "the arguments of @{fname} hold {total} bytes, more than the {} sundial-run allocates",
+            "the arguments of @{fname} hold {total} bytes{}, more than the {} sundial-run allocates",
+            if rank_count > 1 {
+                format!(" over {rank_count} ranks")
+            } else {
+                String::new()
+            },
             super::exec::MAX_HBM_BYTES
         ));
     }
+    phases.end("prepare the function");
     let mut inputs = Vec::with_capacity(program.args.len());
     for arg in &program.args {
         let given = args.args.iter().find(|b| b.index == arg.index);
         let contents = match (given, args.random_inputs) {
-            (Some(b), _) => match npy::read(&b.path, arg.format, &arg.shape) {
-                Ok(bytes) => bytes,
-                Err(msg) => {
-                    return rep.fail(format!(
-                        "--arg {b}: {msg} (argument {} is {})",
-                        arg.index, arg.type_text
-                    ));
+            (Some(b), _) => {
+                let shapes = accepted_shapes(&arg.shape, ranks);
+                match npy::read_any(&b.path, arg.format, &shapes) {
+                    // The argument's own shape: the same contents on every rank.
+                    Ok((bytes, 0)) => bytes.repeat(rank_count),
+                    Ok((bytes, _)) => bytes,
+                    Err(msg) => {
+                        return rep.fail(format!(
+                            "--arg {b}: {msg} (argument {} is {})",
+                            arg.index, arg.type_text
+                        ));
+                    }
                 }
-            },
-            (None, Some(seed)) => random::fill(arg.format, arg.num_elements(), seed, arg.index),
-            (None, None) => vec![0u8; arg.num_bytes()],
+            }
+            (None, Some(seed)) => {
+                random::fill(arg.format, arg.num_elements() * rank_count, seed, arg.index)
+            }
+            (None, None) => vec![0u8; arg.num_bytes() * rank_count],
         };
         inputs.push(contents);
     }
+    phases.end("read the inputs");
 
     let results = match (&args.compare_pipeline, &after) {
         (Some(p), Some(after)) => {
@@ -361,12 +497,13 @@ fn run_checked(args: &RunArgs, buffer: &[u8], rep: &mut Reporter<'_>) -> i32 {
                     return rep.run_error(&e);
                 }
             };
-            match compare::compare_runs(&program, &transformed, &inputs, target) {
+            match compare::compare_runs(&program, &transformed, &inputs, &config) {
                 Ok(compare::Verdict::Same(results)) => {
                     rep.out.stdout.push_str(&format!(
                         "sundial-run: @{fname} computes the same after '{p}' ({} arguments compared bit-exactly, NaNs equal whatever their payload)\n",
                         program.args.len()
                     ));
+                    phases.end("run the kernel before and after the pipeline");
                     results
                 }
                 Ok(compare::Verdict::Differs(d)) => {
@@ -377,15 +514,23 @@ fn run_checked(args: &RunArgs, buffer: &[u8], rep: &mut Reporter<'_>) -> i32 {
                 Err(e) => return rep.run_error(&e),
             }
         }
-        _ => match program.execute(&inputs, target) {
-            Ok(r) => r,
+        _ => match program.execute(&inputs, &config) {
+            Ok(r) => {
+                phases.end("run the kernel");
+                phases.split("  set up the machine and the arguments", r.timing.setup);
+                phases.split("  execute the ops", r.timing.ops);
+                phases.split("  read the arguments back", r.timing.readback);
+                r
+            }
             Err(e) => return rep.run_error(&e),
         },
     };
 
-    if let Err(msg) = save(args, &program, &results) {
+    if let Err(msg) = save(args, &program, &results.args, ranks) {
         return rep.fail(msg);
     }
+    phases.end("save the outputs");
+    rep.out.stdout.push_str(&results.printed);
     0
 }
 
@@ -446,7 +591,12 @@ fn check_bindings(
 
 /// Writes every `--save` file: all to temporary files first, then renamed into place; on any
 /// failure the temporary files are removed and no output exists.
-fn save(args: &RunArgs, program: &Program<'_, '_>, results: &[Vec<u8>]) -> Result<(), String> {
+fn save(
+    args: &RunArgs,
+    program: &Program<'_, '_>,
+    results: &[Vec<u8>],
+    ranks: Option<usize>,
+) -> Result<(), String> {
     let mut staged: Vec<(PathBuf, &Path)> = Vec::new();
     let cleanup = |staged: &[(PathBuf, &Path)]| {
         for (tmp, _) in staged {
@@ -455,7 +605,14 @@ fn save(args: &RunArgs, program: &Program<'_, '_>, results: &[Vec<u8>]) -> Resul
     };
     for s in &args.saves {
         let arg = &program.args[s.index];
-        let written = npy::encode(arg.format, &arg.shape, &results[s.index]).and_then(|bytes| {
+        // With --ranks, every rank's contents, stacked on a leading dimension.
+        let shape = match ranks {
+            Some(n) => std::iter::once(n)
+                .chain(arg.shape.iter().copied())
+                .collect(),
+            None => arg.shape.clone(),
+        };
+        let written = npy::encode(arg.format, &shape, &results[s.index]).and_then(|bytes| {
             let tmp = temp_path(&s.path);
             std::fs::write(&tmp, &bytes)
                 .map(|()| tmp.clone())

@@ -15,6 +15,8 @@ use super::ArgInfo;
 pub struct Difference {
     /// The argument.
     pub arg: usize,
+    /// The rank, when several ran.
+    pub rank: Option<usize>,
     /// The element's index in it.
     pub index: Vec<usize>,
     /// The element before the pipeline, as text.
@@ -31,9 +33,13 @@ impl std::fmt::Display for Difference {
             .map(|i| i.to_string())
             .collect::<Vec<_>>()
             .join(", ");
+        let rank = self
+            .rank
+            .map(|r| format!(" on rank {r}"))
+            .unwrap_or_default();
         write!(
             f,
-            "argument {}, index [{index}]: before {}, after {}",
+            "argument {}{rank}, index [{index}]: before {}, after {}",
             self.arg, self.before, self.after
         )
     }
@@ -70,11 +76,12 @@ pub fn show(dtype: DType, bits: u64) -> String {
 }
 
 /// The first difference between `before` and `after` (each argument's contents as
-/// little-endian element bytes), if any.
+/// little-endian element bytes, for each of `ranks` ranks, rank-major), if any.
 pub fn first_difference(
     args: &[ArgInfo],
     before: &[Vec<u8>],
     after: &[Vec<u8>],
+    ranks: usize,
 ) -> Option<Difference> {
     for ((arg, b), a) in args.iter().zip(before).zip(after) {
         let d = arg.format.emu;
@@ -84,9 +91,11 @@ pub fn first_difference(
             .zip(a.chunks_exact(size))
             .position(|(x, y)| !same(d, d.load(x), d.load(y)));
         if let Some(flat) = found {
+            let per = arg.num_elements().max(1);
             return Some(Difference {
                 arg: arg.index,
-                index: unravel(flat, &arg.shape),
+                rank: (ranks > 1).then_some(flat / per),
+                index: unravel(flat % per, &arg.shape),
                 before: show(d, d.load(&b[flat * size..])),
                 after: show(d, d.load(&a[flat * size..])),
             });
@@ -110,19 +119,19 @@ pub fn unravel(mut flat: usize, shape: &[usize]) -> Vec<usize> {
 /// The outcome of running a kernel before and after a pipeline.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    /// Every argument ends the same; the contents (after the pipeline).
-    Same(Vec<Vec<u8>>),
+    /// Every argument ends the same; the run after the pipeline.
+    Same(super::Outputs),
     /// The first element that differs.
     Differs(Difference),
 }
 
 /// Runs `before` and `after` (the function before and after a pipeline) on the same `inputs`
-/// for `target` and compares every argument. The two must take the same arguments.
+/// as `config` says and compares every argument. The two must take the same arguments.
 pub fn compare_runs(
     before: &super::Program<'_, '_>,
     after: &super::Program<'_, '_>,
     inputs: &[Vec<u8>],
-    target: sundial_emu::Target,
+    config: &super::RunConfig,
 ) -> Result<Verdict, super::RunError> {
     let types = |p: &super::Program<'_, '_>| -> Vec<String> {
         p.args.iter().map(|a| a.type_text.clone()).collect()
@@ -135,14 +144,17 @@ pub fn compare_runs(
             ta.join(", ")
         )));
     }
-    let first = before.execute(inputs, target)?;
-    let second = after.execute(inputs, target).map_err(|mut e| {
+    let first = before.execute(inputs, config)?;
+    let second = after.execute(inputs, config).map_err(|mut e| {
         e.notes
             .push("in the function after the pipeline".to_string());
         e
     })?;
-    Ok(match first_difference(&before.args, &first, &second) {
-        Some(d) => Verdict::Differs(d),
-        None => Verdict::Same(second),
-    })
+    let ranks = config.rank_count();
+    Ok(
+        match first_difference(&before.args, &first.args, &second.args, ranks) {
+            Some(d) => Verdict::Differs(d),
+            None => Verdict::Same(second),
+        },
+    )
 }

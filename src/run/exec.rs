@@ -1,11 +1,19 @@
 //! The machine state of a run and the view of one op that a handler gets.
 //!
-//! [`Machine`] owns the emulator's [`Memory`] and the value of every SSA value executed so far
-//! ([`RtValue`]: a tile, an indirect access pattern or a register). [`Exec`] is one op seen
-//! through its NISA table row, as the verifier's `OpView` sees it: operands by group name,
-//! attributes by name with the table's defaults filled in, results to set, and errors that
-//! carry the op's position. Handlers (`super::ops`) read everything through it, so a handler is
-//! "read the operands and attributes, call the emulator".
+//! [`Machine`] owns the emulator's memories (one per rank, in a [`RankGroup`]), the engine
+//! state of every rank ([`Core`]: the Vector/Scalar [`Accumulators`], the [`RngState`], the
+//! [`Registers`], kept across ops as the hardware keeps them across instructions) and the value
+//! of every SSA value executed so far on each rank ([`RtValue`]: a tile, an indirect access
+//! pattern or a register). [`Exec`] is one op on one rank seen through its NISA table row, as
+//! the verifier's `OpView` sees it: operands by group name, attributes by name with the
+//! table's defaults filled in, results to set, and errors that carry the op's position.
+//! Handlers (`super::ops`) read everything through it, so a handler is "read the operands and
+//! attributes, call the emulator".
+//!
+//! Ranks: a run has one rank unless [`RunConfig::ranks`] asks for more (`--ranks N`). Every
+//! rank executes every op (SPMD: one kernel, N cores), so the allocations of all ranks stay
+//! in step and one [`View`] names the same tile on every rank, which is what the emulator's
+//! collectives take.
 
 use std::collections::HashMap;
 
@@ -19,10 +27,13 @@ use sundial_dialects::{
     ffi::{FileLineCol, file_line_col, op_name, string_attr_value},
     spec::{AttrKind, OpSpec, Presence},
     tile::Tile,
-    verify::{float_value, i64_array_value, int_value_checked},
+    verify::{float_value, i64_array_list, i64_array_value, int_value_checked},
     view::operand_groups,
 };
-use sundial_emu::{Access, AllocId, DmaOperand, Memory, OobMode, View};
+use sundial_emu::{
+    Access, Accumulators, DmaOperand, Memory, MxScaleRule, Number, OobMode, RankGroup, RegisterId,
+    Registers, RngState, View,
+};
 
 use super::RunError;
 
@@ -34,8 +45,8 @@ pub enum RtValue {
     Tile(View),
     /// An indirect access pattern (`nisa.ap` with `vector_offset` or `scalar_offset`).
     Access(Access),
-    /// A sequencer register (`!nisa.reg`).
-    Reg(i64),
+    /// A sequencer register (`!nisa.reg`): a register of the rank's [`Registers`].
+    Reg(RegisterId),
 }
 
 /// A DMA operand read from an op: a tile or an indirect access pattern, owned.
@@ -57,17 +68,65 @@ impl Operand {
     }
 }
 
-/// Total bytes of HBM tensors (arguments and `nisa.alloc` in `"hbm"`) one run may allocate:
-/// 1 GiB, a bound on what a kernel given on the command line makes this process allocate.
+/// Total bytes of HBM tensors (arguments and `nisa.alloc` in `"hbm"`, over all ranks) one run
+/// may allocate: 1 GiB, a bound on what a kernel given on the command line makes this process
+/// allocate.
 pub const MAX_HBM_BYTES: usize = 1 << 30;
 
-/// The state of one run: memory and the values computed so far.
-pub struct Machine {
-    /// The emulator's memory.
-    pub mem: Memory,
+/// What a run is set up with beyond the kernel and its inputs (the command line's choices).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunConfig {
+    /// The target whose geometry and rules are emulated.
+    pub target: sundial_emu::Target,
+    /// `None`: one core, and collectives are refused; `Some(n)`: `n` ranks run the kernel
+    /// (SPMD) and collectives run over them.
+    pub ranks: Option<usize>,
+    /// The emulator's uninitialised-read check (`Memory::set_check_uninit`), on by default.
+    pub check_uninit: bool,
+    /// How `quantize_mx` derives its block scales (the public sources disagree).
+    pub mx_scale_rule: MxScaleRule,
+}
+
+impl RunConfig {
+    /// The defaults for `target`: one core, the uninitialised-read check on, the public golden
+    /// code's MX scale rule.
+    pub fn new(target: sundial_emu::Target) -> RunConfig {
+        RunConfig {
+            target,
+            ranks: None,
+            check_uninit: true,
+            mx_scale_rule: MxScaleRule::GoldenEmax,
+        }
+    }
+
+    /// The number of ranks that run (1 without `ranks`).
+    pub fn rank_count(&self) -> usize {
+        self.ranks.unwrap_or(1)
+    }
+}
+
+/// The state of one rank beyond its memory, kept across ops.
+#[derive(Debug, Default)]
+pub struct Core {
     values: HashMap<usize, RtValue>,
-    names: HashMap<AllocId, String>,
+    /// The Vector and Scalar engines' accumulators (`reduce_res`, read-outs).
+    pub acc: Accumulators,
+    /// The random-number generators' state.
+    pub rng: RngState,
+    /// The sequencer registers.
+    pub regs: Registers,
+}
+
+/// The state of one run: memories, engine state and the values computed so far.
+pub struct Machine {
+    /// One memory per rank.
+    pub group: RankGroup,
+    cores: Vec<Core>,
+    /// How the run was set up.
+    pub config: RunConfig,
     hbm_bytes: usize,
+    /// What `nisa.device_print` printed, in order.
+    pub printed: String,
 }
 
 /// The key of an SSA value (MLIR values are uniqued by pointer).
@@ -76,85 +135,175 @@ fn key(value: melior::ir::Value<'_, '_>) -> usize {
 }
 
 impl Machine {
-    /// An empty machine for `target`.
-    pub fn new(target: sundial_emu::Target) -> Machine {
-        Machine {
-            mem: Memory::new(target),
-            values: HashMap::new(),
-            names: HashMap::new(),
-            hbm_bytes: 0,
+    /// An empty machine as `config` says (ranks, the uninitialised-read check).
+    pub fn new(config: RunConfig) -> Result<Machine, String> {
+        let n = config.rank_count();
+        let mut group = RankGroup::new(config.target, n).map_err(|e| e.to_string())?;
+        // On before anything exists, so that every byte starts unwritten.
+        group
+            .set_check_uninit(config.check_uninit)
+            .map_err(|e| e.to_string())?;
+        // Every on-chip byte a run reads lies in a tile (a nisa.alloc, which gets the
+        // uninitialised fill, or an argument; nisa.ap views stay inside their tile), so the
+        // 0xFF of never-allocated SBUF and PSUM is never seen: skip writing it.
+        for m in group.memories_mut() {
+            m.set_fill_unallocated(false);
         }
+        Ok(Machine {
+            group,
+            cores: (0..n).map(|_| Core::default()).collect(),
+            config,
+            hbm_bytes: 0,
+            printed: String::new(),
+        })
     }
 
-    /// Binds an SSA value.
-    pub fn bind(&mut self, value: melior::ir::Value<'_, '_>, rt: RtValue) {
-        self.values.insert(key(value), rt);
+    /// Number of ranks.
+    pub fn ranks(&self) -> usize {
+        self.cores.len()
     }
 
-    /// The value bound to an SSA value, if any.
-    pub fn get(&self, value: melior::ir::Value<'_, '_>) -> Option<&RtValue> {
-        self.values.get(&key(value))
+    /// The memory of `rank` (`rank < self.ranks()`).
+    pub fn mem(&mut self, rank: usize) -> &mut Memory {
+        &mut self.group.memories_mut()[rank]
     }
 
-    /// Allocates a tile of `tile`'s type named `name` in messages: HBM tensors through
+    /// The memory and the engine state of `rank`, together.
+    pub fn mem_core(&mut self, rank: usize) -> (&mut Memory, &mut Core) {
+        (&mut self.group.memories_mut()[rank], &mut self.cores[rank])
+    }
+
+    /// The engine state of `rank`.
+    pub fn core(&self, rank: usize) -> &Core {
+        &self.cores[rank]
+    }
+
+    /// Binds an SSA value on `rank`.
+    pub fn bind(&mut self, rank: usize, value: melior::ir::Value<'_, '_>, rt: RtValue) {
+        self.cores[rank].values.insert(key(value), rt);
+    }
+
+    /// The value bound to an SSA value on `rank`, if any.
+    pub fn get(&self, rank: usize, value: melior::ir::Value<'_, '_>) -> Option<&RtValue> {
+        self.cores[rank].values.get(&key(value))
+    }
+
+    /// Counts `bytes` more of HBM per rank against [`MAX_HBM_BYTES`]; `what` names the tensor.
+    fn charge_hbm(&mut self, what: &str, bytes: u64) -> Result<(), String> {
+        let all = bytes.saturating_mul(self.ranks() as u64);
+        let total = (self.hbm_bytes as u64).saturating_add(all);
+        if total > MAX_HBM_BYTES as u64 {
+            return Err(format!(
+                "{what} needs {all} bytes of HBM, which would bring the run to {total} bytes, more than the {MAX_HBM_BYTES} sundial-run allocates"
+            ));
+        }
+        self.hbm_bytes = total as usize;
+        Ok(())
+    }
+
+    /// Runs `alloc` on every rank and returns the view, which must be the same on all (the
+    /// ranks execute the same ops, so their allocators agree).
+    fn everywhere(
+        &mut self,
+        mut alloc: impl FnMut(&mut Memory, usize) -> sundial_emu::Result<View>,
+    ) -> Result<View, String> {
+        let mut first: Option<View> = None;
+        for (r, m) in self.group.memories_mut().iter_mut().enumerate() {
+            let v = alloc(m, r).map_err(|e| e.to_string())?;
+            match &first {
+                None => first = Some(v),
+                Some(f) if *f == v => {}
+                Some(_) => {
+                    return Err(format!(
+                        "rank {r} placed the tile elsewhere than rank 0 (the ranks' memories have diverged)"
+                    ));
+                }
+            }
+        }
+        first.ok_or_else(|| "no rank to allocate on".to_string())
+    }
+
+    /// Allocates a tile of `tile`'s type named `name` on every rank: HBM tensors through
     /// [`Memory::alloc_hbm`] (counted against [`MAX_HBM_BYTES`]), SBUF and PSUM tiles through
-    /// the emulator's on-chip allocators. The tile holds the uninitialised pattern.
-    pub fn alloc(&mut self, tile: &Tile, name: String) -> Result<View, String> {
+    /// the emulator's named on-chip allocators. The tile holds the uninitialised pattern and,
+    /// with the check on, counts as never written. `name` is what the emulator's messages
+    /// call it ("of tile NAME").
+    pub fn alloc(&mut self, tile: &Tile, name: &str) -> Result<View, String> {
         let format = super::npy::format_of(tile.dtype);
         let shape = shape_of(tile);
-        let view = match tile.space {
+        match tile.space {
             sundial_dialects::enums::Space::Hbm => {
                 // The verifier bounds a tile's bytes by i64::MAX, so this is exact.
                 let bytes = tile.byte_size().unwrap_or(i64::MAX) as u64;
-                let total = self.hbm_bytes as u64 + bytes;
-                if total > MAX_HBM_BYTES as u64 {
-                    return Err(format!(
-                        "{name} needs {bytes} bytes of HBM, which would bring the run to {total} bytes, more than the {MAX_HBM_BYTES} sundial-run allocates"
-                    ));
-                }
-                let v = self
-                    .mem
-                    .alloc_hbm(&name, format.emu, &shape)
-                    .map_err(|e| e.to_string())?;
-                self.hbm_bytes = total as usize;
-                v
+                self.charge_hbm(&label(name), bytes)?;
+                self.everywhere(|m, _| m.alloc_hbm(name, format.emu, &shape))
             }
-            sundial_dialects::enums::Space::Sbuf => self
-                .mem
-                .alloc_sbuf(format.emu, &shape)
-                .map_err(|e| e.to_string())?,
-            sundial_dialects::enums::Space::Psum => self
-                .mem
-                .alloc_psum(format.emu, &shape)
-                .map_err(|e| e.to_string())?,
-        };
-        self.names.insert(view.alloc(), name);
-        Ok(view)
+            sundial_dialects::enums::Space::Sbuf => {
+                self.everywhere(|m, _| m.alloc_sbuf_named(name, format.emu, &shape))
+            }
+            sundial_dialects::enums::Space::Psum => {
+                self.everywhere(|m, _| m.alloc_psum_named(name, format.emu, &shape))
+            }
+        }
     }
 
-    /// A one-element int64 HBM tensor holding `value`: how a register used as a
+    /// Allocates argument `tile` on every rank holding `contents` (`ranks()` equal slices,
+    /// rank-major, each the argument's row-major little-endian bytes); it counts as written.
+    /// HBM arguments are created with their data ([`Memory::alloc_hbm_from_bytes`]), on-chip
+    /// ones allocated and then written.
+    pub fn alloc_argument(
+        &mut self,
+        tile: &Tile,
+        name: &str,
+        contents: &[u8],
+    ) -> Result<View, String> {
+        let format = super::npy::format_of(tile.dtype);
+        let shape = shape_of(tile);
+        let n = self.ranks();
+        if !contents.len().is_multiple_of(n) {
+            return Err(format!(
+                "{} bytes do not split over {n} ranks",
+                contents.len()
+            ));
+        }
+        let per = contents.len() / n;
+        let part = |r: usize| &contents[r * per..(r + 1) * per];
+        match tile.space {
+            sundial_dialects::enums::Space::Hbm => {
+                self.charge_hbm(name, per as u64)?;
+                self.everywhere(|m, r| m.alloc_hbm_from_bytes(name, format.emu, &shape, part(r)))
+            }
+            space => self.everywhere(|m, r| {
+                let v = if space == sundial_dialects::enums::Space::Sbuf {
+                    m.alloc_sbuf_named(name, format.emu, &shape)?
+                } else {
+                    m.alloc_psum_named(name, format.emu, &shape)?
+                };
+                m.write_bytes(&v, part(r))?;
+                Ok(v)
+            }),
+        }
+    }
+
+    /// A one-element int64 HBM tensor on `rank` holding `value`: how a register used as a
     /// `scalar_offset` reaches the access engine, whose indirect subscripts read index views.
-    pub fn register_view(&mut self, value: i64) -> Result<View, String> {
-        let view = self
-            .mem
-            .alloc_hbm("register", sundial_emu::DType::I64, &[1])
-            .map_err(|e| e.to_string())?;
-        self.mem
-            .write_i64(&view, &[value])
-            .map_err(|e| e.to_string())?;
-        self.names
-            .insert(view.alloc(), format!("a register holding {value}"));
-        Ok(view)
+    /// Every rank makes one at the same op, so the ranks' allocations stay in step.
+    pub fn register_view(&mut self, rank: usize, value: i64) -> Result<View, String> {
+        let name = format!("a register holding {value}");
+        self.mem(rank)
+            .alloc_hbm_from_bytes(&name, sundial_emu::DType::I64, &[1], &value.to_le_bytes())
+            .map_err(|e| e.to_string())
     }
 
-    /// What messages call the allocation a view is on.
-    pub fn describe(&self, view: &View) -> String {
-        let name = self
-            .names
-            .get(&view.alloc())
-            .cloned()
-            .unwrap_or_else(|| format!("allocation #{}", view.alloc().index()));
-        let space = match self.mem.space(view.alloc()) {
+    /// What messages call the tile a view is on: `tile 'x' (sbuf 128x512xfloat32)`,
+    /// `argument 0 (hbm 4xint32)`.
+    pub fn describe(&self, rank: usize, view: &View) -> String {
+        let mem = &self.group.memories()[rank];
+        let label = match mem.tile_name(view) {
+            Some(n) => label(n),
+            None => format!("allocation #{}", view.alloc().index()),
+        };
+        let space = match mem.space(view.alloc()) {
             Ok(sundial_emu::MemSpace::Hbm) => "hbm",
             Ok(sundial_emu::MemSpace::Sbuf) => "sbuf",
             Ok(sundial_emu::MemSpace::Psum) => "psum",
@@ -166,7 +315,27 @@ impl Machine {
             .map(|d| d.to_string())
             .collect::<Vec<_>>()
             .join("x");
-        format!("{name} ({space} {shape}x{})", view.dtype())
+        format!("{label} ({space} {shape}x{})", view.dtype())
+    }
+}
+
+/// What messages outside the emulator call an allocation named `name`: `tile 'x'` for the
+/// tile of a `nisa.alloc` (see [`tile_name`]), the name itself otherwise (`argument 0`).
+pub fn label(name: &str) -> String {
+    if name.starts_with('\'') || name.starts_with('<') {
+        format!("tile {name}")
+    } else {
+        name.to_string()
+    }
+}
+
+/// The name the emulator gives the tile of a `nisa.alloc`: its `name` attribute quoted
+/// (`'a_tile'`), else its position (`<nisa.alloc at 12:10>`; MLIR keeps no SSA names).
+pub fn tile_name(name_attr: Option<&str>, position: Option<&FileLineCol>) -> String {
+    match (name_attr, position) {
+        (Some(n), _) => format!("'{n}'"),
+        (None, Some(p)) => format!("<nisa.alloc at {}:{}>", p.line, p.col),
+        (None, None) => "<nisa.alloc>".to_string(),
     }
 }
 
@@ -187,19 +356,23 @@ pub struct Exec<'r, 'c, 'a> {
     name: String,
     spec: Option<&'static OpSpec>,
     groups: Vec<(usize, usize)>,
+    rank: usize,
+    whole_group: bool,
 }
 
 impl<'r, 'c, 'a> Exec<'r, 'c, 'a> {
-    /// The view of `op` (a NISA op is seen through its row of `sundial_dialects::nisa::OPS`;
-    /// any other op has no operand groups or attributes to read).
+    /// The view of `op` on rank 0 (a NISA op is seen through its row of
+    /// `sundial_dialects::nisa::OPS`; any other op has no operand groups or attributes to
+    /// read).
     pub fn new(machine: &'r mut Machine, op: OperationRef<'c, 'a>) -> Result<Self, RunError> {
         let name = op_name(op.to_raw());
         let spec = name
             .strip_prefix("nisa.")
             .and_then(sundial_dialects::nisa::op);
         let groups = match spec {
-            Some(s) => operand_groups(&op, s)
-                .map_err(|m| RunError::at(&op, format!("'{name}' op {m}")))?,
+            Some(s) => {
+                operand_groups(&op, s).map_err(|m| RunError::at(&op, format!("'{name}' op {m}")))?
+            }
             None => Vec::new(),
         };
         Ok(Exec {
@@ -208,6 +381,8 @@ impl<'r, 'c, 'a> Exec<'r, 'c, 'a> {
             name,
             spec,
             groups,
+            rank: 0,
+            whole_group: false,
         })
     }
 
@@ -216,14 +391,50 @@ impl<'r, 'c, 'a> Exec<'r, 'c, 'a> {
         &self.name
     }
 
+    /// The op's mnemonic as the emulator's messages name it (`dma_copy`).
+    pub fn mnemonic(&self) -> &'static str {
+        self.spec.map_or("op", |s| s.name)
+    }
+
     /// The op.
     pub fn op(&self) -> OperationRef<'c, 'a> {
         self.op
     }
 
-    /// The emulator's memory.
+    /// The rank whose values and memory the getters read.
+    pub fn rank(&self) -> usize {
+        self.rank
+    }
+
+    /// Reads and writes `rank`'s values and memory from now on.
+    pub fn set_rank(&mut self, rank: usize) {
+        self.rank = rank.min(self.machine.ranks().saturating_sub(1));
+    }
+
+    /// Marks the op as one instruction of the whole rank group (a collective), so that its
+    /// errors name no rank.
+    pub fn set_whole_group(&mut self) {
+        self.whole_group = true;
+    }
+
+    /// The memory of the current rank.
     pub fn mem(&mut self) -> &mut Memory {
-        &mut self.machine.mem
+        self.machine.mem(self.rank)
+    }
+
+    /// The memory and engine state of the current rank, together.
+    pub fn mem_core(&mut self) -> (&mut Memory, &mut Core) {
+        self.machine.mem_core(self.rank)
+    }
+
+    /// Every rank's memory (collectives).
+    pub fn group(&mut self) -> &mut RankGroup {
+        &mut self.machine.group
+    }
+
+    /// How the run is set up.
+    pub fn config(&self) -> RunConfig {
+        self.machine.config
     }
 
     /// The machine.
@@ -231,9 +442,19 @@ impl<'r, 'c, 'a> Exec<'r, 'c, 'a> {
         self.machine
     }
 
-    /// An error at the op: `'<op>' op <message>`.
+    /// An error at the op: `'<op>' op <message>`, ending `(on rank R of N)` when several
+    /// ranks run and the op is not a collective.
     pub fn error(&self, message: impl AsRef<str>) -> RunError {
-        RunError::at(&self.op, format!("'{}' op {}", self.name, message.as_ref()))
+        let n = self.machine.ranks();
+        let on = if n > 1 && !self.whole_group {
+            format!(" (on rank {} of {n})", self.rank)
+        } else {
+            String::new()
+        };
+        RunError::at(
+            &self.op,
+            format!("'{}' op {}{on}", self.name, message.as_ref()),
+        )
     }
 
     /// An error of the handler itself (a name not in the op's table row): a bug in a handler,
@@ -260,19 +481,22 @@ impl<'r, 'c, 'a> Exec<'r, 'c, 'a> {
         let Some(spec) = self.spec else {
             return Vec::new();
         };
+        let (m, r) = (&*self.machine, self.rank);
         let mut notes = Vec::new();
         for (operand, &(start, len)) in spec.operands.iter().zip(&self.groups) {
             for k in start..start + len {
                 let Ok(value) = self.op.operand(k) else {
                     continue;
                 };
-                let what = match self.machine.get(value) {
-                    Some(RtValue::Tile(v)) => self.machine.describe(v),
-                    Some(RtValue::Access(a)) => format!(
-                        "an indirect access pattern on {}",
-                        self.machine.describe(&a.source)
-                    ),
-                    Some(RtValue::Reg(r)) => format!("a register holding {r}"),
+                let what = match m.get(r, value) {
+                    Some(RtValue::Tile(v)) => m.describe(r, v),
+                    Some(RtValue::Access(a)) => {
+                        format!("an indirect access pattern on {}", m.describe(r, &a.source))
+                    }
+                    Some(RtValue::Reg(id)) => match m.core(r).regs.get(spec.name, *id) {
+                        Ok(v) => format!("a register holding {v}"),
+                        Err(_) => "a register never written".to_string(),
+                    },
                     None => continue,
                 };
                 let suffix = if len > 1 {
@@ -304,7 +528,7 @@ impl<'r, 'c, 'a> Exec<'r, 'c, 'a> {
                     .op
                     .operand(k)
                     .map_err(|_| self.internal(format!("operand {k} is missing")))?;
-                self.machine.get(value).ok_or_else(|| {
+                self.machine.get(self.rank, value).ok_or_else(|| {
                     self.error(format!(
                         "operand '{name}' is not defined by an op that sundial-run executed"
                     ))
@@ -383,13 +607,26 @@ impl<'r, 'c, 'a> Exec<'r, 'c, 'a> {
         Ok(self.opt_value(name)?.cloned())
     }
 
-    /// Register operand `name`.
-    pub fn reg(&self, name: &str) -> Result<i64, RunError> {
+    /// Register operand `name`: the register.
+    pub fn reg_id(&self, name: &str) -> Result<RegisterId, RunError> {
         match self.opt_value(name)? {
             Some(RtValue::Reg(r)) => Ok(*r),
             Some(_) => Err(self.error(format!("operand '{name}' is not a register"))),
             None => Err(self.error(format!("operand '{name}' is absent"))),
         }
+    }
+
+    /// Register operand `name`: its value (reading one never written is an error).
+    pub fn reg(&self, name: &str) -> Result<i64, RunError> {
+        let id = self.reg_id(name)?;
+        let r = self.machine.core(self.rank).regs.get(self.mnemonic(), id);
+        self.emu(r)
+    }
+
+    /// The value of register `id` of the current rank.
+    pub fn reg_value(&self, id: RegisterId) -> Result<i64, RunError> {
+        let r = self.machine.core(self.rank).regs.get(self.mnemonic(), id);
+        self.emu(r)
     }
 
     /// The tile type of result `index`.
@@ -407,7 +644,7 @@ impl<'r, 'c, 'a> Exec<'r, 'c, 'a> {
             .op
             .result(index)
             .map_err(|_| self.internal(format!("no result {index}")))?;
-        self.machine.bind(result.into(), value);
+        self.machine.bind(self.rank, result.into(), value);
         Ok(())
     }
 
@@ -562,6 +799,33 @@ impl<'r, 'c, 'a> Exec<'r, 'c, 'a> {
                     .collect(),
             ))
         }
+    }
+
+    /// Number attribute `name` (an integer or a float literal, kept as written).
+    pub fn number(&self, name: &str) -> Result<Number, RunError> {
+        let (attr, presence, _) = self.attr(name)?;
+        match attr {
+            Some(a) if a.is_integer() && !a.is_bool() => int_value_checked(a)
+                .map(Number::Int)
+                .map_err(|m| self.error(format!("attribute '{name}': {m}"))),
+            Some(a) => float_value(a)
+                .map(Number::Float)
+                .ok_or_else(|| self.bad(name, "a number")),
+            None => match self.default_text(name, presence)? {
+                Some(t) => parse_default_int(t)
+                    .map(Number::Int)
+                    .or_else(|| t.trim().parse::<f64>().ok().map(Number::Float))
+                    .ok_or_else(|| self.internal(format!("default '{t}' of '{name}'"))),
+                None => Err(self.error(format!("attribute '{name}' is required"))),
+            },
+        }
+    }
+
+    /// Array-of-i64-arrays attribute `name` (`[array<i64: 0, 1>, ...]`), required.
+    pub fn int_lists(&self, name: &str) -> Result<Vec<Vec<i64>>, RunError> {
+        let (attr, _, _) = self.attr(name)?;
+        let a = attr.ok_or_else(|| self.error(format!("attribute '{name}' is required")))?;
+        i64_array_list(a).ok_or_else(|| self.bad(name, "a list of array<i64: ...>"))
     }
 
     /// The op's `oob_mode` (table default `error`).

@@ -5,32 +5,36 @@
 //!
 //! - [`cli`]: the command line (mlir-opt conventions), the order of checks and the output;
 //! - [`Program::prepare`]: picks the function, reads its argument types ([`ArgInfo`]) and
-//!   checks, before anything runs, that the body is one block whose every op has a handler;
+//!   checks, before anything runs, that the body is one block whose every op has a handler
+//!   (an op without one is refused with the reason [`ops::REFUSED`] gives);
 //! - [`npy`]: the argument arrays (dtype and shape checked against the argument's type);
 //!   [`random`]: `--random-inputs`;
-//! - [`Program::execute`]: allocates the arguments (HBM tensors through `Memory::alloc_hbm`,
-//!   SBUF and PSUM tiles through the on-chip allocators), walks the body op by op and runs each
-//!   through its handler, then returns every argument's final contents;
-//! - [`ops`]: the handler table, and [`exec`]: what a handler reads an op through;
-//!   [`ap`]: `nisa.ap` as emulator views and access patterns;
+//! - [`Program::execute`]: sets up a [`Machine`] as a [`RunConfig`] says (ranks, the
+//!   uninitialised-read check, the MX scale rule), creates the arguments (HBM tensors with
+//!   their contents through `Memory::alloc_hbm_from_bytes`, so they count as written; SBUF and
+//!   PSUM tiles through the named on-chip allocators), walks the body op by op and runs each
+//!   through its handler on every rank (a collective once for the whole group), then returns
+//!   every argument's final contents, what `device_print` printed and the phase timings;
+//! - [`ops`]: the handler table and the refusals, and [`exec`]: the machine and what a handler
+//!   reads an op through; [`ap`]: `nisa.ap` as emulator views and access patterns;
 //! - [`compare`]: `--compare-pipeline`'s bit-exact comparison.
 //!
 //! # Adding an op
 //!
-//! An op runs when [`ops::HANDLERS`] has a row for it; every other op is refused by name
-//! before the run starts (`op 'nisa.X' has no emulator semantics yet`), never skipped. A row
-//! is the op's full name and a function that reads the op through an [`Exec`] and calls the
-//! emulator. The `nisa.indirect_copy` row, as it is:
+//! An op runs when [`ops::HANDLERS`] has a row for it; a NISA op without one must have a row
+//! in [`ops::REFUSED`] saying why (a test checks that every op of the dialect is in exactly
+//! one of the two), and any other op is refused by name (`op 'x.y' has no emulator semantics
+//! yet`); nothing is skipped. A row is the op's full name and a function that reads the op
+//! through an [`Exec`] and calls the emulator. The `nisa.indirect_copy` row, as it is:
 //!
 //! ```ignore
-//! "nisa.indirect_copy" => indirect_copy,      // in the table![...] of ops.rs
+//! "nisa.indirect_copy" => data::indirect_copy,      // in the table![...] of ops/mod.rs
 //!
-//! fn indirect_copy(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
+//! pub fn indirect_copy(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
 //!     // Operand groups by their names in the op's row of nisa::OPS.
 //!     let (dst, src, index) = (op.tile("dst")?, op.tile("src_buffer")?, op.tile("index")?);
 //!     // Attributes: the value written, else the row's default; opt_ forms for optional ones.
-//!     let per_index = op.int("num_elem_per_idx")?;
-//!     let per_index = uint(op, "num_elem_per_idx", per_index)?;
+//!     let per_index = super::uint_attr(op, "num_elem_per_idx")?;
 //!     let valid = match op.opt_int("num_valid_indices")? { ... };
 //!     let r = sundial_emu::indirect_copy(op.mem(), &dst, &src, &index, per_index, valid);
 //!     op.emu(r) // an emulator error, reported at the op's file:line:col with its tiles
@@ -40,10 +44,14 @@
 //! Operand getters ([`Exec::tile`], [`Exec::opt_tile`], [`Exec::tiles`], [`Exec::operand`] for
 //! DMA operands that may be indirect access patterns, [`Exec::reg`]) take the group names of
 //! the op's row in `sundial_dialects::nisa::OPS`; attribute getters ([`Exec::int`],
-//! [`Exec::float`], [`Exec::flag`], [`Exec::word`], [`Exec::ints`], their `opt_` forms,
-//! [`Exec::oob`], [`Exec::engine`]) return the attribute or the row's default, and the `opt_`
-//! forms `None` for an absent optional attribute. A name that is not in the row is an error
-//! (a handler bug), not a panic. Ops that produce values bind them with [`Exec::set_result`].
+//! [`Exec::float`], [`Exec::flag`], [`Exec::word`], [`Exec::ints`], [`Exec::number`],
+//! [`Exec::int_lists`], their `opt_` forms, [`Exec::oob`], [`Exec::engine`]) return the
+//! attribute or the row's default, and the `opt_` forms `None` for an absent optional
+//! attribute. A name that is not in the row is an error (a handler bug), not a panic. Ops that
+//! produce values bind them with [`Exec::set_result`]. Engine state that lives across ops (the
+//! accumulators, the random generators, the registers) is the rank's [`exec::Core`], reached
+//! with [`Exec::mem_core`]; a collective (a `[group]` row) reaches every rank's memory with
+//! [`Exec::group`].
 
 pub mod ap;
 pub mod cli;
@@ -53,8 +61,8 @@ pub mod npy;
 pub mod ops;
 pub mod random;
 
-pub use exec::{Exec, Machine, Operand, RtValue};
-pub use ops::{HANDLERS, Handler, Run};
+pub use exec::{Exec, Machine, Operand, RtValue, RunConfig};
+pub use ops::{HANDLERS, Handler, REFUSED, Run, Scope};
 
 use melior::ir::{
     BlockLike, Module, RegionLike, ValueLike,
@@ -203,7 +211,7 @@ pub struct Program<'c, 'a> {
     /// The arguments.
     pub args: Vec<ArgInfo>,
     block_args: Vec<BlockArgument<'c, 'a>>,
-    steps: Vec<(OperationRef<'c, 'a>, Run)>,
+    steps: Vec<(OperationRef<'c, 'a>, Handler)>,
 }
 
 impl<'c, 'a> Program<'c, 'a> {
@@ -259,10 +267,11 @@ impl<'c, 'a> Program<'c, 'a> {
             let name = op_name(o.to_raw());
             let handler = ops::handler(&name).filter(|_| o.region_count() == 0);
             let Some(handler) = handler else {
-                return Err(RunError::at(
-                    &o,
-                    format!("op '{name}' has no emulator semantics yet"),
-                ));
+                let message = match ops::refusal(&name) {
+                    Some(why) => format!("op '{name}' cannot run on the emulator: {why}"),
+                    None => format!("op '{name}' has no emulator semantics yet"),
+                };
+                return Err(RunError::at(&o, message));
             };
             if name == "func.return" && o.operand_count() > 0 {
                 return Err(RunError::at(
@@ -272,7 +281,7 @@ impl<'c, 'a> Program<'c, 'a> {
                     ),
                 ));
             }
-            steps.push((o, handler.run));
+            steps.push((o, *handler));
             op = o.next_in_block();
         }
         Ok(Program {
@@ -283,75 +292,139 @@ impl<'c, 'a> Program<'c, 'a> {
         })
     }
 
-    /// Runs the body with argument `i` holding `inputs[i]` (its elements as little-endian
-    /// bytes, row-major) on a fresh machine for `target`; returns every argument's final
-    /// contents in the same form.
-    pub fn execute(
-        &self,
-        inputs: &[Vec<u8>],
-        target: sundial_emu::Target,
-    ) -> Result<Vec<Vec<u8>>, RunError> {
-        let mut machine = Machine::new(target);
+    /// The first collective of the body (an op that needs `--ranks`), if any.
+    pub fn first_collective(&self) -> Option<OperationRef<'c, 'a>> {
+        self.steps
+            .iter()
+            .find(|(_, h)| h.scope == Scope::Group)
+            .map(|(o, _)| *o)
+    }
+
+    /// Runs the body as `config` says, argument `i` holding `inputs[i]` on a fresh machine:
+    /// its elements as little-endian bytes, row-major, once per rank (rank-major: with
+    /// `config.ranks = Some(n)`, `n` times the argument's size). Returns every argument's
+    /// final contents in the same form, what `nisa.device_print` printed, and the time the
+    /// phases took. A body with a collective needs `config.ranks`; it is refused at the
+    /// collective before anything runs.
+    pub fn execute(&self, inputs: &[Vec<u8>], config: &RunConfig) -> Result<Outputs, RunError> {
+        let t0 = std::time::Instant::now();
+        if config.ranks.is_none()
+            && let Some(op) = self.first_collective()
+        {
+            return Err(RunError::at(
+                &op,
+                format!(
+                    "'{}' is a collective: run the kernel on a rank group with --ranks N",
+                    op_name(op.to_raw())
+                ),
+            ));
+        }
+        let ranks = config.rank_count();
+        let mut machine = Machine::new(*config).map_err(RunError::new)?;
         let mut views = Vec::with_capacity(self.args.len());
         for (arg, value) in self.args.iter().zip(&self.block_args) {
             let input = inputs
                 .get(arg.index)
                 .ok_or_else(|| RunError::new(format!("no contents for argument {}", arg.index)))?;
-            if input.len() != arg.num_bytes() {
+            let want = arg.num_bytes().saturating_mul(ranks);
+            if input.len() != want {
+                let per = if ranks > 1 {
+                    format!(", {ranks} ranks")
+                } else {
+                    String::new()
+                };
                 return Err(RunError::new(format!(
-                    "argument {}: {} bytes given for {} ({} bytes)",
+                    "argument {}: {} bytes given for {} ({want} bytes{per})",
                     arg.index,
                     input.len(),
                     arg.type_text,
-                    arg.num_bytes()
                 )));
             }
             let view = machine
-                .alloc(&arg.tile, format!("argument {}", arg.index))
+                .alloc_argument(&arg.tile, &format!("argument {}", arg.index), input)
                 .map_err(|m| {
                     RunError::at(
                         &self.func,
                         format!("cannot allocate argument {}: {m}", arg.index),
                     )
                 })?;
-            let written = if arg.tile.space == Space::Hbm {
-                // A whole HBM tensor is its allocation: copied in one go, whatever its size.
-                machine
-                    .mem
-                    .bytes_mut(view.alloc())
-                    .map(|bytes| bytes.copy_from_slice(input))
-            } else {
-                machine.mem.write_bytes(&view, input)
-            };
-            written.map_err(|e| {
-                RunError::at(
-                    &self.func,
-                    format!("cannot set argument {}: {e}", arg.index),
-                )
-            })?;
-            machine.bind((*value).into(), RtValue::Tile(view.clone()));
+            for r in 0..ranks {
+                machine.bind(r, (*value).into(), RtValue::Tile(view.clone()));
+            }
             views.push(view);
         }
-        for (op, run) in &self.steps {
+        let t1 = std::time::Instant::now();
+        for (op, handler) in &self.steps {
             let mut exec = Exec::new(&mut machine, *op)?;
-            run(&mut exec)?;
+            match handler.scope {
+                Scope::Group => {
+                    exec.set_whole_group();
+                    (handler.run)(&mut exec)?;
+                }
+                Scope::Core => {
+                    for r in 0..ranks {
+                        exec.set_rank(r);
+                        (handler.run)(&mut exec)?;
+                    }
+                }
+            }
         }
+        let t2 = std::time::Instant::now();
         let mut outputs = Vec::with_capacity(views.len());
         for (arg, view) in self.args.iter().zip(&views) {
-            let bytes = if arg.tile.space == Space::Hbm {
-                machine.mem.bytes(view.alloc()).map(<[u8]>::to_vec)
-            } else {
-                machine.mem.read_bytes(view)
-            };
-            outputs.push(bytes.map_err(|e| {
-                RunError::at(
-                    &self.func,
-                    format!("cannot read argument {}: {e}", arg.index),
-                )
-            })?);
+            let mut all = Vec::new();
+            for r in 0..ranks {
+                let mem = machine.mem(r);
+                // Every argument was written when the run began, so this read passes the
+                // uninitialised-read check.
+                let bytes = if arg.tile.space == Space::Hbm {
+                    mem.bytes(view.alloc()).map(<[u8]>::to_vec)
+                } else {
+                    mem.read_bytes(view)
+                };
+                let bytes = bytes.map_err(|e| {
+                    RunError::at(
+                        &self.func,
+                        format!("cannot read argument {}: {e}", arg.index),
+                    )
+                })?;
+                all.extend_from_slice(&bytes);
+            }
+            outputs.push(all);
         }
-        Ok(outputs)
+        let t3 = std::time::Instant::now();
+        Ok(Outputs {
+            args: outputs,
+            printed: std::mem::take(&mut machine.printed),
+            timing: Timing {
+                setup: t1 - t0,
+                ops: t2 - t1,
+                readback: t3 - t2,
+            },
+        })
     }
+}
+
+/// What a run produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outputs {
+    /// Every argument's final contents (as [`Program::execute`] takes them).
+    pub args: Vec<Vec<u8>>,
+    /// What `nisa.device_print` printed, line by line.
+    pub printed: String,
+    /// How long the phases of the run took.
+    pub timing: Timing,
+}
+
+/// The phases of [`Program::execute`], timed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Timing {
+    /// Creating the machine and the arguments (copying the inputs in).
+    pub setup: std::time::Duration,
+    /// Executing the body's ops.
+    pub ops: std::time::Duration,
+    /// Copying the arguments out.
+    pub readback: std::time::Duration,
 }
 
 /// The emulator target of a NISA target.

@@ -176,6 +176,12 @@ pub fn numpy_shape(shape: &[usize]) -> String {
 /// Reads the array of `path` for an argument of element format `format` and `shape`: the
 /// elements as little-endian bytes in C order. The error is a sentence naming what is wrong.
 pub fn read(path: &Path, format: &Format, shape: &[usize]) -> Result<Vec<u8>, String> {
+    let bytes = read_file(path)?;
+    parse(&bytes, format, shape)
+}
+
+/// The bytes of `path`, allocated only once its length is known.
+fn read_file(path: &Path) -> Result<Vec<u8>, String> {
     let mut file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
     let len = file
         .metadata()
@@ -188,11 +194,30 @@ pub fn read(path: &Path, format: &Format, shape: &[usize]) -> Result<Vec<u8>, St
         .map_err(|_| format!("the file ({len} bytes) does not fit in memory"))?;
     file.read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read: {e}"))?;
-    parse(&bytes, format, shape)
+    Ok(bytes)
+}
+
+/// [`read`] accepting any of `shapes`: the array's bytes and which shape the file has.
+pub fn read_any(
+    path: &Path,
+    format: &Format,
+    shapes: &[Vec<usize>],
+) -> Result<(Vec<u8>, usize), String> {
+    let bytes = read_file(path)?;
+    parse_any(&bytes, format, shapes)
 }
 
 /// [`read`] on the bytes of a file.
 pub fn parse(bytes: &[u8], format: &Format, shape: &[usize]) -> Result<Vec<u8>, String> {
+    parse_any(bytes, format, &[shape.to_vec()]).map(|(b, _)| b)
+}
+
+/// [`parse`] accepting any of `shapes` (the first is the argument's own, which messages name).
+pub fn parse_any(
+    bytes: &[u8],
+    format: &Format,
+    shapes: &[Vec<usize>],
+) -> Result<(Vec<u8>, usize), String> {
     check_header_length(bytes)?;
     let mut cursor = std::io::Cursor::new(bytes);
     let header =
@@ -218,13 +243,18 @@ pub fn parse(bytes: &[u8], format: &Format, shape: &[usize]) -> Result<Vec<u8>, 
             format.accepted()
         ));
     };
-    if header.shape != shape {
+    let Some(which) = shapes.iter().position(|s| *s == header.shape) else {
+        let also = shapes[1..]
+            .iter()
+            .map(|s| format!(", or {} for every rank", numpy_shape(s)))
+            .collect::<String>();
         return Err(format!(
-            "shape mismatch: the file holds {}, the argument is {}",
+            "shape mismatch: the file holds {}, the argument is {}{also}",
             numpy_shape(&header.shape),
-            numpy_shape(shape)
+            numpy_shape(shapes.first().map_or(&[][..], |s| &s[..]))
         ));
-    }
+    };
+    let shape = &shapes[which][..];
     // The argument's size was checked when its type was read: this cannot overflow.
     let esize = format.size();
     let want = shape
@@ -257,7 +287,7 @@ pub fn parse(bytes: &[u8], format: &Format, shape: &[usize]) -> Result<Vec<u8>, 
     if header.layout.is_fortran() && shape.len() > 1 {
         out = fortran_to_c(&out, shape, esize);
     }
-    Ok(out)
+    Ok((out, which))
 }
 
 /// Refuses a `HEADER_LEN` that runs past the end of the file, before the crate allocates a

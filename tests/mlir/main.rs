@@ -15,5 +15,5 @@ mod pipeline;
 mod render;
 mod run;
 mod source;
-mod views;
 mod toolkit;
+mod views;

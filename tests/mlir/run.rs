@@ -9,8 +9,8 @@ use ndarray::{Array1, Array2, ArrayD, IxDyn};
 use ndarray_npy::{read_npy, write_npy};
 use sundial::Session;
 use sundial::run::{
-    Program, ap, cli, compare, exec, find_function, npy,
-    ops::{HANDLERS, handler},
+    Program, RunConfig, ap, cli, compare, exec, find_function, npy,
+    ops::{HANDLERS, REFUSED, handler},
 };
 use sundial_dialects::dtype::Dtype;
 use sundial_emu::{DType, Memory, Target, View};
@@ -53,7 +53,48 @@ fn every_handler_row_names_an_op_once() {
         );
         assert!(handler(h.op).is_some());
     }
-    assert!(handler("nisa.tensor_tensor_arith").is_none());
+    assert!(handler("nisa.tensor_tensor_arith").is_some());
+    assert!(handler("nisa.stream_shuffle").is_none());
+}
+
+/// The enforcement test of the op table: every NISA op either runs (a row of HANDLERS) or is
+/// refused with a reason (a row of REFUSED), never both and never neither; a refusal that
+/// cites the emulator names an op the emulator refuses, and its diagnostic carries the
+/// emulator's reason.
+#[test]
+fn every_nisa_op_runs_or_is_refused_with_a_reason() {
+    use sundial::run::ops::{Why, refusal};
+    for spec in sundial_dialects::nisa::OPS {
+        let name = format!("nisa.{}", spec.name);
+        let runs = handler(&name).is_some();
+        let refused: Vec<_> = REFUSED.iter().filter(|(n, _)| *n == name).collect();
+        assert!(
+            runs ^ (refused.len() == 1),
+            "{name}: a handler ({runs}) or exactly one refusal ({} rows)",
+            refused.len()
+        );
+        if let [(_, why)] = refused[..] {
+            let text = refusal(&name).expect("a refused op has a reason");
+            assert!(!text.is_empty(), "{name}");
+            if *why == Why::NoPublicSemantics {
+                let emu = sundial_emu::refusal(spec.name)
+                    .unwrap_or_else(|| panic!("the emulator does not refuse {}", spec.name));
+                assert!(text.contains(emu), "{name}: {text}");
+            }
+        }
+    }
+    for (name, _) in REFUSED {
+        let mnemonic = name.strip_prefix("nisa.").expect("a NISA op");
+        assert!(sundial_dialects::nisa::op(mnemonic).is_some(), "{name}");
+    }
+    // Collectives, and only they, run on the whole rank group.
+    use sundial::run::Scope;
+    for h in HANDLERS {
+        let collective = sundial_dialects::nisa::op(h.op.trim_start_matches("nisa."))
+            .and_then(|s| s.emit)
+            .is_some_and(|e| (43..=55).contains(&e));
+        assert_eq!(h.scope == Scope::Group, collective, "{}", h.op);
+    }
 }
 
 #[test]
@@ -325,7 +366,8 @@ fn compare_runs_reports_the_first_difference() {
     let mut b = a.clone();
     b[16..20].copy_from_slice(&7.5f32.to_le_bytes());
     let inputs = vec![a.clone(), b, vec![0; 24]];
-    let verdict = compare::compare_runs(&k, &other, &inputs, Target::Mariana).unwrap();
+    let mariana = RunConfig::new(Target::Mariana);
+    let verdict = compare::compare_runs(&k, &other, &inputs, &mariana).unwrap();
     let compare::Verdict::Differs(d) = verdict else {
         panic!("the kernels differ: {verdict:?}")
     };
@@ -334,13 +376,13 @@ fn compare_runs_reports_the_first_difference() {
         "argument 2, index [1, 1]: before 5.0 (0x40a00000), after 7.5 (0x40f00000)"
     );
     // The same kernel compares equal, and its results are returned.
-    let same = compare::compare_runs(&k, &k, &inputs, Target::Mariana).unwrap();
-    assert_eq!(
-        same,
-        compare::Verdict::Same(vec![a.clone(), inputs[1].clone(), a])
-    );
+    let same = compare::compare_runs(&k, &k, &inputs, &mariana).unwrap();
+    let compare::Verdict::Same(out) = same else {
+        panic!("a kernel computes what it computes: {same:?}")
+    };
+    assert_eq!(out.args, vec![a.clone(), inputs[1].clone(), a]);
     // A different signature is an error.
-    let err = compare::compare_runs(&k, &narrow, &inputs, Target::Mariana).unwrap_err();
+    let err = compare::compare_runs(&k, &narrow, &inputs, &mariana).unwrap_err();
     assert!(
         err.message.contains("changed the arguments"),
         "{}",
@@ -368,13 +410,14 @@ fn programs_execute_from_bytes_to_bytes() {
     assert_eq!(k.args.len(), 3);
     assert_eq!(k.args[0].type_text, "memref<2x3xf32, \"hbm\">");
     let a = f32_bytes(&[0.5; 6]);
+    let sunda = RunConfig::new(Target::Sunda);
     let out = k
-        .execute(&[a.clone(), vec![0; 24], vec![0; 24]], Target::Sunda)
+        .execute(&[a.clone(), vec![0; 24], vec![0; 24]], &sunda)
         .unwrap();
-    assert_eq!(out[2], a);
+    assert_eq!(out.args[2], a);
     // Contents of the wrong size are refused, not truncated.
     let err = k
-        .execute(&[vec![0; 3], vec![0; 24], vec![0; 24]], Target::Sunda)
+        .execute(&[vec![0; 3], vec![0; 24], vec![0; 24]], &sunda)
         .unwrap_err();
     assert!(err.message.contains("3 bytes given"), "{}", err.message);
 }

@@ -10,8 +10,8 @@
 use super::{OpView, defining_op, i64_array_value, int_value};
 use crate::{
     ffi::op_name,
-    tile::Tile,
     fold::{Base, FoldError, FoldErrorKind, ViewStep, fold},
+    tile::Tile,
 };
 use melior::ir::{
     Value, ValueLike,

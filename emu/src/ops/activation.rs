@@ -430,9 +430,9 @@ pub fn activation(
         (Some(r), Some(v)) => Some((r, v.clone())),
         (Some(r), None) => Some((r, acc.defined(OP, AccEngine::Scalar, s.parts)?)),
     };
-    let bits = tile::encode_f32(OP, "dst", dst.dtype(), &out)?;
+    tile::scalar_dtype(OP, "dst", dst.dtype())?;
     tile::check_writable(mem, OP, dst)?;
-    tile::write_bits(mem, dst, &bits)?;
+    tile::store_f32(mem, OP, "dst", dst, &out)?;
     if let Some((r, v)) = readout {
         accumulator::write_lanes(mem, OP, "reduce_res", r, &v, false)?;
     }

@@ -110,6 +110,16 @@ impl RankGroup {
             .ok_or_else(|| EmuError::collective(OP_GROUP, format!("no rank {r} of {n}")))
     }
 
+    /// Every rank's memory, in rank order (per-rank setup and per-rank ops).
+    pub fn memories_mut(&mut self) -> &mut [Memory] {
+        &mut self.ranks
+    }
+
+    /// Every rank's memory, in rank order.
+    pub fn memories(&self) -> &[Memory] {
+        &self.ranks
+    }
+
     /// The same HBM tensor on every rank (one view valid on all).
     pub fn alloc_hbm(&mut self, name: &str, dtype: DType, shape: &[usize]) -> Result<View> {
         self.alloc_everywhere(|m| m.alloc_hbm(name, dtype, shape))

@@ -61,7 +61,7 @@ pub fn tensor_copy(mem: &mut Memory, dst: &View, src: &View, engine: Option<Engi
     }
     let (dt, st) = (dst.dtype(), src.dtype());
     let bits = if dt == st && engine != Some(Engine::Scalar) {
-        tile::read_bits(mem, src)?
+        tile::read_bits(mem, OP, src)?
     } else {
         let x = tile::read_f32(mem, OP, "src", src)?;
         tile::encode_f32(OP, "dst", dt, &x)?

@@ -172,7 +172,7 @@ pub fn tensor_scalar_affine_select(
     if dt != tt {
         tile::scalar_dtype(OP, "on_true", tt)?;
     }
-    let src = tile::read_bits(mem, on_true)?;
+    let src = tile::read_bits(mem, OP, on_true)?;
     let bits: Vec<u64> = values
         .iter()
         .zip(&src)

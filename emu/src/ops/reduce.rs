@@ -110,8 +110,7 @@ pub fn tensor_reduce_arith(
             Ok(if negate { -r } else { r })
         })
         .collect::<Result<Vec<f32>>>()?;
-    let bits = tile::encode_f32(OP, "dst", dst.dtype(), &out)?;
-    tile::write_bits(mem, dst, &bits)
+    tile::store_f32(mem, OP, "dst", dst, &out)
 }
 
 /// `tensor_reduce_bitvec`: reduce the trailing free `axis` with bitwise and / or / xor.
@@ -130,7 +129,7 @@ pub fn tensor_reduce_bitvec(
     let (groups, len) = free_axes(OP, data, dst, axis, keepdims)?;
     let id = alu::bits_identity(OP, op, width)?;
     let row = checked_row(OP, op, AluClass::Bitvec)?;
-    let x = tile::read_bits(mem, data)?;
+    let x = tile::read_bits(mem, OP, data)?;
     let out: Vec<u64> = (0..groups)
         .map(|g| {
             x[g * len..(g + 1) * len]
@@ -212,7 +211,7 @@ pub fn cross_lane_reduce_bitvec(
     let width = same_width(OP, &[("dst", dst), ("data", data)])?;
     let id = alu::bits_identity(OP, op, width)?;
     let r = checked_row(OP, op, AluClass::Bitvec)?;
-    let x = tile::read_bits(mem, data)?;
+    let x = tile::read_bits(mem, OP, data)?;
     let row: Vec<u64> = (0..free)
         .map(|f| (0..parts).fold(id, |a, p| r.apply_bits(a, x[p * free + f], width)))
         .collect();

@@ -60,6 +60,5 @@ pub fn scalar_tensor_tensor_arith(
             r1.apply_f32_rev(t, b, stage1.reverse)
         })
         .collect();
-    let bits = tile::encode_f32(OP, "dst", dst.dtype(), &out)?;
-    tile::write_bits(mem, dst, &bits)
+    tile::store_f32(mem, OP, "dst", dst, &out)
 }

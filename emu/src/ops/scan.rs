@@ -133,8 +133,7 @@ pub fn tensor_scalar_cache_cumulative(
             *o = *reg;
         }
     }
-    let bits = tile::encode_f32(OP, "dst", dst.dtype(), &out)?;
-    tile::write_bits(mem, dst, &bits)?;
+    tile::store_f32(mem, OP, "dst", dst, &out)?;
     let state: Vec<Option<f32>> = regs.into_iter().map(Some).collect();
     acc.commit(AccEngine::Vector, &state);
     Ok(())
@@ -185,6 +184,5 @@ pub fn tensor_tensor_scan(
             out[i] = prev;
         }
     }
-    let bits = tile::encode_f32(OP, "dst", dst.dtype(), &out)?;
-    tile::write_bits(mem, dst, &bits)
+    tile::store_f32(mem, OP, "dst", dst, &out)
 }

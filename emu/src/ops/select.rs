@@ -72,8 +72,8 @@ pub fn copy_predicated(
         ));
     }
     tile::dtype_in(OP, "predicate", predicate.dtype(), &COPY_PREDICATE_DTYPES)?;
-    let pred = tile::read_bits(mem, predicate)?;
-    let bits = tile::read_bits(mem, src)?;
+    let pred = tile::read_bits(mem, OP, predicate)?;
+    let bits = tile::read_bits(mem, OP, src)?;
     let mask: Vec<bool> = pred.iter().map(|&b| (b != 0) != reverse_pred).collect();
     tile::check_writable(mem, OP, dst)?;
     tile::write_masked(mem, dst, &bits, &mask)
@@ -203,7 +203,7 @@ pub fn select_reduce(
     let begin = max_reduce_start(mem, acc, OP, reduce, d.parts)?;
     // A scalar on_false is fp32 by construction; a tile may be any dtype.
     let fallback = tile::scalar_values(mem, OP, "on_false", on_false, d.parts, false)?;
-    let pred = tile::read_bits(mem, predicate)?;
+    let pred = tile::read_bits(mem, OP, predicate)?;
     let x = tile::read_f32(mem, OP, "on_true", on_true)?;
     let out: Vec<f32> = x
         .iter()

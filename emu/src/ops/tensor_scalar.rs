@@ -135,6 +135,19 @@ pub fn tensor_scalar_arith(
     let r1 = stage1
         .map(|st| resolve(mem, OP, "operand1", st, s.parts, true))
         .transpose()?;
+    // fp32 tiles row by row, straight from memory; otherwise whole tiles.
+    let fast = tile::map_rows_f32(mem, OP, dst, &[data], |p, ins, out| {
+        for (o, &v) in out.iter_mut().zip(ins[0]) {
+            let t = r0.apply(v, p);
+            *o = match &r1 {
+                Some(r) => r.apply(t, p),
+                None => t,
+            };
+        }
+    })?;
+    if fast {
+        return Ok(());
+    }
     let x = tile::read_f32(mem, OP, "data", data)?;
     let mut out = Vec::with_capacity(x.len());
     for (i, &v) in x.iter().enumerate() {
@@ -145,8 +158,7 @@ pub fn tensor_scalar_arith(
             None => t,
         });
     }
-    let bits = tile::encode_f32(OP, "dst", dst.dtype(), &out)?;
-    tile::write_bits(mem, dst, &bits)
+    tile::store_f32(mem, OP, "dst", dst, &out)
 }
 
 fn check_engine(
@@ -225,7 +237,7 @@ pub fn tensor_scalar_bitvec(
             row.apply_bits(x, imm, width)
         }
     };
-    let out: Vec<u64> = tile::read_bits(mem, data)?
+    let out: Vec<u64> = tile::read_bits(mem, OP, data)?
         .into_iter()
         .map(|x| {
             let t = apply(r0, x, stage0);
@@ -267,7 +279,7 @@ pub fn tensor_scalar_addr(
             ));
         }
     };
-    let out: Vec<u64> = tile::read_bits(mem, data)?
+    let out: Vec<u64> = tile::read_bits(mem, OP, data)?
         .into_iter()
         .map(|x| f(x, imm0 as u64))
         .collect();

@@ -104,14 +104,23 @@ pub fn tensor_tensor_arith(
             reason: "native integer semantics are published only for add, subtract and mult \
                      (pass engine = vector for the fp32 form)",
         })?;
-        let a = tile::read_bits(mem, lhs)?;
-        let b = tile::read_bits(mem, rhs)?;
+        let a = tile::read_bits(mem, OP, lhs)?;
+        let b = tile::read_bits(mem, OP, rhs)?;
         let out: Vec<u64> = a
             .iter()
             .zip(&b)
             .map(|(&x, &y)| u64::from(f(x as u32, y as u32)))
             .collect();
         return tile::write_bits(mem, dst, &out);
+    }
+    // fp32 tiles row by row, straight from memory; otherwise whole tiles.
+    let fast = tile::map_rows_f32(mem, OP, dst, &[lhs, rhs], |_, ins, out| {
+        for ((o, &x), &y) in out.iter_mut().zip(ins[0]).zip(ins[1]) {
+            *o = row.apply_f32(x, y);
+        }
+    })?;
+    if fast {
+        return Ok(());
     }
     let a = tile::read_f32(mem, OP, "data1", lhs)?;
     let b = tile::read_f32(mem, OP, "data2", rhs)?;
@@ -120,8 +129,7 @@ pub fn tensor_tensor_arith(
         .zip(&b)
         .map(|(&x, &y)| row.apply_f32(x, y))
         .collect();
-    let bits = tile::encode_f32(OP, "dst", dst.dtype(), &out)?;
-    tile::write_bits(mem, dst, &bits)
+    tile::store_f32(mem, OP, "dst", dst, &out)
 }
 
 /// `tensor_tensor_power`: `dst = lhs ** rhs` in fp32 on GpSimd (all tiles in SBUF).
@@ -140,8 +148,7 @@ fn power(mem: &mut Memory, who: &'static str, dst: &View, lhs: &View, rhs: &View
         .zip(&b)
         .map(|(&x, &y)| row.apply_f32(x, y))
         .collect();
-    let bits = tile::encode_f32(who, "dst", dst.dtype(), &out)?;
-    tile::write_bits(mem, dst, &bits)
+    tile::store_f32(mem, who, "dst", dst, &out)
 }
 
 /// `tensor_tensor_bitvec`: `dst = lhs <op> rhs` on raw bits (Vector Engine); the three
@@ -157,8 +164,8 @@ pub fn tensor_tensor_bitvec(
     let row = checked_row(OP, op, AluClass::Bitvec)?;
     operands(mem, OP, dst, lhs, rhs, Space::OnChip)?;
     let width = same_width(OP, &[("dst", dst), ("data1", lhs), ("data2", rhs)])?;
-    let a = tile::read_bits(mem, lhs)?;
-    let b = tile::read_bits(mem, rhs)?;
+    let a = tile::read_bits(mem, OP, lhs)?;
+    let b = tile::read_bits(mem, OP, rhs)?;
     let out: Vec<u64> = a
         .iter()
         .zip(&b)

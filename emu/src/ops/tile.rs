@@ -196,9 +196,10 @@ pub(crate) fn not_both_psum(
     Ok(())
 }
 
-/// The raw element bits of `view`, row-major.
-pub(crate) fn read_bits(mem: &Memory, view: &View) -> Result<Vec<u64>> {
-    mem.read_bits(view)
+/// The raw element bits of `view`, row-major, read on behalf of op `who` (which the
+/// uninitialised-read check names).
+pub(crate) fn read_bits(mem: &Memory, who: &'static str, view: &View) -> Result<Vec<u64>> {
+    mem.read_bits_for(who, view)
 }
 
 /// The elements of `view` as fp32 (the arithmetic operators' input cast).
@@ -210,8 +211,30 @@ pub(crate) fn read_f32(
 ) -> Result<Vec<f32>> {
     let d = view.dtype();
     scalar_dtype(who, what, d)?;
+    if d == DType::F32 {
+        // The common case straight from the bytes, without the bit-pattern vector: from the
+        // rows in memory when they are contiguous, else through the offsets.
+        if let Some(rows) = mem.row_ranges(view) {
+            mem.check_ranges_written(who, view.alloc(), &rows)?;
+            let bytes = mem.bytes(view.alloc())?;
+            let mut out = Vec::with_capacity(view.num_elements());
+            for r in rows {
+                out.extend(
+                    bytes[r]
+                        .chunks_exact(4)
+                        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+                );
+            }
+            return Ok(out);
+        }
+        let bytes = mem.read_bytes_for(who, view)?;
+        return Ok(bytes
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect());
+    }
     // Scalar dtype checked, so every element has an fp32 value.
-    Ok(read_bits(mem, view)?
+    Ok(read_bits(mem, who, view)?
         .into_iter()
         .map(|b| d.to_f32(b).unwrap_or(f32::NAN))
         .collect())
@@ -229,6 +252,123 @@ pub(crate) fn encode_f32(
         .iter()
         .map(|&v| dtype.from_f32(v).unwrap_or(0))
         .collect())
+}
+
+/// Writes fp32 `values` over every element of `dst`, cast to its dtype (the output cast of
+/// [`encode_f32`]); an fp32 `dst` takes the values' bytes as they are.
+pub(crate) fn store_f32(
+    mem: &mut Memory,
+    who: &'static str,
+    what: &str,
+    dst: &View,
+    values: &[f32],
+) -> Result<()> {
+    if dst.dtype() == DType::F32 {
+        if let Some(rows) = mem.row_ranges(dst)
+            && rows.iter().map(|r| r.len() / 4).sum::<usize>() == values.len()
+        {
+            let mut bytes = Vec::new();
+            let mut at = 0;
+            for r in rows {
+                let n = r.len() / 4;
+                bytes.clear();
+                bytes.extend(values[at..at + n].iter().flat_map(|v| v.to_le_bytes()));
+                mem.write_range(dst.alloc(), r.start, &bytes)?;
+                at += n;
+            }
+            return Ok(());
+        }
+        let mut bytes = vec![0u8; values.len() * 4];
+        for (c, v) in bytes.chunks_exact_mut(4).zip(values) {
+            c.copy_from_slice(&v.to_le_bytes());
+        }
+        return mem.write_bytes_for(who, dst, &bytes);
+    }
+    let bits = encode_f32(who, what, dst.dtype(), values)?;
+    mem.write_bits_for(who, dst, &bits)
+}
+
+/// The fast path of an element-wise fp32 op, `out[p] = f(p, inputs[..][p])` row by row:
+/// when `dst` and every input are fp32 tiles whose partition rows are contiguous in-bounds
+/// runs ([`Memory::row_ranges`]), and `dst` either is an input's very tile or shares no byte
+/// with any input, each partition row is read from memory, computed and written back through
+/// row-sized buffers, with no whole-tile temporaries. Every input is checked for unwritten
+/// bytes before the first write, so a failing op still writes nothing. Returns `Ok(false)`
+/// without touching anything when the conditions do not hold: the caller then runs its
+/// general path, which computes the same values.
+pub(crate) fn map_rows_f32(
+    mem: &mut Memory,
+    who: &'static str,
+    dst: &View,
+    inputs: &[&View],
+    mut f: impl FnMut(usize, &[&[f32]], &mut [f32]),
+) -> Result<bool> {
+    if dst.dtype() != DType::F32 || inputs.iter().any(|v| v.dtype() != DType::F32) {
+        return Ok(false);
+    }
+    let Some(out_rows) = mem.row_ranges(dst) else {
+        return Ok(false);
+    };
+    let mut in_rows = Vec::with_capacity(inputs.len());
+    for v in inputs {
+        let Some(rows) = mem.row_ranges(v) else {
+            return Ok(false);
+        };
+        if rows.len() != out_rows.len()
+            || rows.iter().zip(&out_rows).any(|(a, b)| a.len() != b.len())
+        {
+            return Ok(false);
+        }
+        // Row p of dst may be row p of this input (written after it is read), or else no
+        // byte of dst may be one of this input's.
+        let same = v.alloc() == dst.alloc() && rows == out_rows;
+        if !same && v.alloc() == dst.alloc() && overlap(&rows, &out_rows) {
+            return Ok(false);
+        }
+        in_rows.push(rows);
+    }
+    for (v, rows) in inputs.iter().zip(&in_rows) {
+        mem.check_ranges_written(who, v.alloc(), rows)?;
+    }
+    let free = out_rows.first().map_or(0, |r| r.len() / 4);
+    let mut bufs: Vec<Vec<f32>> = inputs.iter().map(|_| vec![0f32; free]).collect();
+    let mut out = vec![0f32; free];
+    let mut bytes = vec![0u8; free * 4];
+    for (p, dst_row) in out_rows.iter().enumerate() {
+        for ((v, rows), buf) in inputs.iter().zip(&in_rows).zip(bufs.iter_mut()) {
+            let src = &mem.bytes(v.alloc())?[rows[p].clone()];
+            for (x, c) in buf.iter_mut().zip(src.chunks_exact(4)) {
+                *x = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            }
+        }
+        let views: Vec<&[f32]> = bufs.iter().map(Vec::as_slice).collect();
+        f(p, &views, &mut out);
+        for (c, v) in bytes.chunks_exact_mut(4).zip(&out) {
+            c.copy_from_slice(&v.to_le_bytes());
+        }
+        mem.write_range(dst.alloc(), dst_row.start, &bytes)?;
+    }
+    Ok(true)
+}
+
+/// Whether any range of `a` shares a byte with any range of `b` (a sweep over both, sorted).
+fn overlap(a: &[std::ops::Range<usize>], b: &[std::ops::Range<usize>]) -> bool {
+    let mut a: Vec<_> = a.iter().filter(|r| !r.is_empty()).cloned().collect();
+    let mut b: Vec<_> = b.iter().filter(|r| !r.is_empty()).cloned().collect();
+    a.sort_by_key(|r| r.start);
+    b.sort_by_key(|r| r.start);
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i].start < b[j].end && b[j].start < a[i].end {
+            return true;
+        }
+        if a[i].end <= b[j].end {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    false
 }
 
 /// Computes `view`'s offsets now, so that a later write of it cannot fail.

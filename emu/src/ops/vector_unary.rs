@@ -37,8 +37,7 @@ pub fn reciprocal(mem: &mut Memory, dst: &View, data: &View) -> Result<()> {
         .into_iter()
         .map(|x| 1.0 / x)
         .collect();
-    let bits = tile::encode_f32(OP, "dst", dst.dtype(), &out)?;
-    tile::write_bits(mem, dst, &bits)
+    tile::store_f32(mem, OP, "dst", dst, &out)
 }
 
 const EXP_DST: [DType; 10] = [

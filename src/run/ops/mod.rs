@@ -1,0 +1,376 @@
+//! The op table of `sundial-run`: which ops execute, the handler each one runs, and why the
+//! others cannot.
+//!
+//! [`HANDLERS`] is the one list of what executes: an op runs exactly when it has a row here
+//! (looked up by its full name). [`REFUSED`] lists every NISA op without a row and why;
+//! `super::Program::prepare` refuses those, and every op of another dialect, by name before
+//! anything runs. A test checks that every op of `sundial_dialects::nisa::OPS` is in exactly
+//! one of the two tables, so the set stays complete when the dialect grows.
+//!
+//! A handler reads its op through [`Exec`] (operands by the group names of the op's row in
+//! `sundial_dialects::nisa::OPS`, attributes with that row's defaults) and calls the emulator;
+//! see the parent module's doc for a worked example. A row marked `[group]` is one instruction
+//! of the whole rank group (a collective: it runs once, over every rank's memory); every other
+//! row runs once per rank.
+//!
+//! The handlers, by family (each module's doc says how the op's operands and attributes map
+//! onto the emulator's function, and which attributes change nothing the emulator models):
+//!
+//! - [`data`]: `nisa.alloc`, `nisa.ap`, the DMA ops, the generic loads and stores, registers,
+//!   `device_print`;
+//! - [`compute`]: the element-wise, reduction, select, copy, transpose, matmul, top-8,
+//!   statistics and MX ops of the Vector, Scalar, GpSimd and Tensor engines;
+//! - [`state`]: the ops on engine state kept across ops (accumulator read-outs, the random
+//!   generators, dropout);
+//! - [`collective`]: the collectives over `--ranks N`.
+
+pub mod collective;
+pub mod compute;
+pub mod data;
+pub mod state;
+
+use sundial_emu::{AluOp, ReduceCmd};
+
+use super::RunError;
+use super::exec::Exec;
+
+/// A handler: executes one op (on the rank the [`Exec`] is set to, or on the whole group for
+/// a [`Scope::Group`] row).
+pub type Run = fn(&mut Exec<'_, '_, '_>) -> Result<(), RunError>;
+
+/// Where a row's handler runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Once per rank, on that rank's memory and engine state.
+    Core,
+    /// Once for the whole rank group (collectives); needs `--ranks N`.
+    Group,
+}
+
+/// One row of the op table.
+#[derive(Clone, Copy)]
+pub struct Handler {
+    /// The op's full name (`nisa.dma_copy`).
+    pub op: &'static str,
+    /// What executes it.
+    pub run: Run,
+    /// Where it runs.
+    pub scope: Scope,
+}
+
+/// `table!["nisa.x" => handler, "nisa.y" => [group] handler, ...]`: the rows of [`HANDLERS`],
+/// one line each.
+macro_rules! table {
+    (@scope) => { Scope::Core };
+    (@scope group) => { Scope::Group };
+    ($($op:literal => $([$scope:ident])? $run:path),* $(,)?) => {
+        &[$(Handler { op: $op, run: $run, scope: table!(@scope $($scope)?) }),*]
+    };
+}
+
+/// Every op `sundial-run` executes (see the module doc). Adding an op is adding a row.
+pub static HANDLERS: &[Handler] = table![
+    // structural
+    "nisa.alloc" => data::alloc,
+    "nisa.ap" => data::access_pattern,
+    // GpSimd
+    "nisa.iota" => compute::iota,
+    "nisa.tensor_scalar_affine_select" => compute::affine_select,
+    "nisa.cross_lane_reduce_arith" => compute::cross_lane_reduce_arith,
+    "nisa.cross_lane_reduce_bitvec" => compute::cross_lane_reduce_bitvec,
+    "nisa.gather" => data::gather,
+    "nisa.indirect_copy" => data::indirect_copy,
+    "nisa.nonzero_with_count" => compute::nonzero_with_count,
+    "nisa.quantize_mx" => compute::quantize_mx,
+    "nisa.sequence_bounds" => compute::sequence_bounds,
+    // Vector / GpSimd element-wise
+    "nisa.tensor_tensor_arith" => compute::tensor_tensor_arith,
+    "nisa.tensor_tensor_power" => compute::tensor_tensor_power,
+    "nisa.tensor_scalar_arith" => compute::tensor_scalar_arith,
+    "nisa.tensor_scalar_addr" => compute::tensor_scalar_addr,
+    "nisa.tensor_scalar_cache_reduce" => compute::tensor_scalar_cache_reduce,
+    "nisa.tensor_scalar_cache_cumulative" => compute::tensor_scalar_cache_cumulative,
+    "nisa.tensor_tensor_scan" => compute::tensor_tensor_scan,
+    "nisa.scalar_tensor_tensor_arith" => compute::scalar_tensor_tensor_arith,
+    "nisa.select_reduce" => compute::select_reduce,
+    "nisa.copy_predicated" => compute::copy_predicated,
+    "nisa.memset" => compute::memset,
+    "nisa.tensor_copy" => compute::tensor_copy,
+    "nisa.reciprocal" => compute::reciprocal,
+    "nisa.tensor_tensor_bitvec" => compute::tensor_tensor_bitvec,
+    "nisa.tensor_scalar_bitvec" => compute::tensor_scalar_bitvec,
+    "nisa.tensor_reduce_arith" => compute::tensor_reduce_arith,
+    "nisa.tensor_reduce_bitvec" => compute::tensor_reduce_bitvec,
+    "nisa.dve_read_accumulator" => state::dve_read_accumulator,
+    "nisa.max8" => compute::max8,
+    "nisa.find_index8" => compute::find_index8,
+    "nisa.max_index_and_match_replace" => compute::match_replace8,
+    "nisa.range_select" => compute::range_select,
+    "nisa.dropout" => state::dropout,
+    "nisa.bn_stats" => compute::bn_stats,
+    "nisa.bn_aggr" => compute::bn_aggr,
+    "nisa.stream_transpose" => compute::stream_transpose,
+    "nisa.exponential" => compute::exponential,
+    // Scalar (Activation)
+    "nisa.activation" => compute::activation,
+    "nisa.activation_read_accumulator" => state::activation_read_accumulator,
+    // Tensor (PE)
+    "nisa.matmul" => compute::matmul,
+    "nisa.matmul_mx" => compute::matmul_mx,
+    // collectives
+    "nisa.all_reduce" => [group] collective::all_reduce,
+    "nisa.all_gather" => [group] collective::all_gather,
+    "nisa.reduce_scatter" => [group] collective::reduce_scatter,
+    "nisa.all_to_all" => [group] collective::all_to_all,
+    "nisa.all_to_all_v" => [group] collective::all_to_all_v,
+    "nisa.collective_permute" => [group] collective::collective_permute,
+    "nisa.collective_permute_implicit" => [group] collective::collective_permute_implicit,
+    "nisa.collective_permute_implicit_reduce" => [group] collective::collective_permute_implicit_reduce,
+    "nisa.collective_permute_implicit_current_processing_rank_id" => [group] collective::current_processing_rank_id,
+    "nisa.rank_id" => [group] collective::rank_id,
+    "nisa.rank_id_store" => [group] collective::rank_id_store,
+    // DMA
+    "nisa.dma_copy" => data::dma_copy,
+    "nisa.dma_copy_indirect" => data::dma_copy_indirect,
+    "nisa.dma_transpose" => data::dma_transpose,
+    "nisa.dma_gather_transpose" => data::dma_gather_transpose,
+    "nisa.dma_compute" => data::dma_compute,
+    "nisa.generic_load" => data::generic_load,
+    "nisa.generic_indirect_load" => data::generic_indirect_load,
+    "nisa.generic_indirect_save" => data::generic_indirect_save,
+    // registers and host
+    "nisa.load_register" => data::load_register,
+    "nisa.store_register" => data::store_register,
+    "nisa.device_print" => data::device_print,
+    // random numbers
+    "nisa.rand2" => state::rand2,
+    "nisa.rng" => state::rng,
+    "nisa.rand_get_state" => state::rand_get_state,
+    "nisa.rand_set_state" => state::rand_set_state,
+    "nisa.set_rng_seed" => state::set_rng_seed,
+    "func.return" => data::func_return,
+];
+
+/// The row of the op named `name`, if it executes.
+pub fn handler(name: &str) -> Option<&'static Handler> {
+    HANDLERS.iter().find(|h| h.op == name)
+}
+
+/// Why a NISA op cannot run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// The emulator refuses the op by name because its semantics are not public; the
+    /// diagnostic gives the emulator's reason (`sundial_emu::refusal`).
+    NoPublicSemantics,
+    /// The op has public semantics but no emulator function yet.
+    NotInEmulator(&'static str),
+    /// What the op's operands and attributes can say does not fit a run of the emulator.
+    Vocabulary(&'static str),
+    /// The emulator could run it, but this driver does not execute the form yet.
+    NotWired(&'static str),
+}
+
+/// Every NISA op without a row in [`HANDLERS`], and why.
+pub static REFUSED: &[(&str, Why)] = &[
+    ("nisa.scalar_tensor_tensor_bitvec", Why::NoPublicSemantics),
+    ("nisa.collective_permute_reduce", Why::NoPublicSemantics),
+    (
+        "nisa.stream_shuffle",
+        Why::NotInEmulator(
+            "the emulator has no nc_stream_shuffle (the quadrant partition permutation) yet",
+        ),
+    ),
+    (
+        "nisa.send_recv",
+        Why::Vocabulary(
+            "send_to_rank and recv_from_rank are attributes, the same on every rank of an SPMD \
+             run, so no two ranks can name each other as the LNC2 swap needs (the emulator's \
+             send_recv takes one (send_to, recv_from) pair per rank)",
+        ),
+    ),
+    (
+        "nisa.reshape",
+        Why::NotWired(
+            "views (reshape, slice, permute, broadcast) are not executed by sundial-run yet: the driver does not fold them (dialects::fold does; unroll and fold by hand, or wait for the driver)",
+        ),
+    ),
+    (
+        "nisa.slice",
+        Why::NotWired(
+            "views (reshape, slice, permute, broadcast) are not executed by sundial-run yet: the driver does not fold them (dialects::fold does; unroll and fold by hand, or wait for the driver)",
+        ),
+    ),
+    (
+        "nisa.permute",
+        Why::NotWired(
+            "views (reshape, slice, permute, broadcast) are not executed by sundial-run yet: the driver does not fold them (dialects::fold does; unroll and fold by hand, or wait for the driver)",
+        ),
+    ),
+    (
+        "nisa.broadcast",
+        Why::NotWired(
+            "views (reshape, slice, permute, broadcast) are not executed by sundial-run yet: the driver does not fold them (dialects::fold does; unroll and fold by hand, or wait for the driver)",
+        ),
+    ),
+    (
+        "nisa.dynamic_ap",
+        Why::NotWired(
+            "loops, dynamic offsets, registers made in the kernel and launch grids are not executed by sundial-run yet (run the kernel after sundial-unroll where it unrolls)",
+        ),
+    ),
+    (
+        "nisa.register_alloc",
+        Why::NotWired(
+            "loops, dynamic offsets, registers made in the kernel and launch grids are not executed by sundial-run yet (run the kernel after sundial-unroll where it unrolls)",
+        ),
+    ),
+    (
+        "nisa.register_move",
+        Why::NotWired(
+            "loops, dynamic offsets, registers made in the kernel and launch grids are not executed by sundial-run yet (run the kernel after sundial-unroll where it unrolls)",
+        ),
+    ),
+    (
+        "nisa.register_index",
+        Why::NotWired(
+            "loops, dynamic offsets, registers made in the kernel and launch grids are not executed by sundial-run yet (run the kernel after sundial-unroll where it unrolls)",
+        ),
+    ),
+    (
+        "nisa.program_id",
+        Why::NotWired(
+            "loops, dynamic offsets, registers made in the kernel and launch grids are not executed by sundial-run yet (run the kernel after sundial-unroll where it unrolls)",
+        ),
+    ),
+    (
+        "nisa.num_programs",
+        Why::NotWired(
+            "loops, dynamic offsets, registers made in the kernel and launch grids are not executed by sundial-run yet (run the kernel after sundial-unroll where it unrolls)",
+        ),
+    ),
+    (
+        "nisa.nc_transpose",
+        Why::NotWired(
+            "the emulator's nc_transpose is not wired into sundial-run yet (the engine choice for engine = unknown is not settled); stream_transpose and matmul{is_transpose} run",
+        ),
+    ),
+    (
+        "nisa.core_barrier",
+        Why::NotInEmulator("the emulator has no core_barrier: a run is one logical core"),
+    ),
+    (
+        "nisa.tensor_partition_reduce",
+        Why::NotWired(
+            "a middle-end form: run the kernel after sundial-legalize-partition-reduce, which rewrites it to cross_lane_reduce_*",
+        ),
+    ),
+];
+
+/// Why the op named `name` cannot run, if it is a NISA op in [`REFUSED`]: the sentence the
+/// diagnostic gives.
+pub fn refusal(name: &str) -> Option<String> {
+    let (_, why) = REFUSED.iter().find(|(n, _)| *n == name)?;
+    Some(match why {
+        Why::NoPublicSemantics => {
+            let mnemonic = name.strip_prefix("nisa.").unwrap_or(name);
+            match sundial_emu::check_op(mnemonic) {
+                Err(e) => format!("the emulator refuses it: {e}"),
+                Ok(()) => "the emulator has no public semantics for it".to_string(),
+            }
+        }
+        Why::NotInEmulator(why) | Why::Vocabulary(why) | Why::NotWired(why) => why.to_string(),
+    })
+}
+
+// ---- attribute conversions shared by the handlers ---------------------------------------
+
+/// A non-negative integer attribute as an extent or index.
+pub(crate) fn uint(op: &Exec<'_, '_, '_>, name: &str, value: i64) -> Result<usize, RunError> {
+    usize::try_from(value).map_err(|_| op.error(format!("attribute '{name}': {value} is negative")))
+}
+
+/// Integer attribute `name` (or its default) as an extent or index.
+pub(crate) fn uint_attr(op: &Exec<'_, '_, '_>, name: &str) -> Result<usize, RunError> {
+    let v = op.int(name)?;
+    uint(op, name, v)
+}
+
+/// Integer array attribute `name` (or its default) as extents or indices.
+pub(crate) fn uints(op: &Exec<'_, '_, '_>, name: &str) -> Result<Vec<usize>, RunError> {
+    op.ints(name)?
+        .into_iter()
+        .map(|v| uint(op, name, v))
+        .collect()
+}
+
+/// Optional two-element integer array attribute `name` (`tile_position`, `tile_size`).
+pub(crate) fn opt_pair(op: &Exec<'_, '_, '_>, name: &str) -> Result<Option<[usize; 2]>, RunError> {
+    let Some(v) = op.opt_ints(name)? else {
+        return Ok(None);
+    };
+    match v[..] {
+        [a, b] => Ok(Some([uint(op, name, a)?, uint(op, name, b)?])),
+        _ => Err(op.error(format!(
+            "attribute '{name}': expected two values, not {}",
+            v.len()
+        ))),
+    }
+}
+
+/// ALU attribute `name` (or its default) as the emulator's operator.
+pub(crate) fn alu(op: &Exec<'_, '_, '_>, name: &str) -> Result<AluOp, RunError> {
+    let word = op.word(name)?;
+    AluOp::from_name(&word)
+        .ok_or_else(|| op.error(format!("attribute '{name}': unknown ALU op \"{word}\"")))
+}
+
+/// Optional ALU attribute `name`.
+pub(crate) fn opt_alu(op: &Exec<'_, '_, '_>, name: &str) -> Result<Option<AluOp>, RunError> {
+    match op.opt_word(name)? {
+        None => Ok(None),
+        Some(word) => AluOp::from_name(&word)
+            .map(Some)
+            .ok_or_else(|| op.error(format!("attribute '{name}': unknown ALU op \"{word}\""))),
+    }
+}
+
+/// The op's `reduce_cmd` (or its default).
+pub(crate) fn reduce_cmd(op: &Exec<'_, '_, '_>) -> Result<ReduceCmd, RunError> {
+    let word = op.word("reduce_cmd")?;
+    ReduceCmd::from_name(&word).ok_or_else(|| {
+        op.error(format!(
+            "attribute 'reduce_cmd': unknown command \"{word}\""
+        ))
+    })
+}
+
+/// The op's engine as the emulator's compute ops take it: `None` for `unknown` (the emulator
+/// chooses as the NKI docs say the compiler does).
+pub(crate) fn compute_engine(
+    op: &Exec<'_, '_, '_>,
+) -> Result<Option<sundial_emu::Engine>, RunError> {
+    let e = op.engine()?;
+    Ok(sundial_emu::Engine::from_name(e.as_str()))
+}
+
+/// The op's engine where the emulator needs a concrete one (the random generators): the one
+/// written, else the op's default engine.
+pub(crate) fn concrete_engine(op: &Exec<'_, '_, '_>) -> Result<sundial_emu::Engine, RunError> {
+    let e = op.engine()?;
+    sundial_emu::Engine::from_name(e.as_str()).ok_or_else(|| {
+        op.error(format!(
+            "needs a concrete engine (one of its table's engines), not \"{}\"",
+            e.as_str()
+        ))
+    })
+}
+
+/// `value` as an `i32` attribute value.
+pub(crate) fn int32(op: &Exec<'_, '_, '_>, name: &str) -> Result<i32, RunError> {
+    let v = op.int(name)?;
+    i32::try_from(v).map_err(|_| {
+        op.error(format!(
+            "attribute '{name}': {v} does not fit the op's int32 value"
+        ))
+    })
+}
