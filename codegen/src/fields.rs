@@ -206,7 +206,7 @@ impl Field {
     }
 
     /// Reads the field.
-    #[inline]
+    #[inline(always)]
     pub fn read(&self, b: &[u8; 64]) -> Value {
         let o = self.offset as usize;
         match self.kind {

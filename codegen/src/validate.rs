@@ -20,7 +20,7 @@
 use crate::addr4::{ADDR_MASK, INDIRECT_BIT, MARKER_BYTE3, REG_BIT, get_u32};
 use crate::arch::{ArchModel, CoreGen, Family};
 use crate::bundle::{Bundle, INST_WORD_LEN};
-use crate::dtype::{WIRE_FP32R, WireDtype};
+use crate::dtype::{WIRE_DTYPES, WIRE_FP32R, WireDtype};
 use crate::enums::{ALU_MAX, RS_COMP_OPS};
 #[cfg(test)]
 use crate::fields::Value;
@@ -268,7 +268,7 @@ fn check_addr(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, write: 
     }
     let a = w & ADDR_MASK;
     if let Some(d) = dtype {
-        match d.align(arch.core) {
+        match align_on(d.0, arch.core) {
             None => c.fail(
                 "addr_aligned_dtype",
                 off,
@@ -391,30 +391,38 @@ enum Slot {
     Other,
 }
 
-/// The TENSORnD at byte `o`, rank `n`: the count run (`n` u16 lanes after the ADDR4 word and
-/// the steps) in one eight-byte load where the bundle has the bytes, lane by lane otherwise.
+/// One in each 16-bit lane.
+const LANE_ONES: u64 = 0x0001_0001_0001_0001;
+
+/// The low `n` 16-bit lanes (n in 0..=4).
+const LANE_MASK: [u64; 5] = [0, 0xFFFF, 0xFFFF_FFFF, 0xFFFF_FFFF_FFFF, u64::MAX];
+
+/// The count run of a rank-`n` TENSORnD at byte `o` as 16-bit lanes: lane `i` is
+/// `num_elem[i]`, lanes `n..` are 1. One eight-byte load that ends inside the bundle, shifted
+/// down to the run (fields lie inside the bundle: the formats' tests).
+#[inline(always)]
+fn count_lanes(b: &Bundle, o: usize, n: usize) -> u64 {
+    let n = n.min(4);
+    let run = o + num_elem_offset(n, 0);
+    let at = run.min(56);
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[at..at + 8]);
+    let w = u64::from_le_bytes(w)
+        .checked_shr(8 * (run - at) as u32)
+        .unwrap_or(0);
+    let m = LANE_MASK[n];
+    (w & m) | (LANE_ONES & !m)
+}
+
+/// The TENSORnD at byte `o`, rank `n` ([`count_lanes`] for the counts).
 #[inline(always)]
 fn static_at(b: &Bundle, o: usize, n: u8) -> Slot {
-    let mut num = [1u16; 4];
     let n = n.min(4);
-    let run = o + num_elem_offset(n as usize, 0);
-    if let Some(c) = b.get(run..run + 8) {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        let w = u64::from_le_bytes(w);
-        for (i, x) in num.iter_mut().enumerate().take(n as usize) {
-            *x = (w >> (16 * i)) as u16;
-        }
-    } else {
-        for (i, x) in num.iter_mut().enumerate().take(n as usize) {
-            let at = run + 2 * i;
-            *x = u16::from_le_bytes([b[at], b[at + 1]]);
-        }
-    }
+    let lanes = count_lanes(b, o, n as usize);
     Slot::Static {
         n,
         addr: get_u32(b, o),
-        num,
+        num: std::array::from_fn(|i| (lanes >> (16 * i)) as u16),
     }
 }
 
@@ -451,7 +459,13 @@ fn check_static(
 ) {
     check_addr(c, off, addr, dtype, write);
     let n = n as usize;
-    if let Some(i) = num[..n].iter().position(|&x| x == 0) {
+    // The first zero lane (SWAR: a lane's top bit survives `x - 1` and `!x` only for x == 0, and
+    // a borrow only moves upwards, so the lowest flagged lane is the first zero). Lanes past
+    // `n` are 1.
+    let lanes = num.iter().rev().fold(0u64, |w, &x| w << 16 | x as u64);
+    let zero = lanes.wrapping_sub(LANE_ONES) & !lanes & (LANE_ONES << 15);
+    if zero != 0 {
+        let i = zero.trailing_zeros() as usize / 16;
         c.fail(
             TENSOR_RULE[n],
             off + num_elem_offset(n, i),
@@ -476,151 +490,225 @@ fn slot_count(v: &Value) -> Option<u64> {
 #[inline(always)]
 fn slot_count_at(b: &Bundle, f: &Field) -> Option<u64> {
     match slot_at(b, f) {
-        Slot::Static { n, num, .. } => Some(
-            num[..n as usize]
-                .iter()
-                .fold(1u64, |p, &x| p.wrapping_mul(x as u64)),
-        ),
+        // Lanes past the rank are 1.
+        Slot::Static { num, .. } => Some(num.iter().fold(1u64, |p, &x| p * x as u64)),
         Slot::Indirect { num, .. } => Some(num as u64),
         Slot::Other => None,
     }
 }
 
-#[inline]
-fn check_slot(c: &mut Ctx, fmt: &Format, b: &Bundle, f: &Field) {
-    let (dt, write) = match f.role {
-        Role::Src(d) => (d, false),
-        Role::Dst(d) => (d, true),
-        Role::Plain => return,
+/// The access-pattern rules on one slot row of a plan.
+#[inline(always)]
+fn check_slot(c: &mut Ctx, row: &SlotRow, b: &Bundle) {
+    let dtype = slot_dtype(b, row.dtype);
+    let (off, n) = (row.offset as usize, row.rank);
+    let w = get_u32(b, off);
+    if !row.union || b[off + 3] & 0x60 != MARKER_BYTE3 {
+        // A plain TENSORnD, or the static arm of a MEM_PATTERN union.
+        if !row.union && (w >> 24) & 0x60 == 0x20 {
+            c.fail(
+                "static_tensor_pattern",
+                off,
+                "static tensor pattern but has indirect field",
+            );
+        }
+        let num = count_lanes(b, off, n as usize);
+        check_static(
+            c,
+            off,
+            (
+                n.min(4),
+                w,
+                std::array::from_fn(|i| (num >> (16 * i)) as u16),
+            ),
+            dtype,
+            row.write,
+        );
+        return;
+    }
+    // The INDIRECT16B/20B arm (`slot_at`).
+    let (index, data) = (w & !INDIRECT_BIT, get_u32(b, off + 4));
+    if !row.indirect_copy_src && !c.arch.has(Family::TensorIndirect) {
+        c.fail(
+            "static_tensor_pattern",
+            off,
+            format!("{} has no INDIRECT16B/20B records", c.arch.target),
+        );
+    }
+    // mem4d_valid: the index word is validated as dtype 9 (u32).
+    check_addr(c, off, index, Some(INDEX_DTYPE), false);
+    check_addr(c, off + 4, data, dtype, row.write);
+    let rule = if n == 3 {
+        "indirect_quadrant_check_src3d"
+    } else {
+        "indirect_quadrant_check_src4d"
     };
-    let dtype = slot_dtype(b, dt);
-    let off = f.offset as usize;
-    match (f.kind, slot_at(b, f)) {
-        (Kind::Tensor(_), Slot::Static { n, addr, num }) => {
-            if (addr >> 24) & 0x60 == 0x20 {
-                c.fail(
-                    "static_tensor_pattern",
-                    off,
-                    "static tensor pattern but has indirect field",
-                );
-            }
-            check_static(c, off, (n, addr, num), dtype, write);
-        }
-        (_, Slot::Static { n, addr, num }) => check_static(c, off, (n, addr, num), dtype, write),
-        (_, Slot::Indirect { n, index, data, .. }) => {
-            // Fields of a format are disjoint (formats' tests): the offset names the row.
-            let is_ic = fmt.opcode == formats::INDIRECT_COPY.opcode
-                && f.offset == formats::indirect_copy::SRC.offset;
-            if !is_ic && !c.arch.has(Family::TensorIndirect) {
-                c.fail(
-                    "static_tensor_pattern",
-                    off,
-                    format!("{} has no INDIRECT16B/20B records", c.arch.target),
-                );
-            }
-            // mem4d_valid: the index word is validated as dtype 9 (u32).
-            check_addr(c, off, index, Some(INDEX_DTYPE), false);
-            check_addr(c, off + 4, data, dtype, write);
-            let rule = if n == 3 {
-                "indirect_quadrant_check_src3d"
-            } else {
-                "indirect_quadrant_check_src4d"
-            };
-            let marked = index | INDIRECT_BIT;
-            if !indirect_quadrant_ok(c.arch, marked, data) {
-                c.fail(
-                    rule,
-                    off,
-                    format!(
-                        "INDEX {:#x} and DATA {:#x} are not in the same SBUF quadrant",
-                        index & ADDR_MASK,
-                        data & ADDR_MASK
-                    ),
-                );
-            }
-        }
-        (_, Slot::Other) => {}
+    let marked = index | INDIRECT_BIT;
+    if !indirect_quadrant_ok(c.arch, marked, data) {
+        c.fail(
+            rule,
+            off,
+            format!(
+                "INDEX {:#x} and DATA {:#x} are not in the same SBUF quadrant",
+                index & ADDR_MASK,
+                data & ADDR_MASK
+            ),
+        );
     }
 }
 
-#[inline]
-fn check_dtypes(c: &mut Ctx, fmt: &Format, plan: &Plan, b: &Bundle) {
+#[inline(always)]
+fn check_dtypes(c: &mut Ctx, plan: &Plan, b: &Bundle) {
     let core = c.arch.core;
-    for k in 0..plan.n_dtypes as usize {
-        let Some(f) = fmt.fields.get(plan.dtypes[k] as usize) else {
-            continue;
-        };
-        let off = f.offset as usize;
-        match (f.kind, plan.dtype_role[k]) {
-            (Kind::Dtype, DtypeRole::Threshold) if WireDtype(b[off]).defined_on(core).is_none() => {
+    for row in &plan.dtypes[..plan.n_dtypes as usize] {
+        let off = row.offset as usize;
+        let v = b[off];
+        match row.role {
+            DtypeRole::Threshold if !defined_on(v, core) => {
                 c.fail(
                     "d3_dropout_threshold_dtype_check",
                     off,
-                    format!("threshold dtype {:#04x} is not defined", b[off]),
+                    format!("threshold dtype {v:#04x} is not defined"),
                 );
             }
-            (Kind::Dtype, DtypeRole::Threshold) => {}
-            (Kind::Dtype, role) => {
-                let d = WireDtype(b[off]);
-                if d.defined_on(core).is_none() {
+            DtypeRole::Threshold => {}
+            DtypeRole::Pair => {
+                if !defined_on(v & 0xF, core) || !defined_on(v >> 4, core) {
+                    c.fail(
+                        "valid_dtype",
+                        off,
+                        format!("dtype pair {v:#04x} holds an undefined code"),
+                    );
+                }
+            }
+            role => {
+                if !defined_on(v, core) {
                     c.fail(
                         "valid_dtype",
                         off,
                         format!(
-                            "{} {:#04x} is not a defined dtype on {}",
-                            f.name, d.0, c.arch.target
+                            "{} {v:#04x} is not a defined dtype on {}",
+                            row.name, c.arch.target
                         ),
                     );
-                } else if role == DtypeRole::In && d.0 == WIRE_FP32R {
+                } else if role == DtypeRole::In && v == WIRE_FP32R {
                     c.fail("valid_dtype", off, "FP32R is an output-only dtype");
                 }
             }
-            (Kind::DtypePair, _) => {
-                let (lo, hi) = (WireDtype(b[off] & 0xF), WireDtype(b[off] >> 4));
-                if lo.defined_on(core).is_none() || hi.defined_on(core).is_none() {
-                    c.fail(
-                        "valid_dtype",
-                        off,
-                        format!("dtype pair {:#04x} holds an undefined code", b[off]),
-                    );
-                }
-            }
-            _ => {}
         }
     }
+}
+
+/// Per core ([`core_row`]) and wire code: `0x80 | align` for a code defined on the core
+/// (`WireDtype::defined_on`, `WireDtype::align`), 0 otherwise; compiled from the dtype table.
+static DTYPE_ON: [[u8; 256]; 3] = {
+    let mut t = [[0u8; 256]; 3];
+    let mut k = 0;
+    while k < CORES.len() {
+        let mut i = 0;
+        while i < WIRE_DTYPES.len() {
+            let d = &WIRE_DTYPES[i];
+            // `defined_on` reads the row at the code's index; code 0 is never defined.
+            if i == d.code as usize && d.code != 0 && core_row(d.since) <= k {
+                t[k][i] = 0x80 | d.align;
+            }
+            i += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// `WireDtype(code).defined_on(core).is_some()` ([`DTYPE_ON`]).
+#[inline(always)]
+fn defined_on(code: u8, core: CoreGen) -> bool {
+    DTYPE_ON[core_row(core)][code as usize] != 0
+}
+
+/// `WireDtype(code).align(core)` ([`DTYPE_ON`]).
+#[inline(always)]
+fn align_on(code: u8, core: CoreGen) -> Option<u32> {
+    let v = DTYPE_ON[core_row(core)][code as usize];
+    (v != 0).then_some((v & 0x7F) as u32)
 }
 
 /// The most dtype rows, and the most access-pattern rows, of one format (the plan builder
 /// refuses a table with more at compile time).
 const PLAN_ROWS: usize = 16;
 
-/// How the dtype rule reads a `Kind::Dtype` row (by the row's name, as the spec names them).
+/// How the dtype rule reads a dtype row (by the row's kind and name, as the spec names them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum DtypeRole {
-    /// Any other dtype byte (or a `DTYPE_PAIR`).
+    /// Any other dtype byte.
     Other,
     /// An `in_dtype`: FP32R is refused (output-only).
     In,
     /// The dropout threshold dtype (its own rule).
     Threshold,
+    /// A `DTYPE_PAIR`: both nibbles are checked.
+    Pair,
 }
+
+/// A dtype row of a plan: where the byte is and how it is checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct DtypeRow {
+    /// The row's byte offset.
+    offset: u8,
+    /// How it is checked.
+    role: DtypeRole,
+    /// The row's name (for the diagnostic).
+    name: &'static str,
+}
+
+/// An access-pattern row of a plan (a `Src` / `Dst` row of kind TENSORnD or MEM_PATTERNnD):
+/// what `check_slot` needs of the row, read off the table once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct SlotRow {
+    /// The row's byte offset.
+    offset: u8,
+    /// The slot's rank `n`.
+    rank: u8,
+    /// A MEM_PATTERN union (`Kind::Mem`: the mode nibble may select the indirect arm) rather
+    /// than a plain TENSORnD.
+    union: bool,
+    /// The dtype that governs the slot.
+    dtype: DtypeRef,
+    /// A written operand (`Role::Dst`).
+    write: bool,
+    /// The embedded descriptor of INDIRECT_COPY, legal without the TensorIndirect family.
+    indirect_copy_src: bool,
+}
+
+const NO_DTYPE_ROW: DtypeRow = DtypeRow {
+    offset: 0,
+    role: DtypeRole::Other,
+    name: "",
+};
+
+const NO_SLOT_ROW: SlotRow = SlotRow {
+    offset: 0,
+    rank: 0,
+    union: false,
+    dtype: DtypeRef::None,
+    write: false,
+    indirect_copy_src: false,
+};
 
 /// A format's field table compiled for the validator at build time (the fast path of the rules
 /// is a compiled form of the same table): the bytes the rows cover (header included) for the
-/// reserved-byte rule, and the indices of the rows the dtype and access-pattern rules visit, in
-/// table order, so that a bundle's check walks only those rows and compares no names.
+/// reserved-byte rule, and the dtype and access-pattern rows the rules visit, in table order,
+/// each reduced to what its check reads, so that a bundle's check walks only those rows and
+/// compares no names.
 #[derive(Clone, Copy, Debug)]
 struct Plan {
     /// [`uncovered_bytes`] of the rows' [`covered_mask`] (the header counts as covered).
     uncovered: [u64; 8],
     /// Rows of kind `Dtype` / `DtypePair`, in table order.
-    dtypes: [u8; PLAN_ROWS],
-    /// How each of those is checked.
-    dtype_role: [DtypeRole; PLAN_ROWS],
+    dtypes: [DtypeRow; PLAN_ROWS],
     /// Number of entries of `dtypes`.
     n_dtypes: u8,
-    /// Rows with a `Src` / `Dst` role, in table order.
-    slots: [u8; PLAN_ROWS],
+    /// Access-pattern rows (a `Src` / `Dst` role on a TENSORnD / MEM_PATTERNnD), in table order.
+    slots: [SlotRow; PLAN_ROWS],
     /// Number of entries of `slots`.
     n_slots: u8,
 }
@@ -642,10 +730,9 @@ const fn covered_mask(fmt: &Format) -> u64 {
 const fn plan(fmt: &Format) -> Plan {
     let mut p = Plan {
         uncovered: uncovered_bytes(covered_mask(fmt)),
-        dtypes: [0; PLAN_ROWS],
-        dtype_role: [DtypeRole::Other; PLAN_ROWS],
+        dtypes: [NO_DTYPE_ROW; PLAN_ROWS],
         n_dtypes: 0,
-        slots: [0; PLAN_ROWS],
+        slots: [NO_SLOT_ROW; PLAN_ROWS],
         n_slots: 0,
     };
     let mut i = 0;
@@ -653,9 +740,8 @@ const fn plan(fmt: &Format) -> Plan {
         let f = &fmt.fields[i];
         if matches!(f.kind, Kind::Dtype | Kind::DtypePair) {
             assert!((p.n_dtypes as usize) < PLAN_ROWS, "too many dtype rows");
-            p.dtypes[p.n_dtypes as usize] = i as u8;
-            p.dtype_role[p.n_dtypes as usize] = if !matches!(f.kind, Kind::Dtype) {
-                DtypeRole::Other
+            let role = if !matches!(f.kind, Kind::Dtype) {
+                DtypeRole::Pair
             } else if compute3d::same_str(f.name, formats::dropout::THRESHOLD_DTYPE.name) {
                 DtypeRole::Threshold
             } else if compute3d::same_str(f.name, "in_dtype") {
@@ -663,11 +749,35 @@ const fn plan(fmt: &Format) -> Plan {
             } else {
                 DtypeRole::Other
             };
+            p.dtypes[p.n_dtypes as usize] = DtypeRow {
+                offset: f.offset,
+                role,
+                name: f.name,
+            };
             p.n_dtypes += 1;
         }
-        if !matches!(f.role, Role::Plain) {
+        let (rank, union) = match f.kind {
+            Kind::Tensor(n) => (n, false),
+            Kind::Mem(n) => (n, true),
+            _ => (0, false),
+        };
+        let (dtype, write) = match f.role {
+            Role::Src(d) => (d, false),
+            Role::Dst(d) => (d, true),
+            Role::Plain => (DtypeRef::None, false),
+        };
+        if !matches!(f.role, Role::Plain) && rank != 0 {
             assert!((p.n_slots as usize) < PLAN_ROWS, "too many slot rows");
-            p.slots[p.n_slots as usize] = i as u8;
+            p.slots[p.n_slots as usize] = SlotRow {
+                offset: f.offset,
+                rank,
+                union,
+                dtype,
+                write,
+                // Fields of a format are disjoint (formats' tests): the offset names the row.
+                indirect_copy_src: fmt.opcode == formats::INDIRECT_COPY.opcode
+                    && f.offset == formats::indirect_copy::SRC.offset,
+            };
             p.n_slots += 1;
         }
         i += 1;
@@ -675,44 +785,84 @@ const fn plan(fmt: &Format) -> Plan {
     p
 }
 
-/// The plans of [`formats::FORMATS`] by opcode (the first entry wins, as in `by_opcode`).
-static PLAN_BY_OPCODE: [Option<Plan>; 256] = {
-    let mut t: [Option<Plan>; 256] = [None; 256];
-    let mut i = 0;
-    while i < formats::FORMATS.len() {
-        let op = formats::FORMATS[i].opcode as usize;
-        if t[op].is_none() {
-            t[op] = Some(plan(formats::FORMATS[i]));
-        }
-        i += 1;
-    }
-    t
-};
+/// Every layout the validator knows: [`formats::FORMATS`], then the per-target layouts of
+/// `pe_dma::TARGET_LAYOUTS`.
+const LAYOUT_COUNT: usize = formats::FORMATS.len() + formats::pe_dma::TARGET_LAYOUTS.len();
 
-/// The plans of the per-target layouts, in `TARGET_LAYOUTS` order.
-static PLAN_LAYOUTS: [Plan; formats::pe_dma::TARGET_LAYOUTS.len()] = {
+/// The layouts with their plans, compiled at build time, in [`LAYOUT_COUNT`] order.
+static LAYOUTS: [(&Format, Plan); LAYOUT_COUNT] = {
+    let f = &formats::FORMATS;
     let l = &formats::pe_dma::TARGET_LAYOUTS;
-    let mut t = [plan(l[0].1); formats::pe_dma::TARGET_LAYOUTS.len()];
+    let mut t = [(f[0], plan(f[0])); LAYOUT_COUNT];
     let mut i = 0;
-    while i < l.len() {
-        t[i] = plan(l[i].1);
+    while i < LAYOUT_COUNT {
+        let fmt = if i < f.len() { f[i] } else { l[i - f.len()].1 };
+        t[i] = (fmt, plan(fmt));
         i += 1;
     }
     t
 };
 
-/// `formats::by_opcode_on` with the format's plan: the target's own layout first (as
-/// `pe_dma::layout_on` searches), else the opcode's default layout. A unit test checks that the
-/// format is the one `by_opcode_on` returns for every opcode and target.
-#[inline(always)]
-fn format_on(op: u8, arch: &ArchModel) -> Option<(&'static Format, &'static Plan)> {
-    for (i, (core, f)) in formats::pe_dma::TARGET_LAYOUTS.iter().enumerate() {
-        if *core == arch.core && f.opcode == op {
-            return PLAN_LAYOUTS.get(i).map(|p| (*f, p));
-        }
+/// No layout ([`LAYOUT_ON`]).
+const NO_LAYOUT: u8 = u8::MAX;
+const _: () = assert!(LAYOUT_COUNT < NO_LAYOUT as usize);
+
+/// The core generations, in [`LAYOUT_ON`] order.
+const CORES: [CoreGen; 3] = [CoreGen::V2, CoreGen::V3, CoreGen::V4];
+
+/// The row of [`LAYOUT_ON`] of a core.
+const fn core_row(core: CoreGen) -> usize {
+    match core {
+        CoreGen::V2 => 0,
+        CoreGen::V3 => 1,
+        CoreGen::V4 => 2,
     }
-    let f = formats::by_opcode(op)?;
-    PLAN_BY_OPCODE[op as usize].as_ref().map(|p| (f, p))
+}
+
+/// The layout index of each opcode on each core, as `formats::by_opcode_on` picks it: the
+/// core's own layout (`pe_dma::layout_on`: the first listed for the core) first, else the
+/// first entry of `FORMATS` with the opcode ([`NO_LAYOUT`] when neither).
+static LAYOUT_ON: [[u8; 256]; 3] = {
+    let f = &formats::FORMATS;
+    let l = &formats::pe_dma::TARGET_LAYOUTS;
+    let mut t = [[NO_LAYOUT; 256]; 3];
+    let mut k = 0;
+    while k < CORES.len() {
+        let mut i = 0;
+        while i < f.len() {
+            let op = f[i].opcode as usize;
+            if t[k][op] == NO_LAYOUT {
+                t[k][op] = i as u8;
+            }
+            i += 1;
+        }
+        // Backwards, so that the first listed layout of a core wins.
+        let mut j = l.len();
+        while j > 0 {
+            j -= 1;
+            if core_row(l[j].0) == k {
+                t[k][l[j].1.opcode as usize] = (f.len() + j) as u8;
+            }
+        }
+        k += 1;
+    }
+    t
+};
+
+/// The layout index of `op` on `arch` ([`LAYOUT_ON`]).
+#[inline(always)]
+fn layout_on(op: u8, arch: &ArchModel) -> Option<usize> {
+    let i = LAYOUT_ON[core_row(arch.core)][op as usize];
+    (i != NO_LAYOUT).then_some(i as usize)
+}
+
+/// `formats::by_opcode_on` with the format's plan (a unit test checks that the format is the
+/// one `by_opcode_on` returns for every opcode and target).
+#[cfg(test)]
+fn format_on(op: u8, arch: &ArchModel) -> Option<(&'static Format, &'static Plan)> {
+    layout_on(op, arch)
+        .and_then(|i| LAYOUTS.get(i))
+        .map(|(f, p)| (*f, p))
 }
 
 #[inline(always)]
@@ -1143,10 +1293,18 @@ pub fn validate_bundle(b: &Bundle, bundle: usize, arch: &ArchModel) -> Vec<Diagn
     if b[2] != 0 || b[3] != 0 {
         c.fail("header_debug_zero", 2, "header bytes 2-3 must be zero");
     }
-    let Some((fmt, plan)) = format_on(b[0], arch) else {
-        c.fail("known_opcode", 0, format!("unknown opcode {:#04x}", b[0]));
-        return c.out;
-    };
+    match layout_on(b[0], arch).and_then(|i| LAYOUTS.get(i)) {
+        Some((fmt, plan)) => check_layout(&mut c, fmt, plan, b),
+        None => c.fail("known_opcode", 0, format!("unknown opcode {:#04x}", b[0])),
+    }
+    c.out
+}
+
+/// The rules of one layout past the header: the family gate, the reserved bytes, the dtype
+/// and access-pattern rows of its plan, then the per-op predicates.
+#[inline(always)]
+fn check_layout(c: &mut Ctx, fmt: &'static Format, plan: &Plan, b: &Bundle) {
+    let arch = c.arch;
     if !arch.has(fmt.family) {
         c.fail(
             "opcode_on_target",
@@ -1164,14 +1322,11 @@ pub fn validate_bundle(b: &Bundle, bundle: usize, arch: &ArchModel) -> Vec<Diagn
             format!("reserved byte {i:#x} is {:#04x}", b[i]),
         );
     }
-    check_dtypes(&mut c, fmt, plan, b);
-    for &i in &plan.slots[..plan.n_slots as usize] {
-        if let Some(f) = fmt.fields.get(i as usize) {
-            check_slot(&mut c, fmt, b, f);
-        }
+    check_dtypes(c, plan, b);
+    for row in &plan.slots[..plan.n_slots as usize] {
+        check_slot(c, row, b);
     }
-    op_rules(&mut c, fmt, b);
-    c.out
+    op_rules(c, fmt, b);
 }
 
 /// `mxmem1d_valid` on a 16-byte MX slot: `(byte3 & 0x60)` selects MXMEM_PATTERN1D (0x00) or
@@ -1312,14 +1467,13 @@ mod tests {
                     let uncovered = p.uncovered[i / 8] >> (8 * (i % 8)) & 0xFF == 0xFF;
                     assert_eq!(!uncovered, i < 4 || fmt.covers(i), "{} {i}", fmt.mnemonic);
                 }
-                let dtypes: Vec<(usize, DtypeRole)> = fmt
+                let dtypes: Vec<DtypeRow> = fmt
                     .fields
                     .iter()
-                    .enumerate()
-                    .filter(|(_, f)| matches!(f.kind, Kind::Dtype | Kind::DtypePair))
-                    .map(|(i, f)| {
+                    .filter(|f| matches!(f.kind, Kind::Dtype | Kind::DtypePair))
+                    .map(|f| {
                         let role = if f.kind != Kind::Dtype {
-                            DtypeRole::Other
+                            DtypeRole::Pair
                         } else if f.name == formats::dropout::THRESHOLD_DTYPE.name {
                             DtypeRole::Threshold
                         } else if f.name == "in_dtype" {
@@ -1327,25 +1481,57 @@ mod tests {
                         } else {
                             DtypeRole::Other
                         };
-                        (i, role)
+                        DtypeRow {
+                            offset: f.offset,
+                            role,
+                            name: f.name,
+                        }
                     })
                     .collect();
-                let got: Vec<(usize, DtypeRole)> = (0..p.n_dtypes as usize)
-                    .map(|k| (p.dtypes[k] as usize, p.dtype_role[k]))
-                    .collect();
-                assert_eq!(got, dtypes, "{}", fmt.mnemonic);
-                let slots: Vec<usize> = fmt
+                assert_eq!(
+                    p.dtypes[..p.n_dtypes as usize],
+                    dtypes[..],
+                    "{}",
+                    fmt.mnemonic
+                );
+                let slots: Vec<SlotRow> = fmt
                     .fields
                     .iter()
-                    .enumerate()
-                    .filter(|(_, f)| f.role != Role::Plain)
-                    .map(|(i, _)| i)
+                    .filter_map(|f| {
+                        let (dtype, write) = match f.role {
+                            Role::Src(d) => (d, false),
+                            Role::Dst(d) => (d, true),
+                            Role::Plain => return None,
+                        };
+                        let (rank, union) = match f.kind {
+                            Kind::Tensor(n) => (n, false),
+                            Kind::Mem(n) => (n, true),
+                            _ => return None,
+                        };
+                        Some(SlotRow {
+                            offset: f.offset,
+                            rank,
+                            union,
+                            dtype,
+                            write,
+                            indirect_copy_src: std::ptr::eq(fmt, &formats::INDIRECT_COPY)
+                                && f.name == formats::indirect_copy::SRC.name,
+                        })
+                    })
                     .collect();
-                let got: Vec<usize> = p.slots[..p.n_slots as usize]
-                    .iter()
-                    .map(|&i| i as usize)
-                    .collect();
-                assert_eq!(got, slots, "{}", fmt.mnemonic);
+                assert_eq!(p.slots[..p.n_slots as usize], slots[..], "{}", fmt.mnemonic);
+            }
+        }
+    }
+
+    /// The compiled dtype table answers what the dtype table's own methods answer.
+    #[test]
+    fn dtype_table_is_the_wire_table() {
+        for core in CORES {
+            for code in 0..=255u8 {
+                let d = WireDtype(code);
+                assert_eq!(defined_on(code, core), d.defined_on(core).is_some());
+                assert_eq!(align_on(code, core), d.align(core), "{code:#04x} {core:?}");
             }
         }
     }

@@ -88,6 +88,7 @@ pub(super) const fn same_str(a: &str, b: &str) -> bool {
 }
 
 /// Runs the rules of `fmt` (a format of this group) on `b`.
+#[inline(always)]
 pub(super) fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
     let op = fmt.opcode;
     let layout = LAYOUT[op as usize];

@@ -55,6 +55,7 @@ fn d4d_count(f: &Field, b: &Bundle) -> Option<u64> {
 }
 
 /// The per-op rules of one bundle; `false` when the opcode is not of this group.
+#[inline(always)]
 pub(super) fn op_rules(c: &mut Ctx, opcode: u8, b: &Bundle) -> bool {
     match opcode {
         TENSOR_REDUCE_ARITH | TENSOR_REDUCE_BITVEC | COPY | CAST | RECIPROCAL => {

@@ -20,6 +20,7 @@ use crate::formats::more::{
 };
 
 /// Runs the rules of `fmt` (a format of this group) on `b`.
+#[inline(always)]
 pub(super) fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
     let op = fmt.opcode;
     if op == m::SB2SB_COLLECTIVE.opcode {

@@ -38,6 +38,7 @@ fn u16_at(b: &Bundle, f: Field) -> u16 {
 }
 
 /// Rules of one bundle of this group's formats (`fmt` is the target's layout).
+#[inline(always)]
 pub(super) fn rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
     match fmt.opcode {
         0x01 | 0x02 => pe_rules(c, fmt, b),
