@@ -353,7 +353,7 @@ pub fn indirect_quadrant_ok(arch: &ArchModel, index: u32, data: u32) -> bool {
     same_sbuf_quadrant(arch, index & ADDR_MASK, d)
 }
 
-#[inline(always)]
+#[cfg(test)]
 fn slot_dtype(b: &Bundle, r: DtypeRef) -> Option<WireDtype> {
     match r {
         DtypeRef::None => None,
@@ -500,7 +500,9 @@ fn slot_count_at(b: &Bundle, f: &Field) -> Option<u64> {
 /// The access-pattern rules on one slot row of a plan.
 #[inline(always)]
 fn check_slot(c: &mut Ctx, row: &SlotRow, b: &Bundle) {
-    let dtype = slot_dtype(b, row.dtype);
+    // `slot_dtype` of the row's `DtypeRef`, without a branch on its kind.
+    let code = (b[row.dtype_at as usize] >> row.dtype_shift) & row.dtype_mask;
+    let dtype = (row.dtype_mask != 0).then_some(WireDtype(code));
     let (off, n) = (row.offset as usize, row.rank);
     let w = get_u32(b, off);
     if !row.union || b[off + 3] & 0x60 != MARKER_BYTE3 {
@@ -671,8 +673,14 @@ struct SlotRow {
     /// A MEM_PATTERN union (`Kind::Mem`: the mode nibble may select the indirect arm) rather
     /// than a plain TENSORnD.
     union: bool,
-    /// The dtype that governs the slot.
-    dtype: DtypeRef,
+    /// The dtype that governs the slot (`DtypeRef`) compiled to a byte read: the byte at
+    /// `dtype_at`, shifted right by `dtype_shift` and masked with `dtype_mask`; a mask of 0 is
+    /// `DtypeRef::None` (no dtype rides on the bundle for this slot).
+    dtype_at: u8,
+    /// See `dtype_at`.
+    dtype_shift: u8,
+    /// See `dtype_at`.
+    dtype_mask: u8,
     /// A written operand (`Role::Dst`).
     write: bool,
     /// The embedded descriptor of INDIRECT_COPY, legal without the TensorIndirect family.
@@ -689,7 +697,9 @@ const NO_SLOT_ROW: SlotRow = SlotRow {
     offset: 0,
     rank: 0,
     union: false,
-    dtype: DtypeRef::None,
+    dtype_at: 0,
+    dtype_shift: 0,
+    dtype_mask: 0,
     write: false,
     indirect_copy_src: false,
 };
@@ -711,6 +721,8 @@ struct Plan {
     slots: [SlotRow; PLAN_ROWS],
     /// Number of entries of `slots`.
     n_slots: u8,
+    /// The per-op predicates ([`rules_of`]).
+    rules: Option<Rules>,
 }
 
 /// The bytes the rows of `fmt` cover, header (0..4) included.
@@ -726,6 +738,16 @@ const fn covered_mask(fmt: &Format) -> u64 {
     m
 }
 
+/// A `DtypeRef` as (byte offset, shift, mask) ([`SlotRow::dtype_at`]).
+const fn dtype_read(r: DtypeRef) -> (u8, u8, u8) {
+    match r {
+        DtypeRef::None => (0, 0, 0),
+        DtypeRef::Byte(o) => (o, 0, 0xFF),
+        DtypeRef::Lo(o) => (o, 0, 0xF),
+        DtypeRef::Hi(o) => (o, 4, 0xF),
+    }
+}
+
 /// The plan of `fmt`.
 const fn plan(fmt: &Format) -> Plan {
     let mut p = Plan {
@@ -734,6 +756,7 @@ const fn plan(fmt: &Format) -> Plan {
         n_dtypes: 0,
         slots: [NO_SLOT_ROW; PLAN_ROWS],
         n_slots: 0,
+        rules: rules_of(fmt.opcode),
     };
     let mut i = 0;
     while i < fmt.fields.len() {
@@ -768,11 +791,14 @@ const fn plan(fmt: &Format) -> Plan {
         };
         if !matches!(f.role, Role::Plain) && rank != 0 {
             assert!((p.n_slots as usize) < PLAN_ROWS, "too many slot rows");
+            let (dtype_at, dtype_shift, dtype_mask) = dtype_read(dtype);
             p.slots[p.n_slots as usize] = SlotRow {
                 offset: f.offset,
                 rank,
                 union,
-                dtype,
+                dtype_at,
+                dtype_shift,
+                dtype_mask,
                 write,
                 // Fields of a format are disjoint (formats' tests): the offset names the row.
                 indirect_copy_src: fmt.opcode == formats::INDIRECT_COPY.opcode
@@ -909,247 +935,297 @@ fn start_active(c: &mut Ctx, b: &Bundle, src: &Field, active: Field) {
     }
 }
 
-/// The per-op predicates. Every offset is read from the format's `Field` constants and every
-/// opcode from its `Format` static (the `const`s below only make them usable as patterns).
-fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
+/// A format's per-op predicates: one function per rule set, picked for each layout at build
+/// time ([`rules_of`], stored in its [`Plan`]), so a bundle's check dispatches once.
+type Rules = fn(&mut Ctx<'_>, &Format, &Bundle);
+
+/// The per-op predicates of `opcode`. Every offset is read from the format's `Field` constants
+/// and every opcode from its `Format` static; each group module maps its own opcodes.
+const fn rules_of(op: u8) -> Option<Rules> {
     use formats::*;
-    const TR_FWD: u8 = STREAM_TRANSPOSE_FWD.opcode;
-    const TR: u8 = STREAM_TRANSPOSE.opcode;
-    const RL: u8 = REG_LOAD.opcode;
-    const PB: u8 = POOL_BUFFER_LOAD.opcode;
-    const DR: u8 = DROPOUT.opcode;
-    const IC: u8 = INDIRECT_COPY.opcode;
-    const RS: u8 = RANGE_SELECT.opcode;
-    const RD: u8 = DVE_READ_ACCUMULATOR.opcode;
-    const DI: u8 = DMA_INDIRECT.opcode;
-    const LW: u8 = LDWEIGHTS.opcode;
-    const MM: u8 = MATMUL.opcode;
-    const LW_MX: u8 = LDWEIGHTS_MX.opcode;
-    const MM_MX: u8 = MATMUL_MX.opcode;
-    const QMX: u8 = QUANTIZE_MX.opcode;
-    const DD: u8 = DMA_DIRECT2D.opcode;
-    const ES: u8 = EVENT_SEMAPHORE.opcode;
-    let at = |f: Field| f.offset as usize;
     // 4D-slot compute formats.
-    if self::compute4d::op_rules(c, fmt.opcode, b) {
-        return;
+    if let Some(r) = self::compute4d::rules_of(op) {
+        return Some(r);
     }
-    match fmt.opcode {
-        TR_FWD | TR => {
-            active_range(c, b, tr::ACTIVE);
-            start_active(c, b, &tr::SRC, tr::ACTIVE);
-            let s = slot_at(b, &tr::SRC);
-            let (sc, dc) = (slot_count_at(b, &tr::SRC), slot_count_at(b, &tr::DST));
-            if sc == Some(0) || dc == Some(0) {
-                c.fail(
-                    "d4_tr_transpose_src_dst_count",
-                    at(tr::SRC),
-                    "element count is zero",
-                );
-            } else if sc != dc {
-                c.fail(
-                    "d4_tr_same_src_dst_count",
-                    at(tr::SRC),
-                    format!("src {sc:?} vs dst {dc:?} elements"),
-                );
-            }
-            let op = tr::OP.get_u8(b);
-            if op != 0 {
-                c.fail(
-                    "d4_tr_op_bypass",
-                    at(tr::OP),
-                    format!("op {op:#04x} is not BYPASS"),
-                );
-            }
-            let want = (fmt.opcode == TR) as u8;
-            let ch = tr::TRANSPOSE_CH.get_u8(b);
-            if ch != want {
-                c.fail(
-                    "d3_transpose_ch",
-                    at(tr::TRANSPOSE_CH),
-                    format!("d3_transpose_ch {ch} (expected {want})"),
-                );
-            }
-            if fmt.opcode == TR {
-                match (tr::SRC.kind, s) {
-                    (_, Slot::Indirect { .. }) => c.fail(
-                        "stream_transpose_src_not_indirect",
-                        at(tr::SRC),
-                        "STREAM_TRANSPOSE cannot have TensorIndirect AP as src",
-                    ),
-                    // The static arm of the MEM_PATTERN union (a plain TENSORnD has no arm).
-                    (Kind::Mem(_), Slot::Static { num, .. }) if num[3] != 1 => c.fail(
-                        "instr.src_mem_pattern.num_elem[3] == 1",
-                        at(tr::SRC) + num_elem_offset(4, 3),
-                        format!("num_elem[3] == {}", num[3]),
-                    ),
-                    _ => {}
-                }
-            }
-        }
-        RL => {
-            active_range(c, b, reg_load::ACTIVE);
-            start_active(c, b, &reg_load::SRC, reg_load::ACTIVE);
-            if is_indirect_at(b, &reg_load::SRC) {
-                c.fail(
-                    "reg_load_src_not_indirect",
-                    at(reg_load::SRC),
-                    "TODO: support POOL_BUFFER_LOAD with TensorIndirect AP once ISA supports it",
-                );
-            }
-            let o = reg_load::OPTIONS.get_u16(b);
-            if o > 1 {
-                c.fail(
-                    "gather_valid_options",
-                    at(reg_load::OPTIONS),
-                    format!("gather_options {o} not in {{0, 1}}"),
-                );
-            }
-        }
-        PB => {
-            active_range(c, b, pool_buffer_load::ACTIVE);
-            start_active(c, b, &pool_buffer_load::SRC, pool_buffer_load::ACTIVE);
-        }
-        DR => {
-            active_range(c, b, dropout::ACTIVE);
-            start_active(c, b, &dropout::SRC, dropout::ACTIVE);
-            let (i, o) = (dropout::IN_DTYPE.get_u8(b), dropout::OUT_DTYPE.get_u8(b));
-            if i != o {
-                c.fail(
-                    "d3_dropout_same_src_dst_type",
-                    at(dropout::OUT_DTYPE),
-                    format!("in {i:#04x} != out {o:#04x}"),
-                );
-            }
-            let (sc, dc) = (
-                slot_count_at(b, &dropout::SRC),
-                slot_count_at(b, &dropout::DST),
-            );
-            if sc != dc {
-                c.fail(
-                    "d3_dropout_src_dst_count_check",
-                    at(dropout::SRC),
-                    format!("src {sc:?} vs dst {dc:?} elements"),
-                );
-            }
-        }
-        IC => {
-            let a = indirect_copy::ACTIVE.get_u8(b);
-            if a == 0 || !a.is_multiple_of(16) || a as u32 > c.arch.partitions {
-                c.fail(
-                    "s_valid_s4d4_ic_active_channels",
-                    at(indirect_copy::ACTIVE),
-                    format!("active channels {a} must be a nonzero multiple of 16"),
-                );
-            }
-            let (i, o) = (
-                indirect_copy::IN_DTYPE.get_u8(b),
-                indirect_copy::OUT_DTYPE.get_u8(b),
-            );
-            if i != o {
-                c.fail(
-                    "s_same_in_out_dtype_indirect_copy",
-                    at(indirect_copy::OUT_DTYPE),
-                    format!("in {i:#04x} != out {o:#04x}"),
-                );
-            }
-            if !is_indirect_at(b, &indirect_copy::SRC) {
-                c.fail("s4d4_ic_src_indirect", at(indirect_copy::SRC), "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not …");
-            }
-            let per_idx = indirect_copy::SRC_NUM_ELEM_PER_IDX.get_u8(b);
-            if ![1u8, 2, 4, 8, 16, 32].contains(&per_idx) {
-                c.fail(
-                    "s4d4_ic_num_elem_per_idx",
-                    at(indirect_copy::SRC_NUM_ELEM_PER_IDX),
-                    format!("src_num_elem_per_idx {per_idx} not in {{1,2,4,8,16,32}}"),
-                );
-            }
-            if indirect_copy::DST_NUM_ELEM_PER_IDX.get_u8(b) != 0 {
-                c.fail(
-                    "s4d4_ic_num_elem_per_idx",
-                    at(indirect_copy::DST_NUM_ELEM_PER_IDX),
-                    "dst_num_elem_per_idx must be 0",
-                );
-            }
-            if indirect_copy::DST_BUFFER_SIZE.get_u16(b) != 0 {
-                c.fail(
-                    "s4d4_ic_num_elem_per_idx",
-                    at(indirect_copy::DST_BUFFER_SIZE),
-                    "dst_buffer_size must be 0",
-                );
-            }
-        }
-        RS => {
-            use range_select as rs;
-            active_range(c, b, rs::ACTIVE);
-            start_active(c, b, &rs::SRC, rs::ACTIVE);
-            for f in [rs::COMP_OP0, rs::COMP_OP1] {
-                let op = f.get_u8(b);
-                if !RS_COMP_OPS.contains(&op) {
-                    c.fail(
-                        "valid_rs_comp_op",
-                        at(f),
-                        format!("comp op {op:#04x} is not IS_EQ/GT/GE/LE/LT"),
-                    );
-                }
-            }
-            let op = rs::REDUCE_OP.get_u8(b);
-            if op != ALU_MAX {
-                c.fail(
-                    "s_valid_range_select_reduce_op",
-                    at(rs::REDUCE_OP),
-                    format!("reduce_op {op:#04x} is not MAX"),
-                );
-            }
-            // No rule on +0x14: it is the raw upper bound (seed), not a fixed fill_val.
-            let cmd = rs::REDUCE_CMD.get_u8(b);
-            if !matches!(cmd, 0 | 2 | 3) {
-                c.fail(
-                    "range_select_reduce_cmd",
-                    at(rs::REDUCE_CMD),
-                    format!("reduce_cmd {cmd} not IDLE/ACCUMULATE/ZERO_ACCUMULATE"),
-                );
-            }
-            for f in [rs::BOUND0_SRC, rs::BOUND1_SRC] {
-                let src = f.get_u8(b);
-                if src > 2 {
-                    c.fail(
-                        "range_select_bound_src",
-                        at(f),
-                        format!("bound source {src} is not an IMM_SRC"),
-                    );
-                }
-            }
-            let pair = rs::IN_OUT_DTYPE.get_u8(b);
-            let (lo, hi) = (WireDtype(pair & 0xF), WireDtype(pair >> 4));
-            if !lo.is_float() || lo.0 == WIRE_FP32R || !hi.is_float() {
-                c.fail(
-                    "range_select_dtype",
-                    at(rs::IN_OUT_DTYPE),
-                    format!("dtype pair {pair:#04x}: in must be float (not FP32R), out float"),
-                );
-            }
-            let (sc, dc) = (slot_count_at(b, &rs::SRC), slot_count_at(b, &rs::DST));
-            if sc != dc {
-                c.fail(
-                    "s_same_elem_count_rs_src_dst",
-                    at(rs::SRC),
-                    format!("src {sc:?} vs dst {dc:?} elements"),
-                );
-            }
-        }
-        RD => d1_rd_rules(c, b),
-        DI => {
+    if op == STREAM_TRANSPOSE_FWD.opcode || op == STREAM_TRANSPOSE.opcode {
+        return Some(tr_rules);
+    }
+    if op == REG_LOAD.opcode {
+        return Some(reg_load_rules);
+    }
+    if op == POOL_BUFFER_LOAD.opcode {
+        return Some(pool_buffer_load_rules);
+    }
+    if op == DROPOUT.opcode {
+        return Some(dropout_rules);
+    }
+    if op == INDIRECT_COPY.opcode {
+        return Some(indirect_copy_rules);
+    }
+    if op == RANGE_SELECT.opcode {
+        return Some(range_select_rules);
+    }
+    if op == DVE_READ_ACCUMULATOR.opcode {
+        return Some(|c, _, b| d1_rd_rules(c, b));
+    }
+    if op == DMA_INDIRECT.opcode {
+        return Some(|c, _, b| {
             dma_indirect_rules(c, b);
-            self::pe_dma::rules(c, fmt, b);
+            self::pe_dma::indirect_rules(c, b);
+        });
+    }
+    // 3D-slot compute formats.
+    if let Some(r) = self::compute3d::rules_of(op) {
+        return Some(r);
+    }
+    // PE, DMA and event formats.
+    let pe = [
+        LDWEIGHTS.opcode,
+        MATMUL.opcode,
+        DMA_DIRECT2D.opcode,
+        EVENT_SEMAPHORE.opcode,
+        LDWEIGHTS_MX.opcode,
+        MATMUL_MX.opcode,
+        QUANTIZE_MX.opcode,
+    ];
+    let mut i = 0;
+    while i < pe.len() {
+        if op == pe[i] {
+            return self::pe_dma::rules_of(op);
         }
-        // 3D-slot compute formats.
-        op if formats::compute3d::owns(op) => self::compute3d::op_rules(c, fmt, b),
-        // PE, DMA and event formats.
-        LW | MM | DD | ES | LW_MX | MM_MX | QMX => self::pe_dma::rules(c, fmt, b),
-        // The `more` group (0xBF, 0xF1, 0x7B, 0x65).
-        op if formats::more::owns(op) => self::more::op_rules(c, fmt, b),
-        _ => {}
+        i += 1;
+    }
+    // The `more` group (0xBF, 0xF1, 0x7B, 0x65).
+    self::more::rules_of(op)
+}
+
+/// S4D4_TR rules of 0x6A / 0x6B.
+fn tr_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
+    use formats::*;
+    let at = |f: Field| f.offset as usize;
+    active_range(c, b, tr::ACTIVE);
+    start_active(c, b, &tr::SRC, tr::ACTIVE);
+    let s = slot_at(b, &tr::SRC);
+    let (sc, dc) = (slot_count_at(b, &tr::SRC), slot_count_at(b, &tr::DST));
+    if sc == Some(0) || dc == Some(0) {
+        c.fail(
+            "d4_tr_transpose_src_dst_count",
+            at(tr::SRC),
+            "element count is zero",
+        );
+    } else if sc != dc {
+        c.fail(
+            "d4_tr_same_src_dst_count",
+            at(tr::SRC),
+            format!("src {sc:?} vs dst {dc:?} elements"),
+        );
+    }
+    let op = tr::OP.get_u8(b);
+    if op != 0 {
+        c.fail(
+            "d4_tr_op_bypass",
+            at(tr::OP),
+            format!("op {op:#04x} is not BYPASS"),
+        );
+    }
+    let want = (fmt.opcode == STREAM_TRANSPOSE.opcode) as u8;
+    let ch = tr::TRANSPOSE_CH.get_u8(b);
+    if ch != want {
+        c.fail(
+            "d3_transpose_ch",
+            at(tr::TRANSPOSE_CH),
+            format!("d3_transpose_ch {ch} (expected {want})"),
+        );
+    }
+    if fmt.opcode == STREAM_TRANSPOSE.opcode {
+        match (tr::SRC.kind, s) {
+            (_, Slot::Indirect { .. }) => c.fail(
+                "stream_transpose_src_not_indirect",
+                at(tr::SRC),
+                "STREAM_TRANSPOSE cannot have TensorIndirect AP as src",
+            ),
+            // The static arm of the MEM_PATTERN union (a plain TENSORnD has no arm).
+            (Kind::Mem(_), Slot::Static { num, .. }) if num[3] != 1 => c.fail(
+                "instr.src_mem_pattern.num_elem[3] == 1",
+                at(tr::SRC) + num_elem_offset(4, 3),
+                format!("num_elem[3] == {}", num[3]),
+            ),
+            _ => {}
+        }
+    }
+}
+
+/// 0x68 reg_load rules.
+fn reg_load_rules(c: &mut Ctx, _: &Format, b: &Bundle) {
+    use formats::*;
+    let at = |f: Field| f.offset as usize;
+    active_range(c, b, reg_load::ACTIVE);
+    start_active(c, b, &reg_load::SRC, reg_load::ACTIVE);
+    if is_indirect_at(b, &reg_load::SRC) {
+        c.fail(
+            "reg_load_src_not_indirect",
+            at(reg_load::SRC),
+            "TODO: support POOL_BUFFER_LOAD with TensorIndirect AP once ISA supports it",
+        );
+    }
+    let o = reg_load::OPTIONS.get_u16(b);
+    if o > 1 {
+        c.fail(
+            "gather_valid_options",
+            at(reg_load::OPTIONS),
+            format!("gather_options {o} not in {{0, 1}}"),
+        );
+    }
+}
+
+/// 0x67 pool_buffer_load rules.
+fn pool_buffer_load_rules(c: &mut Ctx, _: &Format, b: &Bundle) {
+    use formats::*;
+    active_range(c, b, pool_buffer_load::ACTIVE);
+    start_active(c, b, &pool_buffer_load::SRC, pool_buffer_load::ACTIVE);
+}
+
+/// 0x7F dropout rules.
+fn dropout_rules(c: &mut Ctx, _: &Format, b: &Bundle) {
+    use formats::*;
+    let at = |f: Field| f.offset as usize;
+    active_range(c, b, dropout::ACTIVE);
+    start_active(c, b, &dropout::SRC, dropout::ACTIVE);
+    let (i, o) = (dropout::IN_DTYPE.get_u8(b), dropout::OUT_DTYPE.get_u8(b));
+    if i != o {
+        c.fail(
+            "d3_dropout_same_src_dst_type",
+            at(dropout::OUT_DTYPE),
+            format!("in {i:#04x} != out {o:#04x}"),
+        );
+    }
+    let (sc, dc) = (
+        slot_count_at(b, &dropout::SRC),
+        slot_count_at(b, &dropout::DST),
+    );
+    if sc != dc {
+        c.fail(
+            "d3_dropout_src_dst_count_check",
+            at(dropout::SRC),
+            format!("src {sc:?} vs dst {dc:?} elements"),
+        );
+    }
+}
+
+/// 0xE7 indirect_copy rules.
+fn indirect_copy_rules(c: &mut Ctx, _: &Format, b: &Bundle) {
+    use formats::*;
+    let at = |f: Field| f.offset as usize;
+    let a = indirect_copy::ACTIVE.get_u8(b);
+    if a == 0 || !a.is_multiple_of(16) || a as u32 > c.arch.partitions {
+        c.fail(
+            "s_valid_s4d4_ic_active_channels",
+            at(indirect_copy::ACTIVE),
+            format!("active channels {a} must be a nonzero multiple of 16"),
+        );
+    }
+    let (i, o) = (
+        indirect_copy::IN_DTYPE.get_u8(b),
+        indirect_copy::OUT_DTYPE.get_u8(b),
+    );
+    if i != o {
+        c.fail(
+            "s_same_in_out_dtype_indirect_copy",
+            at(indirect_copy::OUT_DTYPE),
+            format!("in {i:#04x} != out {o:#04x}"),
+        );
+    }
+    if !is_indirect_at(b, &indirect_copy::SRC) {
+        c.fail(
+            "s4d4_ic_src_indirect",
+            at(indirect_copy::SRC),
+            "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not …",
+        );
+    }
+    let per_idx = indirect_copy::SRC_NUM_ELEM_PER_IDX.get_u8(b);
+    if ![1u8, 2, 4, 8, 16, 32].contains(&per_idx) {
+        c.fail(
+            "s4d4_ic_num_elem_per_idx",
+            at(indirect_copy::SRC_NUM_ELEM_PER_IDX),
+            format!("src_num_elem_per_idx {per_idx} not in {{1,2,4,8,16,32}}"),
+        );
+    }
+    if indirect_copy::DST_NUM_ELEM_PER_IDX.get_u8(b) != 0 {
+        c.fail(
+            "s4d4_ic_num_elem_per_idx",
+            at(indirect_copy::DST_NUM_ELEM_PER_IDX),
+            "dst_num_elem_per_idx must be 0",
+        );
+    }
+    if indirect_copy::DST_BUFFER_SIZE.get_u16(b) != 0 {
+        c.fail(
+            "s4d4_ic_num_elem_per_idx",
+            at(indirect_copy::DST_BUFFER_SIZE),
+            "dst_buffer_size must be 0",
+        );
+    }
+}
+
+/// 0xBC range_select rules.
+fn range_select_rules(c: &mut Ctx, _: &Format, b: &Bundle) {
+    use formats::*;
+    let at = |f: Field| f.offset as usize;
+    use range_select as rs;
+    active_range(c, b, rs::ACTIVE);
+    start_active(c, b, &rs::SRC, rs::ACTIVE);
+    for f in [rs::COMP_OP0, rs::COMP_OP1] {
+        let op = f.get_u8(b);
+        if !RS_COMP_OPS.contains(&op) {
+            c.fail(
+                "valid_rs_comp_op",
+                at(f),
+                format!("comp op {op:#04x} is not IS_EQ/GT/GE/LE/LT"),
+            );
+        }
+    }
+    let op = rs::REDUCE_OP.get_u8(b);
+    if op != ALU_MAX {
+        c.fail(
+            "s_valid_range_select_reduce_op",
+            at(rs::REDUCE_OP),
+            format!("reduce_op {op:#04x} is not MAX"),
+        );
+    }
+    // No rule on +0x14: it is the raw upper bound (seed), not a fixed fill_val.
+    let cmd = rs::REDUCE_CMD.get_u8(b);
+    if !matches!(cmd, 0 | 2 | 3) {
+        c.fail(
+            "range_select_reduce_cmd",
+            at(rs::REDUCE_CMD),
+            format!("reduce_cmd {cmd} not IDLE/ACCUMULATE/ZERO_ACCUMULATE"),
+        );
+    }
+    for f in [rs::BOUND0_SRC, rs::BOUND1_SRC] {
+        let src = f.get_u8(b);
+        if src > 2 {
+            c.fail(
+                "range_select_bound_src",
+                at(f),
+                format!("bound source {src} is not an IMM_SRC"),
+            );
+        }
+    }
+    let pair = rs::IN_OUT_DTYPE.get_u8(b);
+    let (lo, hi) = (WireDtype(pair & 0xF), WireDtype(pair >> 4));
+    if !lo.is_float() || lo.0 == WIRE_FP32R || !hi.is_float() {
+        c.fail(
+            "range_select_dtype",
+            at(rs::IN_OUT_DTYPE),
+            format!("dtype pair {pair:#04x}: in must be float (not FP32R), out float"),
+        );
+    }
+    let (sc, dc) = (slot_count_at(b, &rs::SRC), slot_count_at(b, &rs::DST));
+    if sc != dc {
+        c.fail(
+            "s_same_elem_count_rs_src_dst",
+            at(rs::SRC),
+            format!("src {sc:?} vs dst {dc:?} elements"),
+        );
     }
 }
 
@@ -1326,7 +1402,9 @@ fn check_layout(c: &mut Ctx, fmt: &'static Format, plan: &Plan, b: &Bundle) {
     for row in &plan.slots[..plan.n_slots as usize] {
         check_slot(c, row, b);
     }
-    op_rules(c, fmt, b);
+    if let Some(rules) = plan.rules {
+        rules(c, fmt, b);
+    }
 }
 
 /// `mxmem1d_valid` on a 16-byte MX slot: `(byte3 & 0x60)` selects MXMEM_PATTERN1D (0x00) or
@@ -1508,11 +1586,27 @@ mod tests {
                             Kind::Mem(n) => (n, true),
                             _ => return None,
                         };
+                        let (dtype_at, dtype_shift, dtype_mask) = match dtype {
+                            DtypeRef::None => (0, 0, 0),
+                            DtypeRef::Byte(o) => (o, 0, 0xFF),
+                            DtypeRef::Lo(o) => (o, 0, 0xF),
+                            DtypeRef::Hi(o) => (o, 4, 0xF),
+                        };
+                        // The compiled read is `slot_dtype`.
+                        let mut b = [0u8; 64];
+                        for v in [0x00u8, 0x5A, 0xA5, 0xFF] {
+                            b.fill(v);
+                            let got = (dtype_mask != 0)
+                                .then_some(WireDtype((v >> dtype_shift) & dtype_mask));
+                            assert_eq!(got, slot_dtype(&b, dtype));
+                        }
                         Some(SlotRow {
                             offset: f.offset,
                             rank,
                             union,
-                            dtype,
+                            dtype_at,
+                            dtype_shift,
+                            dtype_mask,
                             write,
                             indirect_copy_src: std::ptr::eq(fmt, &formats::INDIRECT_COPY)
                                 && f.name == formats::indirect_copy::SRC.name,

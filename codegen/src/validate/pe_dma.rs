@@ -4,7 +4,7 @@
 //! from the field constants of `formats::pe_dma` / `formats::dma_indirect`; the layout of a PE
 //! bundle is the target's (`formats::by_opcode_on`).
 
-use super::Ctx;
+use super::{Ctx, Rules};
 use crate::addr4::{ADDR_MASK, REG_BIT, get_u32};
 use crate::arch::CoreGen;
 use crate::bundle::Bundle;
@@ -37,17 +37,17 @@ fn u16_at(b: &Bundle, f: Field) -> u16 {
     u16::from_le_bytes([b[o], b[o + 1]])
 }
 
-/// Rules of one bundle of this group's formats (`fmt` is the target's layout).
-#[inline(always)]
-pub(super) fn rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
-    match fmt.opcode {
-        0x01 | 0x02 => pe_rules(c, fmt, b),
-        0xB8 => direct2d_rules(c, b),
-        0xBB => indirect_rules(c, b),
-        0xA0 => event_rules(c, b),
-        0x09 | 0x0A => mx_pe_rules(c, fmt, b),
-        0xE3 => quantize_rules(c, b),
-        _ => {}
+/// The rules of an opcode of this group (`None` for any other opcode; the rules of a PE
+/// bundle read the target's layout, which they are handed).
+pub(super) const fn rules_of(op: u8) -> Option<Rules> {
+    match op {
+        0x01 | 0x02 => Some(pe_rules),
+        0xB8 => Some(|c, _, b| direct2d_rules(c, b)),
+        0xBB => Some(|c, _, b| indirect_rules(c, b)),
+        0xA0 => Some(|c, _, b| event_rules(c, b)),
+        0x09 | 0x0A => Some(mx_pe_rules),
+        0xE3 => Some(|c, _, b| quantize_rules(c, b)),
+        _ => None,
     }
 }
 
@@ -260,7 +260,7 @@ fn direct2d_rules(c: &mut Ctx, b: &Bundle) {
     }
 }
 
-fn indirect_rules(c: &mut Ctx, b: &Bundle) {
+pub(super) fn indirect_rules(c: &mut Ctx, b: &Bundle) {
     configs(c, b, di::DMA_CONFIGS);
     compute_op(c, b, di::COMPUTE_OP);
     let flags = at(b, di::FLAGS);
