@@ -240,6 +240,13 @@ impl Ctx<'_> {
 /// `dtype` = None skips the dtype-dependent parts (the bundle carries no dtype for the slot).
 #[inline]
 fn check_addr(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, write: bool) {
+    check_addr_inline(c, off, w, dtype, write);
+}
+
+/// [`check_addr`], inlined into the access-pattern rows' check (every slot of every bundle
+/// takes it, so a call there costs more than the check).
+#[inline(always)]
+fn check_addr_inline(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, write: bool) {
     let arch = c.arch;
     if w & REG_BIT != 0 {
         // Register bypass (bundle-layouts §1a/§1b): v2 requires bits 8..30 zero, v3/v4 bits 8..23.
@@ -457,7 +464,7 @@ fn check_static(
     dtype: Option<WireDtype>,
     write: bool,
 ) {
-    check_addr(c, off, addr, dtype, write);
+    check_addr_inline(c, off, addr, dtype, write);
     let n = n as usize;
     // The first zero lane (SWAR: a lane's top bit survives `x - 1` and `!x` only for x == 0, and
     // a borrow only moves upwards, so the lowest flagged lane is the first zero). Lanes past
@@ -1173,12 +1180,12 @@ fn range_select_rules(c: &mut Ctx, _: &Format, b: &Bundle) {
     use range_select as rs;
     active_range(c, b, rs::ACTIVE);
     start_active(c, b, &rs::SRC, rs::ACTIVE);
-    for f in [rs::COMP_OP0, rs::COMP_OP1] {
+    for f in [&rs::COMP_OP0, &rs::COMP_OP1] {
         let op = f.get_u8(b);
         if !RS_COMP_OPS.contains(&op) {
             c.fail(
                 "valid_rs_comp_op",
-                at(f),
+                at(*f),
                 format!("comp op {op:#04x} is not IS_EQ/GT/GE/LE/LT"),
             );
         }
@@ -1200,12 +1207,12 @@ fn range_select_rules(c: &mut Ctx, _: &Format, b: &Bundle) {
             format!("reduce_cmd {cmd} not IDLE/ACCUMULATE/ZERO_ACCUMULATE"),
         );
     }
-    for f in [rs::BOUND0_SRC, rs::BOUND1_SRC] {
+    for f in [&rs::BOUND0_SRC, &rs::BOUND1_SRC] {
         let src = f.get_u8(b);
         if src > 2 {
             c.fail(
                 "range_select_bound_src",
-                at(f),
+                at(*f),
                 format!("bound source {src} is not an IMM_SRC"),
             );
         }

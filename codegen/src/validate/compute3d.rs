@@ -126,10 +126,18 @@ fn tt_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
             format!("in0_in1_dtype {pair:#04x}: FP32R is an output-only dtype"),
         );
     }
-    let slots = [&tt::SRC0, &tt::SRC1, &tt::DST];
-    let words = slots.map(|f| get_u32(b, at(f)));
-    if !words.iter().any(|&w| dynamic(w)) {
-        let counts = slots.map(|f| slot_count_at(b, f));
+    // Element by element (`array::map` is not unrolled here).
+    let words = [
+        get_u32(b, at(&tt::SRC0)),
+        get_u32(b, at(&tt::SRC1)),
+        get_u32(b, at(&tt::DST)),
+    ];
+    if !(dynamic(words[0]) || dynamic(words[1]) || dynamic(words[2])) {
+        let counts = [
+            slot_count_at(b, &tt::SRC0),
+            slot_count_at(b, &tt::SRC1),
+            slot_count_at(b, &tt::DST),
+        ];
         if counts[0] != counts[1] || counts[0] != counts[2] {
             c.fail(
                 "tt_same_elem_count",

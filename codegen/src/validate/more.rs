@@ -36,7 +36,7 @@ pub(super) const fn rules_of(op: u8) -> Option<Rules> {
 fn sb2sb_rules(c: &mut Ctx, b: &Bundle) {
     active_range(c, b, co::ACTIVE);
     start_active(c, b, &co::SRC, co::ACTIVE);
-    for f in [co::SRC, co::DST] {
+    for f in [&co::SRC, &co::DST] {
         if let Some(n) = slot_count_at(b, &f)
             && n > SB2SB_MAX_ELEMENTS
         {
@@ -53,7 +53,7 @@ fn dequant_rules(c: &mut Ctx, b: &Bundle) {
     active_range(c, b, dq::ACTIVE);
     start_active(c, b, &dq::SRC, dq::ACTIVE);
     let u32w = bir_to_wire(BirDtype::Uint32, c.arch.core).0;
-    for f in [dq::IN_DTYPE, dq::OUT_DTYPE] {
+    for f in [&dq::IN_DTYPE, &dq::OUT_DTYPE] {
         let v = f.get_u8(b);
         if v != u32w {
             c.fail(

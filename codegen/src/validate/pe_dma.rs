@@ -53,25 +53,26 @@ pub(super) const fn rules_of(op: u8) -> Option<Rules> {
 
 fn pe_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
     let mm_bundle = fmt.opcode == 0x02;
+    // References to the rows (a copy of a row is 64 bytes).
     let (rows, cols, row, col, src) = if mm_bundle {
         (
-            mm::NUM_ACTIVE_ROWS,
-            mm::NUM_ACTIVE_COLS,
-            mm::ROW_GRP,
-            mm::COL_GRP,
-            mm::SRC,
+            &mm::NUM_ACTIVE_ROWS,
+            &mm::NUM_ACTIVE_COLS,
+            &mm::ROW_GRP,
+            &mm::COL_GRP,
+            &mm::SRC,
         )
     } else {
         (
-            lw::NUM_ACTIVE_ROWS,
-            lw::NUM_ACTIVE_COLS,
-            lw::ROW_GRP,
-            lw::COL_GRP,
-            lw::SRC,
+            &lw::NUM_ACTIVE_ROWS,
+            &lw::NUM_ACTIVE_COLS,
+            &lw::ROW_GRP,
+            &lw::COL_GRP,
+            &lw::SRC,
         )
     };
     for f in [rows, cols] {
-        let v = at(b, f) as u32;
+        let v = at(b, *f) as u32;
         if v == 0 || v > c.arch.partitions {
             c.fail(
                 "pe_active_rows_cols",
@@ -81,11 +82,11 @@ fn pe_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
         }
     }
     for f in [row, col] {
-        if !PE_GROUP_MASKS.contains(&at(b, f)) {
+        if !PE_GROUP_MASKS.contains(&at(b, *f)) {
             c.fail(
                 "pe_group_mask",
                 f.offset as usize,
-                format!("{} {:#04x} is not a quadrant group mask", f.name, at(b, f)),
+                format!("{} {:#04x} is not a quadrant group mask", f.name, at(b, *f)),
             );
         }
     }
@@ -264,9 +265,9 @@ pub(super) fn indirect_rules(c: &mut Ctx, b: &Bundle) {
     configs(c, b, di::DMA_CONFIGS);
     compute_op(c, b, di::COMPUTE_OP);
     let flags = at(b, di::FLAGS);
-    for f in [di::SRC_IDX_BOUND_REG, di::DST_IDX_BOUND_REG] {
-        bound(c, b, f);
-        if at(b, f) & BC_DISABLE_OOB_ERROR_NOTIF != 0 && flags & DMA_FLAGS_IDX_BOUND_IS_ERR == 0 {
+    for f in [&di::SRC_IDX_BOUND_REG, &di::DST_IDX_BOUND_REG] {
+        bound(c, b, *f);
+        if at(b, *f) & BC_DISABLE_OOB_ERROR_NOTIF != 0 && flags & DMA_FLAGS_IDX_BOUND_IS_ERR == 0 {
             c.fail(
                 "s_valid_idx_bound_check_reg",
                 f.offset as usize,
@@ -275,12 +276,12 @@ pub(super) fn indirect_rules(c: &mut Ctx, b: &Bundle) {
         }
     }
     for (addr, num) in [
-        (di::SRC_START_ADDR, di::SRC_NUM_ELEM),
-        (di::DST_START_ADDR, di::DST_NUM_ELEM),
+        (&di::SRC_START_ADDR, &di::SRC_NUM_ELEM),
+        (&di::DST_START_ADDR, &di::DST_NUM_ELEM),
     ] {
-        addr8(c, b, addr);
-        let n = u16_at(b, num);
-        let ok = if shape_reg(b, addr) {
+        addr8(c, b, *addr);
+        let n = u16_at(b, *num);
+        let ok = if shape_reg(b, *addr) {
             n == 0
         } else {
             n <= DMA_INDIRECT_MAX_NUM
@@ -318,8 +319,8 @@ pub(super) fn indirect_rules(c: &mut Ctx, b: &Bundle) {
 }
 
 fn event_rules(c: &mut Ctx, b: &Bundle) {
-    for f in [events::WAIT_MODE, es::EXT_WAIT_MODE] {
-        let m = at(b, f);
+    for f in [&events::WAIT_MODE, &es::EXT_WAIT_MODE] {
+        let m = at(b, *f);
         if m != 0 && BirWaitMode::from_wire(m).is_none() {
             c.fail(
                 "event_semaphore_modes",
@@ -352,8 +353,8 @@ fn mx_slot(c: &mut Ctx, b: &Bundle, f: Field) {
 
 fn mx_pe_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
     mx_slot(c, b, mx_pe::SRC);
-    for f in [mx_pe::NUM_ACTIVE_ROWS, mx_pe::NUM_ACTIVE_COLS] {
-        let v = at(b, f) as u32;
+    for f in [&mx_pe::NUM_ACTIVE_ROWS, &mx_pe::NUM_ACTIVE_COLS] {
+        let v = at(b, *f) as u32;
         if v == 0 || v > c.arch.partitions {
             c.fail(
                 "pe_active_rows_cols",
@@ -362,12 +363,12 @@ fn mx_pe_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
             );
         }
     }
-    for f in [mx_pe::ROW_GRP, mx_pe::COL_GRP] {
-        if !PE_GROUP_MASKS.contains(&at(b, f)) {
+    for f in [&mx_pe::ROW_GRP, &mx_pe::COL_GRP] {
+        if !PE_GROUP_MASKS.contains(&at(b, *f)) {
             c.fail(
                 "pe_group_mask",
                 f.offset as usize,
-                format!("{} {:#04x} is not a quadrant group mask", f.name, at(b, f)),
+                format!("{} {:#04x} is not a quadrant group mask", f.name, at(b, *f)),
             );
         }
     }
