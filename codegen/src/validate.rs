@@ -275,16 +275,16 @@ fn check_addr_inline(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, 
     }
     let a = w & ADDR_MASK;
     if let Some(d) = dtype {
-        match align_on(d.0, arch.core) {
+        match align_mask_on(d.0, arch.core) {
             None => c.fail(
                 "addr_aligned_dtype",
                 off,
                 format!("dtype {:#04x} has no alignment defined", d.0),
             ),
-            Some(al) if !aligned(a, al) => c.fail(
+            Some(mask) if a & mask != 0 => c.fail(
                 "addr_aligned_dtype",
                 off,
-                format!("address {a:#x} not {al}-byte aligned"),
+                format!("address {a:#x} not {}-byte aligned", mask + 1),
             ),
             _ => {}
         }
@@ -325,17 +325,6 @@ fn check_addr_inline(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, 
             off,
             format!("address {a:#x} is in neither the SBUF nor the PSUM window"),
         );
-    }
-}
-
-/// `a.is_multiple_of(al)`, with a mask instead of a division for the power-of-two alignments
-/// of every dtype.
-#[inline(always)]
-fn aligned(a: u32, al: u32) -> bool {
-    if al.is_power_of_two() {
-        a & (al - 1) == 0
-    } else {
-        a.is_multiple_of(al)
     }
 }
 
@@ -405,20 +394,44 @@ const LANE_ONES: u64 = 0x0001_0001_0001_0001;
 const LANE_MASK: [u64; 5] = [0, 0xFFFF, 0xFFFF_FFFF, 0xFFFF_FFFF_FFFF, u64::MAX];
 
 /// The count run of a rank-`n` TENSORnD at byte `o` as 16-bit lanes: lane `i` is
-/// `num_elem[i]`, lanes `n..` are 1. One eight-byte load that ends inside the bundle, shifted
-/// down to the run (fields lie inside the bundle: the formats' tests).
+/// `num_elem[i]`, lanes `n..` are 1 ([`lanes_at`] of [`count_read`]).
 #[inline(always)]
 fn count_lanes(b: &Bundle, o: usize, n: usize) -> u64 {
-    let n = n.min(4);
+    lanes_at(b, count_read(o, n))
+}
+
+/// Where the count run of a rank-`n` TENSORnD at byte `o` is read from: one eight-byte load at
+/// `at` that ends inside the bundle, shifted right by `shift` bits down to the run, and the
+/// mask of its `n` lanes (fields lie inside the bundle: the formats' tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct CountRead {
+    at: u8,
+    shift: u8,
+    mask: u64,
+}
+
+/// The [`CountRead`] of a rank-`n` TENSORnD at byte `o`.
+const fn count_read(o: usize, n: usize) -> CountRead {
+    let n = if n < 4 { n } else { 4 };
     let run = o + num_elem_offset(n, 0);
-    let at = run.min(56);
+    let at = if run < 56 { run } else { 56 };
+    CountRead {
+        at: at as u8,
+        shift: (8 * (run - at)) as u8,
+        mask: LANE_MASK[n],
+    }
+}
+
+/// The lanes a [`CountRead`] reads.
+#[inline(always)]
+fn lanes_at(b: &Bundle, r: CountRead) -> u64 {
+    let at = r.at as usize;
     let mut w = [0u8; 8];
     w.copy_from_slice(&b[at..at + 8]);
     let w = u64::from_le_bytes(w)
-        .checked_shr(8 * (run - at) as u32)
+        .checked_shr(r.shift as u32)
         .unwrap_or(0);
-    let m = LANE_MASK[n];
-    (w & m) | (LANE_ONES & !m)
+    (w & r.mask) | (LANE_ONES & !r.mask)
 }
 
 /// The TENSORnD at byte `o`, rank `n` ([`count_lanes`] for the counts).
@@ -456,20 +469,20 @@ fn is_indirect_at(b: &Bundle, f: &Field) -> bool {
     matches!(slot_at(b, f), Slot::Indirect { .. })
 }
 
+/// `tensorNd_valid` and the ADDR4 rules of a TENSORnD of rank `n` with start word `addr` and
+/// count lanes `lanes` ([`count_lanes`]: lanes past `n` are 1).
 #[inline(always)]
 fn check_static(
     c: &mut Ctx,
     off: usize,
-    (n, addr, num): (u8, u32, [u16; 4]),
+    (n, addr, lanes): (u8, u32, u64),
     dtype: Option<WireDtype>,
     write: bool,
 ) {
     check_addr_inline(c, off, addr, dtype, write);
     let n = n as usize;
     // The first zero lane (SWAR: a lane's top bit survives `x - 1` and `!x` only for x == 0, and
-    // a borrow only moves upwards, so the lowest flagged lane is the first zero). Lanes past
-    // `n` are 1.
-    let lanes = num.iter().rev().fold(0u64, |w, &x| w << 16 | x as u64);
+    // a borrow only moves upwards, so the lowest flagged lane is the first zero).
     let zero = lanes.wrapping_sub(LANE_ONES) & !lanes & (LANE_ONES << 15);
     if zero != 0 {
         let i = zero.trailing_zeros() as usize / 16;
@@ -521,18 +534,7 @@ fn check_slot(c: &mut Ctx, row: &SlotRow, b: &Bundle) {
                 "static tensor pattern but has indirect field",
             );
         }
-        let num = count_lanes(b, off, n as usize);
-        check_static(
-            c,
-            off,
-            (
-                n.min(4),
-                w,
-                std::array::from_fn(|i| (num >> (16 * i)) as u16),
-            ),
-            dtype,
-            row.write,
-        );
+        check_static(c, off, (n, w, lanes_at(b, row.counts)), dtype, row.write);
         return;
     }
     // The INDIRECT16B/20B arm (`slot_at`).
@@ -608,8 +610,10 @@ fn check_dtypes(c: &mut Ctx, plan: &Plan, b: &Bundle) {
     }
 }
 
-/// Per core ([`core_row`]) and wire code: `0x80 | align` for a code defined on the core
+/// Per core ([`core_row`]) and wire code: `0x80 | (align - 1)` for a code defined on the core
 /// (`WireDtype::defined_on`, `WireDtype::align`), 0 otherwise; compiled from the dtype table.
+/// Every defined alignment is a power of two (checked here), so `a % align == 0` is
+/// `a & (align - 1) == 0`.
 static DTYPE_ON: [[u8; 256]; 3] = {
     let mut t = [[0u8; 256]; 3];
     let mut k = 0;
@@ -619,7 +623,11 @@ static DTYPE_ON: [[u8; 256]; 3] = {
             let d = &WIRE_DTYPES[i];
             // `defined_on` reads the row at the code's index; code 0 is never defined.
             if i == d.code as usize && d.code != 0 && core_row(d.since) <= k {
-                t[k][i] = 0x80 | d.align;
+                assert!(
+                    d.align.is_power_of_two() && d.align <= 0x40,
+                    "a defined dtype's alignment is a power of two"
+                );
+                t[k][i] = 0x80 | (d.align - 1);
             }
             i += 1;
         }
@@ -634,9 +642,10 @@ fn defined_on(code: u8, core: CoreGen) -> bool {
     DTYPE_ON[core_row(core)][code as usize] != 0
 }
 
-/// `WireDtype(code).align(core)` ([`DTYPE_ON`]).
+/// `WireDtype(code).align(core)` less one, the mask of the address bits an aligned address
+/// leaves zero ([`DTYPE_ON`]).
 #[inline(always)]
-fn align_on(code: u8, core: CoreGen) -> Option<u32> {
+fn align_mask_on(code: u8, core: CoreGen) -> Option<u32> {
     let v = DTYPE_ON[core_row(core)][code as usize];
     (v != 0).then_some((v & 0x7F) as u32)
 }
@@ -675,8 +684,10 @@ struct DtypeRow {
 struct SlotRow {
     /// The row's byte offset.
     offset: u8,
-    /// The slot's rank `n`.
+    /// The slot's rank `n` (1..=4).
     rank: u8,
+    /// Where its count run is read from (the static arm's `num_elem[0..n]`).
+    counts: CountRead,
     /// A MEM_PATTERN union (`Kind::Mem`: the mode nibble may select the indirect arm) rather
     /// than a plain TENSORnD.
     union: bool,
@@ -703,6 +714,11 @@ const NO_DTYPE_ROW: DtypeRow = DtypeRow {
 const NO_SLOT_ROW: SlotRow = SlotRow {
     offset: 0,
     rank: 0,
+    counts: CountRead {
+        at: 0,
+        shift: 0,
+        mask: 0,
+    },
     union: false,
     dtype_at: 0,
     dtype_shift: 0,
@@ -799,9 +815,11 @@ const fn plan(fmt: &Format) -> Plan {
         if !matches!(f.role, Role::Plain) && rank != 0 {
             assert!((p.n_slots as usize) < PLAN_ROWS, "too many slot rows");
             let (dtype_at, dtype_shift, dtype_mask) = dtype_read(dtype);
+            assert!(rank <= 4, "a TENSORnD / MEM_PATTERNnD row of rank past 4");
             p.slots[p.n_slots as usize] = SlotRow {
                 offset: f.offset,
                 rank,
+                counts: count_read(f.offset as usize, rank as usize),
                 union,
                 dtype_at,
                 dtype_shift,
@@ -1610,6 +1628,7 @@ mod tests {
                         Some(SlotRow {
                             offset: f.offset,
                             rank,
+                            counts: count_read(f.offset as usize, rank as usize),
                             union,
                             dtype_at,
                             dtype_shift,
@@ -1632,7 +1651,14 @@ mod tests {
             for code in 0..=255u8 {
                 let d = WireDtype(code);
                 assert_eq!(defined_on(code, core), d.defined_on(core).is_some());
-                assert_eq!(align_on(code, core), d.align(core), "{code:#04x} {core:?}");
+                let al = d.align(core);
+                assert_eq!(align_mask_on(code, core), al.map(|a| a - 1), "{code:#04x}");
+                // The mask test is the division.
+                if let (Some(al), Some(m)) = (al, align_mask_on(code, core)) {
+                    for a in [0u32, 1, 2, 3, 4, 6, 8, 12, 16, 60, 64, 96, 0x1FFF_FFFF] {
+                        assert_eq!(a & m == 0, a.is_multiple_of(al), "{a} % {al}");
+                    }
+                }
             }
         }
     }
@@ -1667,30 +1693,6 @@ mod tests {
                         matches!(v, Value::Mem(MemSlot::Indirect(_)))
                     );
                 }
-            }
-        }
-    }
-
-    #[test]
-    fn alignment_mask_is_division() {
-        for al in 0u32..=64 {
-            for a in [
-                0u32,
-                1,
-                2,
-                3,
-                4,
-                6,
-                8,
-                12,
-                16,
-                60,
-                64,
-                96,
-                0x1FFF_FFFF,
-                u32::MAX,
-            ] {
-                assert_eq!(aligned(a, al), a.is_multiple_of(al), "{a} % {al}");
             }
         }
     }
