@@ -1983,7 +1983,10 @@ pub fn dispatch(
     admit: impl Fn(&Case) -> bool,
 ) -> Result<Dispatch, SelectError> {
     let mut taken = None;
-    for c in r.cases.iter().filter(|c| c.possible_on(q.target)) {
+    // `possible_on` and the conditions in one pass: a case's target conditions precede every
+    // condition that reads an operand fact (a table invariant, tested), so a case for another
+    // target fails on its `On` before anything could report a missing fact.
+    for c in r.cases.iter().filter(|c| c.min.admits(q.target)) {
         let mut holds = true;
         for w in c.when {
             if !test(r, q, q.engine, w).map_err(|n| n.of(r.name))? {
@@ -2238,6 +2241,34 @@ fn test(r: &Row, q: &SelectQuery, engine: Option<Engine>, w: &When) -> Result<bo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The invariant `dispatch`'s single pass rests on: within a case, no condition that reads
+    /// an operand fact (and could find it missing) precedes a target condition.
+    #[test]
+    fn target_conditions_come_before_operand_facts() {
+        for r in ROWS {
+            for c in r.cases {
+                let first_fact = c.when.iter().position(|w| {
+                    matches!(
+                        w,
+                        When::Alu(_)
+                            | When::AllDtypes(_)
+                            | When::AnyDtype(_)
+                            | When::DtypeChanges
+                            | When::WideDst
+                    )
+                });
+                let last_on = c.when.iter().rposition(|w| matches!(w, When::On(_)));
+                if let (Some(f), Some(o)) = (first_fact, last_on) {
+                    assert!(
+                        o < f,
+                        "{}: a target condition after an operand fact",
+                        r.name
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn every_row_ends_with_an_unconditional_case() {
