@@ -292,7 +292,7 @@ fn check_addr_inline(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, 
     if arch.in_psum(a) {
         // A custom model with a zero stride has no partitions: the whole offset is checked.
         let rel = a.wrapping_sub(arch.psum_base); // in_psum wraps the same way
-        let in_part = split_by_stride(rel, arch.psum_partition_stride).map_or(rel, |(r, _)| r);
+        let in_part = in_partition(rel, arch.psum_partition_stride);
         if in_part >= arch.psum_active_bytes {
             c.fail(
                 "addr_in_psum_partition",
@@ -311,7 +311,7 @@ fn check_addr_inline(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, 
             );
         }
     } else if arch.in_sbuf(a) {
-        let in_part = split_by_stride(a, arch.sbuf_partition_stride).map_or(a, |(r, _)| r);
+        let in_part = in_partition(a, arch.sbuf_partition_stride);
         if in_part >= arch.sbuf_active_bytes {
             c.fail(
                 "addr_in_sbuf_partition",
@@ -568,44 +568,43 @@ fn check_slot(c: &mut Ctx, row: &SlotRow, b: &Bundle) {
     }
 }
 
+/// The dtype rows of a plan: each row's codes (the byte, or the two nibbles of a
+/// `DTYPE_PAIR`) are looked up in one pass, and only a row that fails reaches its role's
+/// diagnostic.
 #[inline(always)]
 fn check_dtypes(c: &mut Ctx, plan: &Plan, b: &Bundle) {
     let core = c.arch.core;
     for row in &plan.dtypes[..plan.n_dtypes as usize] {
         let off = row.offset as usize;
         let v = b[off];
+        // A pair's nibbles; a single byte is read twice.
+        let pair = row.role == DtypeRole::Pair;
+        let (lo, hi) = if pair { (v & 0xF, v >> 4) } else { (v, v) };
+        let defined = defined_on(lo, core) & defined_on(hi, core);
+        let fp32r_in = row.role == DtypeRole::In && v == WIRE_FP32R;
+        if defined & !fp32r_in {
+            continue;
+        }
         match row.role {
-            DtypeRole::Threshold if !defined_on(v, core) => {
-                c.fail(
-                    "d3_dropout_threshold_dtype_check",
-                    off,
-                    format!("threshold dtype {v:#04x} is not defined"),
-                );
-            }
-            DtypeRole::Threshold => {}
-            DtypeRole::Pair => {
-                if !defined_on(v & 0xF, core) || !defined_on(v >> 4, core) {
-                    c.fail(
-                        "valid_dtype",
-                        off,
-                        format!("dtype pair {v:#04x} holds an undefined code"),
-                    );
-                }
-            }
-            role => {
-                if !defined_on(v, core) {
-                    c.fail(
-                        "valid_dtype",
-                        off,
-                        format!(
-                            "{} {v:#04x} is not a defined dtype on {}",
-                            row.name, c.arch.target
-                        ),
-                    );
-                } else if role == DtypeRole::In && v == WIRE_FP32R {
-                    c.fail("valid_dtype", off, "FP32R is an output-only dtype");
-                }
-            }
+            DtypeRole::Threshold => c.fail(
+                "d3_dropout_threshold_dtype_check",
+                off,
+                format!("threshold dtype {v:#04x} is not defined"),
+            ),
+            DtypeRole::Pair => c.fail(
+                "valid_dtype",
+                off,
+                format!("dtype pair {v:#04x} holds an undefined code"),
+            ),
+            _ if !defined => c.fail(
+                "valid_dtype",
+                off,
+                format!(
+                    "{} {v:#04x} is not a defined dtype on {}",
+                    row.name, c.arch.target
+                ),
+            ),
+            _ => c.fail("valid_dtype", off, "FP32R is an output-only dtype"),
         }
     }
 }
@@ -946,7 +945,7 @@ fn start_active(c: &mut Ctx, b: &Bundle, src: &Field, active: Field) {
     } else {
         (a, c.arch.sbuf_partition_stride)
     };
-    let part = split_by_stride(rel, stride).map_or(0, |(_, p)| p);
+    let part = partition_of(rel, stride);
     let act = active.get_u8(b) as u32;
     if part + act > c.arch.partitions {
         c.fail(
@@ -1298,7 +1297,7 @@ fn dma_indirect_rules(c: &mut Ctx, b: &Bundle) {
     }
     if idx & REG_BIT == 0 {
         let part =
-            split_by_stride(idx & ADDR_MASK, c.arch.sbuf_partition_stride).map_or(0, |(_, p)| p);
+            partition_of(idx & ADDR_MASK, c.arch.sbuf_partition_stride);
         if c.arch.in_sbuf(idx & ADDR_MASK) && part + channels as u32 > c.arch.partitions {
             c.fail(
                 RULE,
@@ -1368,12 +1367,28 @@ fn reserved_in(uncovered: &[u64; 8], b: &Bundle) -> Option<usize> {
 
 /// `a % stride` and `a / stride` for a partition stride, `None` for a zero stride (a mask and a
 /// shift for the power-of-two strides of every target, a division only for a custom model).
-#[inline(always)]
+#[cfg(test)]
 fn split_by_stride(a: u32, stride: u32) -> Option<(u32, u32)> {
-    if stride.is_power_of_two() {
-        Some((a & (stride - 1), a >> stride.trailing_zeros()))
+    Some((a.checked_rem(stride)?, a.checked_div(stride)?))
+}
+
+/// The in-partition offset `a % stride`, or `a` itself for a zero stride (a model without
+/// partitions): a mask for the power-of-two strides of every target (`stride & (stride - 1)`
+/// is zero for those and for 0, whose mask keeps every bit), a division only for a custom model.
+#[inline(always)]
+fn in_partition(a: u32, stride: u32) -> u32 {
+    let mask = stride.wrapping_sub(1);
+    if stride & mask == 0 { a & mask } else { a % stride }
+}
+
+/// The partition `a / stride`, or 0 for a zero stride: a shift for the power-of-two strides.
+#[inline(always)]
+fn partition_of(a: u32, stride: u32) -> u32 {
+    if stride & stride.wrapping_sub(1) == 0 {
+        // A zero stride shifts by 32: no bit is left.
+        a.checked_shr(stride.trailing_zeros()).unwrap_or(0)
     } else {
-        Some((a.checked_rem(stride)?, a.checked_div(stride)?))
+        a / stride
     }
 }
 
@@ -1712,6 +1727,9 @@ mod tests {
             ] {
                 let want = a.checked_rem(stride).zip(a.checked_div(stride));
                 assert_eq!(split_by_stride(a, stride), want, "{a} / {stride}");
+                // The fast forms, with the zero-stride defaults their callers use.
+                assert_eq!(in_partition(a, stride), want.map_or(a, |(r, _)| r));
+                assert_eq!(partition_of(a, stride), want.map_or(0, |(_, p)| p));
             }
         }
     }

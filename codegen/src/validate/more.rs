@@ -114,7 +114,7 @@ fn gather_xpose_rules(c: &mut Ctx, b: &Bundle) {
     }
     if idx & REG_BIT == 0 && c.arch.in_sbuf(idx & ADDR_MASK) {
         let stride = c.arch.sbuf_partition_stride;
-        let part = super::split_by_stride(idx & ADDR_MASK, stride).map_or(0, |(_, p)| p);
+        let part = super::partition_of(idx & ADDR_MASK, stride);
         if part + GATHER_XPOSE_IDX_CHANNELS as u32 > c.arch.partitions {
             c.fail(
                 RULE,
