@@ -1296,8 +1296,7 @@ fn dma_indirect_rules(c: &mut Ctx, b: &Bundle) {
         d.rule = RULE;
     }
     if idx & REG_BIT == 0 {
-        let part =
-            partition_of(idx & ADDR_MASK, c.arch.sbuf_partition_stride);
+        let part = partition_of(idx & ADDR_MASK, c.arch.sbuf_partition_stride);
         if c.arch.in_sbuf(idx & ADDR_MASK) && part + channels as u32 > c.arch.partitions {
             c.fail(
                 RULE,
@@ -1378,7 +1377,11 @@ fn split_by_stride(a: u32, stride: u32) -> Option<(u32, u32)> {
 #[inline(always)]
 fn in_partition(a: u32, stride: u32) -> u32 {
     let mask = stride.wrapping_sub(1);
-    if stride & mask == 0 { a & mask } else { a % stride }
+    if stride & mask == 0 {
+        a & mask
+    } else {
+        a % stride
+    }
 }
 
 /// The partition `a / stride`, or 0 for a zero stride: a shift for the power-of-two strides.
@@ -1673,6 +1676,46 @@ mod tests {
                     for a in [0u32, 1, 2, 3, 4, 6, 8, 12, 16, 60, 64, 96, 0x1FFF_FFFF] {
                         assert_eq!(a & m == 0, a.is_multiple_of(al), "{a} % {al}");
                     }
+                }
+            }
+        }
+    }
+
+    /// The compiled reads of every plan's slot rows (the count run, the governing dtype) read
+    /// what the field table and the decoder read, on random bundles and on bundles one byte
+    /// away from them.
+    #[test]
+    fn plan_rows_read_what_the_decoder_reads() {
+        use crate::tensor::TensorSlot;
+        let mut bundles = random_bundles();
+        let edited: Vec<Bundle> = bundles
+            .iter()
+            .enumerate()
+            .map(|(k, b)| {
+                let mut e = *b;
+                e[4 + k % 60] ^= 0x80;
+                e
+            })
+            .collect();
+        bundles.extend(edited);
+        for (fmt, plan) in &LAYOUTS {
+            for row in &plan.slots[..plan.n_slots as usize] {
+                let f = fmt
+                    .fields
+                    .iter()
+                    .find(|f| f.offset == row.offset)
+                    .expect("a slot row is a field of its table");
+                let dt = match f.role {
+                    Role::Src(d) | Role::Dst(d) => d,
+                    Role::Plain => panic!("{}: a plain row in the slot plan", f.name),
+                };
+                for b in &bundles {
+                    let t = TensorSlot::read(&b[f.range()], row.rank as usize);
+                    let want = t.num.iter().rev().fold(0u64, |w, &x| w << 16 | x as u64);
+                    assert_eq!(lanes_at(b, row.counts), want, "{} {}", fmt.mnemonic, f.name);
+                    let code = (b[row.dtype_at as usize] >> row.dtype_shift) & row.dtype_mask;
+                    let got = (row.dtype_mask != 0).then_some(WireDtype(code));
+                    assert_eq!(got, slot_dtype(b, dt), "{} {}", fmt.mnemonic, f.name);
                 }
             }
         }

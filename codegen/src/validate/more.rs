@@ -37,7 +37,7 @@ fn sb2sb_rules(c: &mut Ctx, b: &Bundle) {
     active_range(c, b, co::ACTIVE);
     start_active(c, b, &co::SRC, co::ACTIVE);
     for f in [&co::SRC, &co::DST] {
-        if let Some(n) = slot_count_at(b, &f)
+        if let Some(n) = slot_count_at(b, f)
             && n > SB2SB_MAX_ELEMENTS
         {
             c.fail(
