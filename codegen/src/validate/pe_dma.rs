@@ -40,19 +40,30 @@ fn u16_at(b: &Bundle, f: Field) -> u16 {
 /// The rules of an opcode of this group (`None` for any other opcode; the rules of a PE
 /// bundle read the target's layout, which they are handed).
 pub(super) const fn rules_of(op: u8) -> Option<Rules> {
-    match op {
-        0x01 | 0x02 => Some(pe_rules),
-        0xB8 => Some(|c, _, b| direct2d_rules(c, b)),
-        0xBB => Some(|c, _, b| indirect_rules(c, b)),
-        0xA0 => Some(|c, _, b| event_rules(c, b)),
-        0x09 | 0x0A => Some(mx_pe_rules),
-        0xE3 => Some(|c, _, b| quantize_rules(c, b)),
-        _ => None,
+    use crate::formats::{
+        DMA_DIRECT2D, DMA_INDIRECT, EVENT_SEMAPHORE, LDWEIGHTS, LDWEIGHTS_MX, MATMUL, MATMUL_MX,
+        QUANTIZE_MX,
+    };
+    // The per-target PE layouts share their opcodes with these (`pe_dma::TARGET_LAYOUTS`).
+    if op == LDWEIGHTS.opcode || op == MATMUL.opcode {
+        Some(pe_rules)
+    } else if op == DMA_DIRECT2D.opcode {
+        Some(|c, _, b| direct2d_rules(c, b))
+    } else if op == DMA_INDIRECT.opcode {
+        Some(|c, _, b| indirect_rules(c, b))
+    } else if op == EVENT_SEMAPHORE.opcode {
+        Some(|c, _, b| event_rules(c, b))
+    } else if op == LDWEIGHTS_MX.opcode || op == MATMUL_MX.opcode {
+        Some(mx_pe_rules)
+    } else if op == QUANTIZE_MX.opcode {
+        Some(|c, _, b| quantize_rules(c, b))
+    } else {
+        None
     }
 }
 
 fn pe_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
-    let mm_bundle = fmt.opcode == 0x02;
+    let mm_bundle = fmt.opcode == crate::formats::MATMUL.opcode;
     // References to the rows (a copy of a row is 64 bytes).
     let (rows, cols, row, col, src) = if mm_bundle {
         (
@@ -372,7 +383,7 @@ fn mx_pe_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
             );
         }
     }
-    if fmt.opcode != 0x0A {
+    if fmt.opcode != crate::formats::MATMUL_MX.opcode {
         return;
     }
     let flags = at(b, mx_pe::PSUM_ACCUMULATE_FLAGS);
