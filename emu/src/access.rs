@@ -26,6 +26,8 @@
 //! it is a partial tile (zero read, dropped write). Both rules are enforced in
 //! `offsets.rs`; an address past the allocation end is handled in `data.rs`.
 
+use smallvec::SmallVec;
+
 use crate::error::{EmuError, Result};
 use crate::view::{View, is_permutation};
 
@@ -351,6 +353,15 @@ impl Access {
     /// The tile shape: the variable extents in enumeration order. Fails when the
     /// order is not a permutation or a bound pair is inverted.
     pub fn tile_shape(&self, op: &'static str) -> Result<Vec<usize>> {
+        Ok(self.order_and_tile_shape(op)?.1.into_vec())
+    }
+
+    /// The enumeration order and the tile shape ([`Access::tile_shape`]) in inline storage
+    /// for the ranks every workload has (the offsets plan asks once per op call).
+    pub(crate) fn order_and_tile_shape(
+        &self,
+        op: &'static str,
+    ) -> Result<(SmallVec<[usize; 8]>, SmallVec<[usize; 8]>)> {
         let n = self.num_vars();
         if self.space.upper.len() != n {
             return Err(EmuError::invalid(
@@ -361,14 +372,20 @@ impl Access {
                 ),
             ));
         }
-        let order = self.enumeration_order();
-        if !is_permutation(&order, n) {
-            return Err(EmuError::invalid(
-                op,
-                format!("order {order:?} is not a permutation of the {n} variables"),
-            ));
-        }
-        order
+        let order: SmallVec<[usize; 8]> = match &self.order {
+            // The identity is a permutation.
+            None => (0..n).collect(),
+            Some(order) => {
+                if !is_permutation(order, n) {
+                    return Err(EmuError::invalid(
+                        op,
+                        format!("order {order:?} is not a permutation of the {n} variables"),
+                    ));
+                }
+                order.iter().copied().collect()
+            }
+        };
+        let shape = order
             .iter()
             .map(|&v| {
                 let (lo, hi) = (self.space.lower[v], self.space.upper[v]);
@@ -382,7 +399,8 @@ impl Access {
                     .and_then(|e| usize::try_from(e).ok())
                     .ok_or_else(|| EmuError::overflow(op, format!("the extent of variable {v}")))
             })
-            .collect()
+            .collect::<Result<_>>()?;
+        Ok((order, shape))
     }
 
     /// Number of points (tile elements).

@@ -1,8 +1,9 @@
 //! The one data primitive: read or write a list of element offsets of an allocation.
 //!
 //! Every byte the emulator moves between an allocation and a tile goes through
-//! [`read`] or [`write`] (index values included: `offsets.rs` reads them with [`read`]
-//! too). The offsets come as an [`OffsetList`]:
+//! [`read`] or [`write`], and every index value the offsets pipeline reads through
+//! [`element`] (one element, with [`read`]'s rule for an element outside the allocation).
+//! The offsets come as an [`OffsetList`]:
 //!
 //! - [`OffsetList::Contiguous`]: one run of `len` elements from `start` (the "no
 //!   offsets" case of the seed's proposal (a));
@@ -138,23 +139,46 @@ fn read_run(mem: &[u8], n: usize, esize: usize, start: i64, len: usize, out: &mu
         Some((lo, hi, skip)) => {
             let head = skip * esize;
             let body = (hi - lo) * esize;
-            out[..head].fill(0);
+            // A run inside the allocation (the usual case) has no zero head or tail.
+            if head != 0 {
+                out[..head].fill(0);
+            }
             out[head..head + body].copy_from_slice(&mem[lo * esize..hi * esize]);
-            out[head + body..].fill(0);
+            if head + body != out.len() {
+                out[head + body..].fill(0);
+            }
         }
     }
 }
 
+/// The element index of offset `s` in an allocation of `n` elements, or `None` outside it.
+/// A negative offset or [`SKIP`] converts to a huge `u64` and fails the single bounds
+/// comparison.
+#[inline(always)]
+fn in_allocation(s: i64, n: usize) -> Option<usize> {
+    let i = s as u64;
+    (i < n as u64).then_some(i as usize)
+}
+
+/// The bytes of the element at `offset` (element size `esize`) of an allocation's bytes
+/// `mem`, or `None` when it lies outside the allocation, where [`read`] reads zero bytes:
+/// the one-element read of the offsets pipeline's index values.
+#[inline]
+pub fn element(mem: &[u8], esize: usize, offset: i64) -> Option<&[u8]> {
+    // Inside the allocation exactly when the whole element is: `offset < len / esize`
+    // (without the division).
+    let i = usize::try_from(offset).ok()?.checked_mul(esize)?;
+    mem.get(i..i.checked_add(esize)?)
+}
+
 /// One element per offset. Specialised per element size: this is the general path's
-/// inner loop, so it avoids per-element slice bookkeeping. A negative offset or
-/// [`SKIP`] converts to a huge `u64` and fails the single bounds comparison.
+/// inner loop, so it avoids per-element slice bookkeeping.
 fn read_points(mem: &[u8], n: usize, esize: usize, starts: &[i64], out: &mut [u8]) {
     macro_rules! points {
         ($w:expr) => {
             for (&s, o) in starts.iter().zip(out.chunks_exact_mut($w)) {
-                let i = s as u64;
-                if i < n as u64 {
-                    let i = i as usize * $w;
+                if let Some(i) = in_allocation(s, n) {
+                    let i = i * $w;
                     o.copy_from_slice(&mem[i..i + $w]);
                 } else {
                     o.fill(0);

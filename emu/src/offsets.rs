@@ -64,11 +64,14 @@
 //! affine arithmetic that could overflow) happens in [`Plan::new`], before either path,
 //! and only for non-empty spaces.
 
+use smallvec::{SmallVec, smallvec};
+
 use crate::access::{Access, OobMode};
 use crate::data::{self, OffsetList, SKIP};
 use crate::dtype::DType;
 use crate::error::{EmuError, Result};
 use crate::memory::{AllocId, Memory};
+use crate::view::View;
 
 /// Which offsets path to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -147,10 +150,14 @@ impl Offsets {
     }
 }
 
+/// Per-position storage: inline for the ranks every workload has (a plan is built per op
+/// call, so its vectors stay off the heap), spilling to the heap beyond.
+type Pos<T> = SmallVec<[T; 8]>;
+
 /// A dense affine expression over the enumeration positions.
 #[derive(Debug, Clone)]
 struct Dense {
-    coef: Vec<i64>,
+    coef: Pos<i64>,
     constant: i64,
 }
 
@@ -175,7 +182,7 @@ struct IndDim {
     /// Which index view is read.
     view: usize,
     /// The index-view coordinates (for error messages).
-    at: Vec<Dense>,
+    at: SmallVec<[Dense; 2]>,
     /// The element offset of the index read, within the index view's allocation.
     iv_addr: Dense,
 }
@@ -184,6 +191,51 @@ struct IndDim {
 struct IndexViewPlan {
     alloc: AllocId,
     dtype: DType,
+    /// How its elements decode.
+    codec: IndexCodec,
+}
+
+/// An integer index dtype's `to_i64(load(bytes))` compiled once per plan to a width and a
+/// sign (stage A decodes one value per point and indirect dimension; the dtype's own
+/// conversion dispatches on the dtype each time). A unit test checks it against the
+/// dtype's conversion for every integer dtype.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct IndexCodec {
+    /// Element size in bytes (1, 2, 4 or 8).
+    size: usize,
+    /// Two's complement (else unsigned; a u64 above `i64::MAX` saturates).
+    signed: bool,
+}
+
+impl IndexCodec {
+    /// The codec of an integer dtype.
+    fn of(dt: DType) -> IndexCodec {
+        IndexCodec {
+            size: dt.size(),
+            signed: dt.is_signed_integer(),
+        }
+    }
+
+    /// The value of the element whose bytes start `c` (at least `size` of them).
+    #[inline(always)]
+    fn decode(self, c: &[u8]) -> i64 {
+        let (bits, width) = match (self.size, c) {
+            (1, [a, ..]) => (u64::from(*a), 8),
+            (2, [a, b, ..]) => (u64::from(u16::from_le_bytes([*a, *b])), 16),
+            (4, [a, b, x, y, ..]) => (u64::from(u32::from_le_bytes([*a, *b, *x, *y])), 32),
+            (_, [a, b, x, y, z, w, u, v, ..]) => {
+                (u64::from_le_bytes([*a, *b, *x, *y, *z, *w, *u, *v]), 64)
+            }
+            // Integer elements are 1, 2, 4 or 8 bytes and `c` holds one.
+            _ => (0, 64),
+        };
+        if self.signed {
+            let shift = 64 - width;
+            ((bits << shift) as i64) >> shift
+        } else {
+            i64::try_from(bits).unwrap_or(i64::MAX)
+        }
+    }
 }
 
 /// A validated, compiled access, ready to produce offsets by either path.
@@ -192,16 +244,16 @@ pub struct Plan {
     op: &'static str,
     num_points: usize,
     /// Extent and lower bound per enumeration position.
-    ext: Vec<usize>,
-    lo: Vec<i64>,
+    ext: Pos<usize>,
+    lo: Pos<i64>,
     base: i64,
     source_alloc: AllocId,
     source_dtype: DType,
-    pure: Vec<PureDim>,
-    ind: Vec<IndDim>,
-    index_views: Vec<IndexViewPlan>,
+    pure: SmallVec<[PureDim; 4]>,
+    ind: SmallVec<[IndDim; 4]>,
+    index_views: SmallVec<[IndexViewPlan; 4]>,
     /// Positions the indirect dimensions depend on, ascending.
-    dep: Vec<usize>,
+    dep: Pos<usize>,
     /// Number of points of the dependent sub-space.
     dep_points: usize,
     /// Positions `run_start..` form the blocked path's contiguous run.
@@ -213,13 +265,12 @@ impl Plan {
     /// Validates `access` against `mem` and compiles it. `op` names the op in errors.
     pub fn new(mem: &Memory, access: &Access, op: &'static str) -> Result<Plan> {
         let nvars = access.num_vars();
-        let ext = access.tile_shape(op)?;
-        let order = access.enumeration_order();
-        let mut pos_of_var = vec![0usize; nvars];
+        let (order, ext) = access.order_and_tile_shape(op)?;
+        let mut pos_of_var: Pos<usize> = smallvec![0usize; nvars];
         for (p, &v) in order.iter().enumerate() {
             pos_of_var[v] = p;
         }
-        let lo: Vec<i64> = order.iter().map(|&v| access.space.lower[v]).collect();
+        let lo: Pos<i64> = order.iter().map(|&v| access.space.lower[v]).collect();
         let num_points = ext
             .iter()
             .try_fold(1usize, |a, &e| a.checked_mul(e))
@@ -241,7 +292,7 @@ impl Plan {
 
         // `what(d)` names the expression in an error; it is only formatted on failure.
         let dense = |a: &crate::access::Affine, what: &dyn Fn() -> String| -> Result<Dense> {
-            let mut coef = vec![0i64; nvars];
+            let mut coef: Pos<i64> = smallvec![0i64; nvars];
             for &(v, c) in &a.terms {
                 let p = *pos_of_var.get(v).ok_or_else(|| {
                     EmuError::invalid(op, format!("{} uses variable {v} of {nvars}", what()))
@@ -256,7 +307,8 @@ impl Plan {
             })
         };
 
-        let mut index_views = Vec::with_capacity(access.index_views.len());
+        let mut index_views: SmallVec<[IndexViewPlan; 4]> =
+            SmallVec::with_capacity(access.index_views.len());
         for (k, iv) in access.index_views.iter().enumerate() {
             if !iv.dtype().is_integer() {
                 return Err(EmuError::dtype(
@@ -271,11 +323,12 @@ impl Plan {
             index_views.push(IndexViewPlan {
                 alloc: iv.alloc(),
                 dtype: iv.dtype(),
+                codec: IndexCodec::of(iv.dtype()),
             });
         }
 
-        let mut pure = Vec::new();
-        let mut ind = Vec::new();
+        let mut pure: SmallVec<[PureDim; 4]> = SmallVec::new();
+        let mut ind: SmallVec<[IndDim; 4]> = SmallVec::new();
         for (d, sub) in access.subscripts.iter().enumerate() {
             let stride = source.strides()[d];
             let extent = i64::try_from(source.shape()[d])
@@ -314,12 +367,12 @@ impl Plan {
                         .at
                         .iter()
                         .map(|a| dense(a, &|| format!("the index expression of dimension {d}")))
-                        .collect::<Result<Vec<Dense>>>()?;
+                        .collect::<Result<SmallVec<[Dense; 2]>>>()?;
                     // Element offset of the index read: an affine function too.
                     let ovf =
                         || EmuError::overflow(op, format!("the index address of dimension {d}"));
                     let mut iv_addr = Dense {
-                        coef: vec![0; nvars],
+                        coef: smallvec![0; nvars],
                         constant: iv.offset(),
                     };
                     for (a, &s) in at.iter().zip(iv.strides()) {
@@ -383,9 +436,75 @@ impl Plan {
             }
         }
 
+        Ok(Plan::finish(
+            op,
+            num_points,
+            (ext, lo),
+            source,
+            pure,
+            ind,
+            index_views,
+        ))
+    }
+
+    /// [`Plan::new`] of `Access::direct(view)` (every element of the view, row-major), built
+    /// from the view without going through an access (a transfer's plain-view side); the
+    /// same checks in the same order, and the same plan (a unit test compares the two).
+    pub(crate) fn of_view(mem: &Memory, view: &View, op: &'static str) -> Result<Plan> {
+        let ext: Pos<usize> = view.shape().iter().copied().collect();
+        let n = ext.len();
+        let lo: Pos<i64> = smallvec![0; n];
+        let num_points = ext
+            .iter()
+            .try_fold(1usize, |a, &e| a.checked_mul(e))
+            .ok_or_else(|| EmuError::overflow(op, "the number of points of an access"))?;
+        EmuError::check_elements(op, "the access", num_points)?;
+        mem.bytes(view.alloc())?;
+        let mut pure: SmallVec<[PureDim; 4]> = SmallVec::with_capacity(n);
+        for d in 0..n {
+            let extent = i64::try_from(view.shape()[d])
+                .map_err(|_| EmuError::overflow(op, format!("the extent of dimension {d}")))?;
+            // The subscript of dimension d is the bare variable d.
+            let mut coef: Pos<i64> = smallvec![0; n];
+            coef[d] = 1;
+            pure.push(PureDim {
+                stride: view.strides()[d],
+                extent,
+                coord: Dense { coef, constant: 0 },
+                static_in_range: false,
+            });
+        }
+        if num_points > 0 {
+            for pd in &mut pure {
+                let (min, max) = range(&pd.coord, &lo, &ext)
+                    .ok_or_else(|| EmuError::overflow(op, "a direct subscript"))?;
+                pd.static_in_range = min >= 0 && max < pd.extent;
+            }
+        }
+        Ok(Plan::finish(
+            op,
+            num_points,
+            (ext, lo),
+            view,
+            pure,
+            SmallVec::new(),
+            SmallVec::new(),
+        ))
+    }
+
+    /// The dependent sub-space and the blocked run of a compiled access, and the plan.
+    fn finish(
+        op: &'static str,
+        num_points: usize,
+        (ext, lo): (Pos<usize>, Pos<i64>),
+        source: &View,
+        pure: SmallVec<[PureDim; 4]>,
+        ind: SmallVec<[IndDim; 4]>,
+        index_views: SmallVec<[IndexViewPlan; 4]>,
+    ) -> Plan {
         // Dependent positions: everything an indirect dimension's coordinate depends on.
-        let npos = nvars;
-        let mut is_dep = vec![false; npos];
+        let npos = ext.len();
+        let mut is_dep: Pos<bool> = smallvec![false; npos];
         for idim in &ind {
             for (p, dep) in is_dep.iter_mut().enumerate() {
                 if idim.direct.coef[p] != 0 || idim.at.iter().any(|a| a.coef[p] != 0) {
@@ -393,7 +512,7 @@ impl Plan {
                 }
             }
         }
-        let dep: Vec<usize> = (0..npos).filter(|&p| is_dep[p]).collect();
+        let dep: Pos<usize> = (0..npos).filter(|&p| is_dep[p]).collect();
         let dep_points = dep.iter().map(|&p| ext[p]).product::<usize>();
 
         // The blocked run: the longest innermost suffix of non-dependent positions that
@@ -430,7 +549,7 @@ impl Plan {
             run_start = p;
         }
 
-        Ok(Plan {
+        Plan {
             op,
             num_points,
             ext,
@@ -445,7 +564,7 @@ impl Plan {
             dep_points,
             run_start,
             run_len,
-        })
+        }
     }
 
     /// Number of points (tile elements).
@@ -499,12 +618,12 @@ impl Plan {
                 num_points: 0,
             });
         }
-        let all: Vec<usize> = (0..self.ext.len()).collect();
-        let (sub, outer, run): (Vec<usize>, Vec<usize>, usize) = match path {
+        let all: Pos<usize> = (0..self.ext.len()).collect();
+        let (sub, outer, run): (Pos<usize>, Pos<usize>, usize) = match path {
             Path::General => {
                 // With no indirect dimension there is nothing to resolve per point.
                 let sub = if self.ind.is_empty() {
-                    Vec::new()
+                    Pos::new()
                 } else {
                     all.clone()
                 };
@@ -533,55 +652,34 @@ impl Plan {
         if self.ind.is_empty() {
             return Ok(vec![0; k_points]);
         }
-        // Pass 1: where each index value lives, then read them all through the data
-        // primitive (one list per indirect dimension; shared views are simply read
-        // once per dimension that uses them).
-        let bank: Vec<&Dense> = self.ind.iter().map(|d| &d.iv_addr).collect();
-        let mut addrs: Vec<Vec<i64>> = (0..self.ind.len())
-            .map(|_| Vec::with_capacity(k_points))
-            .collect();
-        odometer(sub, &self.ext, &self.lo, &bank, |vals| {
-            for (a, &v) in addrs.iter_mut().zip(vals) {
-                a.push(v);
-            }
-        });
-        let mut values: Vec<Vec<i64>> = Vec::with_capacity(self.ind.len());
-        for (idim, a) in self.ind.iter().zip(&addrs) {
+        // One pass over the sub-space in enumeration order, so the first error found is
+        // the first in the whole space. Per point and indirect dimension: where the index
+        // value lives and the direct part (two expressions of one bank), the value read
+        // through the data primitive (an element outside the allocation reads as zero),
+        // the coordinate, its bound and its contribution.
+        let mut bank: SmallVec<[&Dense; 4]> = SmallVec::with_capacity(2 * self.ind.len());
+        let mut reads: SmallVec<[(&[u8], IndexCodec, i64, i64); 2]> = SmallVec::new();
+        for idim in &self.ind {
+            bank.push(&idim.iv_addr);
+            bank.push(&idim.direct);
             let iv = &self.index_views[idim.view];
-            let dt = iv.dtype;
-            let es = dt.size();
-            let mut bytes = vec![0u8; k_points * es];
-            data::read(
-                mem.bytes(iv.alloc)?,
-                es,
-                OffsetList::Runs { starts: a, run: 1 },
-                &mut bytes,
-            )?;
-            // Integer dtype checked in `Plan::new`; u64 above i64::MAX saturates (and is
-            // then out of bounds), never wraps.
-            values.push(
-                bytes
-                    .chunks_exact(es)
-                    .map(|c| dt.to_i64(dt.load(c)).unwrap_or(i64::MAX))
-                    .collect(),
-            );
+            reads.push((mem.bytes(iv.alloc)?, iv.codec, idim.extent, idim.stride));
         }
-        drop(addrs);
-
-        // Pass 2: coordinates, bounds, contributions, in enumeration order so the first
-        // error found is the first in the whole space.
-        let bank: Vec<&Dense> = self.ind.iter().map(|d| &d.direct).collect();
-        let dims: Vec<(i64, i64)> = self.ind.iter().map(|d| (d.extent, d.stride)).collect();
-        let mut table = Vec::with_capacity(k_points);
+        let mut table = vec![0i64; k_points];
         let mut first_error: Option<(usize, usize, i64, i64)> = None;
+        let mut k = 0;
         odometer(sub, &self.ext, &self.lo, &bank, |vals| {
             if first_error.is_some() {
                 return;
             }
-            let k = table.len();
             let mut contrib: i64 = 0;
-            for (j, (&(extent, stride), &direct)) in dims.iter().zip(vals).enumerate() {
-                let value = values[j][k];
+            for (j, (&(bytes, codec, extent, stride), pair)) in
+                reads.iter().zip(vals.chunks_exact(2)).enumerate()
+            {
+                let (addr, direct) = (pair[0], pair[1]);
+                // Integer dtype checked in `Plan::new`; u64 above i64::MAX saturates (and
+                // is then out of bounds), never wraps.
+                let value = data::element(bytes, codec.size, addr).map_or(0, |c| codec.decode(c));
                 let coord = direct.checked_add(value);
                 match coord {
                     Some(c) if c >= 0 && c < extent => {
@@ -604,7 +702,10 @@ impl Plan {
                     },
                 }
             }
-            table.push(contrib);
+            if let Some(slot) = table.get_mut(k) {
+                *slot = contrib;
+            }
+            k += 1;
         });
         if let Some((k, j, value, coordinate)) = first_error {
             return Err(self.oob_error(mem, sub, k, j, value, coordinate));
@@ -670,10 +771,10 @@ impl Plan {
         let npos = self.ext.len();
         // Bank slot 0: base + contributions of the statically in-range direct dims.
         let mut stat = Dense {
-            coef: vec![0; npos],
+            coef: smallvec![0; npos],
             constant: self.base,
         };
-        let mut dynamic: Vec<&PureDim> = Vec::new();
+        let mut dynamic: SmallVec<[&PureDim; 4]> = SmallVec::new();
         for pd in &self.pure {
             if pd.static_in_range {
                 // Cannot overflow at points of the space: every such term is inside the
@@ -691,7 +792,7 @@ impl Plan {
         }
         // Bank slot 1: the row-major index of the sub-space point.
         let mut kidx = Dense {
-            coef: vec![0; npos],
+            coef: smallvec![0; npos],
             constant: 0,
         };
         let mut radix: i64 = 1;
@@ -700,7 +801,7 @@ impl Plan {
             kidx.constant = kidx.constant.wrapping_sub(radix.wrapping_mul(self.lo[p]));
             radix = radix.wrapping_mul(self.ext[p] as i64);
         }
-        let mut bank: Vec<&Dense> = vec![&stat, &kidx];
+        let mut bank: SmallVec<[&Dense; 6]> = smallvec![&stat, &kidx];
         bank.extend(dynamic.iter().map(|pd| &pd.coord));
         let n_outer: usize = outer.iter().map(|&p| self.ext[p]).product();
         let mut starts = Vec::with_capacity(n_outer);
@@ -795,11 +896,11 @@ fn odometer_n<const M: usize>(
         f(&vals);
         return;
     }
-    let exts: Vec<usize> = positions.iter().map(|&p| ext[p]).collect();
+    let exts: Pos<usize> = positions.iter().map(|&p| ext[p]).collect();
     if exts.contains(&0) {
         return;
     }
-    let steps: Vec<[i64; M]> = positions
+    let steps: Pos<[i64; M]> = positions
         .iter()
         .map(|&p| {
             let mut st = [0i64; M];
@@ -809,7 +910,7 @@ fn odometer_n<const M: usize>(
             st
         })
         .collect();
-    let mut idx = vec![0usize; np];
+    let mut idx: Pos<usize> = smallvec![0usize; np];
     let inner = np - 1;
     let e_in = exts[inner];
     let step_in = steps[inner];
@@ -909,7 +1010,7 @@ mod tests {
     #[test]
     fn odometer_visits_row_major_with_other_positions_at_their_lower_bound() {
         let a = Dense {
-            coef: vec![100, 10, 1],
+            coef: smallvec![100, 10, 1],
             constant: 0,
         };
         let mut seen = Vec::new();
@@ -920,15 +1021,72 @@ mod tests {
         assert_eq!(one, vec![700]);
     }
 
+    /// A plain view's plan is the plan of its identity access, on every view shape the
+    /// view API builds (slices with steps, selections, permutations, empty and unit dims).
+    #[test]
+    fn view_plans_are_the_identity_access_plans() {
+        use crate::target::Target;
+        let mut m = Memory::new(Target::Cayman);
+        let a = m.alloc_hbm("a", DType::F32, &[4, 6, 5]).unwrap();
+        let b = m.alloc_sbuf(DType::Bf16, &[8, 3]).unwrap();
+        let e = m.alloc_hbm("e", DType::I32, &[0, 3]).unwrap();
+        let views = [
+            a.clone(),
+            a.slice(1, 1, 3, 2).unwrap(),
+            a.slice(2, 0, 5, 1).unwrap().permute(&[2, 0, 1]).unwrap(),
+            a.select(0, 3).unwrap(),
+            a.slice(0, 2, 1, 1).unwrap(),
+            a.permute(&[1, 0, 2]).unwrap().slice(0, 0, 2, 3).unwrap(),
+            b.clone(),
+            b.slice(0, 1, 4, 2).unwrap(),
+            e.clone(),
+        ];
+        for v in &views {
+            for oob in [OobMode::Error, OobMode::Skip] {
+                let want = Plan::new(&m, &Access::direct(v), "t");
+                let got = Plan::of_view(&m, v, "t");
+                assert_eq!(format!("{got:?}"), format!("{want:?}"), "{v:?}");
+                if let (Ok(g), Ok(w)) = (got, want) {
+                    for choice in [PathChoice::Auto, PathChoice::General, PathChoice::Blocked] {
+                        assert_eq!(g.compute(&m, oob, choice), w.compute(&m, oob, choice));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The compiled index codec decodes what the dtype's own conversion does.
+    #[test]
+    fn index_codec_is_the_dtype_conversion() {
+        let patterns: [[u8; 8]; 6] = [
+            [0; 8],
+            [0xFF; 8],
+            [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
+            [0x80, 0, 0, 0, 0, 0, 0, 0x80],
+            [1, 2, 3, 4, 5, 6, 7, 8],
+            [0xFE, 0x7F, 0x00, 0x80, 0x12, 0x34, 0x56, 0xF0],
+        ];
+        for dt in crate::dtype::ALL_DTYPES
+            .into_iter()
+            .filter(|d| d.is_integer())
+        {
+            let codec = IndexCodec::of(dt);
+            for p in &patterns {
+                let want = dt.to_i64(dt.load(&p[..dt.size()])).unwrap_or(i64::MAX);
+                assert_eq!(codec.decode(&p[..dt.size()]), want, "{dt} {p:?}");
+            }
+        }
+    }
+
     #[test]
     fn range_is_exact_over_the_box_and_checked() {
         let a = Dense {
-            coef: vec![-2, 3],
+            coef: smallvec![-2, 3],
             constant: 1,
         };
         assert_eq!(range(&a, &[1, 0], &[3, 4]), Some((1 - 6, 1 - 2 + 9)));
         let big = Dense {
-            coef: vec![i64::MAX],
+            coef: smallvec![i64::MAX],
             constant: 0,
         };
         assert_eq!(range(&big, &[0], &[3]), None);

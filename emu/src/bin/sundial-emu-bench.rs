@@ -44,6 +44,10 @@ struct Args {
     /// Timed samples per measurement; the median is reported.
     #[arg(long, default_value_t = 7)]
     repeat: usize,
+    /// Run only `indirect_load` on the selected workloads, this many times each, and print
+    /// nothing (a loop for a profiler to attach to).
+    #[arg(long, value_name = "CALLS")]
+    profile_calls: Option<usize>,
 }
 
 #[derive(Serialize, Debug)]
@@ -302,6 +306,22 @@ fn main() -> ExitCode {
             found
         }
     };
+    if let Some(calls) = args.profile_calls {
+        for (i, w) in &selected {
+            let run = || -> Result<()> {
+                let mut inst = w.build(0x5EED_0000 + *i as u64)?;
+                for _ in 0..calls {
+                    indirect_load(&mut inst.mem, &inst.dst, &inst.access, OobMode::Error)?;
+                }
+                Ok(())
+            };
+            if let Err(e) = run() {
+                eprintln!("{}: {e}", w.name);
+                return ExitCode::FAILURE;
+            }
+        }
+        return ExitCode::SUCCESS;
+    }
     let mut reports = Vec::new();
     for (i, w) in selected {
         match run(w, 0x5EED_0000 + i as u64, args.repeat) {

@@ -31,6 +31,8 @@ pub mod gather;
 pub mod indirect_copy;
 pub mod indirect_save_accumulate;
 
+use smallvec::SmallVec;
+
 use crate::access::{Access, OobMode};
 use crate::data::{self, Combine, SKIP};
 use crate::dtype::DType;
@@ -100,11 +102,63 @@ pub fn transfer(
     mode: Mode,
     oob: OobMode,
 ) -> Result<()> {
+    let sides: SmallVec<[(Side<'_>, Side<'_>); 2]> = parts
+        .iter()
+        .map(|p| (Side::Access(&p.src), Side::Access(&p.dst)))
+        .collect();
+    transfer_sides(mem, op, &sides, mode, oob)
+}
+
+/// One side of a transfer, borrowed from the caller: an access, or every element of a view
+/// (the identity access, [`Access::direct`], planned from the view: `Plan::of_view`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Side<'a> {
+    /// The points of an access, in enumeration order.
+    Access(&'a Access),
+    /// Every element of the view, row-major.
+    View(&'a View),
+}
+
+impl<'a> Side<'a> {
+    /// The side of a DMA operand (nothing is copied).
+    pub(crate) fn of(operand: DmaOperand<'a>) -> Side<'a> {
+        match operand {
+            DmaOperand::View(v) => Side::View(v),
+            DmaOperand::Access(a) => Side::Access(a),
+        }
+    }
+
+    /// The view whose elements are moved.
+    fn source(&self) -> &'a View {
+        match *self {
+            Side::Access(a) => &a.source,
+            Side::View(v) => v,
+        }
+    }
+
+    /// [`Plan::new`] of the side's access.
+    fn plan(&self, mem: &Memory, op: &'static str) -> Result<Plan> {
+        match *self {
+            Side::Access(a) => Plan::new(mem, a, op),
+            Side::View(v) => Plan::of_view(mem, v, op),
+        }
+    }
+}
+
+/// [`transfer`] of borrowed (source, destination) sides.
+pub(crate) fn transfer_sides(
+    mem: &mut Memory,
+    op: &'static str,
+    parts: &[(Side<'_>, Side<'_>)],
+    mode: Mode,
+    oob: OobMode,
+) -> Result<()> {
     // 1. Validate and compute every offset list before touching memory.
-    let mut planned: Vec<(Offsets, Offsets, DType, DType)> = Vec::with_capacity(parts.len());
-    for part in parts {
-        let sp = Plan::new(mem, &part.src, op)?;
-        let dp = Plan::new(mem, &part.dst, op)?;
+    let mut planned: SmallVec<[(Offsets, Offsets, DType, DType); 2]> =
+        SmallVec::with_capacity(parts.len());
+    for (src, dst) in parts {
+        let sp = src.plan(mem, op)?;
+        let dp = dst.plan(mem, op)?;
         if sp.num_points() != dp.num_points() {
             return Err(EmuError::shape(
                 op,
@@ -124,12 +178,12 @@ pub fn transfer(
 
     // Shortcut: one copy part, equal dtypes, destination one in-bounds run of another
     // allocation: read the source straight into the destination bytes.
-    if let ([part], [(so, dof, sd, dd)]) = (parts, planned.as_slice()) {
-        let (sa, da) = (part.src.source.alloc(), part.dst.source.alloc());
+    if let ([(src, dst)], [(so, dof, sd, dd)]) = (parts, planned.as_slice()) {
+        let (sa, da) = (src.source().alloc(), dst.source().alloc());
         if mode == Mode::Copy
             && sd == dd
             && sa != da
-            && let Some(range) = whole_run(mem, &part.dst.source, dof)?
+            && let Some(range) = whole_run(mem, dst.source(), dof)?
         {
             let (src_bytes, dst_bytes) = mem.read_write_pair(sa, da)?;
             return data::read(src_bytes, sd.size(), so.as_list(), &mut dst_bytes[range]);
@@ -138,10 +192,10 @@ pub fn transfer(
 
     // 2. Read every source tile first, so parts never observe each other's writes.
     let mut tiles = Vec::with_capacity(parts.len());
-    for (part, (so, _, sd, _)) in parts.iter().zip(&planned) {
+    for ((src, _), (so, _, sd, _)) in parts.iter().zip(&planned) {
         let mut tile = vec![0u8; so.num_points() * sd.size()];
         data::read(
-            mem.bytes(part.src.source.alloc())?,
+            mem.bytes(src.source().alloc())?,
             sd.size(),
             so.as_list(),
             &mut tile,
@@ -150,7 +204,7 @@ pub fn transfer(
     }
 
     // 3. Convert and write.
-    for ((part, (_, dof, sd, dd)), tile) in parts.iter().zip(&planned).zip(tiles) {
+    for (((_, dst), (_, dof, sd, dd)), tile) in parts.iter().zip(&planned).zip(tiles) {
         let (bytes, combine) = match mode {
             Mode::Copy if sd == dd => (tile, Combine::Replace),
             Mode::Copy => (convert(&tile, *sd, *dd, op)?, Combine::Replace),
@@ -160,7 +214,7 @@ pub fn transfer(
             ),
         };
         data::write(
-            mem.bytes_mut(part.dst.source.alloc())?,
+            mem.bytes_mut(dst.source().alloc())?,
             dd.size(),
             dof.as_list(),
             &bytes,
