@@ -29,6 +29,9 @@
 use smallvec::SmallVec;
 
 use crate::error::{EmuError, Result};
+
+/// Variables or positions, inline for the ranks every workload has.
+pub(crate) type Positions = SmallVec<[usize; 8]>;
 use crate::view::{View, is_permutation};
 
 /// What an op does with an out-of-bounds indirect index (NKI `oob_mode`).
@@ -358,10 +361,7 @@ impl Access {
 
     /// The enumeration order and the tile shape ([`Access::tile_shape`]) in inline storage
     /// for the ranks every workload has (the offsets plan asks once per op call).
-    pub(crate) fn order_and_tile_shape(
-        &self,
-        op: &'static str,
-    ) -> Result<(SmallVec<[usize; 8]>, SmallVec<[usize; 8]>)> {
+    pub(crate) fn order_and_tile_shape(&self, op: &'static str) -> Result<(Positions, Positions)> {
         let n = self.num_vars();
         if self.space.upper.len() != n {
             return Err(EmuError::invalid(
@@ -372,7 +372,7 @@ impl Access {
                 ),
             ));
         }
-        let order: SmallVec<[usize; 8]> = match &self.order {
+        let order: Positions = match &self.order {
             // The identity is a permutation.
             None => (0..n).collect(),
             Some(order) => {

@@ -658,7 +658,9 @@ impl Plan {
         // through the data primitive (an element outside the allocation reads as zero),
         // the coordinate, its bound and its contribution.
         let mut bank: SmallVec<[&Dense; 4]> = SmallVec::with_capacity(2 * self.ind.len());
-        let mut reads: SmallVec<[(&[u8], IndexCodec, i64, i64); 2]> = SmallVec::new();
+        // Per indirect dimension: the index view's bytes and codec, the extent, the stride.
+        type Read<'m> = (&'m [u8], IndexCodec, i64, i64);
+        let mut reads: SmallVec<[Read<'_>; 2]> = SmallVec::new();
         for idim in &self.ind {
             bank.push(&idim.iv_addr);
             bank.push(&idim.direct);
