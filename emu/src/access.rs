@@ -31,7 +31,7 @@ use smallvec::SmallVec;
 use crate::error::{EmuError, Result};
 
 /// Variables or positions, inline for the ranks every workload has.
-pub(crate) type Positions = SmallVec<[usize; 8]>;
+pub(crate) type Positions = SmallVec<[usize; 4]>;
 use crate::view::{View, is_permutation};
 
 /// What an op does with an out-of-bounds indirect index (NKI `oob_mode`).

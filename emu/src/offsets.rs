@@ -150,9 +150,10 @@ impl Offsets {
     }
 }
 
-/// Per-position storage: inline for the ranks every workload has (a plan is built per op
-/// call, so its vectors stay off the heap), spilling to the heap beyond.
-type Pos<T> = SmallVec<[T; 8]>;
+/// Per-position storage: inline for the ranks every workload has (at most four variables;
+/// a plan is built per op call, so its vectors stay off the heap), spilling to the heap
+/// beyond.
+type Pos<T> = SmallVec<[T; 4]>;
 
 /// A dense affine expression over the enumeration positions.
 #[derive(Debug, Clone)]
@@ -250,7 +251,7 @@ pub struct Plan {
     source_alloc: AllocId,
     source_dtype: DType,
     pure: SmallVec<[PureDim; 4]>,
-    ind: SmallVec<[IndDim; 4]>,
+    ind: SmallVec<[IndDim; 2]>,
     index_views: SmallVec<[IndexViewPlan; 4]>,
     /// Positions the indirect dimensions depend on, ascending.
     dep: Pos<usize>,
@@ -328,7 +329,7 @@ impl Plan {
         }
 
         let mut pure: SmallVec<[PureDim; 4]> = SmallVec::new();
-        let mut ind: SmallVec<[IndDim; 4]> = SmallVec::new();
+        let mut ind: SmallVec<[IndDim; 2]> = SmallVec::new();
         for (d, sub) in access.subscripts.iter().enumerate() {
             let stride = source.strides()[d];
             let extent = i64::try_from(source.shape()[d])
@@ -499,7 +500,7 @@ impl Plan {
         (ext, lo): (Pos<usize>, Pos<i64>),
         source: &View,
         pure: SmallVec<[PureDim; 4]>,
-        ind: SmallVec<[IndDim; 4]>,
+        ind: SmallVec<[IndDim; 2]>,
         index_views: SmallVec<[IndexViewPlan; 4]>,
     ) -> Plan {
         // Dependent positions: everything an indirect dimension's coordinate depends on.
@@ -866,6 +867,7 @@ fn eval(a: &Dense, point: &[i64]) -> i64 {
 /// Banks of up to four expressions (every bank the workloads use) run with a
 /// fixed-size value array, which lets the compiler keep the values in registers; the
 /// visiting order and values are the same for every bank size.
+#[inline(always)]
 fn odometer(
     positions: &[usize],
     ext: &[usize],
@@ -882,6 +884,7 @@ fn odometer(
     }
 }
 
+#[inline(always)]
 fn odometer_n<const M: usize>(
     positions: &[usize],
     ext: &[usize],
