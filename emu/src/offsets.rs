@@ -659,8 +659,6 @@ impl Plan {
         // through the data primitive (an element outside the allocation reads as zero),
         // the coordinate, its bound and its contribution.
         let mut bank: SmallVec<[&Dense; 4]> = SmallVec::with_capacity(2 * self.ind.len());
-        // Per indirect dimension: the index view's bytes and codec, the extent, the stride.
-        type Read<'m> = (&'m [u8], IndexCodec, i64, i64);
         let mut reads: SmallVec<[Read<'_>; 2]> = SmallVec::new();
         for idim in &self.ind {
             bank.push(&idim.iv_addr);
@@ -668,48 +666,17 @@ impl Plan {
             let iv = &self.index_views[idim.view];
             reads.push((mem.bytes(iv.alloc)?, iv.codec, idim.extent, idim.stride));
         }
-        let mut table = vec![0i64; k_points];
-        let mut first_error: Option<(usize, usize, i64, i64)> = None;
-        let mut k = 0;
-        odometer(sub, &self.ext, &self.lo, &bank, |vals| {
-            if first_error.is_some() {
-                return;
-            }
-            let mut contrib: i64 = 0;
-            for (j, (&(bytes, codec, extent, stride), pair)) in
-                reads.iter().zip(vals.chunks_exact(2)).enumerate()
-            {
-                let (addr, direct) = (pair[0], pair[1]);
-                // Integer dtype checked in `Plan::new`; u64 above i64::MAX saturates (and
-                // is then out of bounds), never wraps.
-                let value = data::element(bytes, codec.size, addr).map_or(0, |c| codec.decode(c));
-                let coord = direct.checked_add(value);
-                match coord {
-                    Some(c) if c >= 0 && c < extent => {
-                        contrib = contrib.wrapping_add(c.wrapping_mul(stride));
-                    }
-                    _ => match oob {
-                        OobMode::Error => {
-                            first_error = Some((
-                                k,
-                                j,
-                                value,
-                                coord.unwrap_or(if value < 0 { i64::MIN } else { i64::MAX }),
-                            ));
-                            return;
-                        }
-                        OobMode::Skip => {
-                            contrib = SKIP;
-                            break;
-                        }
-                    },
-                }
-            }
-            if let Some(slot) = table.get_mut(k) {
-                *slot = contrib;
-            }
-            k += 1;
-        });
+        let mut resolve = Resolve {
+            reads: &reads,
+            oob,
+            table: vec![0i64; k_points],
+            k: 0,
+            first_error: None,
+        };
+        odometer(sub, &self.ext, &self.lo, &bank, &mut resolve);
+        let Resolve {
+            table, first_error, ..
+        } = resolve;
         if let Some((k, j, value, coordinate)) = first_error {
             return Err(self.oob_error(mem, sub, k, j, value, coordinate));
         }
@@ -807,25 +774,117 @@ impl Plan {
         let mut bank: SmallVec<[&Dense; 6]> = smallvec![&stat, &kidx];
         bank.extend(dynamic.iter().map(|pd| &pd.coord));
         let n_outer: usize = outer.iter().map(|&p| self.ext[p]).product();
-        let mut starts = Vec::with_capacity(n_outer);
-        odometer(outer, &self.ext, &self.lo, &bank, |vals| {
-            let t = table[vals[1] as usize];
-            if t == SKIP {
-                starts.push(SKIP);
+        let mut emit = Emit {
+            table,
+            dynamic: &dynamic,
+            starts: Vec::with_capacity(n_outer),
+        };
+        odometer(outer, &self.ext, &self.lo, &bank, &mut emit);
+        emit.starts
+    }
+}
+
+/// What the odometer does at each point with the bank's values there. The stages' work is
+/// a `Visit` whose `visit` is inlined into the odometer, where the bank size is a constant
+/// (a closure's body stays a call per point); closures are visits too.
+trait Visit {
+    /// One point.
+    fn visit(&mut self, vals: &[i64]);
+}
+
+impl<F: FnMut(&[i64])> Visit for F {
+    #[inline(always)]
+    fn visit(&mut self, vals: &[i64]) {
+        self(vals)
+    }
+}
+
+/// Per indirect dimension: the index view's bytes and codec, the extent, the stride.
+type Read<'m> = (&'m [u8], IndexCodec, i64, i64);
+
+/// Stage A's work per point of the sub-space (bank: per indirect dimension, the index
+/// address and the direct part): the summed contribution of the indirect dimensions, or
+/// [`SKIP`], into `table`; the first out-of-bounds coordinate in error mode stops it.
+struct Resolve<'a> {
+    reads: &'a [Read<'a>],
+    oob: OobMode,
+    table: Vec<i64>,
+    /// Points visited.
+    k: usize,
+    /// (point, dimension, value, coordinate) of the first out-of-bounds coordinate.
+    first_error: Option<(usize, usize, i64, i64)>,
+}
+
+impl Visit for Resolve<'_> {
+    #[inline(always)]
+    fn visit(&mut self, vals: &[i64]) {
+        if self.first_error.is_some() {
+            return;
+        }
+        let k = self.k;
+        let mut contrib: i64 = 0;
+        for (j, (&(bytes, codec, extent, stride), pair)) in
+            self.reads.iter().zip(vals.chunks_exact(2)).enumerate()
+        {
+            let (addr, direct) = (pair[0], pair[1]);
+            // Integer dtype checked in `Plan::new`; u64 above i64::MAX saturates (and is
+            // then out of bounds), never wraps.
+            let value = data::element(bytes, codec.size, addr).map_or(0, |c| codec.decode(c));
+            let coord = direct.checked_add(value);
+            match coord {
+                Some(c) if c >= 0 && c < extent => {
+                    contrib = contrib.wrapping_add(c.wrapping_mul(stride));
+                }
+                _ => match self.oob {
+                    OobMode::Error => {
+                        self.first_error = Some((
+                            k,
+                            j,
+                            value,
+                            coord.unwrap_or(if value < 0 { i64::MIN } else { i64::MAX }),
+                        ));
+                        return;
+                    }
+                    OobMode::Skip => {
+                        contrib = SKIP;
+                        break;
+                    }
+                },
+            }
+        }
+        if let Some(slot) = self.table.get_mut(k) {
+            *slot = contrib;
+        }
+        self.k = k + 1;
+    }
+}
+
+/// Stage B's work per outer point (bank: the static address, the sub-space index, the
+/// dynamic direct dimensions' coordinates): one run start, or [`SKIP`].
+struct Emit<'a> {
+    table: &'a [i64],
+    dynamic: &'a [&'a PureDim],
+    starts: Vec<i64>,
+}
+
+impl Visit for Emit<'_> {
+    #[inline(always)]
+    fn visit(&mut self, vals: &[i64]) {
+        let t = self.table[vals[1] as usize];
+        if t == SKIP {
+            self.starts.push(SKIP);
+            return;
+        }
+        let mut addr = vals[0].wrapping_add(t);
+        for (pd, &c) in self.dynamic.iter().zip(&vals[2..]) {
+            if c < 0 || c >= pd.extent {
+                // Partial tile: a direct coordinate outside its dimension.
+                self.starts.push(SKIP);
                 return;
             }
-            let mut addr = vals[0].wrapping_add(t);
-            for (pd, &c) in dynamic.iter().zip(&vals[2..]) {
-                if c < 0 || c >= pd.extent {
-                    // Partial tile: a direct coordinate outside its dimension.
-                    starts.push(SKIP);
-                    return;
-                }
-                addr = addr.wrapping_add(c.wrapping_mul(pd.stride));
-            }
-            starts.push(addr);
-        });
-        starts
+            addr = addr.wrapping_add(c.wrapping_mul(pd.stride));
+        }
+        self.starts.push(addr);
     }
 }
 
@@ -868,13 +927,7 @@ fn eval(a: &Dense, point: &[i64]) -> i64 {
 /// fixed-size value array, which lets the compiler keep the values in registers; the
 /// visiting order and values are the same for every bank size.
 #[inline(always)]
-fn odometer(
-    positions: &[usize],
-    ext: &[usize],
-    lo: &[i64],
-    bank: &[&Dense],
-    f: impl FnMut(&[i64]),
-) {
+fn odometer(positions: &[usize], ext: &[usize], lo: &[i64], bank: &[&Dense], f: &mut impl Visit) {
     match bank.len() {
         1 => odometer_n::<1>(positions, ext, lo, bank, f),
         2 => odometer_n::<2>(positions, ext, lo, bank, f),
@@ -890,7 +943,7 @@ fn odometer_n<const M: usize>(
     ext: &[usize],
     lo: &[i64],
     bank: &[&Dense],
-    mut f: impl FnMut(&[i64]),
+    f: &mut impl Visit,
 ) {
     let mut vals = [0i64; M];
     for (v, a) in vals.iter_mut().zip(bank) {
@@ -898,7 +951,7 @@ fn odometer_n<const M: usize>(
     }
     let np = positions.len();
     if np == 0 {
-        f(&vals);
+        f.visit(&vals);
         return;
     }
     let exts: Pos<usize> = positions.iter().map(|&p| ext[p]).collect();
@@ -921,7 +974,7 @@ fn odometer_n<const M: usize>(
     let step_in = steps[inner];
     loop {
         for _ in 0..e_in {
-            f(&vals);
+            f.visit(&vals);
             for a in 0..M {
                 vals[a] = vals[a].wrapping_add(step_in[a]);
             }
@@ -955,13 +1008,13 @@ fn odometer_dyn(
     ext: &[usize],
     lo: &[i64],
     bank: &[&Dense],
-    mut f: impl FnMut(&[i64]),
+    f: &mut impl Visit,
 ) {
     let m = bank.len();
     let mut vals: Vec<i64> = bank.iter().map(|a| eval(a, lo)).collect();
     let np = positions.len();
     if np == 0 {
-        f(&vals);
+        f.visit(&vals);
         return;
     }
     let exts: Vec<usize> = positions.iter().map(|&p| ext[p]).collect();
@@ -978,7 +1031,7 @@ fn odometer_dyn(
     let inner_step: Vec<i64> = steps[inner * m..(inner + 1) * m].to_vec();
     loop {
         for _ in 0..e_in {
-            f(&vals);
+            f.visit(&vals);
             for (v, s) in vals.iter_mut().zip(&inner_step) {
                 *v = v.wrapping_add(*s);
             }
@@ -1019,10 +1072,16 @@ mod tests {
             constant: 0,
         };
         let mut seen = Vec::new();
-        odometer(&[0, 2], &[2, 3, 2], &[1, 5, 0], &[&a], |v| seen.push(v[0]));
+        odometer(
+            &[0, 2],
+            &[2, 3, 2],
+            &[1, 5, 0],
+            &[&a],
+            &mut |v: &[i64]| seen.push(v[0]),
+        );
         assert_eq!(seen, vec![150, 151, 250, 251]);
         let mut one = Vec::new();
-        odometer(&[], &[2], &[7], &[&a], |v| one.push(v[0]));
+        odometer(&[], &[2], &[7], &[&a], &mut |v: &[i64]| one.push(v[0]));
         assert_eq!(one, vec![700]);
     }
 
