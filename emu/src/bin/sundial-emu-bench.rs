@@ -13,7 +13,9 @@
 //!   reference (`matches_reference`);
 //! - `T_memcpy`: a plain copy of the same number of bytes between two preallocated,
 //!   pre-touched buffers (the smaller of the medians measured before and after the
-//!   others), and `memcpy_ratio = T_indirect_load / T_memcpy`.
+//!   others), and `memcpy_ratio = T_indirect_load / T_memcpy`;
+//! - `T_fixed = T_indirect_load - T_load`: what the op costs beyond moving the data
+//!   (validation, planning, offsets), printed in microseconds.
 //!
 //! The general path's time per point is compared with the seed's Python general path
 //! on the same workload (same number of points, so the ratio of totals is the ratio
@@ -67,6 +69,7 @@ struct Report {
     t_load_ms: f64,
     t_general_ms: f64,
     t_memcpy_ms: f64,
+    t_fixed_us: f64,
     bytes: usize,
     gbps: f64,
     memcpy_ratio: f64,
@@ -177,6 +180,7 @@ fn run(w: &Workload, seed: u64, repeat: usize) -> Result<Report> {
         t_load_ms: t_load * 1e3,
         t_general_ms: t_general * 1e3,
         t_memcpy_ms: t_memcpy * 1e3,
+        t_fixed_us: (t_indirect_load - t_load) * 1e6,
         bytes,
         gbps: bytes as f64 / t_indirect_load / 1e9,
         memcpy_ratio: t_indirect_load / t_memcpy,
@@ -206,7 +210,7 @@ fn table(reports: &[Report], repeat: usize) -> String {
     let _ = writeln!(out);
     let _ = writeln!(
         out,
-        "{:<16} | {:<25} | {:<20} | {:<18} | {:>15} | {:>9} | {:>9} | {:>9} | {:>8} | {:>6} | {:>8} | {:>5}",
+        "{:<16} | {:<25} | {:<20} | {:<18} | {:>15} | {:>9} | {:>9} | {:>9} | {:>10} | {:>8} | {:>6} | {:>8} | {:>5}",
         "Workload",
         "Access expr",
         "Source shape",
@@ -215,16 +219,17 @@ fn table(reports: &[Report], repeat: usize) -> String {
         "T_load",
         "T_offsets",
         "T_memcpy",
+        "T_fixed",
         "x memcpy",
         "GB/s",
         "MB moved",
         "agree"
     );
-    let _ = writeln!(out, "{}", "-".repeat(178));
+    let _ = writeln!(out, "{}", "-".repeat(191));
     for r in reports {
         let _ = writeln!(
             out,
-            "{:<16} | {:<25} | {:<20} | {:<18} | {:>12.3} ms | {:>6.3} ms | {:>6.3} ms | {:>6.3} ms | {:>7.2}x | {:>6.1} | {:>8.2} | {:>5}",
+            "{:<16} | {:<25} | {:<20} | {:<18} | {:>12.3} ms | {:>6.3} ms | {:>6.3} ms | {:>6.3} ms | {:>7.2} us | {:>7.2}x | {:>6.1} | {:>8.2} | {:>5}",
             r.workload,
             r.access,
             shape(&r.source_shape),
@@ -233,6 +238,7 @@ fn table(reports: &[Report], repeat: usize) -> String {
             r.t_load_ms,
             r.t_offsets_ms,
             r.t_memcpy_ms,
+            r.t_fixed_us,
             r.memcpy_ratio,
             r.gbps,
             r.bytes as f64 / (1 << 20) as f64,
@@ -278,7 +284,7 @@ fn table(reports: &[Report], repeat: usize) -> String {
     let _ = writeln!(out);
     let _ = writeln!(
         out,
-        "x memcpy = T_indirect_load / T_memcpy of the same bytes; vs seed = the seed's Python general path"
+        "x memcpy = T_indirect_load / T_memcpy of the same bytes; T_fixed = T_indirect_load - T_load; vs seed = the seed's Python general path"
     );
     let _ = writeln!(
         out,
