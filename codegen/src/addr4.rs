@@ -194,7 +194,10 @@ pub fn put_u32(b: &mut [u8], off: usize, v: u32) {
 /// Reads a u32 little-endian at `b[off..off + 4]`.
 #[inline(always)]
 pub fn get_u32(b: &[u8], off: usize) -> u32 {
-    u32::from_le_bytes([b[off], b[off + 1], b[off + 2], b[off + 3]])
+    // One range check and one load (four indexed bytes would be four checks and loads).
+    let mut w = [0u8; 4];
+    w.copy_from_slice(&b[off..off + 4]);
+    u32::from_le_bytes(w)
 }
 
 /// Appends the text form of an ADDR4 word: `sb[P]+0xOFF`, `ps[P]+0xOFF` or `rN`, each with

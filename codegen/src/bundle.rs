@@ -224,7 +224,6 @@ pub fn generate_stream(
 /// every assert in the spec's order, then run the ISA check ([`isa_check`]). [`generate`]
 /// produces the same bytes and errors faster; this entry point exists for it to fall back on
 /// and for differential tests.
-#[cold]
 #[inline(never)]
 pub fn generate_reference(
     inst: &Instruction,

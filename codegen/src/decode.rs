@@ -44,10 +44,17 @@ impl Decoded {
 /// opcodes that is the sunda/cayman layout, see [`decode_on`]).
 pub fn decode(b: &Bundle) -> Result<Decoded, DecodeError> {
     let format = formats::by_opcode(b[0]).ok_or(DecodeError::UnknownOpcode(b[0]))?;
-    Ok(Decoded {
+    Ok(filled(format, b))
+}
+
+/// A new [`Decoded`] of `format` read from `b` ([`fill`] into a vector of the row count).
+fn filled(format: &'static Format, b: &Bundle) -> Decoded {
+    let mut d = Decoded {
         format,
-        values: format.fields.iter().map(|f| f.read(b)).collect(),
-    })
+        values: Vec::with_capacity(format.fields.len()),
+    };
+    fill(format, b, &mut d);
+    d
 }
 
 /// [`decode`] into an existing [`Decoded`], reusing its value buffer: after the first bundle of
@@ -76,18 +83,22 @@ pub fn decode_on_into(
 #[inline(always)]
 fn fill(format: &'static Format, b: &Bundle, out: &mut Decoded) {
     out.format = format;
-    out.values.clear();
-    out.values.extend(format.fields.iter().map(|f| f.read(b)));
+    let values = &mut out.values;
+    // One slot per row (the vector keeps its length between bundles; it only grows past the
+    // widest format seen), then each kind's arm stores its own variant (`Field::read_with`).
+    let n = format.fields.len();
+    values.truncate(n);
+    values.resize(n, Value::Int(0));
+    for (slot, f) in values.iter_mut().zip(format.fields) {
+        f.read_with(b, |v| *slot = v);
+    }
 }
 
 /// Decodes one bundle with the target's layout of its opcode ([`formats::by_opcode_on`]; the
 /// PE formats differ per core).
 pub fn decode_on(b: &Bundle, arch: &crate::arch::ArchModel) -> Result<Decoded, DecodeError> {
     let format = formats::by_opcode_on(b[0], arch).ok_or(DecodeError::UnknownOpcode(b[0]))?;
-    Ok(Decoded {
-        format,
-        values: format.fields.iter().map(|f| f.read(b)).collect(),
-    })
+    Ok(filled(format, b))
 }
 
 /// A bundle viewed through its format's field table: a decode that copies nothing, each value

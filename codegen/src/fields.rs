@@ -206,34 +206,47 @@ impl Field {
     }
 
     /// Reads the field.
-    #[inline]
+    #[inline(always)]
     pub fn read(&self, b: &[u8; 64]) -> Value {
+        self.read_with(b, |v| v)
+    }
+
+    /// Reads the field and hands the value to `emit` from the arm of its kind, so that a
+    /// caller storing it (the decoder's value vector) writes one variant in place rather than
+    /// copying a `Value` of any variant.
+    #[inline(always)]
+    pub fn read_with<R>(&self, b: &[u8; 64], emit: impl FnOnce(Value) -> R) -> R {
         let o = self.offset as usize;
         match self.kind {
             // The integer kinds by their fixed widths (one load each, no slice of the range).
-            Kind::U8 | Kind::Dtype | Kind::DtypePair | Kind::Enum(_) => Value::Int(b[o] as u64),
-            Kind::U16 => Value::Int(u16::from_le_bytes([b[o], b[o + 1]]) as u64),
+            Kind::U8 | Kind::Dtype | Kind::DtypePair | Kind::Enum(_) => {
+                emit(Value::Int(b[o] as u64))
+            }
+            Kind::U16 => emit(Value::Int(u16::from_le_bytes([b[o], b[o + 1]]) as u64)),
             Kind::U32 | Kind::Hex32 | Kind::I32 | Kind::F32 => {
-                Value::Int(addr4::get_u32(b, o) as u64)
+                emit(Value::Int(addr4::get_u32(b, o) as u64))
             }
             Kind::Hex64 => {
                 let mut v = [0u8; 8];
                 v.copy_from_slice(&b[o..o + 8]);
-                Value::Int(u64::from_le_bytes(v))
+                emit(Value::Int(u64::from_le_bytes(v)))
             }
-            Kind::Addr4 => Value::Addr4(addr4::get_u32(b, o)),
-            Kind::Tensor(n) => Value::Tensor(TensorSlot::read(&b[self.range()], n as usize)),
-            Kind::Mem(n) => Value::Mem(MemSlot::read(&b[self.range()], n as usize)),
+            Kind::Addr4 => emit(Value::Addr4(addr4::get_u32(b, o))),
+            Kind::Tensor(n) => emit(Value::Tensor(TensorSlot::read(
+                &b[self.range()],
+                n as usize,
+            ))),
+            Kind::Mem(n) => emit(Value::Mem(MemSlot::read(&b[self.range()], n as usize))),
             Kind::Lanes => {
                 let mut l = [0u8; 32];
                 l.copy_from_slice(&b[o..o + 32]);
-                Value::Lanes(l)
+                emit(Value::Lanes(l))
             }
-            Kind::Data4d => Value::Data4d(Data4dSlot::read(&b[self.range()])),
+            Kind::Data4d => emit(Value::Data4d(Data4dSlot::read(&b[self.range()]))),
             Kind::Mx => {
                 let mut m = [0u8; 16];
                 m.copy_from_slice(&b[o..o + 16]);
-                Value::Mx(MxSlot::read(&m))
+                emit(Value::Mx(MxSlot::read(&m)))
             }
         }
     }

@@ -262,10 +262,16 @@ pub struct IndirectSlot {
 impl IndirectSlot {
     /// Reads the record of a rank-`n` slot (at least `4 + 4n` bytes) whatever its mode nibble:
     /// INDEX@+0 (the marker bit removed), DATA@+4, NUM u16@+8, the rest inert.
+    #[inline]
     pub fn read(b: &[u8], n: usize) -> IndirectSlot {
         let mut inert = [0u8; 10];
         let w = tensor::tensor_bytes(n);
-        inert[..w - 10].copy_from_slice(&b[10..w]);
+        // The ranks of the unions by constant lengths (a copy of a run-time length is a call).
+        match w {
+            16 => inert[..6].copy_from_slice(&b[10..16]),
+            20 => inert.copy_from_slice(&b[10..20]),
+            _ => inert[..w - 10].copy_from_slice(&b[10..w]),
+        }
         IndirectSlot {
             n: n as u8,
             index: addr4::get_u32(b, 0) & !INDIRECT_BIT,
@@ -293,6 +299,7 @@ pub enum MemSlot {
 impl MemSlot {
     /// Decodes a slot of rank `n`: `(byte3 & 0x60) == 0x20` selects the indirect arm
     /// (the `mxmem1d_valid`/`mem4d_valid` selector).
+    #[inline]
     pub fn read(b: &[u8], n: usize) -> MemSlot {
         if b[3] & 0x60 == MARKER_BYTE3 {
             MemSlot::Indirect(IndirectSlot::read(b, n))

@@ -2126,10 +2126,13 @@ pub fn dispatch(
     admit: impl Fn(&Case) -> bool,
 ) -> Result<Dispatch, SelectError> {
     let mut taken = None;
-    for c in r.cases.iter().filter(|c| c.possible_on(q.target)) {
+    // `possible_on` and the conditions in one pass: a case's target conditions precede every
+    // condition that reads an operand fact (a table invariant, tested), so a case for another
+    // target fails on its `On` before anything could report a missing fact.
+    for c in r.cases.iter().filter(|c| c.min.admits(q.target)) {
         let mut holds = true;
         for w in c.when {
-            if !test(r, q, q.engine, w)? {
+            if !test(r, q, q.engine, w).map_err(|n| n.of(r.name))? {
                 holds = false;
                 break;
             }
@@ -2224,7 +2227,8 @@ fn resolve_engine(r: &'static Row, q: &SelectQuery) -> Result<Option<Engine>, Se
                     op: r.name,
                     needs: "alu (the tensor_tensor engine rule reads it)",
                 })?;
-                let ints = operand_dtypes(r, q)?
+                let ints = operand_dtypes(r, q)
+                    .map_err(|n| n.of(r.name))?
                     .as_slice()
                     .iter()
                     .all(|d| matches!(d, D::Int32 | D::Uint32));
@@ -2241,18 +2245,13 @@ fn resolve_engine(r: &'static Row, q: &SelectQuery) -> Result<Option<Engine>, Se
 
 /// dst then the row's inputs, all required (a fixed array and its length: the encoders call
 /// this per instruction, so it does not allocate).
-fn operand_dtypes(r: &Row, q: &SelectQuery) -> Result<Operands, SelectError> {
-    let need = |d: Option<BirDtype>, what| {
-        d.ok_or(SelectError::Incomplete {
-            op: r.name,
-            needs: what,
-        })
-    };
+fn operand_dtypes(r: &Row, q: &SelectQuery) -> Result<Operands, Needs> {
+    let need = |d: Option<BirDtype>, what| d.ok_or(what);
     let mut out = Operands {
-        dtypes: [need(q.dst, "dst dtype")?; 3],
+        dtypes: [need(q.dst, Needs::DstDtype)?; 3],
         len: 1,
     };
-    for (i, what) in ["src0 dtype", "src1 dtype"]
+    for (i, what) in [Needs::Src0Dtype, Needs::Src1Dtype]
         .into_iter()
         .enumerate()
         .take(r.inputs as usize)
@@ -2264,6 +2263,32 @@ fn operand_dtypes(r: &Row, q: &SelectQuery) -> Result<Operands, SelectError> {
         }
     }
     Ok(out)
+}
+
+/// A fact a case condition reads that the query leaves unknown: the `needs` of
+/// [`SelectError::Incomplete`], carried as one byte until the error is built (the conditions
+/// are tested per instruction).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Needs {
+    Alu,
+    DstPartitions,
+    DstDtype,
+    Src0Dtype,
+    Src1Dtype,
+}
+
+impl Needs {
+    /// The [`SelectError::Incomplete`] of row `op`.
+    fn of(self, op: &'static str) -> SelectError {
+        let needs = match self {
+            Needs::Alu => "alu",
+            Needs::DstPartitions => "dst_partitions",
+            Needs::DstDtype => "dst dtype",
+            Needs::Src0Dtype => "src0 dtype",
+            Needs::Src1Dtype => "src1 dtype",
+        };
+        SelectError::Incomplete { op, needs }
+    }
 }
 
 /// dst's and the inputs' dtypes (at most three).
@@ -2311,7 +2336,7 @@ fn pick_case(
     for c in r.cases {
         let mut holds = true;
         for w in c.when {
-            if !test(r, q, engine, w)? {
+            if !test(r, q, engine, w).map_err(|n| n.of(r.name))? {
                 holds = false;
                 break;
             }
@@ -2327,15 +2352,13 @@ fn pick_case(
     })
 }
 
-fn test(r: &Row, q: &SelectQuery, engine: Option<Engine>, w: &When) -> Result<bool, SelectError> {
+#[inline]
+fn test(r: &Row, q: &SelectQuery, engine: Option<Engine>, w: &When) -> Result<bool, Needs> {
     Ok(match *w {
         When::On(ts) => ts.contains(&q.target),
         When::Engine(e) => engine == Some(e),
         When::NotEngine(e) => engine != Some(e),
-        When::Alu(ops) => ops.contains(&q.alu.ok_or(SelectError::Incomplete {
-            op: r.name,
-            needs: "alu",
-        })?),
+        When::Alu(ops) => ops.contains(&q.alu.ok_or(Needs::Alu)?),
         When::AllDtypes(set) => operand_dtypes(r, q)?
             .as_slice()
             .iter()
@@ -2351,12 +2374,7 @@ fn test(r: &Row, q: &SelectQuery, engine: Option<Engine>, w: &When) -> Result<bo
         }
         When::Accumulates => q.accumulate,
         When::Transposes => q.transpose,
-        When::WideDst => {
-            q.dst_partitions.ok_or(SelectError::Incomplete {
-                op: r.name,
-                needs: "dst_partitions",
-            })? >= TRANSPOSE_WIDE_PARTITIONS
-        }
+        When::WideDst => q.dst_partitions.ok_or(Needs::DstPartitions)? >= TRANSPOSE_WIDE_PARTITIONS,
         When::NeedsRngSeed => q.needs_rng_seed,
         When::GpsimdDma => q.gpsimd_dma,
         When::Indirect => q.indirect,
@@ -2366,6 +2384,34 @@ fn test(r: &Row, q: &SelectQuery, engine: Option<Engine>, w: &When) -> Result<bo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The invariant `dispatch`'s single pass rests on: within a case, no condition that reads
+    /// an operand fact (and could find it missing) precedes a target condition.
+    #[test]
+    fn target_conditions_come_before_operand_facts() {
+        for r in ROWS {
+            for c in r.cases {
+                let first_fact = c.when.iter().position(|w| {
+                    matches!(
+                        w,
+                        When::Alu(_)
+                            | When::AllDtypes(_)
+                            | When::AnyDtype(_)
+                            | When::DtypeChanges
+                            | When::WideDst
+                    )
+                });
+                let last_on = c.when.iter().rposition(|w| matches!(w, When::On(_)));
+                if let (Some(f), Some(o)) = (first_fact, last_on) {
+                    assert!(
+                        o < f,
+                        "{}: a target condition after an operand fact",
+                        r.name
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn every_row_ends_with_an_unconditional_case() {

@@ -221,7 +221,40 @@ pub struct TensorSlot {
 
 impl TensorSlot {
     /// Reads a TENSORnD from `b` (at least `4 + 4n` bytes).
+    #[inline]
     pub fn read(b: &[u8], n: usize) -> TensorSlot {
+        // Rank by rank, so that each read is at a constant offset of one checked range.
+        match n {
+            1 => Self::read_n::<1>(b),
+            2 => Self::read_n::<2>(b),
+            3 => Self::read_n::<3>(b),
+            4 => Self::read_n::<4>(b),
+            _ => Self::read_any(b, n),
+        }
+    }
+
+    /// [`TensorSlot::read`] of rank `N`.
+    #[inline(always)]
+    fn read_n<const N: usize>(b: &[u8]) -> TensorSlot {
+        let b = &b[..tensor_bytes(N)];
+        let mut step = [1i16; 4];
+        let mut num = [1u16; 4];
+        for i in 0..N {
+            step[i] = i16::from_le_bytes([b[4 + 2 * i], b[5 + 2 * i]]);
+            let o = 4 + 2 * N + 2 * i;
+            num[i] = u16::from_le_bytes([b[o], b[o + 1]]);
+        }
+        TensorSlot {
+            n: N as u8,
+            addr: addr4::get_u32(b, 0),
+            step,
+            num,
+        }
+    }
+
+    /// [`TensorSlot::read`] of any rank (0, or past 4, which has no room in the arrays).
+    #[cold]
+    fn read_any(b: &[u8], n: usize) -> TensorSlot {
         let mut step = [1i16; 4];
         let mut num = [1u16; 4];
         for i in 0..n {

@@ -20,7 +20,7 @@
 use crate::addr4::{ADDR_MASK, INDIRECT_BIT, MARKER_BYTE3, REG_BIT, get_u32};
 use crate::arch::{ArchModel, CoreGen, Family};
 use crate::bundle::{Bundle, INST_WORD_LEN};
-use crate::dtype::{WIRE_FP32R, WireDtype};
+use crate::dtype::{WIRE_DTYPES, WIRE_FP32R, WireDtype};
 use crate::enums::{ALU_MAX, RS_COMP_OPS};
 #[cfg(test)]
 use crate::fields::Value;
@@ -240,6 +240,13 @@ impl Ctx<'_> {
 /// `dtype` = None skips the dtype-dependent parts (the bundle carries no dtype for the slot).
 #[inline]
 fn check_addr(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, write: bool) {
+    check_addr_inline(c, off, w, dtype, write);
+}
+
+/// [`check_addr`], inlined into the access-pattern rows' check (every slot of every bundle
+/// takes it, so a call there costs more than the check).
+#[inline(always)]
+fn check_addr_inline(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, write: bool) {
     let arch = c.arch;
     if w & REG_BIT != 0 {
         // Register bypass (bundle-layouts §1a/§1b): v2 requires bits 8..30 zero, v3/v4 bits 8..23.
@@ -268,16 +275,16 @@ fn check_addr(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, write: 
     }
     let a = w & ADDR_MASK;
     if let Some(d) = dtype {
-        match d.align(arch.core) {
+        match align_mask_on(d.0, arch.core) {
             None => c.fail(
                 "addr_aligned_dtype",
                 off,
                 format!("dtype {:#04x} has no alignment defined", d.0),
             ),
-            Some(al) if !aligned(a, al) => c.fail(
+            Some(mask) if a & mask != 0 => c.fail(
                 "addr_aligned_dtype",
                 off,
-                format!("address {a:#x} not {al}-byte aligned"),
+                format!("address {a:#x} not {}-byte aligned", mask + 1),
             ),
             _ => {}
         }
@@ -285,7 +292,7 @@ fn check_addr(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, write: 
     if arch.in_psum(a) {
         // A custom model with a zero stride has no partitions: the whole offset is checked.
         let rel = a.wrapping_sub(arch.psum_base); // in_psum wraps the same way
-        let in_part = split_by_stride(rel, arch.psum_partition_stride).map_or(rel, |(r, _)| r);
+        let in_part = in_partition(rel, arch.psum_partition_stride);
         if in_part >= arch.psum_active_bytes {
             c.fail(
                 "addr_in_psum_partition",
@@ -304,7 +311,7 @@ fn check_addr(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, write: 
             );
         }
     } else if arch.in_sbuf(a) {
-        let in_part = split_by_stride(a, arch.sbuf_partition_stride).map_or(a, |(r, _)| r);
+        let in_part = in_partition(a, arch.sbuf_partition_stride);
         if in_part >= arch.sbuf_active_bytes {
             c.fail(
                 "addr_in_sbuf_partition",
@@ -318,17 +325,6 @@ fn check_addr(c: &mut Ctx, off: usize, w: u32, dtype: Option<WireDtype>, write: 
             off,
             format!("address {a:#x} is in neither the SBUF nor the PSUM window"),
         );
-    }
-}
-
-/// `a.is_multiple_of(al)`, with a mask instead of a division for the power-of-two alignments
-/// of every dtype.
-#[inline(always)]
-fn aligned(a: u32, al: u32) -> bool {
-    if al.is_power_of_two() {
-        a & (al - 1) == 0
-    } else {
-        a.is_multiple_of(al)
     }
 }
 
@@ -353,7 +349,7 @@ pub fn indirect_quadrant_ok(arch: &ArchModel, index: u32, data: u32) -> bool {
     same_sbuf_quadrant(arch, index & ADDR_MASK, d)
 }
 
-#[inline(always)]
+#[cfg(test)]
 fn slot_dtype(b: &Bundle, r: DtypeRef) -> Option<WireDtype> {
     match r {
         DtypeRef::None => None,
@@ -391,30 +387,62 @@ enum Slot {
     Other,
 }
 
-/// The TENSORnD at byte `o`, rank `n`: the count run (`n` u16 lanes after the ADDR4 word and
-/// the steps) in one eight-byte load where the bundle has the bytes, lane by lane otherwise.
+/// One in each 16-bit lane.
+const LANE_ONES: u64 = 0x0001_0001_0001_0001;
+
+/// The low `n` 16-bit lanes (n in 0..=4).
+const LANE_MASK: [u64; 5] = [0, 0xFFFF, 0xFFFF_FFFF, 0xFFFF_FFFF_FFFF, u64::MAX];
+
+/// The count run of a rank-`n` TENSORnD at byte `o` as 16-bit lanes: lane `i` is
+/// `num_elem[i]`, lanes `n..` are 1 ([`lanes_at`] of [`count_read`]).
+#[inline(always)]
+fn count_lanes(b: &Bundle, o: usize, n: usize) -> u64 {
+    lanes_at(b, count_read(o, n))
+}
+
+/// Where the count run of a rank-`n` TENSORnD at byte `o` is read from: one eight-byte load at
+/// `at` that ends inside the bundle, shifted right by `shift` bits down to the run, and the
+/// mask of its `n` lanes (fields lie inside the bundle: the formats' tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct CountRead {
+    at: u8,
+    shift: u8,
+    mask: u64,
+}
+
+/// The [`CountRead`] of a rank-`n` TENSORnD at byte `o`.
+const fn count_read(o: usize, n: usize) -> CountRead {
+    let n = if n < 4 { n } else { 4 };
+    let run = o + num_elem_offset(n, 0);
+    let at = if run < 56 { run } else { 56 };
+    CountRead {
+        at: at as u8,
+        shift: (8 * (run - at)) as u8,
+        mask: LANE_MASK[n],
+    }
+}
+
+/// The lanes a [`CountRead`] reads.
+#[inline(always)]
+fn lanes_at(b: &Bundle, r: CountRead) -> u64 {
+    let at = r.at as usize;
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[at..at + 8]);
+    let w = u64::from_le_bytes(w)
+        .checked_shr(r.shift as u32)
+        .unwrap_or(0);
+    (w & r.mask) | (LANE_ONES & !r.mask)
+}
+
+/// The TENSORnD at byte `o`, rank `n` ([`count_lanes`] for the counts).
 #[inline(always)]
 fn static_at(b: &Bundle, o: usize, n: u8) -> Slot {
-    let mut num = [1u16; 4];
     let n = n.min(4);
-    let run = o + num_elem_offset(n as usize, 0);
-    if let Some(c) = b.get(run..run + 8) {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        let w = u64::from_le_bytes(w);
-        for (i, x) in num.iter_mut().enumerate().take(n as usize) {
-            *x = (w >> (16 * i)) as u16;
-        }
-    } else {
-        for (i, x) in num.iter_mut().enumerate().take(n as usize) {
-            let at = run + 2 * i;
-            *x = u16::from_le_bytes([b[at], b[at + 1]]);
-        }
-    }
+    let lanes = count_lanes(b, o, n as usize);
     Slot::Static {
         n,
         addr: get_u32(b, o),
-        num,
+        num: std::array::from_fn(|i| (lanes >> (16 * i)) as u16),
     }
 }
 
@@ -441,17 +469,23 @@ fn is_indirect_at(b: &Bundle, f: &Field) -> bool {
     matches!(slot_at(b, f), Slot::Indirect { .. })
 }
 
+/// `tensorNd_valid` and the ADDR4 rules of a TENSORnD of rank `n` with start word `addr` and
+/// count lanes `lanes` ([`count_lanes`]: lanes past `n` are 1).
 #[inline(always)]
 fn check_static(
     c: &mut Ctx,
     off: usize,
-    (n, addr, num): (u8, u32, [u16; 4]),
+    (n, addr, lanes): (u8, u32, u64),
     dtype: Option<WireDtype>,
     write: bool,
 ) {
-    check_addr(c, off, addr, dtype, write);
+    check_addr_inline(c, off, addr, dtype, write);
     let n = n as usize;
-    if let Some(i) = num[..n].iter().position(|&x| x == 0) {
+    // The first zero lane (SWAR: a lane's top bit survives `x - 1` and `!x` only for x == 0, and
+    // a borrow only moves upwards, so the lowest flagged lane is the first zero).
+    let zero = lanes.wrapping_sub(LANE_ONES) & !lanes & (LANE_ONES << 15);
+    if zero != 0 {
+        let i = zero.trailing_zeros() as usize / 16;
         c.fail(
             TENSOR_RULE[n],
             off + num_elem_offset(n, i),
@@ -476,153 +510,241 @@ fn slot_count(v: &Value) -> Option<u64> {
 #[inline(always)]
 fn slot_count_at(b: &Bundle, f: &Field) -> Option<u64> {
     match slot_at(b, f) {
-        Slot::Static { n, num, .. } => Some(
-            num[..n as usize]
-                .iter()
-                .fold(1u64, |p, &x| p.wrapping_mul(x as u64)),
-        ),
+        // Lanes past the rank are 1.
+        Slot::Static { num, .. } => Some(num.iter().fold(1u64, |p, &x| p * x as u64)),
         Slot::Indirect { num, .. } => Some(num as u64),
         Slot::Other => None,
     }
 }
 
-#[inline]
-fn check_slot(c: &mut Ctx, fmt: &Format, b: &Bundle, f: &Field) {
-    let (dt, write) = match f.role {
-        Role::Src(d) => (d, false),
-        Role::Dst(d) => (d, true),
-        Role::Plain => return,
+/// The access-pattern rules on one slot row of a plan.
+#[inline(always)]
+fn check_slot(c: &mut Ctx, row: &SlotRow, b: &Bundle) {
+    // `slot_dtype` of the row's `DtypeRef`, without a branch on its kind.
+    let code = (b[row.dtype_at as usize] >> row.dtype_shift) & row.dtype_mask;
+    let dtype = (row.dtype_mask != 0).then_some(WireDtype(code));
+    let (off, n) = (row.offset as usize, row.rank);
+    let w = get_u32(b, off);
+    if !row.union || b[off + 3] & 0x60 != MARKER_BYTE3 {
+        // A plain TENSORnD, or the static arm of a MEM_PATTERN union.
+        if !row.union && (w >> 24) & 0x60 == 0x20 {
+            c.fail(
+                "static_tensor_pattern",
+                off,
+                "static tensor pattern but has indirect field",
+            );
+        }
+        check_static(c, off, (n, w, lanes_at(b, row.counts)), dtype, row.write);
+        return;
+    }
+    // The INDIRECT16B/20B arm (`slot_at`).
+    let (index, data) = (w & !INDIRECT_BIT, get_u32(b, off + 4));
+    if !row.indirect_copy_src && !c.arch.has(Family::TensorIndirect) {
+        c.fail(
+            "static_tensor_pattern",
+            off,
+            format!("{} has no INDIRECT16B/20B records", c.arch.target),
+        );
+    }
+    // mem4d_valid: the index word is validated as dtype 9 (u32).
+    check_addr(c, off, index, Some(INDEX_DTYPE), false);
+    check_addr(c, off + 4, data, dtype, row.write);
+    let rule = if n == 3 {
+        "indirect_quadrant_check_src3d"
+    } else {
+        "indirect_quadrant_check_src4d"
     };
-    let dtype = slot_dtype(b, dt);
-    let off = f.offset as usize;
-    match (f.kind, slot_at(b, f)) {
-        (Kind::Tensor(_), Slot::Static { n, addr, num }) => {
-            if (addr >> 24) & 0x60 == 0x20 {
-                c.fail(
-                    "static_tensor_pattern",
-                    off,
-                    "static tensor pattern but has indirect field",
-                );
-            }
-            check_static(c, off, (n, addr, num), dtype, write);
-        }
-        (_, Slot::Static { n, addr, num }) => check_static(c, off, (n, addr, num), dtype, write),
-        (_, Slot::Indirect { n, index, data, .. }) => {
-            // Fields of a format are disjoint (formats' tests): the offset names the row.
-            let is_ic = fmt.opcode == formats::INDIRECT_COPY.opcode
-                && f.offset == formats::indirect_copy::SRC.offset;
-            if !is_ic && !c.arch.has(Family::TensorIndirect) {
-                c.fail(
-                    "static_tensor_pattern",
-                    off,
-                    format!("{} has no INDIRECT16B/20B records", c.arch.target),
-                );
-            }
-            // mem4d_valid: the index word is validated as dtype 9 (u32).
-            check_addr(c, off, index, Some(INDEX_DTYPE), false);
-            check_addr(c, off + 4, data, dtype, write);
-            let rule = if n == 3 {
-                "indirect_quadrant_check_src3d"
-            } else {
-                "indirect_quadrant_check_src4d"
-            };
-            let marked = index | INDIRECT_BIT;
-            if !indirect_quadrant_ok(c.arch, marked, data) {
-                c.fail(
-                    rule,
-                    off,
-                    format!(
-                        "INDEX {:#x} and DATA {:#x} are not in the same SBUF quadrant",
-                        index & ADDR_MASK,
-                        data & ADDR_MASK
-                    ),
-                );
-            }
-        }
-        (_, Slot::Other) => {}
+    let marked = index | INDIRECT_BIT;
+    if !indirect_quadrant_ok(c.arch, marked, data) {
+        c.fail(
+            rule,
+            off,
+            format!(
+                "INDEX {:#x} and DATA {:#x} are not in the same SBUF quadrant",
+                index & ADDR_MASK,
+                data & ADDR_MASK
+            ),
+        );
     }
 }
 
-#[inline]
-fn check_dtypes(c: &mut Ctx, fmt: &Format, plan: &Plan, b: &Bundle) {
+/// The dtype rows of a plan: each row's codes (the byte, or the two nibbles of a
+/// `DTYPE_PAIR`) are looked up in one pass, and only a row that fails reaches its role's
+/// diagnostic.
+#[inline(always)]
+fn check_dtypes(c: &mut Ctx, plan: &Plan, b: &Bundle) {
     let core = c.arch.core;
-    for k in 0..plan.n_dtypes as usize {
-        let Some(f) = fmt.fields.get(plan.dtypes[k] as usize) else {
+    for row in &plan.dtypes[..plan.n_dtypes as usize] {
+        let off = row.offset as usize;
+        let v = b[off];
+        // A pair's nibbles; a single byte is read twice.
+        let pair = row.role == DtypeRole::Pair;
+        let (lo, hi) = if pair { (v & 0xF, v >> 4) } else { (v, v) };
+        let defined = defined_on(lo, core) & defined_on(hi, core);
+        let fp32r_in = row.role == DtypeRole::In && v == WIRE_FP32R;
+        if defined & !fp32r_in {
             continue;
-        };
-        let off = f.offset as usize;
-        match (f.kind, plan.dtype_role[k]) {
-            (Kind::Dtype, DtypeRole::Threshold) if WireDtype(b[off]).defined_on(core).is_none() => {
-                c.fail(
-                    "d3_dropout_threshold_dtype_check",
-                    off,
-                    format!("threshold dtype {:#04x} is not defined", b[off]),
-                );
-            }
-            (Kind::Dtype, DtypeRole::Threshold) => {}
-            (Kind::Dtype, role) => {
-                let d = WireDtype(b[off]);
-                if d.defined_on(core).is_none() {
-                    c.fail(
-                        "valid_dtype",
-                        off,
-                        format!(
-                            "{} {:#04x} is not a defined dtype on {}",
-                            f.name, d.0, c.arch.target
-                        ),
-                    );
-                } else if role == DtypeRole::In && d.0 == WIRE_FP32R {
-                    c.fail("valid_dtype", off, "FP32R is an output-only dtype");
-                }
-            }
-            (Kind::DtypePair, _) => {
-                let (lo, hi) = (WireDtype(b[off] & 0xF), WireDtype(b[off] >> 4));
-                if lo.defined_on(core).is_none() || hi.defined_on(core).is_none() {
-                    c.fail(
-                        "valid_dtype",
-                        off,
-                        format!("dtype pair {:#04x} holds an undefined code", b[off]),
-                    );
-                }
-            }
-            _ => {}
+        }
+        match row.role {
+            DtypeRole::Threshold => c.fail(
+                "d3_dropout_threshold_dtype_check",
+                off,
+                format!("threshold dtype {v:#04x} is not defined"),
+            ),
+            DtypeRole::Pair => c.fail(
+                "valid_dtype",
+                off,
+                format!("dtype pair {v:#04x} holds an undefined code"),
+            ),
+            _ if !defined => c.fail(
+                "valid_dtype",
+                off,
+                format!(
+                    "{} {v:#04x} is not a defined dtype on {}",
+                    row.name, c.arch.target
+                ),
+            ),
+            _ => c.fail("valid_dtype", off, "FP32R is an output-only dtype"),
         }
     }
+}
+
+/// Per core ([`core_row`]) and wire code: `0x80 | (align - 1)` for a code defined on the core
+/// (`WireDtype::defined_on`, `WireDtype::align`), 0 otherwise; compiled from the dtype table.
+/// Every defined alignment is a power of two (checked here), so `a % align == 0` is
+/// `a & (align - 1) == 0`.
+static DTYPE_ON: [[u8; 256]; 3] = {
+    let mut t = [[0u8; 256]; 3];
+    let mut k = 0;
+    while k < CORES.len() {
+        let mut i = 0;
+        while i < WIRE_DTYPES.len() {
+            let d = &WIRE_DTYPES[i];
+            // `defined_on` reads the row at the code's index; code 0 is never defined.
+            if i == d.code as usize && d.code != 0 && core_row(d.since) <= k {
+                assert!(
+                    d.align.is_power_of_two() && d.align <= 0x40,
+                    "a defined dtype's alignment is a power of two"
+                );
+                t[k][i] = 0x80 | (d.align - 1);
+            }
+            i += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// `WireDtype(code).defined_on(core).is_some()` ([`DTYPE_ON`]).
+#[inline(always)]
+fn defined_on(code: u8, core: CoreGen) -> bool {
+    DTYPE_ON[core_row(core)][code as usize] != 0
+}
+
+/// `WireDtype(code).align(core)` less one, the mask of the address bits an aligned address
+/// leaves zero ([`DTYPE_ON`]).
+#[inline(always)]
+fn align_mask_on(code: u8, core: CoreGen) -> Option<u32> {
+    let v = DTYPE_ON[core_row(core)][code as usize];
+    (v != 0).then_some((v & 0x7F) as u32)
 }
 
 /// The most dtype rows, and the most access-pattern rows, of one format (the plan builder
 /// refuses a table with more at compile time).
 const PLAN_ROWS: usize = 16;
 
-/// How the dtype rule reads a `Kind::Dtype` row (by the row's name, as the spec names them).
+/// How the dtype rule reads a dtype row (by the row's kind and name, as the spec names them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum DtypeRole {
-    /// Any other dtype byte (or a `DTYPE_PAIR`).
+    /// Any other dtype byte.
     Other,
     /// An `in_dtype`: FP32R is refused (output-only).
     In,
     /// The dropout threshold dtype (its own rule).
     Threshold,
+    /// A `DTYPE_PAIR`: both nibbles are checked.
+    Pair,
 }
+
+/// A dtype row of a plan: where the byte is and how it is checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct DtypeRow {
+    /// The row's byte offset.
+    offset: u8,
+    /// How it is checked.
+    role: DtypeRole,
+    /// The row's name (for the diagnostic).
+    name: &'static str,
+}
+
+/// An access-pattern row of a plan (a `Src` / `Dst` row of kind TENSORnD or MEM_PATTERNnD):
+/// what `check_slot` needs of the row, read off the table once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct SlotRow {
+    /// The row's byte offset.
+    offset: u8,
+    /// The slot's rank `n` (1..=4).
+    rank: u8,
+    /// Where its count run is read from (the static arm's `num_elem[0..n]`).
+    counts: CountRead,
+    /// A MEM_PATTERN union (`Kind::Mem`: the mode nibble may select the indirect arm) rather
+    /// than a plain TENSORnD.
+    union: bool,
+    /// The dtype that governs the slot (`DtypeRef`) compiled to a byte read: the byte at
+    /// `dtype_at`, shifted right by `dtype_shift` and masked with `dtype_mask`; a mask of 0 is
+    /// `DtypeRef::None` (no dtype rides on the bundle for this slot).
+    dtype_at: u8,
+    /// See `dtype_at`.
+    dtype_shift: u8,
+    /// See `dtype_at`.
+    dtype_mask: u8,
+    /// A written operand (`Role::Dst`).
+    write: bool,
+    /// The embedded descriptor of INDIRECT_COPY, legal without the TensorIndirect family.
+    indirect_copy_src: bool,
+}
+
+const NO_DTYPE_ROW: DtypeRow = DtypeRow {
+    offset: 0,
+    role: DtypeRole::Other,
+    name: "",
+};
+
+const NO_SLOT_ROW: SlotRow = SlotRow {
+    offset: 0,
+    rank: 0,
+    counts: CountRead {
+        at: 0,
+        shift: 0,
+        mask: 0,
+    },
+    union: false,
+    dtype_at: 0,
+    dtype_shift: 0,
+    dtype_mask: 0,
+    write: false,
+    indirect_copy_src: false,
+};
 
 /// A format's field table compiled for the validator at build time (the fast path of the rules
 /// is a compiled form of the same table): the bytes the rows cover (header included) for the
-/// reserved-byte rule, and the indices of the rows the dtype and access-pattern rules visit, in
-/// table order, so that a bundle's check walks only those rows and compares no names.
+/// reserved-byte rule, and the dtype and access-pattern rows the rules visit, in table order,
+/// each reduced to what its check reads, so that a bundle's check walks only those rows and
+/// compares no names.
 #[derive(Clone, Copy, Debug)]
 struct Plan {
     /// [`uncovered_bytes`] of the rows' [`covered_mask`] (the header counts as covered).
     uncovered: [u64; 8],
     /// Rows of kind `Dtype` / `DtypePair`, in table order.
-    dtypes: [u8; PLAN_ROWS],
-    /// How each of those is checked.
-    dtype_role: [DtypeRole; PLAN_ROWS],
+    dtypes: [DtypeRow; PLAN_ROWS],
     /// Number of entries of `dtypes`.
     n_dtypes: u8,
-    /// Rows with a `Src` / `Dst` role, in table order.
-    slots: [u8; PLAN_ROWS],
+    /// Access-pattern rows (a `Src` / `Dst` role on a TENSORnD / MEM_PATTERNnD), in table order.
+    slots: [SlotRow; PLAN_ROWS],
     /// Number of entries of `slots`.
     n_slots: u8,
+    /// The per-op predicates ([`rules_of`]).
+    rules: Option<Rules>,
 }
 
 /// The bytes the rows of `fmt` cover, header (0..4) included.
@@ -638,24 +760,33 @@ const fn covered_mask(fmt: &Format) -> u64 {
     m
 }
 
+/// A `DtypeRef` as (byte offset, shift, mask) ([`SlotRow::dtype_at`]).
+const fn dtype_read(r: DtypeRef) -> (u8, u8, u8) {
+    match r {
+        DtypeRef::None => (0, 0, 0),
+        DtypeRef::Byte(o) => (o, 0, 0xFF),
+        DtypeRef::Lo(o) => (o, 0, 0xF),
+        DtypeRef::Hi(o) => (o, 4, 0xF),
+    }
+}
+
 /// The plan of `fmt`.
 const fn plan(fmt: &Format) -> Plan {
     let mut p = Plan {
         uncovered: uncovered_bytes(covered_mask(fmt)),
-        dtypes: [0; PLAN_ROWS],
-        dtype_role: [DtypeRole::Other; PLAN_ROWS],
+        dtypes: [NO_DTYPE_ROW; PLAN_ROWS],
         n_dtypes: 0,
-        slots: [0; PLAN_ROWS],
+        slots: [NO_SLOT_ROW; PLAN_ROWS],
         n_slots: 0,
+        rules: rules_of(fmt.opcode),
     };
     let mut i = 0;
     while i < fmt.fields.len() {
         let f = &fmt.fields[i];
         if matches!(f.kind, Kind::Dtype | Kind::DtypePair) {
             assert!((p.n_dtypes as usize) < PLAN_ROWS, "too many dtype rows");
-            p.dtypes[p.n_dtypes as usize] = i as u8;
-            p.dtype_role[p.n_dtypes as usize] = if !matches!(f.kind, Kind::Dtype) {
-                DtypeRole::Other
+            let role = if !matches!(f.kind, Kind::Dtype) {
+                DtypeRole::Pair
             } else if compute3d::same_str(f.name, formats::dropout::THRESHOLD_DTYPE.name) {
                 DtypeRole::Threshold
             } else if compute3d::same_str(f.name, "in_dtype") {
@@ -663,11 +794,40 @@ const fn plan(fmt: &Format) -> Plan {
             } else {
                 DtypeRole::Other
             };
+            p.dtypes[p.n_dtypes as usize] = DtypeRow {
+                offset: f.offset,
+                role,
+                name: f.name,
+            };
             p.n_dtypes += 1;
         }
-        if !matches!(f.role, Role::Plain) {
+        let (rank, union) = match f.kind {
+            Kind::Tensor(n) => (n, false),
+            Kind::Mem(n) => (n, true),
+            _ => (0, false),
+        };
+        let (dtype, write) = match f.role {
+            Role::Src(d) => (d, false),
+            Role::Dst(d) => (d, true),
+            Role::Plain => (DtypeRef::None, false),
+        };
+        if !matches!(f.role, Role::Plain) && rank != 0 {
             assert!((p.n_slots as usize) < PLAN_ROWS, "too many slot rows");
-            p.slots[p.n_slots as usize] = i as u8;
+            let (dtype_at, dtype_shift, dtype_mask) = dtype_read(dtype);
+            assert!(rank <= 4, "a TENSORnD / MEM_PATTERNnD row of rank past 4");
+            p.slots[p.n_slots as usize] = SlotRow {
+                offset: f.offset,
+                rank,
+                counts: count_read(f.offset as usize, rank as usize),
+                union,
+                dtype_at,
+                dtype_shift,
+                dtype_mask,
+                write,
+                // Fields of a format are disjoint (formats' tests): the offset names the row.
+                indirect_copy_src: fmt.opcode == formats::INDIRECT_COPY.opcode
+                    && f.offset == formats::indirect_copy::SRC.offset,
+            };
             p.n_slots += 1;
         }
         i += 1;
@@ -675,44 +835,84 @@ const fn plan(fmt: &Format) -> Plan {
     p
 }
 
-/// The plans of [`formats::FORMATS`] by opcode (the first entry wins, as in `by_opcode`).
-static PLAN_BY_OPCODE: [Option<Plan>; 256] = {
-    let mut t: [Option<Plan>; 256] = [None; 256];
-    let mut i = 0;
-    while i < formats::FORMATS.len() {
-        let op = formats::FORMATS[i].opcode as usize;
-        if t[op].is_none() {
-            t[op] = Some(plan(formats::FORMATS[i]));
-        }
-        i += 1;
-    }
-    t
-};
+/// Every layout the validator knows: [`formats::FORMATS`], then the per-target layouts of
+/// `pe_dma::TARGET_LAYOUTS`.
+const LAYOUT_COUNT: usize = formats::FORMATS.len() + formats::pe_dma::TARGET_LAYOUTS.len();
 
-/// The plans of the per-target layouts, in `TARGET_LAYOUTS` order.
-static PLAN_LAYOUTS: [Plan; formats::pe_dma::TARGET_LAYOUTS.len()] = {
+/// The layouts with their plans, compiled at build time, in [`LAYOUT_COUNT`] order.
+static LAYOUTS: [(&Format, Plan); LAYOUT_COUNT] = {
+    let f = &formats::FORMATS;
     let l = &formats::pe_dma::TARGET_LAYOUTS;
-    let mut t = [plan(l[0].1); formats::pe_dma::TARGET_LAYOUTS.len()];
+    let mut t = [(f[0], plan(f[0])); LAYOUT_COUNT];
     let mut i = 0;
-    while i < l.len() {
-        t[i] = plan(l[i].1);
+    while i < LAYOUT_COUNT {
+        let fmt = if i < f.len() { f[i] } else { l[i - f.len()].1 };
+        t[i] = (fmt, plan(fmt));
         i += 1;
     }
     t
 };
 
-/// `formats::by_opcode_on` with the format's plan: the target's own layout first (as
-/// `pe_dma::layout_on` searches), else the opcode's default layout. A unit test checks that the
-/// format is the one `by_opcode_on` returns for every opcode and target.
-#[inline(always)]
-fn format_on(op: u8, arch: &ArchModel) -> Option<(&'static Format, &'static Plan)> {
-    for (i, (core, f)) in formats::pe_dma::TARGET_LAYOUTS.iter().enumerate() {
-        if *core == arch.core && f.opcode == op {
-            return PLAN_LAYOUTS.get(i).map(|p| (*f, p));
-        }
+/// No layout ([`LAYOUT_ON`]).
+const NO_LAYOUT: u8 = u8::MAX;
+const _: () = assert!(LAYOUT_COUNT < NO_LAYOUT as usize);
+
+/// The core generations, in [`LAYOUT_ON`] order.
+const CORES: [CoreGen; 3] = [CoreGen::V2, CoreGen::V3, CoreGen::V4];
+
+/// The row of [`LAYOUT_ON`] of a core.
+const fn core_row(core: CoreGen) -> usize {
+    match core {
+        CoreGen::V2 => 0,
+        CoreGen::V3 => 1,
+        CoreGen::V4 => 2,
     }
-    let f = formats::by_opcode(op)?;
-    PLAN_BY_OPCODE[op as usize].as_ref().map(|p| (f, p))
+}
+
+/// The layout index of each opcode on each core, as `formats::by_opcode_on` picks it: the
+/// core's own layout (`pe_dma::layout_on`: the first listed for the core) first, else the
+/// first entry of `FORMATS` with the opcode ([`NO_LAYOUT`] when neither).
+static LAYOUT_ON: [[u8; 256]; 3] = {
+    let f = &formats::FORMATS;
+    let l = &formats::pe_dma::TARGET_LAYOUTS;
+    let mut t = [[NO_LAYOUT; 256]; 3];
+    let mut k = 0;
+    while k < CORES.len() {
+        let mut i = 0;
+        while i < f.len() {
+            let op = f[i].opcode as usize;
+            if t[k][op] == NO_LAYOUT {
+                t[k][op] = i as u8;
+            }
+            i += 1;
+        }
+        // Backwards, so that the first listed layout of a core wins.
+        let mut j = l.len();
+        while j > 0 {
+            j -= 1;
+            if core_row(l[j].0) == k {
+                t[k][l[j].1.opcode as usize] = (f.len() + j) as u8;
+            }
+        }
+        k += 1;
+    }
+    t
+};
+
+/// The layout index of `op` on `arch` ([`LAYOUT_ON`]).
+#[inline(always)]
+fn layout_on(op: u8, arch: &ArchModel) -> Option<usize> {
+    let i = LAYOUT_ON[core_row(arch.core)][op as usize];
+    (i != NO_LAYOUT).then_some(i as usize)
+}
+
+/// `formats::by_opcode_on` with the format's plan (a unit test checks that the format is the
+/// one `by_opcode_on` returns for every opcode and target).
+#[cfg(test)]
+fn format_on(op: u8, arch: &ArchModel) -> Option<(&'static Format, &'static Plan)> {
+    layout_on(op, arch)
+        .and_then(|i| LAYOUTS.get(i))
+        .map(|(f, p)| (*f, p))
 }
 
 #[inline(always)]
@@ -745,7 +945,7 @@ fn start_active(c: &mut Ctx, b: &Bundle, src: &Field, active: Field) {
     } else {
         (a, c.arch.sbuf_partition_stride)
     };
-    let part = split_by_stride(rel, stride).map_or(0, |(_, p)| p);
+    let part = partition_of(rel, stride);
     let act = active.get_u8(b) as u32;
     if part + act > c.arch.partitions {
         c.fail(
@@ -759,247 +959,297 @@ fn start_active(c: &mut Ctx, b: &Bundle, src: &Field, active: Field) {
     }
 }
 
-/// The per-op predicates. Every offset is read from the format's `Field` constants and every
-/// opcode from its `Format` static (the `const`s below only make them usable as patterns).
-fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
+/// A format's per-op predicates: one function per rule set, picked for each layout at build
+/// time ([`rules_of`], stored in its [`Plan`]), so a bundle's check dispatches once.
+type Rules = fn(&mut Ctx<'_>, &Format, &Bundle);
+
+/// The per-op predicates of `opcode`. Every offset is read from the format's `Field` constants
+/// and every opcode from its `Format` static; each group module maps its own opcodes.
+const fn rules_of(op: u8) -> Option<Rules> {
     use formats::*;
-    const TR_FWD: u8 = STREAM_TRANSPOSE_FWD.opcode;
-    const TR: u8 = STREAM_TRANSPOSE.opcode;
-    const RL: u8 = REG_LOAD.opcode;
-    const PB: u8 = POOL_BUFFER_LOAD.opcode;
-    const DR: u8 = DROPOUT.opcode;
-    const IC: u8 = INDIRECT_COPY.opcode;
-    const RS: u8 = RANGE_SELECT.opcode;
-    const RD: u8 = DVE_READ_ACCUMULATOR.opcode;
-    const DI: u8 = DMA_INDIRECT.opcode;
-    const LW: u8 = LDWEIGHTS.opcode;
-    const MM: u8 = MATMUL.opcode;
-    const LW_MX: u8 = LDWEIGHTS_MX.opcode;
-    const MM_MX: u8 = MATMUL_MX.opcode;
-    const QMX: u8 = QUANTIZE_MX.opcode;
-    const DD: u8 = DMA_DIRECT2D.opcode;
-    const ES: u8 = EVENT_SEMAPHORE.opcode;
-    let at = |f: Field| f.offset as usize;
     // 4D-slot compute formats.
-    if self::compute4d::op_rules(c, fmt.opcode, b) {
-        return;
+    if let Some(r) = self::compute4d::rules_of(op) {
+        return Some(r);
     }
-    match fmt.opcode {
-        TR_FWD | TR => {
-            active_range(c, b, tr::ACTIVE);
-            start_active(c, b, &tr::SRC, tr::ACTIVE);
-            let s = slot_at(b, &tr::SRC);
-            let (sc, dc) = (slot_count_at(b, &tr::SRC), slot_count_at(b, &tr::DST));
-            if sc == Some(0) || dc == Some(0) {
-                c.fail(
-                    "d4_tr_transpose_src_dst_count",
-                    at(tr::SRC),
-                    "element count is zero",
-                );
-            } else if sc != dc {
-                c.fail(
-                    "d4_tr_same_src_dst_count",
-                    at(tr::SRC),
-                    format!("src {sc:?} vs dst {dc:?} elements"),
-                );
-            }
-            let op = tr::OP.get_u8(b);
-            if op != 0 {
-                c.fail(
-                    "d4_tr_op_bypass",
-                    at(tr::OP),
-                    format!("op {op:#04x} is not BYPASS"),
-                );
-            }
-            let want = (fmt.opcode == TR) as u8;
-            let ch = tr::TRANSPOSE_CH.get_u8(b);
-            if ch != want {
-                c.fail(
-                    "d3_transpose_ch",
-                    at(tr::TRANSPOSE_CH),
-                    format!("d3_transpose_ch {ch} (expected {want})"),
-                );
-            }
-            if fmt.opcode == TR {
-                match (tr::SRC.kind, s) {
-                    (_, Slot::Indirect { .. }) => c.fail(
-                        "stream_transpose_src_not_indirect",
-                        at(tr::SRC),
-                        "STREAM_TRANSPOSE cannot have TensorIndirect AP as src",
-                    ),
-                    // The static arm of the MEM_PATTERN union (a plain TENSORnD has no arm).
-                    (Kind::Mem(_), Slot::Static { num, .. }) if num[3] != 1 => c.fail(
-                        "instr.src_mem_pattern.num_elem[3] == 1",
-                        at(tr::SRC) + num_elem_offset(4, 3),
-                        format!("num_elem[3] == {}", num[3]),
-                    ),
-                    _ => {}
-                }
-            }
-        }
-        RL => {
-            active_range(c, b, reg_load::ACTIVE);
-            start_active(c, b, &reg_load::SRC, reg_load::ACTIVE);
-            if is_indirect_at(b, &reg_load::SRC) {
-                c.fail(
-                    "reg_load_src_not_indirect",
-                    at(reg_load::SRC),
-                    "TODO: support POOL_BUFFER_LOAD with TensorIndirect AP once ISA supports it",
-                );
-            }
-            let o = reg_load::OPTIONS.get_u16(b);
-            if o > 1 {
-                c.fail(
-                    "gather_valid_options",
-                    at(reg_load::OPTIONS),
-                    format!("gather_options {o} not in {{0, 1}}"),
-                );
-            }
-        }
-        PB => {
-            active_range(c, b, pool_buffer_load::ACTIVE);
-            start_active(c, b, &pool_buffer_load::SRC, pool_buffer_load::ACTIVE);
-        }
-        DR => {
-            active_range(c, b, dropout::ACTIVE);
-            start_active(c, b, &dropout::SRC, dropout::ACTIVE);
-            let (i, o) = (dropout::IN_DTYPE.get_u8(b), dropout::OUT_DTYPE.get_u8(b));
-            if i != o {
-                c.fail(
-                    "d3_dropout_same_src_dst_type",
-                    at(dropout::OUT_DTYPE),
-                    format!("in {i:#04x} != out {o:#04x}"),
-                );
-            }
-            let (sc, dc) = (
-                slot_count_at(b, &dropout::SRC),
-                slot_count_at(b, &dropout::DST),
-            );
-            if sc != dc {
-                c.fail(
-                    "d3_dropout_src_dst_count_check",
-                    at(dropout::SRC),
-                    format!("src {sc:?} vs dst {dc:?} elements"),
-                );
-            }
-        }
-        IC => {
-            let a = indirect_copy::ACTIVE.get_u8(b);
-            if a == 0 || !a.is_multiple_of(16) || a as u32 > c.arch.partitions {
-                c.fail(
-                    "s_valid_s4d4_ic_active_channels",
-                    at(indirect_copy::ACTIVE),
-                    format!("active channels {a} must be a nonzero multiple of 16"),
-                );
-            }
-            let (i, o) = (
-                indirect_copy::IN_DTYPE.get_u8(b),
-                indirect_copy::OUT_DTYPE.get_u8(b),
-            );
-            if i != o {
-                c.fail(
-                    "s_same_in_out_dtype_indirect_copy",
-                    at(indirect_copy::OUT_DTYPE),
-                    format!("in {i:#04x} != out {o:#04x}"),
-                );
-            }
-            if !is_indirect_at(b, &indirect_copy::SRC) {
-                c.fail("s4d4_ic_src_indirect", at(indirect_copy::SRC), "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not …");
-            }
-            let per_idx = indirect_copy::SRC_NUM_ELEM_PER_IDX.get_u8(b);
-            if ![1u8, 2, 4, 8, 16, 32].contains(&per_idx) {
-                c.fail(
-                    "s4d4_ic_num_elem_per_idx",
-                    at(indirect_copy::SRC_NUM_ELEM_PER_IDX),
-                    format!("src_num_elem_per_idx {per_idx} not in {{1,2,4,8,16,32}}"),
-                );
-            }
-            if indirect_copy::DST_NUM_ELEM_PER_IDX.get_u8(b) != 0 {
-                c.fail(
-                    "s4d4_ic_num_elem_per_idx",
-                    at(indirect_copy::DST_NUM_ELEM_PER_IDX),
-                    "dst_num_elem_per_idx must be 0",
-                );
-            }
-            if indirect_copy::DST_BUFFER_SIZE.get_u16(b) != 0 {
-                c.fail(
-                    "s4d4_ic_num_elem_per_idx",
-                    at(indirect_copy::DST_BUFFER_SIZE),
-                    "dst_buffer_size must be 0",
-                );
-            }
-        }
-        RS => {
-            use range_select as rs;
-            active_range(c, b, rs::ACTIVE);
-            start_active(c, b, &rs::SRC, rs::ACTIVE);
-            for f in [rs::COMP_OP0, rs::COMP_OP1] {
-                let op = f.get_u8(b);
-                if !RS_COMP_OPS.contains(&op) {
-                    c.fail(
-                        "valid_rs_comp_op",
-                        at(f),
-                        format!("comp op {op:#04x} is not IS_EQ/GT/GE/LE/LT"),
-                    );
-                }
-            }
-            let op = rs::REDUCE_OP.get_u8(b);
-            if op != ALU_MAX {
-                c.fail(
-                    "s_valid_range_select_reduce_op",
-                    at(rs::REDUCE_OP),
-                    format!("reduce_op {op:#04x} is not MAX"),
-                );
-            }
-            // No rule on +0x14: it is the raw upper bound (seed), not a fixed fill_val.
-            let cmd = rs::REDUCE_CMD.get_u8(b);
-            if !matches!(cmd, 0 | 2 | 3) {
-                c.fail(
-                    "range_select_reduce_cmd",
-                    at(rs::REDUCE_CMD),
-                    format!("reduce_cmd {cmd} not IDLE/ACCUMULATE/ZERO_ACCUMULATE"),
-                );
-            }
-            for f in [rs::BOUND0_SRC, rs::BOUND1_SRC] {
-                let src = f.get_u8(b);
-                if src > 2 {
-                    c.fail(
-                        "range_select_bound_src",
-                        at(f),
-                        format!("bound source {src} is not an IMM_SRC"),
-                    );
-                }
-            }
-            let pair = rs::IN_OUT_DTYPE.get_u8(b);
-            let (lo, hi) = (WireDtype(pair & 0xF), WireDtype(pair >> 4));
-            if !lo.is_float() || lo.0 == WIRE_FP32R || !hi.is_float() {
-                c.fail(
-                    "range_select_dtype",
-                    at(rs::IN_OUT_DTYPE),
-                    format!("dtype pair {pair:#04x}: in must be float (not FP32R), out float"),
-                );
-            }
-            let (sc, dc) = (slot_count_at(b, &rs::SRC), slot_count_at(b, &rs::DST));
-            if sc != dc {
-                c.fail(
-                    "s_same_elem_count_rs_src_dst",
-                    at(rs::SRC),
-                    format!("src {sc:?} vs dst {dc:?} elements"),
-                );
-            }
-        }
-        RD => d1_rd_rules(c, b),
-        DI => {
+    if op == STREAM_TRANSPOSE_FWD.opcode || op == STREAM_TRANSPOSE.opcode {
+        return Some(tr_rules);
+    }
+    if op == REG_LOAD.opcode {
+        return Some(reg_load_rules);
+    }
+    if op == POOL_BUFFER_LOAD.opcode {
+        return Some(pool_buffer_load_rules);
+    }
+    if op == DROPOUT.opcode {
+        return Some(dropout_rules);
+    }
+    if op == INDIRECT_COPY.opcode {
+        return Some(indirect_copy_rules);
+    }
+    if op == RANGE_SELECT.opcode {
+        return Some(range_select_rules);
+    }
+    if op == DVE_READ_ACCUMULATOR.opcode {
+        return Some(|c, _, b| d1_rd_rules(c, b));
+    }
+    if op == DMA_INDIRECT.opcode {
+        return Some(|c, _, b| {
             dma_indirect_rules(c, b);
-            self::pe_dma::rules(c, fmt, b);
+            self::pe_dma::indirect_rules(c, b);
+        });
+    }
+    // 3D-slot compute formats.
+    if let Some(r) = self::compute3d::rules_of(op) {
+        return Some(r);
+    }
+    // PE, DMA and event formats.
+    let pe = [
+        LDWEIGHTS.opcode,
+        MATMUL.opcode,
+        DMA_DIRECT2D.opcode,
+        EVENT_SEMAPHORE.opcode,
+        LDWEIGHTS_MX.opcode,
+        MATMUL_MX.opcode,
+        QUANTIZE_MX.opcode,
+    ];
+    let mut i = 0;
+    while i < pe.len() {
+        if op == pe[i] {
+            return self::pe_dma::rules_of(op);
         }
-        // 3D-slot compute formats.
-        op if formats::compute3d::owns(op) => self::compute3d::op_rules(c, fmt, b),
-        // PE, DMA and event formats.
-        LW | MM | DD | ES | LW_MX | MM_MX | QMX => self::pe_dma::rules(c, fmt, b),
-        // The `more` group (0xBF, 0xF1, 0x7B, 0x65).
-        op if formats::more::owns(op) => self::more::op_rules(c, fmt, b),
-        _ => {}
+        i += 1;
+    }
+    // The `more` group (0xBF, 0xF1, 0x7B, 0x65).
+    self::more::rules_of(op)
+}
+
+/// S4D4_TR rules of 0x6A / 0x6B.
+fn tr_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
+    use formats::*;
+    let at = |f: Field| f.offset as usize;
+    active_range(c, b, tr::ACTIVE);
+    start_active(c, b, &tr::SRC, tr::ACTIVE);
+    let s = slot_at(b, &tr::SRC);
+    let (sc, dc) = (slot_count_at(b, &tr::SRC), slot_count_at(b, &tr::DST));
+    if sc == Some(0) || dc == Some(0) {
+        c.fail(
+            "d4_tr_transpose_src_dst_count",
+            at(tr::SRC),
+            "element count is zero",
+        );
+    } else if sc != dc {
+        c.fail(
+            "d4_tr_same_src_dst_count",
+            at(tr::SRC),
+            format!("src {sc:?} vs dst {dc:?} elements"),
+        );
+    }
+    let op = tr::OP.get_u8(b);
+    if op != 0 {
+        c.fail(
+            "d4_tr_op_bypass",
+            at(tr::OP),
+            format!("op {op:#04x} is not BYPASS"),
+        );
+    }
+    let want = (fmt.opcode == STREAM_TRANSPOSE.opcode) as u8;
+    let ch = tr::TRANSPOSE_CH.get_u8(b);
+    if ch != want {
+        c.fail(
+            "d3_transpose_ch",
+            at(tr::TRANSPOSE_CH),
+            format!("d3_transpose_ch {ch} (expected {want})"),
+        );
+    }
+    if fmt.opcode == STREAM_TRANSPOSE.opcode {
+        match (tr::SRC.kind, s) {
+            (_, Slot::Indirect { .. }) => c.fail(
+                "stream_transpose_src_not_indirect",
+                at(tr::SRC),
+                "STREAM_TRANSPOSE cannot have TensorIndirect AP as src",
+            ),
+            // The static arm of the MEM_PATTERN union (a plain TENSORnD has no arm).
+            (Kind::Mem(_), Slot::Static { num, .. }) if num[3] != 1 => c.fail(
+                "instr.src_mem_pattern.num_elem[3] == 1",
+                at(tr::SRC) + num_elem_offset(4, 3),
+                format!("num_elem[3] == {}", num[3]),
+            ),
+            _ => {}
+        }
+    }
+}
+
+/// 0x68 reg_load rules.
+fn reg_load_rules(c: &mut Ctx, _: &Format, b: &Bundle) {
+    use formats::*;
+    let at = |f: Field| f.offset as usize;
+    active_range(c, b, reg_load::ACTIVE);
+    start_active(c, b, &reg_load::SRC, reg_load::ACTIVE);
+    if is_indirect_at(b, &reg_load::SRC) {
+        c.fail(
+            "reg_load_src_not_indirect",
+            at(reg_load::SRC),
+            "TODO: support POOL_BUFFER_LOAD with TensorIndirect AP once ISA supports it",
+        );
+    }
+    let o = reg_load::OPTIONS.get_u16(b);
+    if o > 1 {
+        c.fail(
+            "gather_valid_options",
+            at(reg_load::OPTIONS),
+            format!("gather_options {o} not in {{0, 1}}"),
+        );
+    }
+}
+
+/// 0x67 pool_buffer_load rules.
+fn pool_buffer_load_rules(c: &mut Ctx, _: &Format, b: &Bundle) {
+    use formats::*;
+    active_range(c, b, pool_buffer_load::ACTIVE);
+    start_active(c, b, &pool_buffer_load::SRC, pool_buffer_load::ACTIVE);
+}
+
+/// 0x7F dropout rules.
+fn dropout_rules(c: &mut Ctx, _: &Format, b: &Bundle) {
+    use formats::*;
+    let at = |f: Field| f.offset as usize;
+    active_range(c, b, dropout::ACTIVE);
+    start_active(c, b, &dropout::SRC, dropout::ACTIVE);
+    let (i, o) = (dropout::IN_DTYPE.get_u8(b), dropout::OUT_DTYPE.get_u8(b));
+    if i != o {
+        c.fail(
+            "d3_dropout_same_src_dst_type",
+            at(dropout::OUT_DTYPE),
+            format!("in {i:#04x} != out {o:#04x}"),
+        );
+    }
+    let (sc, dc) = (
+        slot_count_at(b, &dropout::SRC),
+        slot_count_at(b, &dropout::DST),
+    );
+    if sc != dc {
+        c.fail(
+            "d3_dropout_src_dst_count_check",
+            at(dropout::SRC),
+            format!("src {sc:?} vs dst {dc:?} elements"),
+        );
+    }
+}
+
+/// 0xE7 indirect_copy rules.
+fn indirect_copy_rules(c: &mut Ctx, _: &Format, b: &Bundle) {
+    use formats::*;
+    let at = |f: Field| f.offset as usize;
+    let a = indirect_copy::ACTIVE.get_u8(b);
+    if a == 0 || !a.is_multiple_of(16) || a as u32 > c.arch.partitions {
+        c.fail(
+            "s_valid_s4d4_ic_active_channels",
+            at(indirect_copy::ACTIVE),
+            format!("active channels {a} must be a nonzero multiple of 16"),
+        );
+    }
+    let (i, o) = (
+        indirect_copy::IN_DTYPE.get_u8(b),
+        indirect_copy::OUT_DTYPE.get_u8(b),
+    );
+    if i != o {
+        c.fail(
+            "s_same_in_out_dtype_indirect_copy",
+            at(indirect_copy::OUT_DTYPE),
+            format!("in {i:#04x} != out {o:#04x}"),
+        );
+    }
+    if !is_indirect_at(b, &indirect_copy::SRC) {
+        c.fail(
+            "s4d4_ic_src_indirect",
+            at(indirect_copy::SRC),
+            "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not …",
+        );
+    }
+    let per_idx = indirect_copy::SRC_NUM_ELEM_PER_IDX.get_u8(b);
+    if ![1u8, 2, 4, 8, 16, 32].contains(&per_idx) {
+        c.fail(
+            "s4d4_ic_num_elem_per_idx",
+            at(indirect_copy::SRC_NUM_ELEM_PER_IDX),
+            format!("src_num_elem_per_idx {per_idx} not in {{1,2,4,8,16,32}}"),
+        );
+    }
+    if indirect_copy::DST_NUM_ELEM_PER_IDX.get_u8(b) != 0 {
+        c.fail(
+            "s4d4_ic_num_elem_per_idx",
+            at(indirect_copy::DST_NUM_ELEM_PER_IDX),
+            "dst_num_elem_per_idx must be 0",
+        );
+    }
+    if indirect_copy::DST_BUFFER_SIZE.get_u16(b) != 0 {
+        c.fail(
+            "s4d4_ic_num_elem_per_idx",
+            at(indirect_copy::DST_BUFFER_SIZE),
+            "dst_buffer_size must be 0",
+        );
+    }
+}
+
+/// 0xBC range_select rules.
+fn range_select_rules(c: &mut Ctx, _: &Format, b: &Bundle) {
+    use formats::*;
+    let at = |f: Field| f.offset as usize;
+    use range_select as rs;
+    active_range(c, b, rs::ACTIVE);
+    start_active(c, b, &rs::SRC, rs::ACTIVE);
+    for f in [&rs::COMP_OP0, &rs::COMP_OP1] {
+        let op = f.get_u8(b);
+        if !RS_COMP_OPS.contains(&op) {
+            c.fail(
+                "valid_rs_comp_op",
+                at(*f),
+                format!("comp op {op:#04x} is not IS_EQ/GT/GE/LE/LT"),
+            );
+        }
+    }
+    let op = rs::REDUCE_OP.get_u8(b);
+    if op != ALU_MAX {
+        c.fail(
+            "s_valid_range_select_reduce_op",
+            at(rs::REDUCE_OP),
+            format!("reduce_op {op:#04x} is not MAX"),
+        );
+    }
+    // No rule on +0x14: it is the raw upper bound (seed), not a fixed fill_val.
+    let cmd = rs::REDUCE_CMD.get_u8(b);
+    if !matches!(cmd, 0 | 2 | 3) {
+        c.fail(
+            "range_select_reduce_cmd",
+            at(rs::REDUCE_CMD),
+            format!("reduce_cmd {cmd} not IDLE/ACCUMULATE/ZERO_ACCUMULATE"),
+        );
+    }
+    for f in [&rs::BOUND0_SRC, &rs::BOUND1_SRC] {
+        let src = f.get_u8(b);
+        if src > 2 {
+            c.fail(
+                "range_select_bound_src",
+                at(*f),
+                format!("bound source {src} is not an IMM_SRC"),
+            );
+        }
+    }
+    let pair = rs::IN_OUT_DTYPE.get_u8(b);
+    let (lo, hi) = (WireDtype(pair & 0xF), WireDtype(pair >> 4));
+    if !lo.is_float() || lo.0 == WIRE_FP32R || !hi.is_float() {
+        c.fail(
+            "range_select_dtype",
+            at(rs::IN_OUT_DTYPE),
+            format!("dtype pair {pair:#04x}: in must be float (not FP32R), out float"),
+        );
+    }
+    let (sc, dc) = (slot_count_at(b, &rs::SRC), slot_count_at(b, &rs::DST));
+    if sc != dc {
+        c.fail(
+            "s_same_elem_count_rs_src_dst",
+            at(rs::SRC),
+            format!("src {sc:?} vs dst {dc:?} elements"),
+        );
     }
 }
 
@@ -1046,8 +1296,7 @@ fn dma_indirect_rules(c: &mut Ctx, b: &Bundle) {
         d.rule = RULE;
     }
     if idx & REG_BIT == 0 {
-        let part =
-            split_by_stride(idx & ADDR_MASK, c.arch.sbuf_partition_stride).map_or(0, |(_, p)| p);
+        let part = partition_of(idx & ADDR_MASK, c.arch.sbuf_partition_stride);
         if c.arch.in_sbuf(idx & ADDR_MASK) && part + channels as u32 > c.arch.partitions {
             c.fail(
                 RULE,
@@ -1117,12 +1366,32 @@ fn reserved_in(uncovered: &[u64; 8], b: &Bundle) -> Option<usize> {
 
 /// `a % stride` and `a / stride` for a partition stride, `None` for a zero stride (a mask and a
 /// shift for the power-of-two strides of every target, a division only for a custom model).
-#[inline(always)]
+#[cfg(test)]
 fn split_by_stride(a: u32, stride: u32) -> Option<(u32, u32)> {
-    if stride.is_power_of_two() {
-        Some((a & (stride - 1), a >> stride.trailing_zeros()))
+    Some((a.checked_rem(stride)?, a.checked_div(stride)?))
+}
+
+/// The in-partition offset `a % stride`, or `a` itself for a zero stride (a model without
+/// partitions): a mask for the power-of-two strides of every target (`stride & (stride - 1)`
+/// is zero for those and for 0, whose mask keeps every bit), a division only for a custom model.
+#[inline(always)]
+fn in_partition(a: u32, stride: u32) -> u32 {
+    let mask = stride.wrapping_sub(1);
+    if stride & mask == 0 {
+        a & mask
     } else {
-        Some((a.checked_rem(stride)?, a.checked_div(stride)?))
+        a % stride
+    }
+}
+
+/// The partition `a / stride`, or 0 for a zero stride: a shift for the power-of-two strides.
+#[inline(always)]
+fn partition_of(a: u32, stride: u32) -> u32 {
+    if stride & stride.wrapping_sub(1) == 0 {
+        // A zero stride shifts by 32: no bit is left.
+        a.checked_shr(stride.trailing_zeros()).unwrap_or(0)
+    } else {
+        a / stride
     }
 }
 
@@ -1143,10 +1412,18 @@ pub fn validate_bundle(b: &Bundle, bundle: usize, arch: &ArchModel) -> Vec<Diagn
     if b[2] != 0 || b[3] != 0 {
         c.fail("header_debug_zero", 2, "header bytes 2-3 must be zero");
     }
-    let Some((fmt, plan)) = format_on(b[0], arch) else {
-        c.fail("known_opcode", 0, format!("unknown opcode {:#04x}", b[0]));
-        return c.out;
-    };
+    match layout_on(b[0], arch).and_then(|i| LAYOUTS.get(i)) {
+        Some((fmt, plan)) => check_layout(&mut c, fmt, plan, b),
+        None => c.fail("known_opcode", 0, format!("unknown opcode {:#04x}", b[0])),
+    }
+    c.out
+}
+
+/// The rules of one layout past the header: the family gate, the reserved bytes, the dtype
+/// and access-pattern rows of its plan, then the per-op predicates.
+#[inline(always)]
+fn check_layout(c: &mut Ctx, fmt: &'static Format, plan: &Plan, b: &Bundle) {
+    let arch = c.arch;
     if !arch.has(fmt.family) {
         c.fail(
             "opcode_on_target",
@@ -1164,14 +1441,13 @@ pub fn validate_bundle(b: &Bundle, bundle: usize, arch: &ArchModel) -> Vec<Diagn
             format!("reserved byte {i:#x} is {:#04x}", b[i]),
         );
     }
-    check_dtypes(&mut c, fmt, plan, b);
-    for &i in &plan.slots[..plan.n_slots as usize] {
-        if let Some(f) = fmt.fields.get(i as usize) {
-            check_slot(&mut c, fmt, b, f);
-        }
+    check_dtypes(c, plan, b);
+    for row in &plan.slots[..plan.n_slots as usize] {
+        check_slot(c, row, b);
     }
-    op_rules(&mut c, fmt, b);
-    c.out
+    if let Some(rules) = plan.rules {
+        rules(c, fmt, b);
+    }
 }
 
 /// `mxmem1d_valid` on a 16-byte MX slot: `(byte3 & 0x60)` selects MXMEM_PATTERN1D (0x00) or
@@ -1312,14 +1588,13 @@ mod tests {
                     let uncovered = p.uncovered[i / 8] >> (8 * (i % 8)) & 0xFF == 0xFF;
                     assert_eq!(!uncovered, i < 4 || fmt.covers(i), "{} {i}", fmt.mnemonic);
                 }
-                let dtypes: Vec<(usize, DtypeRole)> = fmt
+                let dtypes: Vec<DtypeRow> = fmt
                     .fields
                     .iter()
-                    .enumerate()
-                    .filter(|(_, f)| matches!(f.kind, Kind::Dtype | Kind::DtypePair))
-                    .map(|(i, f)| {
+                    .filter(|f| matches!(f.kind, Kind::Dtype | Kind::DtypePair))
+                    .map(|f| {
                         let role = if f.kind != Kind::Dtype {
-                            DtypeRole::Other
+                            DtypeRole::Pair
                         } else if f.name == formats::dropout::THRESHOLD_DTYPE.name {
                             DtypeRole::Threshold
                         } else if f.name == "in_dtype" {
@@ -1327,25 +1602,121 @@ mod tests {
                         } else {
                             DtypeRole::Other
                         };
-                        (i, role)
+                        DtypeRow {
+                            offset: f.offset,
+                            role,
+                            name: f.name,
+                        }
                     })
                     .collect();
-                let got: Vec<(usize, DtypeRole)> = (0..p.n_dtypes as usize)
-                    .map(|k| (p.dtypes[k] as usize, p.dtype_role[k]))
-                    .collect();
-                assert_eq!(got, dtypes, "{}", fmt.mnemonic);
-                let slots: Vec<usize> = fmt
+                assert_eq!(
+                    p.dtypes[..p.n_dtypes as usize],
+                    dtypes[..],
+                    "{}",
+                    fmt.mnemonic
+                );
+                let slots: Vec<SlotRow> = fmt
                     .fields
                     .iter()
-                    .enumerate()
-                    .filter(|(_, f)| f.role != Role::Plain)
-                    .map(|(i, _)| i)
+                    .filter_map(|f| {
+                        let (dtype, write) = match f.role {
+                            Role::Src(d) => (d, false),
+                            Role::Dst(d) => (d, true),
+                            Role::Plain => return None,
+                        };
+                        let (rank, union) = match f.kind {
+                            Kind::Tensor(n) => (n, false),
+                            Kind::Mem(n) => (n, true),
+                            _ => return None,
+                        };
+                        let (dtype_at, dtype_shift, dtype_mask) = match dtype {
+                            DtypeRef::None => (0, 0, 0),
+                            DtypeRef::Byte(o) => (o, 0, 0xFF),
+                            DtypeRef::Lo(o) => (o, 0, 0xF),
+                            DtypeRef::Hi(o) => (o, 4, 0xF),
+                        };
+                        // The compiled read is `slot_dtype`.
+                        let mut b = [0u8; 64];
+                        for v in [0x00u8, 0x5A, 0xA5, 0xFF] {
+                            b.fill(v);
+                            let got = (dtype_mask != 0)
+                                .then_some(WireDtype((v >> dtype_shift) & dtype_mask));
+                            assert_eq!(got, slot_dtype(&b, dtype));
+                        }
+                        Some(SlotRow {
+                            offset: f.offset,
+                            rank,
+                            counts: count_read(f.offset as usize, rank as usize),
+                            union,
+                            dtype_at,
+                            dtype_shift,
+                            dtype_mask,
+                            write,
+                            indirect_copy_src: std::ptr::eq(fmt, &formats::INDIRECT_COPY)
+                                && f.name == formats::indirect_copy::SRC.name,
+                        })
+                    })
                     .collect();
-                let got: Vec<usize> = p.slots[..p.n_slots as usize]
+                assert_eq!(p.slots[..p.n_slots as usize], slots[..], "{}", fmt.mnemonic);
+            }
+        }
+    }
+
+    /// The compiled dtype table answers what the dtype table's own methods answer.
+    #[test]
+    fn dtype_table_is_the_wire_table() {
+        for core in CORES {
+            for code in 0..=255u8 {
+                let d = WireDtype(code);
+                assert_eq!(defined_on(code, core), d.defined_on(core).is_some());
+                let al = d.align(core);
+                assert_eq!(align_mask_on(code, core), al.map(|a| a - 1), "{code:#04x}");
+                // The mask test is the division.
+                if let (Some(al), Some(m)) = (al, align_mask_on(code, core)) {
+                    for a in [0u32, 1, 2, 3, 4, 6, 8, 12, 16, 60, 64, 96, 0x1FFF_FFFF] {
+                        assert_eq!(a & m == 0, a.is_multiple_of(al), "{a} % {al}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The compiled reads of every plan's slot rows (the count run, the governing dtype) read
+    /// what the field table and the decoder read, on random bundles and on bundles one byte
+    /// away from them.
+    #[test]
+    fn plan_rows_read_what_the_decoder_reads() {
+        use crate::tensor::TensorSlot;
+        let mut bundles = random_bundles();
+        let edited: Vec<Bundle> = bundles
+            .iter()
+            .enumerate()
+            .map(|(k, b)| {
+                let mut e = *b;
+                e[4 + k % 60] ^= 0x80;
+                e
+            })
+            .collect();
+        bundles.extend(edited);
+        for (fmt, plan) in &LAYOUTS {
+            for row in &plan.slots[..plan.n_slots as usize] {
+                let f = fmt
+                    .fields
                     .iter()
-                    .map(|&i| i as usize)
-                    .collect();
-                assert_eq!(got, slots, "{}", fmt.mnemonic);
+                    .find(|f| f.offset == row.offset)
+                    .expect("a slot row is a field of its table");
+                let dt = match f.role {
+                    Role::Src(d) | Role::Dst(d) => d,
+                    Role::Plain => panic!("{}: a plain row in the slot plan", f.name),
+                };
+                for b in &bundles {
+                    let t = TensorSlot::read(&b[f.range()], row.rank as usize);
+                    let want = t.num.iter().rev().fold(0u64, |w, &x| w << 16 | x as u64);
+                    assert_eq!(lanes_at(b, row.counts), want, "{} {}", fmt.mnemonic, f.name);
+                    let code = (b[row.dtype_at as usize] >> row.dtype_shift) & row.dtype_mask;
+                    let got = (row.dtype_mask != 0).then_some(WireDtype(code));
+                    assert_eq!(got, slot_dtype(b, dt), "{} {}", fmt.mnemonic, f.name);
+                }
             }
         }
     }
@@ -1385,30 +1756,6 @@ mod tests {
     }
 
     #[test]
-    fn alignment_mask_is_division() {
-        for al in 0u32..=64 {
-            for a in [
-                0u32,
-                1,
-                2,
-                3,
-                4,
-                6,
-                8,
-                12,
-                16,
-                60,
-                64,
-                96,
-                0x1FFF_FFFF,
-                u32::MAX,
-            ] {
-                assert_eq!(aligned(a, al), a.is_multiple_of(al), "{a} % {al}");
-            }
-        }
-    }
-
-    #[test]
     fn stride_split_is_division() {
         for stride in [0u32, 1, 3, 1 << 15, 1 << 18, 3000, 1 << 31] {
             for a in [
@@ -1423,6 +1770,9 @@ mod tests {
             ] {
                 let want = a.checked_rem(stride).zip(a.checked_div(stride));
                 assert_eq!(split_by_stride(a, stride), want, "{a} / {stride}");
+                // The fast forms, with the zero-stride defaults their callers use.
+                assert_eq!(in_partition(a, stride), want.map_or(a, |(r, _)| r));
+                assert_eq!(partition_of(a, stride), want.map_or(0, |(_, p)| p));
             }
         }
     }

@@ -5,7 +5,9 @@
 //! perturbed architecture models and with short output buffers; streams of random valid
 //! instructions lift back to instructions (`decode_instructions`) that encode to the same bytes,
 //! and lifting never panics on random or edited streams; `generate_stream` writes what
-//! per-instruction `generate` writes and stops at the same failing instruction.
+//! per-instruction `generate` writes and stops at the same failing instruction; and GENERATE's
+//! ISA checks accept and reject exactly what RUN_ISA_CHECKS does on instructions of every op of
+//! the benchmark's all-formats mix, valid and edited.
 
 mod common;
 
@@ -23,8 +25,8 @@ use sundial_codegen::text::{
 };
 use sundial_codegen::validate::validate_bundle;
 use sundial_codegen::{
-    DecodeError, bundle_count, decode_instructions, generate, generate_reference, generate_stream,
-    generate_vec,
+    DecodeError, EncodeError, bundle_count, decode_instructions, generate, generate_reference,
+    generate_stream, generate_vec, run_isa_checks,
 };
 
 /// Source-legal BIR dtypes (no float32r as input).
@@ -365,6 +367,9 @@ fn mutate(r: &mut Rng, inst: &mut Instruction) {
     match r.below(8) {
         0..=3 => {
             let mut aps = aps(&mut inst.op);
+            if aps.is_empty() {
+                return;
+            }
             let k = r.below(aps.len() as u64) as usize;
             let ap = &mut *aps[k];
             if r.below(4) == 0 {
@@ -571,6 +576,44 @@ proptest! {
             // GENERATE hands out only bundles its ISA check accepts.
             for (i, b) in fast[..n].iter().enumerate() {
                 prop_assert_eq!(validate_bundle(b, i, arch), vec![]);
+            }
+        }
+    }
+
+    /// GENERATE's checks accept and reject exactly what RUN_ISA_CHECKS does: on an instruction
+    /// of any op of the benchmark's all-formats mix, with random edits, on its own target or
+    /// another, GENERATE (per instruction and as a stream) hands out bundles exactly when
+    /// `run_isa_checks` reports no diagnostic (and then every bundle validates), fails with the
+    /// first diagnostic as `IsaCheck` when it reports some, and with the encoder's own error
+    /// (the bundle cap's included) when `run_isa_checks` fails.
+    #[test]
+    fn generate_checks_are_run_isa_checks(seed in any::<u64>(), edits in 0usize..4, retarget in 0u8..4) {
+        let r = &mut Rng(seed | 1);
+        let (mut inst, home) = common::mix::draw(r, (seed >> 48) as u32);
+        for _ in 0..edits {
+            mutate(r, &mut inst);
+        }
+        let arch = if retarget == 0 { target(r.below(3) as u8).model() } else { home };
+        let one = std::slice::from_ref(&inst);
+        match run_isa_checks(&inst, arch, 0) {
+            Err(e) => prop_assert_eq!(generate_vec(&inst, arch), Err(e), "{:?}", inst),
+            Ok(d) if d.is_empty() => {
+                let bundles = generate_vec(&inst, arch);
+                prop_assert!(bundles.is_ok(), "{:?}: {:?}", inst, bundles);
+                let bundles = bundles.unwrap_or_default();
+                prop_assert_eq!(bundles.len(), bundle_count(&inst));
+                for (i, b) in bundles.iter().enumerate() {
+                    prop_assert_eq!(validate_bundle(b, i, arch), vec![]);
+                }
+                let mut out = vec![[0u8; 64]; bundles.len()];
+                prop_assert_eq!(generate_stream(one, arch, &mut out), Ok(bundles.len()));
+                prop_assert_eq!(out, bundles);
+            }
+            Ok(d) => {
+                let want = EncodeError::IsaCheck(d[0].clone());
+                prop_assert_eq!(generate_vec(&inst, arch), Err(want.clone()), "{:?}", inst);
+                let mut out = vec![[0u8; 64]; bundle_count(&inst)];
+                prop_assert_eq!(generate_stream(one, arch, &mut out), Err((0, want)));
             }
         }
     }

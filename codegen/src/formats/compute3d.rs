@@ -507,9 +507,36 @@ pub const BITVEC_OPS: [u8; 8] = [0x01, 0x02, 0x03, 0x0a, 0x0b, 0x0c, 0x10, 0x11]
 /// "not raw DIVIDE/RSQRT"), CRC32 (Pool only), the bitvec-only ops, and the argmax/argmin codes
 /// 0xDE..0xE1 (outside `is_valid_int_aluop`).
 pub fn tt_arith_ok(code: u8) -> bool {
-    crate::enums::name_of(ALU_OPS, code).is_some()
-        && !BITVEC_OPS.contains(&code)
-        && !matches!(code, 0x07 | 0x1c | 0x1d | 0xde..=0xe1)
+    TT_ARITH_OK[code as usize]
+}
+
+/// [`tt_arith_ok`] of every code, compiled from its rule at build time (the encoder and the
+/// validator ask per instruction; the rule searches the name table).
+static TT_ARITH_OK: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut code = 0;
+    while code < 256 {
+        t[code] = tt_arith_rule(code as u8);
+        code += 1;
+    }
+    t
+};
+
+/// The rule of [`tt_arith_ok`].
+const fn tt_arith_rule(code: u8) -> bool {
+    let mut named = false;
+    let mut i = 0;
+    while i < ALU_OPS.len() {
+        named |= ALU_OPS[i].0 == code;
+        i += 1;
+    }
+    let mut bitvec = false;
+    let mut i = 0;
+    while i < BITVEC_OPS.len() {
+        bitvec |= BITVEC_OPS[i] == code;
+        i += 1;
+    }
+    named && !bitvec && !matches!(code, 0x07 | 0x1c | 0x1d | 0xde..=0xe1)
 }
 
 /// The shift ops among [`BITVEC_OPS`] (ASL, ASR, LSL, LSR): their count operand (src1) may be
@@ -546,6 +573,13 @@ mod tests {
 
     #[test]
     fn alu_classes() {
+        // The compiled table is the rule, read through the name table.
+        for code in 0..=255u8 {
+            let rule = crate::enums::name_of(ALU_OPS, code).is_some()
+                && !BITVEC_OPS.contains(&code)
+                && !matches!(code, 0x07 | 0x1c | 0x1d | 0xde..=0xe1);
+            assert_eq!(tt_arith_ok(code), rule, "{code:#04x}");
+        }
         assert!(tt_arith_ok(0x04) && tt_arith_ok(0xc4) && tt_arith_ok(0x1b));
         assert!(!tt_arith_ok(0x07) && !tt_arith_ok(0x0a) && !tt_arith_ok(0xde));
         assert!(tt_bitvec_ok(0x00) && tt_bitvec_ok(0x11) && !tt_bitvec_ok(0x1c));

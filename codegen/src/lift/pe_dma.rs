@@ -33,24 +33,25 @@ use crate::model::*;
 
 /// Lifts one sequence of this group (`group_len` fixed its shape).
 pub(super) fn lift(g: &[&Bundle], arch: &ArchModel) -> Instruction {
+    use crate::formats::{DMA_DIRECT2D, DMA_INDIRECT, LDWEIGHTS, LDWEIGHTS_MX, QUANTIZE_MX};
     match *g {
-        [a, b] if a[0] == 0x01 => {
+        [a, b] if a[0] == LDWEIGHTS.opcode => {
             let mut i = Instruction::new(Op::Matmul(matmul(a, b, arch)));
             i.sync.wait = sync(a, a).wait;
             i
         }
-        [a, b] if a[0] == 0x09 => {
+        [a, b] if a[0] == LDWEIGHTS_MX.opcode => {
             let mut i = Instruction::new(Op::MatmulMx(matmul_mx(a, b, arch)));
             i.sync.wait = sync(a, a).wait;
             i
         }
-        [a] if a[0] == 0xE3 => {
+        [a] if a[0] == QUANTIZE_MX.opcode => {
             Instruction::new(Op::QuantizeMx(quantize_mx(a, arch))).with_sync(sync(a, a))
         }
-        [a] if a[0] == 0xB8 => {
+        [a] if a[0] == DMA_DIRECT2D.opcode => {
             Instruction::new(Op::DmaDirect2d(direct2d(a, arch))).with_sync(sync(a, a))
         }
-        [a] if a[0] == 0xBB => {
+        [a] if a[0] == DMA_INDIRECT.opcode => {
             Instruction::new(Op::DmaIndirect(indirect(a, arch))).with_sync(sync(a, a))
         }
         _ => Instruction::new(Op::EventSemaphore(event_semaphore(g[0]))),

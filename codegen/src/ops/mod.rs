@@ -300,7 +300,6 @@ fn stream_with(
 }
 
 /// The reference encoder for an instruction of a stream, with the instruction's index on error.
-#[cold]
 #[inline(never)]
 fn stream_fallback(
     insts: &[Instruction],

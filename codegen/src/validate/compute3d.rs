@@ -6,7 +6,9 @@
 //! equal dtypes except for shifts), int-op signedness on 0x41, register-id range of a
 //! register-sourced immediate, and the ranges of EXPONENTIAL's or the cache forms' operands.
 
-use super::{Ctx, active_range, d1_rd_rules, same_sbuf_quadrant, slot_count_at, start_active};
+use super::{
+    Ctx, Rules, active_range, d1_rd_rules, same_sbuf_quadrant, slot_count_at, start_active,
+};
 use crate::addr4::{ADDR_MASK, REG_BIT, SHAPE_BIT, get_u32};
 use crate::arch::Family;
 use crate::bundle::Bundle;
@@ -87,18 +89,16 @@ pub(super) const fn same_str(a: &str, b: &str) -> bool {
     true
 }
 
-/// Runs the rules of `fmt` (a format of this group) on `b`.
-pub(super) fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
-    let op = fmt.opcode;
-    let layout = LAYOUT[op as usize];
-    if layout == Layout::Tt {
-        tt_rules(c, fmt, b);
-    } else if layout == Layout::Ts {
-        ts_rules(c, fmt, b);
-    } else if op == c3::TENSOR_SCALAR_SELECT.opcode {
-        tss_rules(c, b);
-    } else if op == c3::ACTIVATION_READ_ACCUMULATOR.opcode {
-        d1_rd_rules(c, b);
+/// The rules of an opcode of this group (`None` for any other opcode).
+pub(super) const fn rules_of(op: u8) -> Option<Rules> {
+    match LAYOUT[op as usize] {
+        Layout::Tt => Some(tt_rules),
+        Layout::Ts => Some(ts_rules),
+        Layout::Other if op == c3::TENSOR_SCALAR_SELECT.opcode => Some(|c, _, b| tss_rules(c, b)),
+        Layout::Other if op == c3::ACTIVATION_READ_ACCUMULATOR.opcode => {
+            Some(|c, _, b| d1_rd_rules(c, b))
+        }
+        Layout::Other => None,
     }
 }
 
@@ -126,10 +126,18 @@ fn tt_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
             format!("in0_in1_dtype {pair:#04x}: FP32R is an output-only dtype"),
         );
     }
-    let slots = [&tt::SRC0, &tt::SRC1, &tt::DST];
-    let words = slots.map(|f| get_u32(b, at(f)));
-    if !words.iter().any(|&w| dynamic(w)) {
-        let counts = slots.map(|f| slot_count_at(b, f));
+    // Element by element (`array::map` is not unrolled here).
+    let words = [
+        get_u32(b, at(&tt::SRC0)),
+        get_u32(b, at(&tt::SRC1)),
+        get_u32(b, at(&tt::DST)),
+    ];
+    if !(dynamic(words[0]) || dynamic(words[1]) || dynamic(words[2])) {
+        let counts = [
+            slot_count_at(b, &tt::SRC0),
+            slot_count_at(b, &tt::SRC1),
+            slot_count_at(b, &tt::DST),
+        ];
         if counts[0] != counts[1] || counts[0] != counts[2] {
             c.fail(
                 "tt_same_elem_count",

@@ -3,7 +3,7 @@
 //! is read through the field constants of `formats::compute4d`; the rule names are listed in
 //! `validate::RULES`.
 
-use super::{Ctx, active_range, slot_count_at, start_active};
+use super::{Ctx, Rules, active_range, slot_count_at, start_active};
 use crate::addr4::{ADDR_MASK, REG_BIT, get_u32};
 use crate::bundle::Bundle;
 use crate::dtype::WIRE_FP32R;
@@ -54,20 +54,21 @@ fn d4d_count(f: &Field, b: &Bundle) -> Option<u64> {
     }
 }
 
-/// The per-op rules of one bundle; `false` when the opcode is not of this group.
-pub(super) fn op_rules(c: &mut Ctx, opcode: u8, b: &Bundle) -> bool {
+/// The per-op rules of an opcode of this group (`None` for any other opcode).
+pub(super) const fn rules_of(opcode: u8) -> Option<Rules> {
     match opcode {
         TENSOR_REDUCE_ARITH | TENSOR_REDUCE_BITVEC | COPY | CAST | RECIPROCAL => {
-            s4d4_tr(c, opcode, b)
+            Some(|c, f, b| s4d4_tr(c, f.opcode, b))
         }
-        POOL => pool_rules(c, b),
-        CROSS_LANE_REDUCE_ARITH | CROSS_LANE_REDUCE_BITVEC => cross_lane(c, opcode, b),
-        IOTA => iota_rules(c, b),
-        MEMSET => memset_rules(c, b),
-        AFFINE_SELECT => affine_select_rules(c, b),
-        _ => return false,
+        POOL => Some(|c, _, b| pool_rules(c, b)),
+        CROSS_LANE_REDUCE_ARITH | CROSS_LANE_REDUCE_BITVEC => {
+            Some(|c, f, b| cross_lane(c, f.opcode, b))
+        }
+        IOTA => Some(|c, _, b| iota_rules(c, b)),
+        MEMSET => Some(|c, _, b| memset_rules(c, b)),
+        AFFINE_SELECT => Some(|c, _, b| affine_select_rules(c, b)),
+        _ => None,
     }
-    true
 }
 
 fn s4d4_tr(c: &mut Ctx, opcode: u8, b: &Bundle) {

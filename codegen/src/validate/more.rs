@@ -8,69 +8,81 @@
 //! and the element-count and partition rules of TENSOR_TENSOR on 0x65 (the digest says only that
 //! 0x65 shares the struct with its op forced BYPASS).
 
-use super::{Ctx, active_range, slot_count_at, start_active};
+use super::{Ctx, Rules, active_range, slot_count_at, start_active};
 use crate::addr4::{ADDR_MASK, REG_BIT};
 use crate::bundle::Bundle;
 use crate::dtype::{BirDtype, bir_to_wire};
-use crate::formats::Format;
 use crate::formats::compute3d::tt;
 use crate::formats::more::{
     self as m, DEQUANT_GROUP_SIZES, GATHER_XPOSE_DIM_MASK, GATHER_XPOSE_IDX_CHANNELS,
     SB2SB_MAX_ELEMENTS, collective as co, dequant as dq, gather_xpose as gx,
 };
 
-/// Runs the rules of `fmt` (a format of this group) on `b`.
-pub(super) fn op_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
-    let op = fmt.opcode;
+/// The rules of an opcode of this group (`None` for any other opcode).
+pub(super) const fn rules_of(op: u8) -> Option<Rules> {
     if op == m::SB2SB_COLLECTIVE.opcode {
-        active_range(c, b, co::ACTIVE);
-        start_active(c, b, &co::SRC, co::ACTIVE);
-        for f in [co::SRC, co::DST] {
-            if let Some(n) = slot_count_at(b, &f)
-                && n > SB2SB_MAX_ELEMENTS
-            {
-                c.fail(
-                    "sb2sb_t3d_elem_count",
-                    f.offset as usize,
-                    format!("{} element count {n} > {SB2SB_MAX_ELEMENTS}", f.name),
-                );
-            }
-        }
+        Some(|c, _, b| sb2sb_rules(c, b))
     } else if op == m::TENSOR_DEQUANTIZE.opcode {
-        active_range(c, b, dq::ACTIVE);
-        start_active(c, b, &dq::SRC, dq::ACTIVE);
-        let u32w = bir_to_wire(BirDtype::Uint32, c.arch.core).0;
-        for f in [dq::IN_DTYPE, dq::OUT_DTYPE] {
-            let v = f.get_u8(b);
-            if v != u32w {
-                c.fail(
-                    "tens_dequant_dtype_uint32",
-                    f.offset as usize,
-                    format!("{} {v:#04x} is not UINT32 ({u32w:#04x})", f.name),
-                );
-            }
-        }
-        let g = dq::GROUP_SIZE.get_u8(b);
-        if !DEQUANT_GROUP_SIZES.contains(&g) {
-            c.fail(
-                "tens_dequant_group_size",
-                dq::GROUP_SIZE.offset as usize,
-                format!("group_size {g} not in {{0, 8}}"),
-            );
-        }
+        Some(|c, _, b| dequant_rules(c, b))
     } else if op == m::DMA_GATHER_XPOSE.opcode {
-        gather_xpose_rules(c, b);
+        Some(|c, _, b| gather_xpose_rules(c, b))
     } else if op == m::BATCH_NORM_BACK_PROP.opcode {
-        active_range(c, b, tt::ACTIVE);
-        start_active(c, b, &tt::SRC0, tt::ACTIVE);
-        let alu = tt::OP.get_u8(b);
-        if alu != 0 {
+        Some(|c, _, b| bn_back_prop_rules(c, b))
+    } else {
+        None
+    }
+}
+
+fn sb2sb_rules(c: &mut Ctx, b: &Bundle) {
+    active_range(c, b, co::ACTIVE);
+    start_active(c, b, &co::SRC, co::ACTIVE);
+    for f in [&co::SRC, &co::DST] {
+        if let Some(n) = slot_count_at(b, f)
+            && n > SB2SB_MAX_ELEMENTS
+        {
             c.fail(
-                "bn_back_prop_op_bypass",
-                tt::OP.offset as usize,
-                format!("op {alu:#04x}: BATCH_NORM_BACK_PROP's op is forced BYPASS"),
+                "sb2sb_t3d_elem_count",
+                f.offset as usize,
+                format!("{} element count {n} > {SB2SB_MAX_ELEMENTS}", f.name),
             );
         }
+    }
+}
+
+fn dequant_rules(c: &mut Ctx, b: &Bundle) {
+    active_range(c, b, dq::ACTIVE);
+    start_active(c, b, &dq::SRC, dq::ACTIVE);
+    let u32w = bir_to_wire(BirDtype::Uint32, c.arch.core).0;
+    for f in [&dq::IN_DTYPE, &dq::OUT_DTYPE] {
+        let v = f.get_u8(b);
+        if v != u32w {
+            c.fail(
+                "tens_dequant_dtype_uint32",
+                f.offset as usize,
+                format!("{} {v:#04x} is not UINT32 ({u32w:#04x})", f.name),
+            );
+        }
+    }
+    let g = dq::GROUP_SIZE.get_u8(b);
+    if !DEQUANT_GROUP_SIZES.contains(&g) {
+        c.fail(
+            "tens_dequant_group_size",
+            dq::GROUP_SIZE.offset as usize,
+            format!("group_size {g} not in {{0, 8}}"),
+        );
+    }
+}
+
+fn bn_back_prop_rules(c: &mut Ctx, b: &Bundle) {
+    active_range(c, b, tt::ACTIVE);
+    start_active(c, b, &tt::SRC0, tt::ACTIVE);
+    let alu = tt::OP.get_u8(b);
+    if alu != 0 {
+        c.fail(
+            "bn_back_prop_op_bypass",
+            tt::OP.offset as usize,
+            format!("op {alu:#04x}: BATCH_NORM_BACK_PROP's op is forced BYPASS"),
+        );
     }
 }
 
@@ -102,7 +114,7 @@ fn gather_xpose_rules(c: &mut Ctx, b: &Bundle) {
     }
     if idx & REG_BIT == 0 && c.arch.in_sbuf(idx & ADDR_MASK) {
         let stride = c.arch.sbuf_partition_stride;
-        let part = super::split_by_stride(idx & ADDR_MASK, stride).map_or(0, |(_, p)| p);
+        let part = super::partition_of(idx & ADDR_MASK, stride);
         if part + GATHER_XPOSE_IDX_CHANNELS as u32 > c.arch.partitions {
             c.fail(
                 RULE,

@@ -4,7 +4,7 @@
 //! from the field constants of `formats::pe_dma` / `formats::dma_indirect`; the layout of a PE
 //! bundle is the target's (`formats::by_opcode_on`).
 
-use super::Ctx;
+use super::{Ctx, Rules};
 use crate::addr4::{ADDR_MASK, REG_BIT, get_u32};
 use crate::arch::CoreGen;
 use crate::bundle::Bundle;
@@ -37,40 +37,53 @@ fn u16_at(b: &Bundle, f: Field) -> u16 {
     u16::from_le_bytes([b[o], b[o + 1]])
 }
 
-/// Rules of one bundle of this group's formats (`fmt` is the target's layout).
-pub(super) fn rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
-    match fmt.opcode {
-        0x01 | 0x02 => pe_rules(c, fmt, b),
-        0xB8 => direct2d_rules(c, b),
-        0xBB => indirect_rules(c, b),
-        0xA0 => event_rules(c, b),
-        0x09 | 0x0A => mx_pe_rules(c, fmt, b),
-        0xE3 => quantize_rules(c, b),
-        _ => {}
+/// The rules of an opcode of this group (`None` for any other opcode; the rules of a PE
+/// bundle read the target's layout, which they are handed).
+pub(super) const fn rules_of(op: u8) -> Option<Rules> {
+    use crate::formats::{
+        DMA_DIRECT2D, DMA_INDIRECT, EVENT_SEMAPHORE, LDWEIGHTS, LDWEIGHTS_MX, MATMUL, MATMUL_MX,
+        QUANTIZE_MX,
+    };
+    // The per-target PE layouts share their opcodes with these (`pe_dma::TARGET_LAYOUTS`).
+    if op == LDWEIGHTS.opcode || op == MATMUL.opcode {
+        Some(pe_rules)
+    } else if op == DMA_DIRECT2D.opcode {
+        Some(|c, _, b| direct2d_rules(c, b))
+    } else if op == DMA_INDIRECT.opcode {
+        Some(|c, _, b| indirect_rules(c, b))
+    } else if op == EVENT_SEMAPHORE.opcode {
+        Some(|c, _, b| event_rules(c, b))
+    } else if op == LDWEIGHTS_MX.opcode || op == MATMUL_MX.opcode {
+        Some(mx_pe_rules)
+    } else if op == QUANTIZE_MX.opcode {
+        Some(|c, _, b| quantize_rules(c, b))
+    } else {
+        None
     }
 }
 
 fn pe_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
-    let mm_bundle = fmt.opcode == 0x02;
+    let mm_bundle = fmt.opcode == crate::formats::MATMUL.opcode;
+    // References to the rows (a copy of a row is 64 bytes).
     let (rows, cols, row, col, src) = if mm_bundle {
         (
-            mm::NUM_ACTIVE_ROWS,
-            mm::NUM_ACTIVE_COLS,
-            mm::ROW_GRP,
-            mm::COL_GRP,
-            mm::SRC,
+            &mm::NUM_ACTIVE_ROWS,
+            &mm::NUM_ACTIVE_COLS,
+            &mm::ROW_GRP,
+            &mm::COL_GRP,
+            &mm::SRC,
         )
     } else {
         (
-            lw::NUM_ACTIVE_ROWS,
-            lw::NUM_ACTIVE_COLS,
-            lw::ROW_GRP,
-            lw::COL_GRP,
-            lw::SRC,
+            &lw::NUM_ACTIVE_ROWS,
+            &lw::NUM_ACTIVE_COLS,
+            &lw::ROW_GRP,
+            &lw::COL_GRP,
+            &lw::SRC,
         )
     };
     for f in [rows, cols] {
-        let v = at(b, f) as u32;
+        let v = at(b, *f) as u32;
         if v == 0 || v > c.arch.partitions {
             c.fail(
                 "pe_active_rows_cols",
@@ -80,11 +93,11 @@ fn pe_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
         }
     }
     for f in [row, col] {
-        if !PE_GROUP_MASKS.contains(&at(b, f)) {
+        if !PE_GROUP_MASKS.contains(&at(b, *f)) {
             c.fail(
                 "pe_group_mask",
                 f.offset as usize,
-                format!("{} {:#04x} is not a quadrant group mask", f.name, at(b, f)),
+                format!("{} {:#04x} is not a quadrant group mask", f.name, at(b, *f)),
             );
         }
     }
@@ -259,13 +272,13 @@ fn direct2d_rules(c: &mut Ctx, b: &Bundle) {
     }
 }
 
-fn indirect_rules(c: &mut Ctx, b: &Bundle) {
+pub(super) fn indirect_rules(c: &mut Ctx, b: &Bundle) {
     configs(c, b, di::DMA_CONFIGS);
     compute_op(c, b, di::COMPUTE_OP);
     let flags = at(b, di::FLAGS);
-    for f in [di::SRC_IDX_BOUND_REG, di::DST_IDX_BOUND_REG] {
-        bound(c, b, f);
-        if at(b, f) & BC_DISABLE_OOB_ERROR_NOTIF != 0 && flags & DMA_FLAGS_IDX_BOUND_IS_ERR == 0 {
+    for f in [&di::SRC_IDX_BOUND_REG, &di::DST_IDX_BOUND_REG] {
+        bound(c, b, *f);
+        if at(b, *f) & BC_DISABLE_OOB_ERROR_NOTIF != 0 && flags & DMA_FLAGS_IDX_BOUND_IS_ERR == 0 {
             c.fail(
                 "s_valid_idx_bound_check_reg",
                 f.offset as usize,
@@ -274,12 +287,12 @@ fn indirect_rules(c: &mut Ctx, b: &Bundle) {
         }
     }
     for (addr, num) in [
-        (di::SRC_START_ADDR, di::SRC_NUM_ELEM),
-        (di::DST_START_ADDR, di::DST_NUM_ELEM),
+        (&di::SRC_START_ADDR, &di::SRC_NUM_ELEM),
+        (&di::DST_START_ADDR, &di::DST_NUM_ELEM),
     ] {
-        addr8(c, b, addr);
-        let n = u16_at(b, num);
-        let ok = if shape_reg(b, addr) {
+        addr8(c, b, *addr);
+        let n = u16_at(b, *num);
+        let ok = if shape_reg(b, *addr) {
             n == 0
         } else {
             n <= DMA_INDIRECT_MAX_NUM
@@ -317,8 +330,8 @@ fn indirect_rules(c: &mut Ctx, b: &Bundle) {
 }
 
 fn event_rules(c: &mut Ctx, b: &Bundle) {
-    for f in [events::WAIT_MODE, es::EXT_WAIT_MODE] {
-        let m = at(b, f);
+    for f in [&events::WAIT_MODE, &es::EXT_WAIT_MODE] {
+        let m = at(b, *f);
         if m != 0 && BirWaitMode::from_wire(m).is_none() {
             c.fail(
                 "event_semaphore_modes",
@@ -351,8 +364,8 @@ fn mx_slot(c: &mut Ctx, b: &Bundle, f: Field) {
 
 fn mx_pe_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
     mx_slot(c, b, mx_pe::SRC);
-    for f in [mx_pe::NUM_ACTIVE_ROWS, mx_pe::NUM_ACTIVE_COLS] {
-        let v = at(b, f) as u32;
+    for f in [&mx_pe::NUM_ACTIVE_ROWS, &mx_pe::NUM_ACTIVE_COLS] {
+        let v = at(b, *f) as u32;
         if v == 0 || v > c.arch.partitions {
             c.fail(
                 "pe_active_rows_cols",
@@ -361,16 +374,16 @@ fn mx_pe_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
             );
         }
     }
-    for f in [mx_pe::ROW_GRP, mx_pe::COL_GRP] {
-        if !PE_GROUP_MASKS.contains(&at(b, f)) {
+    for f in [&mx_pe::ROW_GRP, &mx_pe::COL_GRP] {
+        if !PE_GROUP_MASKS.contains(&at(b, *f)) {
             c.fail(
                 "pe_group_mask",
                 f.offset as usize,
-                format!("{} {:#04x} is not a quadrant group mask", f.name, at(b, f)),
+                format!("{} {:#04x} is not a quadrant group mask", f.name, at(b, *f)),
             );
         }
     }
-    if fmt.opcode != 0x0A {
+    if fmt.opcode != crate::formats::MATMUL_MX.opcode {
         return;
     }
     let flags = at(b, mx_pe::PSUM_ACCUMULATE_FLAGS);

@@ -14,6 +14,9 @@ pub mod compute3d;
 // The `more` group (0xBF, 0xF1, 0x7B, 0x65): samples and validator cases.
 pub mod more;
 
+// The all-formats instruction mix of the encode benchmark.
+pub mod mix;
+
 /// Parses hex, ignoring whitespace and `|` separators.
 pub fn hex(s: &str) -> Vec<u8> {
     let digits: String = s.chars().filter(|c| c.is_ascii_hexdigit()).collect();
