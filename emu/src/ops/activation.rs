@@ -28,7 +28,7 @@
 //! through as NaN). Functions without a row in NKI's table are refused by name.
 
 use super::accumulator::{self, AccEngine, Accumulators, ReduceCmd, Start};
-use super::alu::AluOp;
+use super::alu::{AluOp, add_f32, mult_f32, sum_f32};
 use super::tile::{self, Scalar, Space};
 use crate::error::{EmuError, Result};
 use crate::memory::Memory;
@@ -399,9 +399,9 @@ pub fn activation(
     let mut out = Vec::with_capacity(x.len());
     for (i, &v) in x.iter().enumerate() {
         let p = i / s.free.max(1);
-        let mut t = v * scale[p];
+        let mut t = mult_f32(v, scale[p]);
         if args.bias.is_some() {
-            t += bias[p];
+            t = add_f32(t, bias[p]);
         }
         out.push(row.eval(t).ok_or_else(|| EmuError::InputOutOfRange {
             op: OP,
@@ -417,10 +417,9 @@ pub fn activation(
         Start::ResetOnly(v) => Some(v),
         Start::Accumulate(mut regs) => {
             for (p, reg) in regs.iter_mut().enumerate() {
-                let sum = out[p * s.free..(p + 1) * s.free]
-                    .iter()
-                    .fold(0.0f32, |a, &v| a + v);
-                *reg += sum;
+                // The row's sum first, then added to the register.
+                let sum = sum_f32(out[p * s.free..(p + 1) * s.free].iter().copied());
+                *reg = add_f32(*reg, sum);
             }
             Some(regs)
         }

@@ -57,7 +57,9 @@
 //! after k; within an x4 element, lane 0..3), rounding after every addition, with each
 //! product rounded to fp32 (exact for the 8- and 16-bit input formats). A `bfloat16` dst
 //! holds the rounded result; accumulating into it reads it as fp32, adds, and rounds again.
+//! The adds and multiplies are the ALU table's `add` and `mult` (`alu.rs`).
 
+use super::alu::{add_f32, mult_f32};
 use super::layout::part_free;
 use super::require_space;
 use crate::dtype::{self, DType};
@@ -231,7 +233,8 @@ pub fn nc_matmul(
             let mut acc = 0f32;
             for ki in 0..k {
                 for r in 0..pairs {
-                    acc += s[(ki * pairs + r) * m + mi] * mv[(ki * pairs + r) * n + ni];
+                    let p = mult_f32(s[(ki * pairs + r) * m + mi], mv[(ki * pairs + r) * n + ni]);
+                    acc = add_f32(acc, p);
                 }
             }
             *o = acc;
@@ -407,7 +410,8 @@ pub fn nc_matmul_mx(
             let mut acc = 0f32;
             for ki in 0..k {
                 for q in 0..4 {
-                    acc += s[(ki * m + mi) * 4 + q] * mv[(ki * n + ni) * 4 + q];
+                    let p = mult_f32(s[(ki * m + mi) * 4 + q], mv[(ki * n + ni) * 4 + q]);
+                    acc = add_f32(acc, p);
                 }
             }
             *o = acc;
@@ -586,7 +590,10 @@ fn write_psum(
         Some(false) => result.to_vec(),
         Some(true) => {
             let old = mem.read_f32_for(op, dst)?;
-            old.iter().zip(result).map(|(&o, &r)| o + r).collect()
+            old.iter()
+                .zip(result)
+                .map(|(&o, &r)| add_f32(o, r))
+                .collect()
         }
         None => {
             let written = mem.written_elements(op, dst)?;
@@ -598,7 +605,7 @@ fn write_psum(
                     .zip(&written)
                     .map(|((c, &r), &w)| {
                         if w {
-                            d.to_f32(d.load(c)).unwrap_or(f32::NAN) + r
+                            add_f32(d.to_f32(d.load(c)).unwrap_or(f32::NAN), r)
                         } else {
                             r
                         }
