@@ -256,7 +256,7 @@ impl Memory {
         if let Some(id) = self.sbuf {
             return Ok(id);
         }
-        let bytes = raw_filled(self.target.sbuf_bytes(), 0xFF)?;
+        let bytes = raw_filled(crate::target::sbuf_bytes(self.target), 0xFF)?;
         let id = self.push("sbuf".to_string(), MemSpace::Sbuf, bytes, false)?;
         self.sbuf = Some(id);
         Ok(id)
@@ -282,7 +282,7 @@ impl Memory {
         byte_offset: usize,
         shape: &[usize],
     ) -> Result<View> {
-        let bpp = self.target.sbuf_bytes_per_partition();
+        let bpp = crate::target::sbuf_bytes_per_partition(self.target);
         let id = self.sbuf()?;
         on_chip_view(id, dtype, bpp, start_partition, byte_offset, bpp, shape)
     }
@@ -332,7 +332,7 @@ impl Memory {
         let end = start
             .checked_add(free)
             .ok_or_else(|| EmuError::overflow(OP, "an SBUF allocation"))?;
-        let bpp = self.target.sbuf_bytes_per_partition();
+        let bpp = crate::target::sbuf_bytes_per_partition(self.target);
         if end > bpp {
             return Err(EmuError::memory(
                 OP,
@@ -542,7 +542,7 @@ impl Memory {
                     offset: byte,
                 };
             }
-            MemSpace::Sbuf => self.target.sbuf_bytes_per_partition(),
+            MemSpace::Sbuf => crate::target::sbuf_bytes_per_partition(self.target),
             MemSpace::Psum => PSUM_BYTES_PER_PARTITION,
         };
         let (p, b) = (byte / bpp, byte % bpp);

@@ -65,7 +65,7 @@ use super::require_space;
 use crate::dtype::{self, DType};
 use crate::error::{EmuError, Result};
 use crate::memory::{MemSpace, Memory};
-use crate::target::{PARTITIONS, Target};
+use crate::target::{PARTITIONS, QUADRANT_PARTITIONS, Target};
 use crate::view::View;
 use sundial_codegen::model::PerfOptMode;
 
@@ -367,7 +367,7 @@ pub fn nc_matmul_mx(
     }
     let (k, m) = part_free(OP_MX, "stationary", stationary)?;
     let (k2, n) = part_free(OP_MX, "moving", moving)?;
-    if k != k2 || k == 0 || !k.is_multiple_of(32) {
+    if k != k2 || k == 0 || !k.is_multiple_of(QUADRANT_PARTITIONS) {
         return Err(EmuError::shape(
             OP_MX,
             format!(
@@ -447,7 +447,7 @@ fn read_scales(mem: &Memory, scale: &View, what: &str, k: usize, cols: usize) ->
 /// The scale-tile partition of logical scale row `r` (8 data partitions per row, 4 rows
 /// per 32-partition quadrant, at the quadrant's start).
 pub(crate) fn scale_partition(r: usize) -> usize {
-    r / 4 * 32 + r % 4
+    r / 4 * QUADRANT_PARTITIONS + r % 4
 }
 
 /// The four lanes of every x4 element of `data` (`[k][cols]`), each times its scale.
