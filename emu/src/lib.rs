@@ -16,7 +16,7 @@
 //! - [`ops`]: `dma_copy`, `dma_copy_indirect`, `gather`, `indirect_copy`,
 //!   IndirectSaveAccumulate and `dma_compute` on top of the engine; and the compute ops
 //!   over on-chip tiles: element-wise ALU ops, activation, reductions, scans, selects,
-//!   copies, matmul into PSUM, transposes, top-8, batch-norm statistics, MX quantisation,
+//!   copies, matmul into PSUM, transposes, the quadrant shuffle, top-8, batch-norm statistics, MX quantisation,
 //!   RNG and dropout, registers, collectives over a rank group. Engine state beyond memory
 //!   lives in [`Accumulators`], [`RngState`] and [`Registers`], held by the executor next
 //!   to its [`Memory`].
@@ -91,6 +91,7 @@ pub use ops::registers::{
 };
 pub use ops::rng::{RngState, rand_get_state, rand_set_state, rand2, rng, set_rng_seed};
 pub use ops::sequence_bounds::sequence_bounds;
+pub use ops::stream_shuffle::{SHUFFLE_KEEP, stream_shuffle};
 pub use ops::transpose::{nc_transpose, stream_transpose};
 /// The shared vocabularies the compute ops take (engines, ALU ops, activation functions,
 /// the PE perf mode).
