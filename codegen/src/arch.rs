@@ -77,6 +77,20 @@ impl FromStr for Target {
     }
 }
 
+/// Number of SBUF / PSUM partitions on every target (docs, isa-table §3 "128 partitions").
+pub const PARTITIONS: u32 = 128;
+
+/// PSUM banks per partition (docs, nki-semantics "Geometry": PSUM 2 MiB = 128 partitions x
+/// 8 banks x 2 KiB).
+pub const PSUM_BANKS: u32 = 8;
+
+/// Bytes per PSUM bank per partition (2 KiB, 512 fp32; same source as [`PSUM_BANKS`]).
+pub const PSUM_BANK_BYTES: u32 = 2 * 1024;
+
+/// Partitions per SBUF quadrant (`get_sbuf_quadrant_id`, bundle-layouts §1f; docs: "Vector
+/// quadrants of 32").
+pub const QUADRANT_PARTITIONS: u32 = 32;
+
 /// The core generation (the `CoreV*GenImpl` family a target's encoders live in).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CoreGen {
@@ -381,16 +395,17 @@ pub(crate) const SUNDA_MODEL: ArchModel = ArchModel {
     core: CoreGen::V2,
     granularity_mask: 0xC0, // assumption, see above
     pe_count: 128,
-    partitions: 128,
+    partitions: PARTITIONS,
     sbuf_window: 0x0200_0000,
     sbuf_partition_stride: 1 << 18,
     sbuf_active_bytes: 192 * 1024, // header ACTIVE size 192 KiB (§1c); docs: 24 MiB SBUF
-    quadrant_partitions: 32,
+    quadrant_partitions: QUADRANT_PARTITIONS,
     quadrants: 4,
     psum_base: 0x0200_0000,
     psum_window: 0x0040_0000,
     psum_partition_stride: 1 << 15,
-    psum_active_bytes: 16 * 1024,
+    // 16 KiB: the header's active size (§1c), which is the docs' 8 banks x 2 KiB.
+    psum_active_bytes: PSUM_BANKS * PSUM_BANK_BYTES,
     psum_bank_bytes: 1024, // header: 16 banks x 1 KiB on sunda (see above)
     families: FAMILIES_V2,
 };
@@ -491,6 +506,14 @@ mod tests {
         assert_eq!(a.sbuf_quadrant(32 << 18), 1);
         assert_eq!(a.sbuf_quadrant((32 << 18) - 1), 0);
         assert_eq!(a.sbuf_bytes(), 32 * 1024 * 1024);
+        // Docs: SBUF 24 / 28 / 32 MiB (192 / 224 / 256 KiB per partition); PSUM 2 MiB.
+        assert_eq!(SUNDA.sbuf_bytes(), 24 << 20);
+        assert_eq!(CAYMAN.sbuf_bytes(), 28 << 20);
+        for t in Target::ALL {
+            let m = t.model();
+            assert_eq!(u64::from(m.partitions * m.psum_active_bytes), 2 << 20);
+            assert_eq!(m.psum_active_bytes, 16 * 1024);
+        }
         assert_eq!("cayman".parse::<Target>().unwrap(), Target::Cayman);
     }
 }

@@ -251,6 +251,136 @@ pub const fn alu_to_wire(op: BirAluOp, core: CoreGen) -> Option<u8> {
     }
 }
 
+/// A BIR `ActivationFunctionType` (0..29, bundle-layouts §4x.2, CC 59807467556 names), the
+/// vocabulary the NISA and BIR dialects write in an activation's function attribute and the
+/// emulator's activation table is keyed by. No encoder here writes the ACTIVATE function byte
+/// (ACTIVATE has no field table: `formats::LAYOUT_GAPS`), so the BIR -> wire map of §4x.2 is
+/// not stated here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+#[allow(missing_docs)] // the variant names are the BIR names
+pub enum ActivationFunc {
+    Identity = 0,
+    Square = 1,
+    Relu = 2,
+    Lrelu = 3,
+    Prelu = 4,
+    Sigmoid = 5,
+    Tanh = 6,
+    Exp = 7,
+    Softplus = 8,
+    Sqrt = 9,
+    Rsqrt = 10,
+    Ln = 11,
+    Erf = 12,
+    Sin = 13,
+    Arctan = 14,
+    Sign = 15,
+    Gelu = 16,
+    Mish = 17,
+    GeluApprxTanh = 18,
+    GeluApprxSigmoid = 19,
+    DerivativeGeluApprxSigmoid = 20,
+    DerivativeGelu = 21,
+    DerivativeErf = 22,
+    Copy = 23,
+    Abs = 24,
+    Reciprocal = 25,
+    AbsReciprocalSqrt = 26,
+    Silu = 27,
+    DerivativeSilu = 28,
+    IsFinite = 29,
+}
+
+impl ActivationFunc {
+    /// Every function, in BIR order.
+    pub const ALL: [ActivationFunc; 30] = {
+        use ActivationFunc::*;
+        [
+            Identity,
+            Square,
+            Relu,
+            Lrelu,
+            Prelu,
+            Sigmoid,
+            Tanh,
+            Exp,
+            Softplus,
+            Sqrt,
+            Rsqrt,
+            Ln,
+            Erf,
+            Sin,
+            Arctan,
+            Sign,
+            Gelu,
+            Mish,
+            GeluApprxTanh,
+            GeluApprxSigmoid,
+            DerivativeGeluApprxSigmoid,
+            DerivativeGelu,
+            DerivativeErf,
+            Copy,
+            Abs,
+            Reciprocal,
+            AbsReciprocalSqrt,
+            Silu,
+            DerivativeSilu,
+            IsFinite,
+        ]
+    };
+
+    /// The dialect spellings (the BIR names in lower case), in BIR order.
+    pub const NAMES: [&'static str; 30] = [
+        "identity",
+        "square",
+        "relu",
+        "lrelu",
+        "prelu",
+        "sigmoid",
+        "tanh",
+        "exp",
+        "softplus",
+        "sqrt",
+        "rsqrt",
+        "ln",
+        "erf",
+        "sin",
+        "arctan",
+        "sign",
+        "gelu",
+        "mish",
+        "gelu_apprx_tanh",
+        "gelu_apprx_sigmoid",
+        "derivative_gelu_apprx_sigmoid",
+        "derivative_gelu",
+        "derivative_erf",
+        "copy",
+        "abs",
+        "reciprocal",
+        "abs_reciprocal_sqrt",
+        "silu",
+        "derivative_silu",
+        "is_finite",
+    ];
+
+    /// The dialect spelling.
+    pub fn name(self) -> &'static str {
+        ActivationFunc::NAMES[self as usize]
+    }
+
+    /// Parses a dialect spelling.
+    pub fn from_name(name: &str) -> Option<ActivationFunc> {
+        ActivationFunc::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
+
+impl std::fmt::Display for ActivationFunc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// `ACCUM_CMD` wire names (header, bundle-layouts §4x.3).
 pub const ACCUM_CMDS: NameTable = &[
     (0, "idle"),
@@ -455,5 +585,19 @@ mod tests {
         assert_eq!(alu_to_wire(BirAluOp::AbsMax, CoreGen::V4), Some(0x20));
         assert_eq!(accum_to_wire(BirAccumulation::AddAccumulate), Some(2));
         assert_eq!(accum_to_wire(BirAccumulation::Accumulate), None);
+    }
+
+    #[test]
+    fn activation_funcs_are_in_bir_order_with_unique_names() {
+        // BIR ActivationFunctionType positions (bundle-layouts §4x.2): 0 Identity, 16 Gelu,
+        // 23 Copy, 29 Is_finite.
+        for (i, f) in ActivationFunc::ALL.into_iter().enumerate() {
+            assert_eq!(f as usize, i);
+            assert_eq!(ActivationFunc::from_name(f.name()), Some(f));
+        }
+        assert_eq!(ActivationFunc::Gelu as u8, 16);
+        assert_eq!(ActivationFunc::Copy.name(), "copy");
+        assert_eq!(ActivationFunc::IsFinite as u8, 29);
+        assert_eq!(ActivationFunc::from_name("swish"), None);
     }
 }

@@ -24,7 +24,7 @@
 //! IndirectSaveAccumulate 46).
 
 use crate::{
-    enums::{ActivationFunc, Engine, Engine as E, ReduceCmd},
+    enums::{ACTIVATION_VOCAB, Engine, Engine as E, ReduceCmd},
     nisa::{ARITH_OPS, BITVEC_OPS, COMPARE_OPS, RANGE_COMPARE_OPS},
     spec::{AttrKind, AttrSpec, OpSpec, Provenance, dsl::*},
 };
@@ -159,7 +159,7 @@ pub static OPS: &[BirOpSpec] = &[
         attrs: [req("dst", AP), req("src", AP), req("op", AttrKind::EnumSubset(ALU, &["add", "average", "max", "bitwise_or", "bitwise_and", "bitwise_xor"]))],
         engines: [E::Gpsimd], prov: P_SEED),
     bir!("activation", "InstActivation", None, "Activation (0x21 ACTIVATE; CoreV4 emits 0x25 ACTIVATE2).",
-        attrs: [req("dst", AP), req("src", AP), req("func", AttrKind::Enum(ActivationFunc::VOCAB)), def("scale", FLOAT, "1.0"),
+        attrs: [req("dst", AP), req("src", AP), req("func", AttrKind::Enum(ACTIVATION_VOCAB)), def("scale", FLOAT, "1.0"),
                 opt("scale_ap", AP), opt("bias_ap", AP), opt("reduce_res", AP), def("reduce_cmd", AttrKind::Enum(ReduceCmd::VOCAB), "idle"),
                 opt("alpha", FLOAT)],
         engines: [E::Scalar], prov: P_WIKI),

@@ -95,20 +95,16 @@ pub const ALU_VOCAB: crate::spec::Vocab = crate::spec::Vocab {
     values: &AluOp::NAMES,
 };
 
-string_enum!(
-    /// BIR `ActivationFunctionType` (0..29), the names NISA uses for activation functions.
-    ActivationFunc, "activation_func", [
-        Identity = "identity", Square = "square", Relu = "relu", Lrelu = "lrelu", Prelu = "prelu",
-        Sigmoid = "sigmoid", Tanh = "tanh", Exp = "exp", Softplus = "softplus", Sqrt = "sqrt",
-        Rsqrt = "rsqrt", Ln = "ln", Erf = "erf", Sin = "sin", Arctan = "arctan", Sign = "sign",
-        Gelu = "gelu", Mish = "mish", GeluApprxTanh = "gelu_apprx_tanh",
-        GeluApprxSigmoid = "gelu_apprx_sigmoid",
-        DerivativeGeluApprxSigmoid = "derivative_gelu_apprx_sigmoid",
-        DerivativeGelu = "derivative_gelu", DerivativeErf = "derivative_erf", Copy = "copy",
-        Abs = "abs", Reciprocal = "reciprocal", AbsReciprocalSqrt = "abs_reciprocal_sqrt",
-        Silu = "silu", DerivativeSilu = "derivative_silu", IsFinite = "is_finite",
-    ]
-);
+/// BIR `ActivationFunctionType` (0..29), the names NISA and BIR use for activation functions:
+/// the codegen crate's vocabulary, re-exported (one list for the dialects and the emulator).
+pub use sundial_codegen::enums::ActivationFunc;
+
+/// The op tables' descriptor of [`ActivationFunc`] (`activation_func`, its spellings in
+/// numeric order).
+pub const ACTIVATION_VOCAB: crate::spec::Vocab = crate::spec::Vocab {
+    name: "activation_func",
+    values: &ActivationFunc::NAMES,
+};
 
 string_enum!(
     /// Memory spaces a tile can live in (the memref memory-space string).

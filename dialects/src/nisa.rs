@@ -39,7 +39,7 @@
 use crate::{
     dtype::DtypeSet as D,
     enums::{
-        ActivationFunc, DgeMode, DmaEngine, Engine, Engine as E, OobMode, PerfMode, ReduceCmd,
+        ACTIVATION_VOCAB, DgeMode, DmaEngine, Engine, Engine as E, OobMode, PerfMode, ReduceCmd,
         Target,
     },
     spec::{
@@ -431,7 +431,7 @@ pub static OPS: &[OpSpec] = &[
     op!("activation", Some(39), "nki.isa.activation", "dst = op(data * scale + bias); scale is scale_value or a [P, 1] tile, bias a [P, 1] tile; optional add-reduce into reduce_res.",
         operands: [out("dst"), tiled("data"), opt_src("bias", S::ON_CHIP, D::NUMERIC), opt_src("scale", S::ON_CHIP, D::F32),
                    opt_dst("reduce_res", S::ON_CHIP, D::NUMERIC)], results: NONE,
-        attrs: [req("op", AttrKind::Enum(ActivationFunc::VOCAB)), def("scale_value", FLOAT, "1.0"),
+        attrs: [req("op", AttrKind::Enum(ACTIVATION_VOCAB)), def("scale_value", FLOAT, "1.0"),
                 opt("reduce_op", AttrKind::EnumSubset(ALU, &["add"])), REDUCE_CMD_IDLE, opt("alpha", FLOAT)],
         engines: [E::Scalar], default: E::Scalar, min: None, prov: P_AWS_WIKI),
     op!("activation_read_accumulator", Some(40), "(Scalar reduce_res read-out)", "Read the Scalar engine's per-partition accumulator into dst (0x24).",

@@ -36,6 +36,7 @@
 
 use crate::dtype::DType;
 use crate::error::{EmuError, Result};
+use crate::ops::alu::add_f32;
 
 /// Start offset marking a skipped run: reads zero, writes dropped.
 pub const SKIP: i64 = i64::MIN;
@@ -236,7 +237,7 @@ fn write_run(
                 let add = f32::from_le_bytes([data[t], data[t + 1], data[t + 2], data[t + 3]]);
                 let cell = &mut mem[e * esize..(e + 1) * esize];
                 let old = dtype.to_f32(dtype.load(cell)).unwrap_or(f32::NAN);
-                let new = dtype.from_f32(old + add).unwrap_or(0);
+                let new = dtype.from_f32(add_f32(old, add)).unwrap_or(0);
                 dtype.store(new, cell);
             }
         }

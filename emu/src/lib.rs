@@ -4,7 +4,8 @@
 //! It is the reference semantics later executors run NISA and BIR against. Layers,
 //! bottom up (each module's doc says what it owns):
 //!
-//! - [`dtype`]: element types and their conversions; [`target`]: geometry.
+//! - [`dtype`]: element types and their conversions; [`target`]: geometry (the codegen
+//!   crate's architecture model and [`Target`] vocabulary).
 //! - [`memory`]: HBM allocations, SBUF and PSUM, uninitialised-read fill and the opt-in
 //!   uninitialised-read check (a written-shadow per allocation).
 //! - [`view`]: typed strided views over allocations.
@@ -17,7 +18,7 @@
 //! - [`ops`]: `dma_copy`, `dma_copy_indirect`, `gather`, `indirect_copy`,
 //!   IndirectSaveAccumulate and `dma_compute` on top of the engine; and the compute ops
 //!   over on-chip tiles: element-wise ALU ops, activation, reductions, scans, selects,
-//!   copies, matmul into PSUM, transposes, top-8, batch-norm statistics, MX quantisation,
+//!   copies, matmul into PSUM, transposes, the quadrant shuffle, top-8, batch-norm statistics, MX quantisation,
 //!   RNG and dropout, registers, collectives over a rank group. Engine state beyond memory
 //!   lives in [`Accumulators`], [`RngState`] and [`Registers`], held by the executor next
 //!   to its [`Memory`].
@@ -93,9 +94,11 @@ pub use ops::registers::{
 };
 pub use ops::rng::{RngState, rand_get_state, rand_set_state, rand2, rng, set_rng_seed};
 pub use ops::sequence_bounds::sequence_bounds;
+pub use ops::stream_shuffle::{SHUFFLE_KEEP, stream_shuffle};
 pub use ops::transpose::{nc_transpose, stream_transpose};
-/// The shared vocabularies the compute ops take (engines, ALU ops, the PE perf mode).
-pub use sundial_codegen::enums::BirAluOp;
+/// The shared vocabularies the compute ops take (engines, ALU ops, activation functions,
+/// the PE perf mode).
+pub use sundial_codegen::enums::{ActivationFunc, BirAluOp};
 pub use sundial_codegen::model::{Engine, PerfOptMode};
 pub use target::Target;
 pub use view::View;

@@ -277,7 +277,7 @@ impl Memory {
         if let Some(id) = self.sbuf {
             return Ok(id);
         }
-        let bytes = self.on_chip_bytes(self.target.sbuf_bytes())?;
+        let bytes = self.on_chip_bytes(crate::target::sbuf_bytes(self.target))?;
         let id = self.push("sbuf".to_string(), MemSpace::Sbuf, bytes, false)?;
         self.sbuf = Some(id);
         Ok(id)
@@ -314,7 +314,7 @@ impl Memory {
         byte_offset: usize,
         shape: &[usize],
     ) -> Result<View> {
-        let bpp = self.target.sbuf_bytes_per_partition();
+        let bpp = crate::target::sbuf_bytes_per_partition(self.target);
         let id = self.sbuf()?;
         on_chip_view(id, dtype, bpp, start_partition, byte_offset, bpp, shape)
     }
@@ -364,7 +364,7 @@ impl Memory {
         let end = start
             .checked_add(free)
             .ok_or_else(|| EmuError::overflow(OP, "an SBUF allocation"))?;
-        let bpp = self.target.sbuf_bytes_per_partition();
+        let bpp = crate::target::sbuf_bytes_per_partition(self.target);
         if end > bpp {
             return Err(EmuError::memory(
                 OP,
@@ -449,7 +449,7 @@ impl Memory {
         let a = self.alloc(view.alloc()).ok()?;
         let bpp = match a.space {
             MemSpace::Hbm => return Some(&a.name),
-            MemSpace::Sbuf => self.target.sbuf_bytes_per_partition(),
+            MemSpace::Sbuf => crate::target::sbuf_bytes_per_partition(self.target),
             MemSpace::Psum => PSUM_BYTES_PER_PARTITION,
         };
         let byte = usize::try_from(view.offset()).ok()? * view.dtype().size();
@@ -661,7 +661,7 @@ impl Memory {
                     offset: byte,
                 };
             }
-            MemSpace::Sbuf => self.target.sbuf_bytes_per_partition(),
+            MemSpace::Sbuf => crate::target::sbuf_bytes_per_partition(self.target),
             MemSpace::Psum => PSUM_BYTES_PER_PARTITION,
         };
         let (p, b) = (byte / bpp, byte % bpp);

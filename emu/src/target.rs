@@ -1,66 +1,39 @@
-//! NeuronCore targets and the on-chip geometry the memory model is built from.
-//!
-//! Figures are from the official NKI docs as digested in isa-table §3 and
-//! nki-semantics ("Geometry and MX rules"): 128 partitions; SBUF 24/28/32 MiB on
-//! v2/v3/v4 (192/224/256 KiB per partition); PSUM 2 MiB = 128 partitions x 8 banks x
-//! 2 KiB; GpSimd 8 cores x 16 partitions.
+//! The on-chip geometry the memory model is built from, read from the codegen crate's
+//! architecture model ([`sundial_codegen::arch`]), which owns the target vocabulary
+//! ([`Target`]) and the geometry facts (partitions, SBUF bytes per partition, PSUM banks).
+//! This module restates none of them: it gives them as `usize` for indexing, and adds the
+//! one fact the codegen model has no field for, the GpSimd core wiring (8 cores x 16
+//! partitions, nki-semantics "Geometry and MX rules").
+
+use sundial_codegen::arch;
+
+/// A codegen target (NeuronCore generation): the codegen crate's vocabulary.
+pub use sundial_codegen::arch::Target;
 
 /// Number of SBUF / PSUM partitions on every modelled target.
-pub const PARTITIONS: usize = 128;
+pub const PARTITIONS: usize = arch::PARTITIONS as usize;
 /// PSUM banks per partition.
-pub const PSUM_BANKS: usize = 8;
+pub const PSUM_BANKS: usize = arch::PSUM_BANKS as usize;
 /// Bytes per PSUM bank per partition (512 fp32).
-pub const PSUM_BANK_BYTES: usize = 2 * 1024;
+pub const PSUM_BANK_BYTES: usize = arch::PSUM_BANK_BYTES as usize;
 /// PSUM bytes per partition (8 banks x 2 KiB = 16 KiB).
 pub const PSUM_BYTES_PER_PARTITION: usize = PSUM_BANKS * PSUM_BANK_BYTES;
+/// Partitions per SBUF quadrant (the MX scale layout and quadrant-aligned tiles).
+pub const QUADRANT_PARTITIONS: usize = arch::QUADRANT_PARTITIONS as usize;
 /// GpSimd cores; core `c` is wired to partitions `16c .. 16c+16`.
 pub const GPSIMD_CORES: usize = 8;
 /// Partitions per GpSimd core.
 pub const PARTITIONS_PER_GPSIMD_CORE: usize = 16;
 
-/// A codegen target (NeuronCore generation).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Target {
-    /// CoreV2 (Trn1 / Inf2).
-    Sunda,
-    /// CoreV3 (Trn2).
-    Cayman,
-    /// CoreV4 (Trn3).
-    Mariana,
+/// SBUF bytes per partition of `target` (the architecture model's active bytes:
+/// 192 KiB on v2, 224 KiB on v3, 256 KiB on v4).
+pub fn sbuf_bytes_per_partition(target: Target) -> usize {
+    target.model().sbuf_active_bytes as usize
 }
 
-impl Target {
-    /// The NeuronCore version number (`nc_version`: 2, 3, 4).
-    pub const fn nc_version(self) -> u32 {
-        match self {
-            Target::Sunda => 2,
-            Target::Cayman => 3,
-            Target::Mariana => 4,
-        }
-    }
-
-    /// SBUF bytes per partition: 192 KiB (v2), 224 KiB (v3), 256 KiB (v4).
-    pub const fn sbuf_bytes_per_partition(self) -> usize {
-        match self {
-            Target::Sunda => 192 * 1024,
-            Target::Cayman => 224 * 1024,
-            Target::Mariana => 256 * 1024,
-        }
-    }
-
-    /// Total SBUF bytes (128 partitions).
-    pub const fn sbuf_bytes(self) -> usize {
-        PARTITIONS * self.sbuf_bytes_per_partition()
-    }
-
-    /// The codegen name of the target.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Target::Sunda => "sunda",
-            Target::Cayman => "cayman",
-            Target::Mariana => "mariana",
-        }
-    }
+/// Total SBUF bytes of `target` (all partitions).
+pub fn sbuf_bytes(target: Target) -> usize {
+    PARTITIONS * sbuf_bytes_per_partition(target)
 }
 
 #[cfg(test)]
@@ -68,11 +41,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sbuf_totals_are_24_28_32_mib() {
-        assert_eq!(Target::Sunda.sbuf_bytes(), 24 << 20);
-        assert_eq!(Target::Cayman.sbuf_bytes(), 28 << 20);
-        assert_eq!(Target::Mariana.sbuf_bytes(), 32 << 20);
+    fn the_emulator_geometry_is_the_architecture_model() {
+        // Docs: SBUF 24 / 28 / 32 MiB, PSUM 2 MiB, GpSimd 8 cores x 16 partitions.
+        assert_eq!(sbuf_bytes(Target::Sunda), 24 << 20);
+        assert_eq!(sbuf_bytes(Target::Cayman), 28 << 20);
+        assert_eq!(sbuf_bytes(Target::Mariana), 32 << 20);
         assert_eq!(PARTITIONS * PSUM_BYTES_PER_PARTITION, 2 << 20);
+        for t in Target::ALL {
+            assert_eq!(
+                PSUM_BYTES_PER_PARTITION,
+                t.model().psum_active_bytes as usize
+            );
+            assert_eq!(PARTITIONS, t.model().partitions as usize);
+        }
         assert_eq!(GPSIMD_CORES * PARTITIONS_PER_GPSIMD_CORE, PARTITIONS);
+        assert_eq!(QUADRANT_PARTITIONS, 32);
     }
 }

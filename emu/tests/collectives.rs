@@ -421,6 +421,83 @@ fn min_max_of_nan_is_refused_but_add_propagates_it() {
 }
 
 #[test]
+fn min_max_of_nan_is_refused_for_a_nan_in_any_position_even_alone() {
+    // NaN in the last position, and a NaN on a single-member list (no combining at all):
+    // both refused, nothing written.
+    let (mut g, src) = group_with(3, "x", &[1], |r| vec![if r == 2 { f32::NAN } else { 1.0 }]);
+    let dst = g.alloc_hbm("y", DType::F32, &[1]).unwrap();
+    for r in 0..3 {
+        g.rank_mut(r).unwrap().write_f32(&dst, &[7.0]).unwrap();
+    }
+    for groups in [all(3), vec![vec![2]]] {
+        assert!(matches!(
+            all_reduce(&mut g, &[&dst], &[&src], &groups, BirAluOp::Min),
+            Err(EmuError::Unsupported { .. })
+        ));
+    }
+    for r in 0..3 {
+        assert_eq!(g.rank(r).unwrap().read_f32(&dst).unwrap(), vec![7.0]);
+    }
+}
+
+#[test]
+fn min_max_of_signed_zeros_keeps_the_earlier_position() {
+    // +0 and -0 compare equal; the ALU table's rule (our choice, pinned in alu.rs) keeps
+    // the left operand, and a collective folds in position order, so the first member's
+    // zero wins. Bits: +0 = 0x0000_0000, -0 = 0x8000_0000.
+    let (mut g, src) = group_with(2, "x", &[2], |r| {
+        if r == 0 {
+            vec![0.0, -0.0]
+        } else {
+            vec![-0.0, 0.0]
+        }
+    });
+    let dst = g.alloc_hbm("y", DType::F32, &[2]).unwrap();
+    for op in [BirAluOp::Min, BirAluOp::Max] {
+        all_reduce(&mut g, &[&dst], &[&src], &all(2), op).unwrap();
+        assert_eq!(
+            g.rank(1).unwrap().read_bits(&dst).unwrap(),
+            vec![0x0000_0000, 0x8000_0000],
+            "{}",
+            op.name()
+        );
+        // Reversing the list reverses the winner.
+        all_reduce(&mut g, &[&dst], &[&src], &[vec![1, 0]], op).unwrap();
+        assert_eq!(
+            g.rank(0).unwrap().read_bits(&dst).unwrap(),
+            vec![0x8000_0000, 0x0000_0000],
+            "{} reversed",
+            op.name()
+        );
+    }
+}
+
+#[test]
+fn integer_min_max_compare_values_not_bits() {
+    // uint64 above i64::MAX and int8 negatives: min/max order by value.
+    let mut g = RankGroup::new(Target::Cayman, 2).unwrap();
+    let u = g.alloc_hbm("u", DType::U64, &[1]).unwrap();
+    let i = g.alloc_hbm("i", DType::I8, &[1]).unwrap();
+    g.rank_mut(0).unwrap().write_bits(&u, &[u64::MAX]).unwrap();
+    g.rank_mut(1).unwrap().write_bits(&u, &[1]).unwrap();
+    g.rank_mut(0).unwrap().write_i64(&i, &[-100]).unwrap();
+    g.rank_mut(1).unwrap().write_i64(&i, &[5]).unwrap();
+    let uo = g.alloc_hbm("uo", DType::U64, &[1]).unwrap();
+    let io = g.alloc_hbm("io", DType::I8, &[1]).unwrap();
+    all_reduce(&mut g, &[&uo], &[&u], &all(2), BirAluOp::Max).unwrap();
+    assert_eq!(g.rank(0).unwrap().read_bits(&uo).unwrap(), vec![u64::MAX]);
+    all_reduce(&mut g, &[&uo], &[&u], &all(2), BirAluOp::Min).unwrap();
+    assert_eq!(g.rank(0).unwrap().read_bits(&uo).unwrap(), vec![1]);
+    all_reduce(&mut g, &[&io], &[&i], &all(2), BirAluOp::Max).unwrap();
+    assert_eq!(g.rank(1).unwrap().read_i64(&io).unwrap(), vec![5]);
+    all_reduce(&mut g, &[&io], &[&i], &all(2), BirAluOp::Min).unwrap();
+    assert_eq!(g.rank(1).unwrap().read_i64(&io).unwrap(), vec![-100]);
+    // uint64 add wraps at 64 bits: (2^64 - 1) + 1 = 0.
+    all_reduce(&mut g, &[&uo], &[&u], &all(2), BirAluOp::Add).unwrap();
+    assert_eq!(g.rank(0).unwrap().read_bits(&uo).unwrap(), vec![0]);
+}
+
+#[test]
 fn the_refused_op_is_refused_by_name() {
     let e = check_op("collective_permute_reduce").unwrap_err();
     assert!(matches!(

@@ -271,7 +271,7 @@ fn a_view_claiming_lanes_past_the_last_partition_is_an_error_not_a_panic() {
     let mut m = Memory::new(Target::Cayman);
     let mut st = RngState::new();
     let sb = m.sbuf().unwrap();
-    let bpp = Target::Cayman.sbuf_bytes_per_partition() as i64 / 4;
+    let bpp = sundial_emu::target::sbuf_bytes_per_partition(Target::Cayman) as i64 / 4;
     // Rows 100..164 of a partition-strided view over the SBUF.
     let v = View::new(sb, DType::U32, 100 * bpp, vec![64, 2], vec![bpp, 1]).unwrap();
     assert!(matches!(

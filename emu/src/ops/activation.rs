@@ -16,8 +16,9 @@
 //!   `reduce_res`, a `[N, 1]` tile, receives the registers after the update.
 //!   `activation_reduce` is this op with `reduce_cmd = reset_reduce` and `reduce_res`.
 //!
-//! The function table ([`ACTIVATIONS`]) is keyed by the dialect's spellings (BIR
-//! `ActivationFunctionType`). A function has public semantics when NKI's "Supported
+//! The function table ([`ACTIVATIONS`]) has one row per BIR `ActivationFunctionType`
+//! ([`ActivationFunc`], the codegen crate's vocabulary, which the dialects re-export), in
+//! its order. A function has public semantics when NKI's "Supported
 //! Activation Functions for NKI ISA" table (`nki-act-func`) lists it; its formula is the
 //! standard one its NKI name denotes, written out per row. The hardware approximates them
 //! "with piece-wise polynomials"; the emulator computes the exact function in f64 and
@@ -28,13 +29,14 @@
 //! through as NaN). Functions without a row in NKI's table are refused by name.
 
 use super::accumulator::{self, AccEngine, Accumulators, ReduceCmd, Start};
-use super::alu::AluOp;
+use super::alu::{AluOp, add_f32, mult_f32, sum_f32};
 use super::tile::{self, Scalar, Space};
 use crate::error::{EmuError, Result};
 use crate::memory::Memory;
 use crate::target::Target;
 use crate::view::View;
 use std::f64::consts::{FRAC_2_SQRT_PI, PI, SQRT_2};
+pub use sundial_codegen::enums::ActivationFunc;
 
 /// The input range a function is valid on.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -60,7 +62,9 @@ impl ValidRange {
 /// One activation function.
 #[derive(Debug, Clone, Copy)]
 pub struct ActivationRow {
-    /// The dialect spelling (`op = "..."`).
+    /// The function.
+    pub func: ActivationFunc,
+    /// Its dialect spelling (`op = "..."`, [`ActivationFunc::name`]).
     pub name: &'static str,
     /// The NKI `nki.language` name NKI's table accepts for it (`None` when refused).
     pub nki: Option<&'static str>,
@@ -106,14 +110,15 @@ fn sign(x: f64) -> f64 {
 }
 
 const fn ok(
-    name: &'static str,
+    func: ActivationFunc,
     nki: &'static str,
     f: fn(f64) -> f64,
     range: ValidRange,
     range_text: &'static str,
 ) -> ActivationRow {
     ActivationRow {
-        name,
+        func,
+        name: ActivationFunc::NAMES[func as usize],
         nki: Some(nki),
         f: Some(f),
         at_inf: None,
@@ -123,8 +128,8 @@ const fn ok(
     }
 }
 
-const fn all(name: &'static str, nki: &'static str, f: fn(f64) -> f64) -> ActivationRow {
-    ok(name, nki, f, ValidRange::All, "[-inf, inf]")
+const fn all(func: ActivationFunc, nki: &'static str, f: fn(f64) -> f64) -> ActivationRow {
+    ok(func, nki, f, ValidRange::All, "[-inf, inf]")
 }
 
 const fn limits(r: ActivationRow, neg: f64, pos: f64) -> ActivationRow {
@@ -134,9 +139,10 @@ const fn limits(r: ActivationRow, neg: f64, pos: f64) -> ActivationRow {
     }
 }
 
-const fn no(name: &'static str, why: &'static str) -> ActivationRow {
+const fn no(func: ActivationFunc, why: &'static str) -> ActivationRow {
     ActivationRow {
-        name,
+        func,
+        name: ActivationFunc::NAMES[func as usize],
         nki: None,
         f: None,
         at_inf: None,
@@ -149,130 +155,130 @@ const fn no(name: &'static str, why: &'static str) -> ActivationRow {
 const NOT_IN_TABLE: &str = "not in NKI's Supported Activation Functions table";
 
 /// Every function the dialect accepts, in BIR `ActivationFunctionType` order.
-pub static ACTIVATIONS: [ActivationRow; 30] = [
-    all("identity", "nl.copy", |x| x),
-    all("square", "nl.square", |x| x * x),
-    all("relu", "nl.relu", |x| {
-        if x > 0.0 || x.is_nan() { x } else { 0.0 }
-    }),
-    no(
-        "lrelu",
-        "leaky relu is not in NKI's Supported Activation Functions table (its slope is unpublished)",
-    ),
-    no(
-        "prelu",
-        "prelu is not in NKI's Supported Activation Functions table (alpha is unpublished)",
-    ),
-    all("sigmoid", "nl.sigmoid", sigmoid),
-    all("tanh", "nl.tanh", f64::tanh),
-    all("exp", "nl.exp", f64::exp),
-    all("softplus", "nl.softplus", softplus),
-    ok(
-        "sqrt",
-        "nl.sqrt",
-        f64::sqrt,
-        ValidRange::Closed(pow2(-116), pow2(118)),
-        "[2^-116, 2^118]",
-    ),
-    ok(
-        "rsqrt",
-        "nl.rsqrt",
-        |x| 1.0 / x.sqrt(),
-        ValidRange::Closed(pow2(-87), pow2(97)),
-        "[2^-87, 2^97]",
-    ),
-    ok(
-        "ln",
-        "nl.log",
-        f64::ln,
-        ValidRange::Closed(pow2(-64), pow2(64)),
-        "[2^-64, 2^64]",
-    ),
-    all("erf", "nl.erf", libm::erf),
-    ok(
-        "sin",
-        "nl.sin",
-        f64::sin,
-        ValidRange::Closed(-std::f32::consts::PI, std::f32::consts::PI),
-        "[-PI, PI]",
-    ),
-    ok(
-        "arctan",
-        "nl.arctan",
-        f64::atan,
-        ValidRange::Closed(-std::f32::consts::FRAC_PI_2, std::f32::consts::FRAC_PI_2),
-        "[-PI/2, PI/2]",
-    ),
-    all("sign", "nl.sign", sign),
-    limits(
-        all("gelu", "nl.gelu", |x| x * phi_cdf(x)),
-        0.0,
-        f64::INFINITY,
-    ),
-    limits(
-        all("mish", "nl.mish", |x| x * softplus(x).tanh()),
-        0.0,
-        f64::INFINITY,
-    ),
-    limits(
-        all("gelu_apprx_tanh", "nl.gelu_apprx_tanh", |x| {
-            // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
-            0.5 * x * (1.0 + ((2.0 / PI).sqrt() * (x + 0.044715 * x * x * x)).tanh())
+pub static ACTIVATIONS: [ActivationRow; 30] = {
+    use ActivationFunc as F;
+    [
+        all(F::Identity, "nl.copy", |x| x),
+        all(F::Square, "nl.square", |x| x * x),
+        all(F::Relu, "nl.relu", |x| {
+            if x > 0.0 || x.is_nan() { x } else { 0.0 }
         }),
-        0.0,
-        f64::INFINITY,
-    ),
-    limits(
-        all("gelu_apprx_sigmoid", "nl.gelu_apprx_sigmoid", |x| {
-            x * sigmoid(1.702 * x)
+        no(
+            F::Lrelu,
+            "leaky relu is not in NKI's Supported Activation Functions table (its slope is unpublished)",
+        ),
+        no(
+            F::Prelu,
+            "prelu is not in NKI's Supported Activation Functions table (alpha is unpublished)",
+        ),
+        all(F::Sigmoid, "nl.sigmoid", sigmoid),
+        all(F::Tanh, "nl.tanh", f64::tanh),
+        all(F::Exp, "nl.exp", f64::exp),
+        all(F::Softplus, "nl.softplus", softplus),
+        ok(
+            F::Sqrt,
+            "nl.sqrt",
+            f64::sqrt,
+            ValidRange::Closed(pow2(-116), pow2(118)),
+            "[2^-116, 2^118]",
+        ),
+        ok(
+            F::Rsqrt,
+            "nl.rsqrt",
+            |x| 1.0 / x.sqrt(),
+            ValidRange::Closed(pow2(-87), pow2(97)),
+            "[2^-87, 2^97]",
+        ),
+        ok(
+            F::Ln,
+            "nl.log",
+            f64::ln,
+            ValidRange::Closed(pow2(-64), pow2(64)),
+            "[2^-64, 2^64]",
+        ),
+        all(F::Erf, "nl.erf", libm::erf),
+        ok(
+            F::Sin,
+            "nl.sin",
+            f64::sin,
+            ValidRange::Closed(-std::f32::consts::PI, std::f32::consts::PI),
+            "[-PI, PI]",
+        ),
+        ok(
+            F::Arctan,
+            "nl.arctan",
+            f64::atan,
+            ValidRange::Closed(-std::f32::consts::FRAC_PI_2, std::f32::consts::FRAC_PI_2),
+            "[-PI/2, PI/2]",
+        ),
+        all(F::Sign, "nl.sign", sign),
+        limits(
+            all(F::Gelu, "nl.gelu", |x| x * phi_cdf(x)),
+            0.0,
+            f64::INFINITY,
+        ),
+        limits(
+            all(F::Mish, "nl.mish", |x| x * softplus(x).tanh()),
+            0.0,
+            f64::INFINITY,
+        ),
+        limits(
+            all(F::GeluApprxTanh, "nl.gelu_apprx_tanh", |x| {
+                // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+                0.5 * x * (1.0 + ((2.0 / PI).sqrt() * (x + 0.044715 * x * x * x)).tanh())
+            }),
+            0.0,
+            f64::INFINITY,
+        ),
+        limits(
+            all(F::GeluApprxSigmoid, "nl.gelu_apprx_sigmoid", |x| {
+                x * sigmoid(1.702 * x)
+            }),
+            0.0,
+            f64::INFINITY,
+        ),
+        no(F::DerivativeGeluApprxSigmoid, NOT_IN_TABLE),
+        limits(
+            all(F::DerivativeGelu, "nl.gelu_dx", |x| {
+                // d/dx (x Phi(x)) = Phi(x) + x phi(x)
+                phi_cdf(x) + x * (-0.5 * x * x).exp() / (2.0 * PI).sqrt()
+            }),
+            0.0,
+            1.0,
+        ),
+        all(F::DerivativeErf, "nl.erf_dx", |x| {
+            FRAC_2_SQRT_PI * (-x * x).exp()
         }),
-        0.0,
-        f64::INFINITY,
-    ),
-    no("derivative_gelu_apprx_sigmoid", NOT_IN_TABLE),
-    limits(
-        all("derivative_gelu", "nl.gelu_dx", |x| {
-            // d/dx (x Phi(x)) = Phi(x) + x phi(x)
-            phi_cdf(x) + x * (-0.5 * x * x).exp() / (2.0 * PI).sqrt()
-        }),
-        0.0,
-        1.0,
-    ),
-    all("derivative_erf", "nl.erf_dx", |x| {
-        FRAC_2_SQRT_PI * (-x * x).exp()
-    }),
-    all("copy", "nl.copy", |x| x),
-    all("abs", "nl.abs", f64::abs),
-    ok(
-        "reciprocal",
-        "nl.reciprocal",
-        |x| 1.0 / x,
-        ValidRange::Magnitude(pow2(-42), pow2(42)),
-        "±[2^-42, 2^42]",
-    ),
-    no("abs_reciprocal_sqrt", NOT_IN_TABLE),
-    limits(
-        all("silu", "nl.silu", |x| x * sigmoid(x)),
-        0.0,
-        f64::INFINITY,
-    ),
-    limits(
-        all("derivative_silu", "nl.silu_dx", |x| {
-            let s = sigmoid(x);
-            s * (1.0 + x * (1.0 - s))
-        }),
-        0.0,
-        1.0,
-    ),
-    no("is_finite", NOT_IN_TABLE),
-];
+        all(F::Copy, "nl.copy", |x| x),
+        all(F::Abs, "nl.abs", f64::abs),
+        ok(
+            F::Reciprocal,
+            "nl.reciprocal",
+            |x| 1.0 / x,
+            ValidRange::Magnitude(pow2(-42), pow2(42)),
+            "±[2^-42, 2^42]",
+        ),
+        no(F::AbsReciprocalSqrt, NOT_IN_TABLE),
+        limits(
+            all(F::Silu, "nl.silu", |x| x * sigmoid(x)),
+            0.0,
+            f64::INFINITY,
+        ),
+        limits(
+            all(F::DerivativeSilu, "nl.silu_dx", |x| {
+                let s = sigmoid(x);
+                s * (1.0 + x * (1.0 - s))
+            }),
+            0.0,
+            1.0,
+        ),
+        no(F::IsFinite, NOT_IN_TABLE),
+    ]
+};
 
-/// The row named `name`, or the error refusing it (unknown, or without public semantics).
-pub fn activation_row(who: &'static str, name: &str) -> Result<&'static ActivationRow> {
-    let row = ACTIVATIONS
-        .iter()
-        .find(|r| r.name == name)
-        .ok_or_else(|| EmuError::invalid(who, format!("unknown activation function {name:?}")))?;
+/// The row of `func`, or the error refusing it (no public semantics).
+pub fn activation_row(who: &'static str, func: ActivationFunc) -> Result<&'static ActivationRow> {
+    let row = &ACTIVATIONS[func as usize];
     if let Some(why) = row.refused {
         return Err(EmuError::NoPublicSemantics {
             op: who,
@@ -305,8 +311,8 @@ impl ActivationRow {
 /// The attributes of `activation`.
 #[derive(Debug, Clone, Copy)]
 pub struct Activation<'a> {
-    /// The function (dialect spelling).
-    pub func: &'a str,
+    /// The function.
+    pub func: ActivationFunc,
     /// The multiplier (`Scalar::Imm(1.0)` for none).
     pub scale: Scalar<'a>,
     /// The addend.
@@ -322,7 +328,7 @@ pub struct Activation<'a> {
 impl Default for Activation<'_> {
     fn default() -> Self {
         Activation {
-            func: "identity",
+            func: ActivationFunc::Identity,
             scale: Scalar::Imm(1.0),
             bias: None,
             reduce_op: None,
@@ -399,9 +405,9 @@ pub fn activation(
     let mut out = Vec::with_capacity(x.len());
     for (i, &v) in x.iter().enumerate() {
         let p = i / s.free.max(1);
-        let mut t = v * scale[p];
+        let mut t = mult_f32(v, scale[p]);
         if args.bias.is_some() {
-            t += bias[p];
+            t = add_f32(t, bias[p]);
         }
         out.push(row.eval(t).ok_or_else(|| EmuError::InputOutOfRange {
             op: OP,
@@ -417,10 +423,9 @@ pub fn activation(
         Start::ResetOnly(v) => Some(v),
         Start::Accumulate(mut regs) => {
             for (p, reg) in regs.iter_mut().enumerate() {
-                let sum = out[p * s.free..(p + 1) * s.free]
-                    .iter()
-                    .fold(0.0f32, |a, &v| a + v);
-                *reg += sum;
+                // The row's sum first, then added to the register.
+                let sum = sum_f32(out[p * s.free..(p + 1) * s.free].iter().copied());
+                *reg = add_f32(*reg, sum);
             }
             Some(regs)
         }
@@ -463,6 +468,14 @@ mod tests {
             };
             assert_eq!(l, 2f32.powi(lo), "{name}");
             assert_eq!(h, 2f32.powi(hi), "{name}");
+        }
+    }
+
+    #[test]
+    fn the_table_has_one_row_per_function_in_bir_order() {
+        for (i, f) in ActivationFunc::ALL.into_iter().enumerate() {
+            assert_eq!(ACTIVATIONS[i].func, f, "row {i}");
+            assert_eq!(ACTIVATIONS[i].name, f.name(), "row {i}");
         }
     }
 

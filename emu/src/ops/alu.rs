@@ -9,12 +9,18 @@
 //!   "Supported Math Operators for NKI ISA" table (`nki-aluop`) classes them;
 //! - whether it is unary (the operand is ignored: NKI "must be None or 0 when op0 is a
 //!   unary operator");
-//! - its fp32 semantics, its bit semantics, and its native 32-bit integer semantics
-//!   where GpSimd computes natively on ints (`nki.isa.tensor_tensor`: "When all
-//!   input/output tiles are int32 or uint32, the operation defaults to GpSimd Engine,
+//! - its fp32 semantics, its bit semantics, and its exact integer semantics (on the
+//!   operands' values; the caller wraps the result to the destination width);
+//! - whether GpSimd's native 32-bit integer path has it (`nki.isa.tensor_tensor`: "When
+//!   all input/output tiles are int32 or uint32, the operation defaults to GpSimd Engine,
 //!   which uses native integer arithmetic"; the third-party wiki adds that it wraps);
 //! - its identity when used as a reduction;
 //! - or why it is refused: an operator without public semantics is never approximated.
+//!
+//! Ops that combine values internally (matmul's dot products and PSUM accumulation,
+//! batch-norm statistics, accumulator registers, `dma_compute`'s sum, collectives) use
+//! these rows too, or the named functions the rows are built from ([`add_f32`],
+//! [`mult_f32`], ...), so every operator's semantics is stated here once.
 //!
 //! Conventions every op follows (the public simulator evaluates ops with NumPy, so where
 //! the NKI docs are silent these are NumPy's, marked "numpy" in the rows):
@@ -56,8 +62,12 @@ pub struct AluRow {
     /// Bit semantics `(lhs, rhs, width in bits) -> result`, inputs and result masked to
     /// the width (bitvec operators).
     pub bits: Option<fn(u64, u64, u32) -> u64>,
-    /// Native 32-bit integer semantics on GpSimd (wrapping two's complement).
-    pub int32: Option<fn(u32, u32) -> u32>,
+    /// Exact integer semantics on the operands' values (wrapping at 128 bits, so a
+    /// result truncated to the destination width is the wrapped result at that width).
+    pub int: Option<fn(i128, i128) -> i128>,
+    /// True when GpSimd's native 32-bit integer path publishes this operator (the
+    /// [`AluRow::int`] result truncated to 32 bits, i.e. wrapping two's complement).
+    pub gpsimd_int32: bool,
     /// The value a reduction with this operator starts from (arithmetic reductions).
     pub identity: Option<f32>,
     /// Why the operator is refused, when it has no public semantics.
@@ -77,7 +87,40 @@ fn nonzero(v: f32) -> bool {
     v != 0.0
 }
 
-fn max_nan(a: f32, b: f32) -> f32 {
+/// fp32 `a + b` (the `add` row).
+#[inline]
+pub fn add_f32(a: f32, b: f32) -> f32 {
+    a + b
+}
+
+/// fp32 `a - b` (the `subtract` row).
+#[inline]
+pub fn subtract_f32(a: f32, b: f32) -> f32 {
+    a - b
+}
+
+/// fp32 `a * b` (the `mult` row).
+#[inline]
+pub fn mult_f32(a: f32, b: f32) -> f32 {
+    a * b
+}
+
+/// fp32 `a / b` (the `divide` row).
+#[inline]
+pub fn divide_f32(a: f32, b: f32) -> f32 {
+    a / b
+}
+
+/// The fp32 sum of `values` in order from `add`'s identity (`+0.0`), the `add` reduction.
+#[inline]
+pub fn sum_f32(values: impl IntoIterator<Item = f32>) -> f32 {
+    values.into_iter().fold(0.0, add_f32)
+}
+
+/// fp32 `max` (the `max` row): NaN propagates; on equal operands (`+0` vs `-0`) the
+/// left one wins.
+#[inline]
+pub fn max_f32(a: f32, b: f32) -> f32 {
     if a.is_nan() || b.is_nan() {
         f32::NAN
     } else if b > a {
@@ -87,7 +130,10 @@ fn max_nan(a: f32, b: f32) -> f32 {
     }
 }
 
-fn min_nan(a: f32, b: f32) -> f32 {
+/// fp32 `min` (the `min` row): NaN propagates; on equal operands (`+0` vs `-0`) the
+/// left one wins.
+#[inline]
+pub fn min_f32(a: f32, b: f32) -> f32 {
     if a.is_nan() || b.is_nan() {
         f32::NAN
     } else if b < a {
@@ -147,7 +193,8 @@ const fn row(op: AluOp, class: AluClass, source: &'static str) -> AluRow {
         unary: false,
         f32: None,
         bits: None,
-        int32: None,
+        int: None,
+        gpsimd_int32: false,
         identity: None,
         refused: None,
         source,
@@ -198,31 +245,32 @@ pub static ALU: [AluRow; 33] = {
             "the nki-aluop table lists arithmetic shift right as \"Not supported\"",
         ),
         AluRow {
-            int32: Some(u32::wrapping_add),
+            int: Some(i128::wrapping_add),
+            gpsimd_int32: true,
             identity: Some(0.0),
-            ..arith(O::Add, |a, b| a + b, NKI)
+            ..arith(O::Add, add_f32, NKI)
         },
         AluRow {
-            int32: Some(u32::wrapping_sub),
-            ..arith(O::Subtract, |a, b| a - b, NKI)
+            int: Some(i128::wrapping_sub),
+            gpsimd_int32: true,
+            ..arith(O::Subtract, subtract_f32, NKI)
         },
         AluRow {
-            int32: Some(u32::wrapping_mul),
+            int: Some(i128::wrapping_mul),
+            gpsimd_int32: true,
             identity: Some(1.0),
-            ..arith(O::Mult, |a, b| a * b, NKI)
+            ..arith(O::Mult, mult_f32, NKI)
         },
-        arith(
-            O::Divide,
-            |a, b| a / b,
-            "nki.language.divide (numpy.divide)",
-        ),
+        arith(O::Divide, divide_f32, "nki.language.divide (numpy.divide)"),
         AluRow {
+            int: Some(i128::max),
             identity: Some(f32::NEG_INFINITY),
-            ..arith(O::Max, max_nan, "nki-aluop table; NaN rule: numpy.maximum")
+            ..arith(O::Max, max_f32, "nki-aluop table; NaN rule: numpy.maximum")
         },
         AluRow {
+            int: Some(i128::min),
             identity: Some(f32::INFINITY),
-            ..arith(O::Min, min_nan, "nki-aluop table; NaN rule: numpy.minimum")
+            ..arith(O::Min, min_f32, "nki-aluop table; NaN rule: numpy.minimum")
         },
         bitvec(O::BitwiseAnd, |a, b, w| a & b & mask(w), NKI),
         bitvec(O::BitwiseOr, |a, b, w| (a | b) & mask(w), NKI),
@@ -317,7 +365,7 @@ pub static ALU: [AluRow; 33] = {
             identity: Some(0.0),
             ..arith(
                 O::AbsMax,
-                |a, b| max_nan(a.abs(), b.abs()),
+                |a, b| max_f32(a.abs(), b.abs()),
                 "nki.isa.activate2 reduce op nl.abs_max: max(|a|, |b|)",
             )
         },
@@ -325,7 +373,7 @@ pub static ALU: [AluRow; 33] = {
             identity: Some(f32::INFINITY),
             ..arith(
                 O::AbsMin,
-                |a, b| min_nan(a.abs(), b.abs()),
+                |a, b| min_f32(a.abs(), b.abs()),
                 "nki.isa.activate2 reduce op nl.abs_min: min(|a|, |b|)",
             )
         },
@@ -384,6 +432,13 @@ impl AluRow {
         self.bits.map_or(0, |f| f(a & m, b & m, width))
     }
 
+    /// The exact integer result (operators with integer semantics; others give 0, but
+    /// callers check [`AluRow::int`] first).
+    #[inline]
+    pub fn apply_int(&self, a: i128, b: i128) -> i128 {
+        self.int.map_or(0, |f| f(a, b))
+    }
+
     /// `lhs op rhs`, or `rhs op lhs` when `reverse` (the reverse flags of tensor_scalar
     /// and friends).
     #[inline]
@@ -401,8 +456,10 @@ impl AluRow {
 /// are not arithmetic reductions.
 pub fn reduce_f32(who: &'static str, op: AluOp, values: &[f32]) -> Result<f32> {
     if op == AluOp::Average {
-        let sum = values.iter().fold(0.0f32, |a, &v| a + v);
-        return Ok(sum / values.len() as f32);
+        return Ok(divide_f32(
+            sum_f32(values.iter().copied()),
+            values.len() as f32,
+        ));
     }
     let r = checked_row(who, op, AluClass::Arith)?;
     let id = r.identity.ok_or_else(|| {
@@ -447,6 +504,40 @@ mod tests {
         assert_eq!(floored_mod(7.0, -3.0), -2.0);
         assert_eq!(floored_mod(7.0, 3.0), 1.0);
         assert!(floored_mod(1.0, 0.0).is_nan());
+    }
+
+    #[test]
+    fn gpsimd_int32_rows_wrap_at_32_bits() {
+        // Hand-worked 32-bit two's complement: 0xFFFF_FFFF + 1 = 0; 0 - 1 = 0xFFFF_FFFF;
+        // 0x1_0000 * 0x1_0000 = 2^32 = 0; 0xFFFF_FFFF * 0xFFFF_FFFF = 1 (-1 * -1).
+        let at32 = |op: AluOp, a: u32, b: u32| {
+            let r = alu_row(op);
+            assert!(r.gpsimd_int32, "{}", op.name());
+            r.apply_int(i128::from(a), i128::from(b)) as u32
+        };
+        assert_eq!(at32(AluOp::Add, 0xFFFF_FFFF, 1), 0);
+        assert_eq!(at32(AluOp::Subtract, 0, 1), 0xFFFF_FFFF);
+        assert_eq!(at32(AluOp::Mult, 0x1_0000, 0x1_0000), 0);
+        assert_eq!(at32(AluOp::Mult, 0xFFFF_FFFF, 0xFFFF_FFFF), 1);
+        // Only add, subtract and mult are published for the native path.
+        let native: Vec<AluOp> = ALU
+            .iter()
+            .filter(|r| r.gpsimd_int32)
+            .map(|r| r.op)
+            .collect();
+        assert_eq!(native, [AluOp::Add, AluOp::Subtract, AluOp::Mult]);
+        // min and max have integer semantics (collectives) but are not native.
+        assert_eq!(alu_row(AluOp::Max).apply_int(-3, 2), 2);
+        assert_eq!(alu_row(AluOp::Min).apply_int(-3, 2), -3);
+    }
+
+    #[test]
+    fn max_and_min_keep_the_left_operand_on_equal_zeros() {
+        assert_eq!(max_f32(0.0, -0.0).to_bits(), 0x0000_0000);
+        assert_eq!(max_f32(-0.0, 0.0).to_bits(), 0x8000_0000);
+        assert_eq!(min_f32(0.0, -0.0).to_bits(), 0x0000_0000);
+        assert_eq!(min_f32(-0.0, 0.0).to_bits(), 0x8000_0000);
+        assert!(max_f32(f32::NAN, 1.0).is_nan() && min_f32(1.0, f32::NAN).is_nan());
     }
 
     #[test]

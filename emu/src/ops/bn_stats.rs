@@ -22,9 +22,9 @@
 //! whose counts sum to zero are refused (their statistics are 0/0; what the engine
 //! writes is not public), as are negative counts.
 //!
-//! The fp32 adds and multiplies here are private to these ops (the shared ALU is the
-//! elementwise ops' module).
+//! The fp32 arithmetic is the ALU table's (`add`, `subtract`, `mult`, `divide`).
 
+use super::alu::{add_f32, divide_f32, mult_f32, subtract_f32, sum_f32};
 use super::layout::{part_free, require_on_chip};
 use crate::error::{EmuError, Result};
 use crate::memory::Memory;
@@ -60,8 +60,11 @@ pub fn bn_stats(mem: &mut Memory, dst: &View, data: &View) -> Result<()> {
         for parity in 0..2 {
             let half: Vec<f32> = row.iter().skip(parity).step_by(2).copied().collect();
             let count = half.len() as f32;
-            let mean = half.iter().fold(0f32, |a, &v| a + v) / count;
-            let m2 = half.iter().fold(0f32, |a, &v| a + (v - mean) * (v - mean));
+            let mean = divide_f32(sum_f32(half.iter().copied()), count);
+            let m2 = sum_f32(half.iter().map(|&v| {
+                let d = subtract_f32(v, mean);
+                mult_f32(d, d)
+            }));
             out.extend_from_slice(&[count, mean, m2]);
         }
     }
@@ -91,19 +94,21 @@ pub fn bn_aggr(mem: &mut Memory, dst: &View, data: &View) -> Result<()> {
                 format!("partition {part} has a triple with count {}", t[0]),
             ));
         }
-        let n = triples.iter().fold(0f32, |a, t| a + t[0]);
+        let n = sum_f32(triples.iter().map(|t| t[0]));
         if n == 0.0 {
             return Err(EmuError::unsupported(
                 OP_AGGR,
                 format!("the counts of partition {part} sum to 0 (0/0 statistics)"),
             ));
         }
-        let mean = triples.iter().fold(0f32, |a, t| a + t[0] * t[1]) / n;
+        let mean = divide_f32(sum_f32(triples.iter().map(|t| mult_f32(t[0], t[1]))), n);
+        // Each triple adds its own `variance * count`, then its count times its mean's
+        // squared deviation from the overall mean, in that order.
         let m2 = triples.iter().fold(0f32, |a, t| {
-            let d = t[1] - mean;
-            a + t[2] + t[0] * d * d
+            let d = subtract_f32(t[1], mean);
+            add_f32(add_f32(a, t[2]), mult_f32(mult_f32(t[0], d), d))
         });
-        out.extend_from_slice(&[mean, m2 / n]);
+        out.extend_from_slice(&[mean, divide_f32(m2, n)]);
     }
     mem.write_f32_for(OP_AGGR, dst, &out)
 }

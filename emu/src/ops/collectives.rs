@@ -46,9 +46,11 @@
 //!
 //! Our choices where the docs are silent: source and destination dtypes must be equal (no
 //! conversion is specified); float reductions accumulate in fp32 in position order and
-//! round once to the dtype; integer ones are exact and wrap to the dtype's width; min/max
-//! of NaN is refused; every channel of an implicit permute uses the same ring direction.
+//! round once to the dtype; integer ones are exact and wrap to the dtype's width (the
+//! operators' fp32 and integer semantics are the ALU table's, `alu.rs`; on equal values,
+//! `+0` vs `-0`, the earlier position wins); min/max of NaN is refused; every channel of an implicit permute uses the same ring direction.
 
+use super::alu::alu_row;
 use super::layout::part_free;
 use crate::dtype::DType;
 use crate::error::{EmuError, Result};
@@ -224,32 +226,31 @@ fn check_reduce(op: &'static str, alu: BirAluOp) -> Result<()> {
     }
 }
 
-/// Elementwise `alu` over the rows of `inputs` (one bit vector per member, position order).
+/// Elementwise `alu` over the rows of `inputs` (one bit vector per member, position
+/// order), with the ALU table's fp32 or exact integer semantics of the operator (the
+/// accumulator is the left operand, so on equal values the earlier position wins).
 fn reduce_bits(op: &'static str, alu: BirAluOp, d: DType, inputs: &[Vec<u64>]) -> Result<Vec<u64>> {
+    let row = alu_row(alu);
     let n = inputs.first().map_or(0, Vec::len);
     let mut out = Vec::with_capacity(n);
     if d.is_float() && !d.is_x4() {
+        let nan_refused = || {
+            EmuError::unsupported(
+                op,
+                "min/max of NaN: the collective's NaN rule is not public",
+            )
+        };
         for e in 0..n {
             let mut acc = d.to_f32(inputs[0][e]).unwrap_or(f32::NAN);
+            if alu != BirAluOp::Add && acc.is_nan() {
+                return Err(nan_refused());
+            }
             for inp in &inputs[1..] {
                 let x = d.to_f32(inp[e]).unwrap_or(f32::NAN);
-                acc = match alu {
-                    BirAluOp::Add => acc + x,
-                    _ if acc.is_nan() || x.is_nan() => {
-                        return Err(EmuError::unsupported(
-                            op,
-                            "min/max of NaN: the collective's NaN rule is not public",
-                        ));
-                    }
-                    BirAluOp::Min => acc.min(x),
-                    _ => acc.max(x),
-                };
-            }
-            if alu != BirAluOp::Add && acc.is_nan() {
-                return Err(EmuError::unsupported(
-                    op,
-                    "min/max of NaN: the collective's NaN rule is not public",
-                ));
+                if alu != BirAluOp::Add && x.is_nan() {
+                    return Err(nan_refused());
+                }
+                acc = row.apply_f32(acc, x);
             }
             out.push(d.from_f32(acc).unwrap_or(0));
         }
@@ -264,13 +265,9 @@ fn reduce_bits(op: &'static str, alu: BirAluOp, d: DType, inputs: &[Vec<u64>]) -
         for e in 0..n {
             let mut acc = val(inputs[0][e]);
             for inp in &inputs[1..] {
-                let x = val(inp[e]);
-                acc = match alu {
-                    BirAluOp::Add => acc.wrapping_add(x),
-                    BirAluOp::Min => acc.min(x),
-                    _ => acc.max(x),
-                };
+                acc = row.apply_int(acc, val(inp[e]));
             }
+            // Truncating to the dtype's width wraps the exact result.
             out.push(d.from_i64(acc as i64).unwrap_or(0));
         }
     } else {

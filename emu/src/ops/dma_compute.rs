@@ -16,6 +16,7 @@
 //! Out-of-bounds indices follow `oob_mode`: in skip mode a skipped scatter element is
 //! dropped and a skipped gather element adds zero.
 
+use super::alu::add_f32;
 use super::{DmaOperand, Mode, Part, forbid_psum_read, transfer};
 use crate::access::{Access, OobMode};
 use crate::data::Combine;
@@ -172,7 +173,7 @@ fn plain(mem: &mut Memory, dst: DmaOperand<'_>, srcs: &[DmaOperand<'_>]) -> Resu
         mem.read_list(OP, acc.source.alloc(), sd.size(), offs.as_list(), &mut tile)?;
         for (acc_v, c) in sum.iter_mut().zip(tile.chunks_exact(sd.size())) {
             // Scalar dtype checked above, so the conversion exists.
-            *acc_v += sd.to_f32(sd.load(c)).unwrap_or(f32::NAN);
+            *acc_v = add_f32(*acc_v, sd.to_f32(sd.load(c)).unwrap_or(f32::NAN));
         }
     }
     let doffs = dplan.compute(mem, OobMode::Error, mem.path_choice())?;

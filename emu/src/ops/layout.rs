@@ -47,7 +47,7 @@ pub(crate) fn start_partition(
     v: &View,
 ) -> Result<usize> {
     let bpp = match mem.space(v.alloc())? {
-        MemSpace::Sbuf => mem.target().sbuf_bytes_per_partition(),
+        MemSpace::Sbuf => crate::target::sbuf_bytes_per_partition(mem.target()),
         MemSpace::Psum => PSUM_BYTES_PER_PARTITION,
         MemSpace::Hbm => {
             return Err(EmuError::memory(

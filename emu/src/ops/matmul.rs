@@ -57,13 +57,15 @@
 //! after k; within an x4 element, lane 0..3), rounding after every addition, with each
 //! product rounded to fp32 (exact for the 8- and 16-bit input formats). A `bfloat16` dst
 //! holds the rounded result; accumulating into it reads it as fp32, adds, and rounds again.
+//! The adds and multiplies are the ALU table's `add` and `mult` (`alu.rs`).
 
+use super::alu::{add_f32, mult_f32};
 use super::layout::part_free;
 use super::require_space;
 use crate::dtype::{self, DType};
 use crate::error::{EmuError, Result};
 use crate::memory::{MemSpace, Memory};
-use crate::target::{PARTITIONS, Target};
+use crate::target::{PARTITIONS, QUADRANT_PARTITIONS, Target};
 use crate::view::View;
 use sundial_codegen::model::PerfOptMode;
 
@@ -231,7 +233,8 @@ pub fn nc_matmul(
             let mut acc = 0f32;
             for ki in 0..k {
                 for r in 0..pairs {
-                    acc += s[(ki * pairs + r) * m + mi] * mv[(ki * pairs + r) * n + ni];
+                    let p = mult_f32(s[(ki * pairs + r) * m + mi], mv[(ki * pairs + r) * n + ni]);
+                    acc = add_f32(acc, p);
                 }
             }
             *o = acc;
@@ -364,7 +367,7 @@ pub fn nc_matmul_mx(
     }
     let (k, m) = part_free(OP_MX, "stationary", stationary)?;
     let (k2, n) = part_free(OP_MX, "moving", moving)?;
-    if k != k2 || k == 0 || !k.is_multiple_of(32) {
+    if k != k2 || k == 0 || !k.is_multiple_of(QUADRANT_PARTITIONS) {
         return Err(EmuError::shape(
             OP_MX,
             format!(
@@ -407,7 +410,8 @@ pub fn nc_matmul_mx(
             let mut acc = 0f32;
             for ki in 0..k {
                 for q in 0..4 {
-                    acc += s[(ki * m + mi) * 4 + q] * mv[(ki * n + ni) * 4 + q];
+                    let p = mult_f32(s[(ki * m + mi) * 4 + q], mv[(ki * n + ni) * 4 + q]);
+                    acc = add_f32(acc, p);
                 }
             }
             *o = acc;
@@ -443,7 +447,7 @@ fn read_scales(mem: &Memory, scale: &View, what: &str, k: usize, cols: usize) ->
 /// The scale-tile partition of logical scale row `r` (8 data partitions per row, 4 rows
 /// per 32-partition quadrant, at the quadrant's start).
 pub(crate) fn scale_partition(r: usize) -> usize {
-    r / 4 * 32 + r % 4
+    r / 4 * QUADRANT_PARTITIONS + r % 4
 }
 
 /// The four lanes of every x4 element of `data` (`[k][cols]`), each times its scale.
@@ -586,7 +590,10 @@ fn write_psum(
         Some(false) => result.to_vec(),
         Some(true) => {
             let old = mem.read_f32_for(op, dst)?;
-            old.iter().zip(result).map(|(&o, &r)| o + r).collect()
+            old.iter()
+                .zip(result)
+                .map(|(&o, &r)| add_f32(o, r))
+                .collect()
         }
         None => {
             let written = mem.written_elements(op, dst)?;
@@ -598,7 +605,7 @@ fn write_psum(
                     .zip(&written)
                     .map(|((c, &r), &w)| {
                         if w {
-                            d.to_f32(d.load(c)).unwrap_or(f32::NAN) + r
+                            add_f32(d.to_f32(d.load(c)).unwrap_or(f32::NAN), r)
                         } else {
                             r
                         }

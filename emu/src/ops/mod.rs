@@ -56,6 +56,7 @@
 //! | [`dropout`] | `dropout` (our generator) | `nki.isa.dropout` |
 //! | [`registers`] | `load_register`, `store_register`, register alloc/move | `nki.isa.register_alloc/move/load/store` |
 //! | [`collectives`] | all-reduce, all-gather, reduce-scatter, all-to-all(-v), permutes, rank ids, `send_recv` over a [`collectives::RankGroup`] | `nki.collectives.*`, `nki.isa.sendrecv` |
+//! | [`stream_shuffle`] | `stream_shuffle` (quadrant partition shuffle, broadcast form) | `nki.isa.nc_stream_shuffle` |
 //! | [`refused`] | the compute ops refused by name | — |
 
 pub mod dma_compute;
@@ -94,6 +95,7 @@ pub mod refused;
 pub mod registers;
 pub mod rng;
 pub mod sequence_bounds;
+pub mod stream_shuffle;
 pub mod transpose;
 
 use crate::access::{Access, OobMode};

@@ -37,7 +37,7 @@ use super::require_space;
 use crate::dtype::{DType, E4M3FN, E5M2, MiniFloat};
 use crate::error::{EmuError, Result};
 use crate::memory::{MemSpace, Memory};
-use crate::target::Target;
+use crate::target::{QUADRANT_PARTITIONS, Target};
 use crate::view::View;
 
 const OP: &str = "quantize_mx";
@@ -107,7 +107,7 @@ pub fn quantize_mx(
         ));
     }
     let (p, f) = part_free(OP, "src", src)?;
-    if p == 0 || !p.is_multiple_of(32) || !f.is_multiple_of(4) {
+    if p == 0 || !p.is_multiple_of(QUADRANT_PARTITIONS) || !f.is_multiple_of(4) {
         return Err(EmuError::shape(
             OP,
             format!(

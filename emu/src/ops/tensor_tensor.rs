@@ -98,18 +98,26 @@ pub fn tensor_tensor_arith(
         None => all32 && !any_psum,
     };
     if native {
-        let f = row.int32.ok_or(EmuError::NoPublicSemantics {
-            op: OP,
-            what: format!("GpSimd native int32 {}", op.name()),
-            reason: "native integer semantics are published only for add, subtract and mult \
-                     (pass engine = vector for the fp32 form)",
-        })?;
+        let f = row
+            .int
+            .filter(|_| row.gpsimd_int32)
+            .ok_or(EmuError::NoPublicSemantics {
+                op: OP,
+                what: format!("GpSimd native int32 {}", op.name()),
+                reason: "native integer semantics are published only for add, subtract and mult \
+                         (pass engine = vector for the fp32 form)",
+            })?;
         let a = tile::read_bits(mem, OP, lhs)?;
         let b = tile::read_bits(mem, OP, rhs)?;
+        // The 32-bit patterns as unsigned values: add, subtract and mult agree with the
+        // signed reading modulo 2^32, and the result keeps its low 32 bits (wrapping).
         let out: Vec<u64> = a
             .iter()
             .zip(&b)
-            .map(|(&x, &y)| u64::from(f(x as u32, y as u32)))
+            .map(|(&x, &y)| {
+                let r = f(i128::from(x as u32), i128::from(y as u32));
+                u64::from(r as u32)
+            })
             .collect();
         return tile::write_bits(mem, dst, &out);
     }

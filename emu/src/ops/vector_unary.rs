@@ -20,6 +20,7 @@
 //!   int32, uint8, uint16; `src` those and uint32; `reduce_res` a float type of those.
 
 use super::accumulator::{self, AccEngine, Accumulators, ReduceCmd, Start};
+use super::alu::add_f32;
 use super::tile::{self, Scalar, Space};
 use crate::dtype::DType;
 use crate::error::{EmuError, Result};
@@ -155,8 +156,9 @@ pub fn exponential(
         Start::ResetOnly(v) => v.into_iter().map(Some).collect(),
         Start::Accumulate(mut regs) => {
             for (p, reg) in regs.iter_mut().enumerate() {
+                // Each element added to the register in turn.
                 for &v in &out[p * s.free..(p + 1) * s.free] {
-                    *reg += v;
+                    *reg = add_f32(*reg, v);
                 }
             }
             regs.into_iter().map(Some).collect()

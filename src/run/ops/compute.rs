@@ -442,7 +442,12 @@ pub fn activation(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
             "attribute 'alpha' has no emulator semantics: it parameterises lrelu / prelu, which have no public semantics",
         ));
     }
-    let func = op.word("op")?;
+    let name = op.word("op")?;
+    let func = sundial_codegen::enums::ActivationFunc::from_name(&name).ok_or_else(|| {
+        op.error(format!(
+            "attribute 'op': '{name}' is not an activation function"
+        ))
+    })?;
     // `scale_value` has a default (1.0), so the tile wins whenever it is given; the verifier
     // refuses both written at once.
     let scale = match &scale {
@@ -450,7 +455,7 @@ pub fn activation(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
         None => Scalar::Imm(op.float("scale_value")?),
     };
     let args = Activation {
-        func: &func,
+        func,
         scale,
         bias: bias.as_ref().map(Scalar::Tile),
         reduce_op: opt_alu(op, "reduce_op")?,
