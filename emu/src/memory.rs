@@ -60,6 +60,12 @@ use crate::view::{View, row_major_strides};
 
 const OP: &str = "memory";
 
+/// The largest HBM tensor the emulator allocates (4 GiB): it holds every HBM tensor in host
+/// memory and fills it on allocation, so a larger one is refused before any byte is
+/// allocated instead of exhausting the host (an emulator limit, not a hardware one; the
+/// benchmark workloads' largest tensor is 1 GiB).
+pub const MAX_HBM_BYTES: usize = 1 << 32;
+
 /// Identifies one allocation of a [`Memory`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct AllocId(usize);
@@ -919,11 +925,21 @@ impl Memory {
 
 /// The byte size of an HBM tensor, checked.
 fn hbm_bytes(name: &str, dtype: DType, shape: &[usize]) -> Result<usize> {
-    shape
+    let len = shape
         .iter()
         .try_fold(1usize, |a, &e| a.checked_mul(e))
         .and_then(|count| count.checked_mul(dtype.size()))
-        .ok_or_else(|| EmuError::overflow(OP, format!("the size of HBM tensor {name}")))
+        .ok_or_else(|| EmuError::overflow(OP, format!("the size of HBM tensor {name}")))?;
+    if len > MAX_HBM_BYTES {
+        return Err(EmuError::memory(
+            OP,
+            format!(
+                "HBM tensor {name} of {len} bytes is larger than the {MAX_HBM_BYTES} bytes the \
+                 emulator holds per tensor"
+            ),
+        ));
+    }
+    Ok(len)
 }
 
 fn free_bytes(dtype: DType, shape: &[usize]) -> Result<usize> {

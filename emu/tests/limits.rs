@@ -171,3 +171,28 @@ fn a_u64_index_is_reported_as_stored() {
         "{e:?}"
     );
 }
+
+#[test]
+fn an_hbm_tensor_over_the_emulator_limit_is_refused_before_allocating() {
+    // The fuzzer's compute family found a [2^31, 7] float8_e3m4 HBM tensor (15 GB) being
+    // allocated and filled, running past the time limit (or exhausting the host);
+    // fuzz/reproducers/emu-hbm-tensor-over-the-limit.emu builds it. Over MAX_HBM_BYTES
+    // (4 GiB) is an error now, with nothing allocated.
+    let mut m = Memory::new(Target::Mariana);
+    for (d, shape) in [
+        (DType::Fp8E3m4, vec![1usize << 31, 7]),
+        (DType::F32, vec![1 << 30, 1, 2]),
+        (DType::U8, vec![(1 << 32) + 1]),
+    ] {
+        let e = m.alloc_hbm("h", d, &shape).unwrap_err();
+        assert!(
+            matches!(e, EmuError::Memory { .. }) && e.to_string().contains("larger than"),
+            "{e}"
+        );
+        assert!(m.alloc_hbm_zeroed("z", d, &shape).is_err());
+    }
+    let mut g = RankGroup::new(Target::Cayman, 2).unwrap();
+    assert!(g.alloc_hbm("h", DType::U8, &[(1 << 32) + 1]).is_err());
+    // The limit itself is a size, not an allocation made here: a small tensor still works.
+    assert!(m.alloc_hbm("ok", DType::U8, &[16]).is_ok());
+}

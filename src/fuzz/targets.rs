@@ -85,7 +85,15 @@ pub fn corpus(target: FuzzTarget, root: &Path) -> Result<Vec<Vec<u8>>, String> {
                 Some(sundial_codegen::text::format_decoded(&d).into_bytes())
             })
             .collect(),
-        FuzzTarget::Emu => (0u8..16).map(|k| vec![k; 64]).collect(),
+        // The data-movement family (first byte below 0x80), then the compute family.
+        FuzzTarget::Emu => (0u8..16)
+            .map(|k| vec![k; 64])
+            .chain((0u8..16).map(|k| {
+                let mut v = vec![k; 96];
+                v[0] = 0x80 | k;
+                v
+            }))
+            .collect(),
     };
     if out.is_empty() {
         out.push(Vec::new());
