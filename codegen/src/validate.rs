@@ -11,6 +11,13 @@
 //! DMA / dequantize / batch-norm back-prop (`validate/compute3d.rs`, `validate/compute4d.rs`,
 //! `validate/pe_dma.rs`, `validate/more.rs`).
 //!
+//! How: each layout's field table is compiled at build time into a plan: the reserved-byte
+//! masks, the dtype rows and the access-pattern rows (each reduced to the reads its checks make:
+//! offsets, the count run, the governing dtype byte) and the per-op rule function of the
+//! opcode. A bundle's check is a lookup of its layout by core and opcode, the plan's rows, and
+//! one call; every rule reads its offsets from the field constants and its opcodes from the
+//! format statics, and the unit tests check each compiled row against the table it comes from.
+//!
 //! What is not checked (the spec gives only a name, no semantics): `s4d4_tr_same_src_dst_count`
 //! (beyond `d4_tr_same_src_dst_count`), `d4_gt_same_src_dst`, `s_gather_index_dtype`,
 //! `gload_*` (they belong to REG_LOAD 0x4A), `threshold_imm_ptr`'s bank range,
