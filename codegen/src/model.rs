@@ -1186,10 +1186,66 @@ impl OpKind {
         &OPS[self as usize]
     }
 
-    /// Whether the op runs on `engine`: its default engine, or another one of an
-    /// engine-polymorphic op.
-    pub fn runs_on(self, engine: Engine) -> bool {
-        engine == self.info().engine || compute3d::EXTRA_ENGINES.contains(&(self, engine))
+    /// The ISA-table row ([`crate::isa::ROWS`]) that states the op's legal engines, for the
+    /// ops the table has a row of that name for (the TensorTensor and TensorScalar kinds read
+    /// their arithmetic rows, the engine-polymorphic ones).
+    pub const fn isa_row(self) -> Option<&'static crate::isa::Row> {
+        use crate::isa::row_const as r;
+        Some(match self {
+            OpKind::StreamShuffle => r("stream_shuffle"),
+            OpKind::StreamTranspose => r("stream_transpose"),
+            OpKind::Gather => r("gather"),
+            OpKind::Dropout => r("dropout"),
+            OpKind::IndirectCopy => r("indirect_copy"),
+            OpKind::RangeSelect => r("range_select"),
+            OpKind::TensorReduceArith => r("tensor_reduce_arith"),
+            OpKind::TensorReduceBitvec => r("tensor_reduce_bitvec"),
+            OpKind::TensorCopy => r("tensor_copy"),
+            OpKind::Reciprocal => r("reciprocal"),
+            OpKind::Memset => r("memset"),
+            OpKind::CrossLaneReduceArith => r("cross_lane_reduce_arith"),
+            OpKind::CrossLaneReduceBitvec => r("cross_lane_reduce_bitvec"),
+            OpKind::Iota => r("iota"),
+            OpKind::AffineSelect => r("tensor_scalar_affine_select"),
+            OpKind::TensorTensor => r("tensor_tensor_arith"),
+            OpKind::CopyPredicated => r("copy_predicated"),
+            OpKind::TensorScalar => r("tensor_scalar_arith"),
+            OpKind::ActivationReadAccumulator => r("activation_read_accumulator"),
+            OpKind::Matmul => r("matmul"),
+            OpKind::MatmulMx => r("matmul_mx"),
+            OpKind::QuantizeMx => r("quantize_mx"),
+            OpKind::DmaDirect2d => r("dma_copy"),
+            OpKind::DmaIndirect => r("dma_copy_indirect"),
+            OpKind::DmaGatherTranspose => r("dma_gather_transpose"),
+            // No row of the table is this op alone (a BIR-level op, an irbuilder-internal
+            // form, or a sync bundle): its one engine is the op table's.
+            OpKind::IndirectSaveAccumulate
+            | OpKind::Pool
+            | OpKind::TensorScalarSelect
+            | OpKind::EventSemaphore
+            | OpKind::Sb2sbCollective
+            | OpKind::TensorDequantize
+            | OpKind::BatchNormBackProp => return None,
+        })
+    }
+
+    /// Whether the op runs on `engine`: one of the legal engines of its ISA-table row
+    /// ([`OpKind::isa_row`]; the one statement of which engines an op may run on), or, for an
+    /// op without a row, its op-table engine.
+    pub const fn runs_on(self, engine: Engine) -> bool {
+        match self.isa_row() {
+            Some(row) => {
+                let mut i = 0;
+                while i < row.engines.len() {
+                    if row.engines[i] as u8 == engine as u8 {
+                        return true;
+                    }
+                    i += 1;
+                }
+                false
+            }
+            None => engine as u8 == OPS[self as usize].engine as u8,
+        }
     }
 }
 

@@ -1045,10 +1045,17 @@ fn tr_rules(c: &mut Ctx, fmt: &Format, b: &Bundle) {
             "element count is zero",
         );
     } else if sc != dc {
+        // A seed rule (dve-datamove-encoding: dbg_is_valid_stream_transpose names it; CONFIRMED),
+        // read as equal per-partition element counts of the two slots: a transpose of P
+        // partitions by F elements writes F partitions by P, so only a square tile passes.
         c.fail(
             "d4_tr_same_src_dst_count",
             at(tr::SRC),
-            format!("src {sc:?} vs dst {dc:?} elements"),
+            format!(
+                "src has {} and dst {} elements per partition; the seed rule                  d4_tr_same_src_dst_count requires them equal, so only a square transpose                  encodes",
+                sc.unwrap_or(0),
+                dc.unwrap_or(0)
+            ),
         );
     }
     let op = tr::OP.get_u8(b);

@@ -1336,3 +1336,37 @@ fn unpinned_layouts_name_the_missing_fact() {
         other => panic!("{other:?}"),
     }
 }
+
+/// The encoder's engine gate reads the ISA table: every op of the instruction model with a row
+/// ([`sundial_codegen::model::OpKind::isa_row`]) runs on exactly the row's engines, and the
+/// op table's engine (what `Instruction::new` picks) is the row's emit default.
+#[test]
+fn the_encoders_engine_gate_is_the_isa_rows() {
+    use sundial_codegen::model::OPS;
+    let mut with_row = 0;
+    for info in &OPS {
+        let Some(row) = info.kind.isa_row() else {
+            // No row: the op table's one engine.
+            for e in Engine::ALL {
+                assert_eq!(info.kind.runs_on(e), e == info.engine, "{}", info.name);
+            }
+            continue;
+        };
+        with_row += 1;
+        for e in Engine::ALL {
+            assert_eq!(
+                info.kind.runs_on(e),
+                row.engines.contains(&e),
+                "{} on {e:?}",
+                info.name
+            );
+        }
+        match row.default {
+            DefaultEngine::Emit(e) => assert_eq!(e, info.engine, "{}", info.name),
+            // TensorTensor: the int32 GpSimd rule, else the emit default Vector.
+            DefaultEngine::TensorTensorRule => assert_eq!(info.engine, Vector, "{}", info.name),
+            d => panic!("{}: row default {d:?}", info.name),
+        }
+    }
+    assert_eq!(with_row, 25);
+}

@@ -372,15 +372,76 @@ fn family_and_engine_gates() {
                 family: fam
             }
         );
-        let mut other = inst.clone();
-        other.engine = Engine::Scalar;
-        assert_eq!(
-            err(&other, &SUNDA),
-            EncodeError::EngineMismatch {
-                op: inst.op.kind().info().name,
-                engine: Engine::Scalar
+        // Every engine the op may not run on (its ISA-table row's list) is refused.
+        let kind = inst.op.kind();
+        for e in Engine::ALL.into_iter().filter(|&e| !kind.runs_on(e)) {
+            let mut other = inst.clone();
+            other.engine = e;
+            assert_eq!(
+                err(&other, &SUNDA),
+                EncodeError::EngineMismatch {
+                    op: inst.op.kind().info().name,
+                    engine: e
+                }
+            );
+        }
+    }
+}
+
+/// Memset runs on Vector or GpSimd (seed: "Memset engine can only be Vector or GpSIMD or
+/// Unknown", isa-table §1 row 21) and tensor_copy on Vector, Scalar or GpSimd (isa-table §1
+/// row 22, "poly"): the encoder accepts every engine the ISA table lists, with the same bytes
+/// (the engine is the queue, not a field), and refuses the others.
+#[test]
+fn memset_and_tensor_copy_run_on_every_engine_of_their_isa_row() {
+    let memset = Instruction::new(Op::Memset(Memset {
+        dst: sb(0, 0x80, 32, 64, Float32),
+        fill_value: 1.0f32.to_bits(),
+    }));
+    let copy = Instruction::new(Op::TensorCopy(TensorCopy {
+        src: sb(0, 0x40, 32, 64, Bfloat16),
+        dst: sb(0, 0x8040, 32, 64, Bfloat16),
+    }));
+    let cast = Instruction::new(Op::TensorCopy(TensorCopy {
+        src: sb(0, 0x40, 32, 64, Bfloat16),
+        dst: sb(0, 0x8000, 32, 64, Float32),
+    }));
+    let cases = [
+        (&memset, &[Engine::Vector, Engine::GpSimd][..], 0x49),
+        (
+            &copy,
+            &[Engine::Vector, Engine::Scalar, Engine::GpSimd][..],
+            0x46,
+        ),
+        (
+            &cast,
+            &[Engine::Vector, Engine::Scalar, Engine::GpSimd][..],
+            0x47,
+        ),
+    ];
+    for (inst, legal, opcode) in cases {
+        let on_vector = generate_vec(inst, &CAYMAN).expect("encodes on Vector");
+        assert_eq!(on_vector[0][0], opcode);
+        for e in Engine::ALL {
+            let mut other = inst.clone();
+            other.engine = e;
+            if legal.contains(&e) {
+                assert_eq!(
+                    generate_vec(&other, &CAYMAN),
+                    Ok(on_vector.clone()),
+                    "{e:?}"
+                );
+            } else {
+                assert_eq!(
+                    err(&other, &CAYMAN),
+                    EncodeError::EngineMismatch {
+                        op: inst.op.kind().info().name,
+                        engine: e
+                    },
+                    "{e:?}"
+                );
             }
-        );
+        }
     }
 }
 

@@ -108,6 +108,33 @@ fn transpose_is_narrow_up_to_31_and_wide_from_32_partitions() {
     }
 }
 
+/// A StreamTranspose of a 16-partition by 8-element tile into 8 partitions by 16: the seed's
+/// `d4_tr_same_src_dst_count` (named by dbg_is_valid_stream_transpose) wants equal element
+/// counts, so GENERATE refuses it through the ISA check and the message says it is the seed
+/// rule; the square 16 by 16 tile encodes.
+#[test]
+fn non_square_transpose_is_refused_by_the_seed_count_rule() {
+    let tile = |parts: u32, src: u16, dst: u16| {
+        Instruction::new(Op::StreamTranspose(StreamTranspose {
+            src: sb(0, 0, parts, src, Float32),
+            dst: sb(0, 0x4000, parts, dst, Float32),
+            mask: (0..32).collect(),
+        }))
+    };
+    let e = generate_vec(&tile(16, 8, 16), &MARIANA).unwrap_err();
+    let EncodeError::IsaCheck(d) = &e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(d.rule, "d4_tr_same_src_dst_count");
+    assert!(
+        d.message.contains("8") && d.message.contains("16") && d.message.contains("seed rule"),
+        "{}",
+        d.message
+    );
+    assert!(e.to_string().contains("square"), "{e}");
+    assert!(generate_vec(&tile(16, 16, 16), &MARIANA).is_ok());
+}
+
 fn seeded_dropout() -> Instruction {
     Instruction::new(Op::Dropout(Dropout {
         src: sb(0, 0x100, 64, 128, Bfloat16),

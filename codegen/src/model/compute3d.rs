@@ -5,7 +5,7 @@
 //!
 //! Every field says where on the wire it goes (`formats::compute3d` holds the offsets).
 
-use super::{AccessPattern, Engine, OpKind};
+use super::AccessPattern;
 use crate::dtype::BirDtype;
 use crate::enums::{BirAccumulation, BirAluOp};
 
@@ -121,14 +121,6 @@ pub struct ActivationReadAccumulator {
     /// `dst_mem_pattern` (+0x2C, TENSOR1D).
     pub dst: AccessPattern,
 }
-
-/// Engines an op runs on besides its default one (the engine-polymorphic ops: irbuilder
-/// docstrings, spec `compiler-map-emit-to-opcode` §4.3 S3).
-pub(crate) const EXTRA_ENGINES: &[(OpKind, Engine)] = &[
-    (OpKind::TensorTensor, Engine::GpSimd),
-    (OpKind::TensorScalar, Engine::Scalar),
-    (OpKind::TensorScalar, Engine::GpSimd),
-];
 
 impl std::fmt::Display for ImmOperand {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -74,12 +74,10 @@ pub(crate) fn tt_select(
         .on_engine(engine)
         .with_dtypes(o.dst.dtype(), &[o.in0.dtype(), o.in1.dtype()])
         .with_alu(o.op);
-    // CONFLICT, unsettled (kept as encoded): the ISA table takes the sunda bf16 opcodes on any
-    // engine (pass-rules §9 conditions on the dtypes only); this encoder has always written
-    // 0x41 for a GpSimd TensorTensor, so a GpSimd instruction skips the bf16 cases.
-    let d = table(row, &q, |c| {
-        c.encodable(arch) && !(engine == Engine::GpSimd && c.emits_family(Family::TensorTensorBf16))
-    })?;
+    // The sunda bf16 opcodes apply on every engine: the seed (compiler-map-emit-to-opcode hop 4
+    // and §4.3 S3/S4) puts the bf16 dispatch in ISel on the dtypes alone and says the engine
+    // never changes the opcode, so a GpSimd bf16 add is 0x8a exactly as the table selects.
+    let d = table(row, &q, |c| c.encodable(arch))?;
     match d.alu_byte {
         Some(alu) => Ok((d.opcodes, alu)),
         None if bitvec || c3::tt_arith_ok(w) => Ok((d.opcodes, w)),
