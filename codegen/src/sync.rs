@@ -15,10 +15,13 @@
 //!
 //! # Scheme
 //!
-//! 1. **Hazards.** For every pair of items on different queues, `i` before `j` in program order,
-//!    whose regions overlap: RAW (`i` writes what `j` reads), WAR (`i` reads what `j` writes),
-//!    WAW (both write). These are the edges of [`SyncPlan::hazards`] (a petgraph graph whose node
-//!    `k` is item `k`).
+//! 1. **Hazards.** Items `i` before `j` in program order on different queues conflict when their
+//!    regions overlap: RAW (`i` writes what `j` reads), WAR (`i` reads what `j` writes), WAW
+//!    (both write). A queue runs in order, so of the items of queue `P` that `j` conflicts with
+//!    only the latest matters, and only if `j`'s queue is not already past it (see step 2).
+//!    Those are the edges of [`SyncPlan::hazards`] (a petgraph graph whose node `k` is item
+//!    `k`): at most one per item and other queue, so the graph stays linear in the program.
+//!    They are found without comparing pairs, through an interval index (below).
 //! 2. **Reduction.** A vector clock per item records, for every queue, how many of that queue's
 //!    items are guaranteed complete when the item starts: program order on its own queue plus the
 //!    clocks of the producers it waits on (transitively). `j` must wait for its latest
@@ -38,6 +41,22 @@
 //!    their producers), each one standalone wait: what an EventSemaphore (0xA0) bundle carries.
 //!    The alternative of hoisting a wait onto the previous item of the queue would save a bundle
 //!    but hold that item back for a dependency it does not have, so it is not done.
+//!
+//! # The interval index (why the pass is near-linear)
+//!
+//! Memory is cut into *bands*: for SBUF and PSUM, the partition intervals between consecutive
+//! partition bounds of any region of the program (a region covers whole bands); for HBM, one
+//! band per tensor. For each band and each ordered pair of queues (producer `P`, consumer `C`)
+//! the index keeps two maps of disjoint byte intervals, each holding the latest item of `P`
+//! that wrote (resp. read) those bytes: an access of `P` overwrites its range (a later item of
+//! one queue supersedes the earlier ones). An item of `C` scans the maps of each `P` over its
+//! regions (the writers for what it reads; writers and readers for what it writes) and takes
+//! the latest item found per `P`. Every entry it scans is then deleted from the `(P, C)` maps:
+//! once the item is placed, `C`'s clock covers the latest producer found, hence every entry
+//! scanned, for every later item of `C`. Each entry is therefore scanned once, and the work is
+//! `O(E log E)` for `E` = the (band, byte range, consumer queue) entries the regions make,
+//! about `regions x bands covered x queues`; [`MAX_INDEX_ENTRIES`] bounds it before anything
+//! is built.
 //!
 //! # The shared +0x08 dword
 //!
@@ -62,7 +81,7 @@
 //! Following the crate's safe rule (EVENTS on every op), this pass stamps waits and updates
 //! inline on every queue, Tensor included.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::ops::Range;
 
@@ -74,16 +93,15 @@ use crate::model::{Engine, Instruction, Space, SyncInfo, SyncUpdate, SyncWait};
 /// Semaphores per NeuronCore (GPSIMD: the EVT_SEM array; the band's index is one byte).
 pub const NUM_SEMAPHORES: u16 = 256;
 
-/// The most items one program may have: the vector clocks and the pairwise hazard scan grow
-/// with it, so it is checked before anything is allocated.
-pub const MAX_ITEMS: usize = 1 << 16;
+/// The most (item, queue) vector-clock cells one program may need (items times distinct
+/// queues): 64 MiB of clocks. It also bounds the item count (every item has a cell) and the
+/// hazard graph (at most one edge per cell). The semaphore model itself bounds nothing here: a
+/// semaphore counts up to [`SyncOptions::max_count`] signals, checked per queue.
+pub const MAX_CLOCK_CELLS: usize = 1 << 24;
 
-/// The most (item, queue) clock cells one program may need (items times distinct queues): 16 MiB
-/// of clocks.
-pub const MAX_CLOCK_CELLS: usize = 1 << 22;
-
-/// The most hazard edges [`SyncPlan::hazards`] may hold (about 20 MiB of graph).
-pub const MAX_HAZARDS: usize = 1 << 20;
+/// The most interval-index entries one program may make (every region's bands covered, times
+/// the queues that may consume it; see the module docs): the index's time and memory.
+pub const MAX_INDEX_ENTRIES: usize = 1 << 26;
 
 /// One in-order instruction queue: an engine, and for DMA which of its queues.
 ///
@@ -340,15 +358,10 @@ pub enum SyncError {
         /// `max_semaphores`.
         max: u16,
     },
-    /// More items than [`MAX_ITEMS`].
-    #[error("program has {items} items; at most {MAX_ITEMS} can be synchronised")]
-    TooManyItems {
-        /// Items given.
-        items: usize,
-    },
-    /// Items times queues passes [`MAX_CLOCK_CELLS`].
+    /// Items times queues passes [`MAX_CLOCK_CELLS`] (this bounds the item count too).
     #[error(
-        "program has {items} items on {queues} queues; items x queues may be at most {MAX_CLOCK_CELLS}"
+        "program has {items} items on {queues} queues; the vector clocks (items x queues) may \
+         hold at most {MAX_CLOCK_CELLS} cells"
     )]
     TooManyQueues {
         /// Items given.
@@ -356,11 +369,19 @@ pub enum SyncError {
         /// Distinct queues used.
         queues: usize,
     },
-    /// More hazard edges than [`MAX_HAZARDS`].
-    #[error("program has more than {MAX_HAZARDS} cross-queue hazards (reached at item {item})")]
-    TooManyHazards {
-        /// The consumer whose hazards passed the limit.
-        item: usize,
+    /// The interval index would pass [`MAX_INDEX_ENTRIES`].
+    #[error(
+        "program's regions make {entries} interval-index entries (regions x partition bands \
+         covered x consumer queues; its partition ranges cut SBUF into {sbuf_bands} and PSUM \
+         into {psum_bands} bands); at most {MAX_INDEX_ENTRIES}"
+    )]
+    TooManyIndexEntries {
+        /// Entries the program would make (counted up to the first past the limit).
+        entries: usize,
+        /// SBUF partition bands.
+        sbuf_bands: usize,
+        /// PSUM partition bands.
+        psum_bands: usize,
     },
     /// An item's instruction is for another engine than its queue's.
     #[error("item {item} is on queue {queue} but its instruction is for engine {engine:?}")]
@@ -477,8 +498,11 @@ pub struct Semaphore {
 /// The result: the program with its sync, and the graphs it came from.
 #[derive(Clone, Debug)]
 pub struct SyncPlan {
-    /// Every cross-queue hazard: an edge producer -> consumer per conflicting pair; node `k`
-    /// has weight `k`, the item's index.
+    /// The cross-queue hazards left to order (module docs, step 1): for each item and each
+    /// other queue, an edge from the latest earlier item of that queue it conflicts with,
+    /// unless its own queue is already known to run after that item; weighted with the
+    /// hazard kinds of the pair. Every other conflicting pair is ordered through these edges
+    /// and queue order. Node `k` has weight `k`, the item's index.
     pub hazards: HazardGraph,
     /// The waits kept after reduction: an edge producer -> consumer per wait (inline or
     /// barrier), weighted with the wait; same nodes as `hazards`.
@@ -513,10 +537,6 @@ pub fn assign_sync(items: &[Item], opts: &SyncOptions) -> Result<SyncPlan, SyncE
             first: opts.first_semaphore,
             max: opts.max_semaphores,
         });
-    }
-    let n = items.len();
-    if n > MAX_ITEMS {
-        return Err(SyncError::TooManyItems { items: n });
     }
     for (i, it) in items.iter().enumerate() {
         if let Some(inst) = &it.inst {
@@ -562,8 +582,9 @@ impl Layout {
                 len_of.push(0);
                 queues.len() - 1
             });
-            // At most MAX_ITEMS items: a position cannot overflow.
-            len_of[q] += 1;
+            // At most MAX_CLOCK_CELLS items (checked below, before anything uses `pos`): a
+            // position cannot overflow.
+            len_of[q] = len_of[q].saturating_add(1);
             qid.push(q);
             pos.push(len_of[q]);
         }
@@ -577,53 +598,321 @@ impl Layout {
     }
 }
 
-/// The graph of every cross-queue hazard (node `k` is item `k`).
+/// The graph of the cross-queue hazards left to order ([`SyncPlan::hazards`]; node `k` is item
+/// `k`).
 pub type HazardGraph = DiGraph<usize, Hazards>;
+
+/// A region as the index sees it: the bands it covers and its byte range.
+#[derive(Clone, Copy)]
+struct Cells {
+    /// Band ids `bands.0..bands.1`.
+    bands: (u32, u32),
+    /// Bytes `bytes.0..bytes.1` of each (non-empty).
+    bytes: (u64, u64),
+}
+
+/// The bands of a program (module docs): the partition bounds of SBUF and PSUM, sorted, and
+/// the HBM tensors; band ids are SBUF bands, then PSUM bands, then one per tensor.
+struct Bands {
+    sbuf: Vec<u32>,
+    psum: Vec<u32>,
+    tensors: HashMap<u32, u32>,
+}
+
+impl Bands {
+    fn of(items: &[Item]) -> Bands {
+        let (mut sbuf, mut psum) = (Vec::new(), Vec::new());
+        let mut tensors = HashMap::new();
+        for r in items
+            .iter()
+            .flat_map(|it| it.reads.iter().chain(&it.writes))
+        {
+            if r.is_empty() {
+                continue;
+            }
+            match r {
+                Region::OnChip {
+                    space, partitions, ..
+                } => {
+                    let v = if *space == Space::Psum {
+                        &mut psum
+                    } else {
+                        &mut sbuf
+                    };
+                    v.push(partitions.start);
+                    v.push(partitions.end);
+                }
+                Region::Hbm { tensor, .. } => {
+                    let next = tensors.len() as u32;
+                    tensors.entry(*tensor).or_insert(next);
+                }
+            }
+        }
+        for v in [&mut sbuf, &mut psum] {
+            v.sort_unstable();
+            v.dedup();
+        }
+        Bands {
+            sbuf,
+            psum,
+            tensors,
+        }
+    }
+
+    /// Bands between consecutive bounds of one space.
+    fn count(bounds: &[u32]) -> usize {
+        bounds.len().saturating_sub(1)
+    }
+
+    /// The cells of a non-empty region (`None` for an empty one, which conflicts with nothing).
+    fn cells(&self, r: &Region) -> Option<Cells> {
+        if r.is_empty() {
+            return None;
+        }
+        Some(match r {
+            Region::OnChip {
+                space,
+                partitions,
+                bytes,
+            } => {
+                let (bounds, base) = if *space == Space::Psum {
+                    (&self.psum, Bands::count(&self.sbuf))
+                } else {
+                    (&self.sbuf, 0)
+                };
+                // Both ends are bounds of the space (collected above): exact positions.
+                let at = |p: u32| (base + bounds.partition_point(|&x| x < p)) as u32;
+                Cells {
+                    bands: (at(partitions.start), at(partitions.end)),
+                    bytes: (u64::from(bytes.start), u64::from(bytes.end)),
+                }
+            }
+            Region::Hbm { tensor, bytes } => {
+                let base = Bands::count(&self.sbuf) + Bands::count(&self.psum);
+                let id = (base + self.tensors[tensor] as usize) as u32;
+                Cells {
+                    bands: (id, id + 1),
+                    bytes: (bytes.start, bytes.end),
+                }
+            }
+        })
+    }
+}
+
+/// Disjoint half-open byte intervals, each holding the latest item (of one queue) that
+/// touched it: start -> (end, item).
+#[derive(Default)]
+struct Intervals(BTreeMap<u64, (u64, u32)>);
+
+impl Intervals {
+    /// Sets `[a, b)` to `item`, later than every item in the map (`scratch` is reused).
+    fn assign(&mut self, (a, b): (u64, u64), item: u32, scratch: &mut Vec<u64>) {
+        // The interval starting before `a` that reaches into [a, b): cut at `a`, keeping any
+        // part past `b` (then nothing else starts inside [a, b)).
+        if let Some((&s, &(e, x))) = self.0.range(..a).next_back()
+            && e > a
+        {
+            self.0.insert(s, (a, x));
+            if e > b {
+                self.0.insert(b, (e, x));
+            }
+        }
+        scratch.clear();
+        scratch.extend(self.0.range(a..b).map(|(&s, _)| s));
+        for s in scratch.iter() {
+            if let Some((e, x)) = self.0.remove(s)
+                && e > b
+            {
+                self.0.insert(b, (e, x));
+            }
+        }
+        self.0.insert(a, (b, item));
+    }
+
+    /// The latest item over `[a, b)`, if any; the starts of the intervals met are pushed to
+    /// `hit`.
+    fn scan(&self, (a, b): (u64, u64), hit: &mut Vec<u64>) -> Option<u32> {
+        let mut best = None;
+        if let Some((&s, &(e, x))) = self.0.range(..a).next_back()
+            && e > a
+        {
+            best = Some(x);
+            hit.push(s);
+        }
+        for (&s, &(_, x)) in self.0.range(a..b) {
+            best = best.max(Some(x));
+            hit.push(s);
+        }
+        best
+    }
+}
+
+/// The latest writers and readers of one producer queue, for one consumer queue, in one band.
+#[derive(Default)]
+struct Latest {
+    writers: Intervals,
+    readers: Intervals,
+}
+
+/// (band, producer queue id, consumer queue id).
+type IndexKey = (u32, u32, u32);
+
+/// Step 1's index (module docs) and the scratch of one item's scans.
+struct Index {
+    maps: HashMap<IndexKey, Latest>,
+    /// Intervals the current item met: (key, in the writers map, start).
+    hits: Vec<(IndexKey, bool, u64)>,
+    scratch: Vec<u64>,
+    starts: Vec<u64>,
+}
+
+impl Index {
+    /// Scans the maps of producer `p` for consumer `c` over `cells`: the latest writer
+    /// (`writers`) or reader, recording what it met.
+    fn scan(&mut self, cells: Cells, p: u32, c: u32, writers: bool) -> Option<u32> {
+        let mut best = None;
+        for band in cells.bands.0..cells.bands.1 {
+            let key = (band, p, c);
+            let Some(l) = self.maps.get(&key) else {
+                continue;
+            };
+            let map = if writers { &l.writers } else { &l.readers };
+            self.starts.clear();
+            best = best.max(map.scan(cells.bytes, &mut self.starts));
+            self.hits
+                .extend(self.starts.iter().map(|&s| (key, writers, s)));
+        }
+        best
+    }
+
+    /// Deletes every interval the current item met (its queue's clock now covers them).
+    fn forget_hits(&mut self) {
+        for (key, writers, s) in self.hits.drain(..) {
+            if let Some(l) = self.maps.get_mut(&key) {
+                let map = if writers {
+                    &mut l.writers
+                } else {
+                    &mut l.readers
+                };
+                map.0.remove(&s);
+            }
+        }
+    }
+
+    /// Records item `j` of queue `p` as the latest writer (`writers`) or reader of `cells` for
+    /// consumer queue `c`.
+    fn record(&mut self, cells: Cells, p: u32, c: u32, writers: bool, j: u32) {
+        for band in cells.bands.0..cells.bands.1 {
+            let l = self.maps.entry((band, p, c)).or_default();
+            let map = if writers {
+                &mut l.writers
+            } else {
+                &mut l.readers
+            };
+            map.assign(cells.bytes, j, &mut self.scratch);
+        }
+    }
+}
+
+/// The cells of every item's reads and writes, after checking [`MAX_INDEX_ENTRIES`].
+#[allow(clippy::type_complexity)]
+fn cells_of(items: &[Item], nq: usize) -> Result<Vec<(Vec<Cells>, Vec<Cells>)>, SyncError> {
+    let bands = Bands::of(items);
+    let consumers = nq.saturating_sub(1).max(1);
+    let mut entries = 0usize;
+    let mut out = Vec::with_capacity(items.len());
+    for it in items {
+        let mut side = |rs: &[Region]| -> Result<Vec<Cells>, SyncError> {
+            let mut v = Vec::with_capacity(rs.len());
+            for c in rs.iter().filter_map(|r| bands.cells(r)) {
+                let n = (c.bands.1 - c.bands.0) as usize;
+                entries = entries.saturating_add(n.saturating_mul(consumers));
+                if entries > MAX_INDEX_ENTRIES {
+                    return Err(SyncError::TooManyIndexEntries {
+                        entries,
+                        sbuf_bands: Bands::count(&bands.sbuf),
+                        psum_bands: Bands::count(&bands.psum),
+                    });
+                }
+                v.push(c);
+            }
+            Ok(v)
+        };
+        let reads = side(&it.reads)?;
+        let writes = side(&it.writes)?;
+        out.push((reads, writes));
+    }
+    Ok(out)
+}
 
 /// Steps 1 and 2: the hazard graph, and for each item the producers it must wait for (at most
 /// one per other queue, in program order).
 fn reduce(items: &[Item], lay: &Layout) -> Result<(HazardGraph, Vec<Vec<usize>>), SyncError> {
     let (n, nq) = (items.len(), lay.queues.len());
     let (qid, pos) = (&lay.qid, &lay.pos);
+    let cells = cells_of(items, nq)?;
     let mut hazards: HazardGraph = DiGraph::with_capacity(n, 0);
     for k in 0..n {
         hazards.add_node(k);
     }
+    // The last item of each queue: no entry is recorded for a consumer queue with no item left.
+    let mut last_of = vec![0usize; nq];
+    for (j, &q) in qid.iter().enumerate() {
+        last_of[q] = j;
+    }
+    let mut index = Index {
+        maps: HashMap::new(),
+        hits: Vec::new(),
+        scratch: Vec::new(),
+        starts: Vec::new(),
+    };
     // completed[j * nq + q]: how many items of queue q are known complete once j completes
     // (n * nq is bounded by MAX_CLOCK_CELLS, and nq <= n).
     let mut completed = vec![0u32; n * nq];
     // The clock of the last item of each queue (what its next item starts with).
     let mut tail = vec![0u32; nq * nq];
     let mut targets: Vec<Vec<usize>> = Vec::with_capacity(n);
-    // latest[q]: the latest producer on queue q the current item conflicts with.
+    // Per producer queue, the latest item found by each scan kind (RAW, WAR, WAW).
+    let mut found: Vec<[Option<u32>; 3]> = vec![[None; 3]; nq];
+    // latest[q]: the latest producer on queue q the current item must be ordered after.
     let mut latest: Vec<Option<usize>> = vec![None; nq];
 
     for j in 0..n {
         let qj = qid[j];
-        latest.iter_mut().for_each(|l| *l = None);
-        for i in 0..j {
-            if qid[i] == qj {
-                continue;
-            }
-            let h = Hazards::between(&items[i], &items[j]);
-            if h.is_empty() {
-                continue;
-            }
-            if hazards.edge_count() >= MAX_HAZARDS {
-                return Err(SyncError::TooManyHazards { item: j });
-            }
-            hazards.add_edge(NodeIndex::new(i), NodeIndex::new(j), h);
-            latest[qid[i]] = Some(i);
-        }
-
+        let (reads, writes) = &cells[j];
         let mut clock = tail[qj * nq..(qj + 1) * nq].to_vec();
+        found.iter_mut().for_each(|f| *f = [None; 3]);
+        latest.iter_mut().for_each(|l| *l = None);
+        for p in (0..nq).filter(|&p| p != qj) {
+            let f = &mut found[p];
+            for &c in reads {
+                f[0] = f[0].max(index.scan(c, p as u32, qj as u32, true));
+            }
+            for &c in writes {
+                f[1] = f[1].max(index.scan(c, p as u32, qj as u32, false));
+                f[2] = f[2].max(index.scan(c, p as u32, qj as u32, true));
+            }
+            let Some(i) = f.iter().flatten().copied().max() else {
+                continue;
+            };
+            let i = i as usize;
+            // Already ordered by j's queue (program order and its earlier waits): no hazard
+            // left to order, and no edge.
+            if clock[p] >= pos[i] {
+                continue;
+            }
+            let h = Hazards {
+                raw: f[0] == Some(i as u32),
+                war: f[1] == Some(i as u32),
+                waw: f[2] == Some(i as u32),
+            };
+            hazards.add_edge(NodeIndex::new(i), NodeIndex::new(j), h);
+            latest[p] = Some(i);
+        }
+        index.forget_hits();
+
         // The producers the queue's own order does not already cover.
-        let needed: Vec<usize> = latest
-            .iter()
-            .flatten()
-            .copied()
-            .filter(|&i| clock[qid[i]] < pos[i])
-            .collect();
+        let needed: Vec<usize> = latest.iter().flatten().copied().collect();
         // Keep a producer unless another needed producer is known to complete after it. Known
         // completion is a strict partial order, so of two producers at most one drops the other.
         let mut kept: Vec<usize> = needed
@@ -646,6 +935,17 @@ fn reduce(items: &[Item], lay: &Layout) -> Result<(HazardGraph, Vec<Vec<usize>>)
         completed[j * nq..(j + 1) * nq].copy_from_slice(&clock);
         tail[qj * nq..(qj + 1) * nq].copy_from_slice(&clock);
         targets.push(kept);
+
+        // j becomes the latest writer / reader of its regions for every queue still to come.
+        let jj = j as u32;
+        for c in (0..nq).filter(|&c| c != qj && last_of[c] > j) {
+            for &r in reads {
+                index.record(r, qj as u32, c as u32, false, jj);
+            }
+            for &w in writes {
+                index.record(w, qj as u32, c as u32, true, jj);
+            }
+        }
     }
     Ok((hazards, targets))
 }
