@@ -88,7 +88,9 @@ use std::ops::Range;
 use petgraph::graph::{DiGraph, NodeIndex};
 
 use crate::enums::{BirUpdateMode, BirWaitMode};
-use crate::model::{Engine, Instruction, Space, SyncInfo, SyncUpdate, SyncWait};
+use crate::model::{
+    Engine, EventSemaphore, Instruction, Op, Space, SyncInfo, SyncUpdate, SyncWait,
+};
 
 /// Semaphores per NeuronCore (GPSIMD: the EVT_SEM array; the band's index is one byte).
 pub const NUM_SEMAPHORES: u16 = 256;
@@ -393,7 +395,8 @@ pub enum SyncError {
         /// The instruction's engine.
         engine: Engine,
     },
-    /// An item's instruction already carries a wait or an update.
+    /// An item's instruction already carries a wait or an update (in its band, or in an
+    /// EventSemaphore's wait / update fields).
     #[error("item {item}'s instruction already carries sync; this pass owns the EVENTS band")]
     AlreadySynced {
         /// The item.
@@ -547,7 +550,11 @@ pub fn assign_sync(items: &[Item], opts: &SyncOptions) -> Result<SyncPlan, SyncE
                     engine: inst.engine,
                 });
             }
-            if inst.sync != SyncInfo::default() {
+            // An EventSemaphore's waits and update are its op fields (its `sync` must stay
+            // empty, `EncodeError::EventSemaphoreSync`): they are the band this pass owns.
+            let event_synced = matches!(&inst.op, Op::EventSemaphore(e)
+                if e.wait0.is_some() || e.wait1.is_some() || e.update.is_some());
+            if inst.sync != SyncInfo::default() || event_synced {
                 return Err(SyncError::AlreadySynced { item: i });
             }
         }
@@ -1038,6 +1045,23 @@ fn allocate(
     })
 }
 
+/// `inst` with `sync` stamped: into its band, or for an EventSemaphore (whose encoder takes
+/// waits and update as op fields and refuses instruction sync) into its `wait0` / `update`
+/// fields, which `assign_sync` checked are free.
+fn stamp(inst: Instruction, sync: SyncInfo) -> Instruction {
+    match inst.op {
+        Op::EventSemaphore(e) => Instruction {
+            op: Op::EventSemaphore(EventSemaphore {
+                wait0: sync.wait,
+                update: sync.update,
+                ..e
+            }),
+            ..inst
+        },
+        _ => inst.with_sync(sync),
+    }
+}
+
 /// Step 4: the output program, barriers included, and the graph of the waits.
 fn emit(items: &[Item], lay: &Layout, hazards: HazardGraph, sems: &Semaphores) -> SyncPlan {
     let n = items.len();
@@ -1084,7 +1108,7 @@ fn emit(items: &[Item], lay: &Layout, hazards: HazardGraph, sems: &Semaphores) -
             queue: it.queue,
             sync,
             waits_for: inline.map(|(t, _)| t),
-            inst: it.inst.clone().map(|i| Box::new(i.with_sync(sync))),
+            inst: it.inst.clone().map(|i| Box::new(stamp(i, sync))),
         });
     }
     SyncPlan {

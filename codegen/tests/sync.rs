@@ -631,6 +631,49 @@ fn instruction_must_not_carry_sync() {
     );
 }
 
+/// An EventSemaphore item gets its wait and update in its op fields (its encoder refuses
+/// instruction sync), and encodes; one that already waits or signals is refused, as an
+/// instruction with sync is.
+#[test]
+fn event_semaphore_items_are_stamped_in_their_fields() {
+    let x = sbr(0..1, 0..16);
+    let empty = Instruction {
+        engine: Engine::GpSimd,
+        ..Instruction::new(Op::EventSemaphore(EventSemaphore {
+            wait0: None,
+            wait1: None,
+            update: None,
+        }))
+    };
+    let p = plan(&[
+        Item::new(V).write(x.clone()),
+        Item::new(G).read(x.clone()).with_inst(empty.clone()),
+        Item::new(S).write(x),
+    ]);
+    let got = stamped(&p, 1);
+    assert_eq!(got.sync, SyncInfo::default());
+    assert_eq!(
+        got.op,
+        Op::EventSemaphore(EventSemaphore {
+            wait0: wait(0, 1),
+            wait1: None,
+            update: inc(1),
+        })
+    );
+    let b = generate_vec(&got, Target::Cayman.model()).expect("encodes");
+    assert_eq!(b[0][0], 0xa0);
+    let taken = Instruction {
+        op: Op::EventSemaphore(EventSemaphore {
+            wait0: None,
+            wait1: None,
+            update: inc(7),
+        }),
+        ..empty
+    };
+    let e = assign_sync(&[Item::new(G).with_inst(taken)], &SyncOptions::default()).unwrap_err();
+    assert_eq!(e, SyncError::AlreadySynced { item: 0 });
+}
+
 // ---------------------------------------------------------------- into bundles
 
 fn dropout_inst() -> Instruction {
