@@ -56,10 +56,22 @@ fn kernel(insts: &[(Instruction, &'static ArchModel)]) -> Vec<Item> {
                 Engine::Dma => Queue::dma((k % 4) as u8),
                 e => Queue::of(e),
             };
+            // The pass owns the sync band: the mix's events keep their bundle, not their waits.
+            let mut inst = inst.clone();
+            if let Op::EventSemaphore(e) = &mut inst.op {
+                *e = EventSemaphore {
+                    wait0: None,
+                    wait1: None,
+                    update: None,
+                };
+            }
             let it = Item::new(queue).with_inst(inst.clone());
             match inst.engine {
                 Engine::Dma => it
-                    .read(Region::hbm(k % 16, u64::from(k) * 4096..u64::from(k + 1) * 4096))
+                    .read(Region::hbm(
+                        k % 16,
+                        u64::from(k) * 4096..u64::from(k + 1) * 4096,
+                    ))
                     .write(tile(k.wrapping_mul(7))),
                 Engine::Tensor => it
                     .read(tile(k.wrapping_mul(7) + 3))

@@ -713,23 +713,24 @@ struct Intervals(BTreeMap<u64, (u64, u32)>);
 
 impl Intervals {
     /// Sets `[a, b)` to `item`, later than every item in the map (`scratch` is reused).
-    fn assign(&mut self, (a, b): (u64, u64), item: u32, scratch: &mut Vec<u64>) {
-        // The interval starting before `a` that reaches into [a, b): cut at `a`, keeping any
-        // part past `b` (then nothing else starts inside [a, b)).
-        if let Some((&s, &(e, x))) = self.0.range(..a).next_back()
-            && e > a
-        {
-            self.0.insert(s, (a, x));
-            if e > b {
-                self.0.insert(b, (e, x));
-            }
-        }
+    fn assign(&mut self, (a, b): (u64, u64), item: u32, scratch: &mut Vec<(u64, u64, u32)>) {
+        // The intervals meeting [a, b), found backwards from the last one starting before `b`
+        // (they are disjoint and sorted, so the walk stops at the first that ends by `a`).
         scratch.clear();
-        scratch.extend(self.0.range(a..b).map(|(&s, _)| s));
-        for s in scratch.iter() {
-            if let Some((e, x)) = self.0.remove(s)
-                && e > b
-            {
+        scratch.extend(
+            self.0
+                .range(..b)
+                .rev()
+                .take_while(|(_, (e, _))| *e > a)
+                .map(|(&s, &(e, x))| (s, e, x)),
+        );
+        for &(s, e, x) in scratch.iter() {
+            self.0.remove(&s);
+            // The parts outside [a, b) keep their item.
+            if s < a {
+                self.0.insert(s, (a, x));
+            }
+            if e > b {
                 self.0.insert(b, (e, x));
             }
         }
@@ -740,13 +741,7 @@ impl Intervals {
     /// `hit`.
     fn scan(&self, (a, b): (u64, u64), hit: &mut Vec<u64>) -> Option<u32> {
         let mut best = None;
-        if let Some((&s, &(e, x))) = self.0.range(..a).next_back()
-            && e > a
-        {
-            best = Some(x);
-            hit.push(s);
-        }
-        for (&s, &(_, x)) in self.0.range(a..b) {
+        for (&s, &(_, x)) in self.0.range(..b).rev().take_while(|(_, (e, _))| *e > a) {
             best = best.max(Some(x));
             hit.push(s);
         }
@@ -764,12 +759,58 @@ struct Latest {
 /// (band, producer queue id, consumer queue id).
 type IndexKey = (u32, u32, u32);
 
+/// The queues that read and that write each band anywhere in the program, as bit masks over
+/// queue ids (a queue id past 63 counts as both, always): an entry no later item could scan is
+/// never recorded, and a producer that never touches a band is never looked up.
+struct Touch {
+    readers: Vec<u64>,
+    writers: Vec<u64>,
+}
+
+impl Touch {
+    fn has(masks: &[u64], band: u32, q: u32) -> bool {
+        q >= 64 || masks.get(band as usize).is_some_and(|m| m >> q & 1 != 0)
+    }
+
+    fn add(masks: &mut Vec<u64>, band: u32, q: usize) {
+        let b = band as usize;
+        if masks.len() <= b {
+            masks.resize(b + 1, 0);
+        }
+        if q < 64 {
+            masks[b] |= 1 << q;
+        }
+    }
+}
+
+/// A multiplicative hash for the index keys (small integers from this pass, not input text).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// Step 1's index (module docs) and the scratch of one item's scans.
 struct Index {
-    maps: HashMap<IndexKey, Latest>,
+    maps: HashMap<IndexKey, Latest, std::hash::BuildHasherDefault<KeyHasher>>,
+    touch: Touch,
     /// Intervals the current item met: (key, in the writers map, start).
     hits: Vec<(IndexKey, bool, u64)>,
-    scratch: Vec<u64>,
+    scratch: Vec<(u64, u64, u32)>,
     starts: Vec<u64>,
 }
 
@@ -778,7 +819,15 @@ impl Index {
     /// (`writers`) or reader, recording what it met.
     fn scan(&mut self, cells: Cells, p: u32, c: u32, writers: bool) -> Option<u32> {
         let mut best = None;
+        let masks = if writers {
+            &self.touch.writers
+        } else {
+            &self.touch.readers
+        };
         for band in cells.bands.0..cells.bands.1 {
+            if !Touch::has(masks, band, p) {
+                continue;
+            }
             let key = (band, p, c);
             let Some(l) = self.maps.get(&key) else {
                 continue;
@@ -810,6 +859,14 @@ impl Index {
     /// consumer queue `c`.
     fn record(&mut self, cells: Cells, p: u32, c: u32, writers: bool, j: u32) {
         for band in cells.bands.0..cells.bands.1 {
+            // Who could scan the entry: a writer is met by c's reads and writes, a reader by
+            // c's writes only.
+            let t = &self.touch;
+            let scanned =
+                Touch::has(&t.writers, band, c) || (writers && Touch::has(&t.readers, band, c));
+            if !scanned {
+                continue;
+            }
             let l = self.maps.entry((band, p, c)).or_default();
             let map = if writers {
                 &mut l.writers
@@ -823,15 +880,26 @@ impl Index {
 
 /// The cells of every item's reads and writes, after checking [`MAX_INDEX_ENTRIES`].
 #[allow(clippy::type_complexity)]
-fn cells_of(items: &[Item], nq: usize) -> Result<Vec<(Vec<Cells>, Vec<Cells>)>, SyncError> {
+fn cells_of(
+    items: &[Item],
+    qid: &[usize],
+    nq: usize,
+) -> Result<(Vec<(Vec<Cells>, Vec<Cells>)>, Touch), SyncError> {
     let bands = Bands::of(items);
     let consumers = nq.saturating_sub(1).max(1);
     let mut entries = 0usize;
     let mut out = Vec::with_capacity(items.len());
-    for it in items {
-        let mut side = |rs: &[Region]| -> Result<Vec<Cells>, SyncError> {
+    let mut touch = Touch {
+        readers: Vec::new(),
+        writers: Vec::new(),
+    };
+    for (it, &q) in items.iter().zip(qid) {
+        let mut side = |rs: &[Region], masks: &mut Vec<u64>| -> Result<Vec<Cells>, SyncError> {
             let mut v = Vec::with_capacity(rs.len());
             for c in rs.iter().filter_map(|r| bands.cells(r)) {
+                for band in c.bands.0..c.bands.1 {
+                    Touch::add(masks, band, q);
+                }
                 let n = (c.bands.1 - c.bands.0) as usize;
                 entries = entries.saturating_add(n.saturating_mul(consumers));
                 if entries > MAX_INDEX_ENTRIES {
@@ -845,11 +913,11 @@ fn cells_of(items: &[Item], nq: usize) -> Result<Vec<(Vec<Cells>, Vec<Cells>)>, 
             }
             Ok(v)
         };
-        let reads = side(&it.reads)?;
-        let writes = side(&it.writes)?;
+        let reads = side(&it.reads, &mut touch.readers)?;
+        let writes = side(&it.writes, &mut touch.writers)?;
         out.push((reads, writes));
     }
-    Ok(out)
+    Ok((out, touch))
 }
 
 /// Steps 1 and 2: the hazard graph, and for each item the producers it must wait for (at most
@@ -857,7 +925,7 @@ fn cells_of(items: &[Item], nq: usize) -> Result<Vec<(Vec<Cells>, Vec<Cells>)>, 
 fn reduce(items: &[Item], lay: &Layout) -> Result<(HazardGraph, Vec<Vec<usize>>), SyncError> {
     let (n, nq) = (items.len(), lay.queues.len());
     let (qid, pos) = (&lay.qid, &lay.pos);
-    let cells = cells_of(items, nq)?;
+    let (cells, touch) = cells_of(items, qid, nq)?;
     let mut hazards: HazardGraph = DiGraph::with_capacity(n, 0);
     for k in 0..n {
         hazards.add_node(k);
@@ -868,7 +936,8 @@ fn reduce(items: &[Item], lay: &Layout) -> Result<(HazardGraph, Vec<Vec<usize>>)
         last_of[q] = j;
     }
     let mut index = Index {
-        maps: HashMap::new(),
+        maps: HashMap::default(),
+        touch,
         hits: Vec::new(),
         scratch: Vec::new(),
         starts: Vec::new(),
@@ -883,11 +952,14 @@ fn reduce(items: &[Item], lay: &Layout) -> Result<(HazardGraph, Vec<Vec<usize>>)
     let mut found: Vec<[Option<u32>; 3]> = vec![[None; 3]; nq];
     // latest[q]: the latest producer on queue q the current item must be ordered after.
     let mut latest: Vec<Option<usize>> = vec![None; nq];
+    // The current item's clock and needed producers (reused: no allocation per item).
+    let (mut clock, mut needed): (Vec<u32>, Vec<usize>) = (Vec::new(), Vec::new());
 
     for j in 0..n {
         let qj = qid[j];
         let (reads, writes) = &cells[j];
-        let mut clock = tail[qj * nq..(qj + 1) * nq].to_vec();
+        clock.clear();
+        clock.extend_from_slice(&tail[qj * nq..(qj + 1) * nq]);
         found.iter_mut().for_each(|f| *f = [None; 3]);
         latest.iter_mut().for_each(|l| *l = None);
         for p in (0..nq).filter(|&p| p != qj) {
@@ -919,7 +991,8 @@ fn reduce(items: &[Item], lay: &Layout) -> Result<(HazardGraph, Vec<Vec<usize>>)
         index.forget_hits();
 
         // The producers the queue's own order does not already cover.
-        let needed: Vec<usize> = latest.iter().flatten().copied().collect();
+        needed.clear();
+        needed.extend(latest.iter().flatten().copied());
         // Keep a producer unless another needed producer is known to complete after it. Known
         // completion is a strict partial order, so of two producers at most one drops the other.
         let mut kept: Vec<usize> = needed
