@@ -79,7 +79,11 @@
 //! The CC capstone says the sync band is absent on the matmul bundle and compute deps go through
 //! standalone EventSemaphore ops; the GPSIMD headers put EVENTS at bytes 4..12 of every struct.
 //! Following the crate's safe rule (EVENTS on every op), this pass stamps waits and updates
-//! inline on every queue, Tensor included.
+//! inline on every queue, Tensor included. The Matmul encoder still refuses an update on its
+//! last (MATMUL) bundle (`EncodeError::MatmulSyncUpdate`): a caller moves a Matmul's update
+//! to an EventSemaphore right after it on the same queue, which completes only after it. An
+//! EventSemaphore item gets its wait and update in its op fields (its encoder refuses
+//! instruction sync).
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;

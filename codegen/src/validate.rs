@@ -657,8 +657,10 @@ fn align_mask_on(code: u8, core: CoreGen) -> Option<u32> {
 }
 
 /// The most dtype rows, and the most access-pattern rows, of one format (the plan builder
-/// refuses a table with more at compile time).
-const PLAN_ROWS: usize = 16;
+/// refuses a table with more at compile time). The largest formats have three of each; one
+/// spare. Kept small because a bundle's check reads its plan: the plans of the ~80 layouts
+/// stay a few cache lines each.
+const PLAN_ROWS: usize = 4;
 
 /// How the dtype rule reads a dtype row (by the row's kind and name, as the spec names them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
