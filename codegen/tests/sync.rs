@@ -952,7 +952,7 @@ fn check_plan(items: &[Item], plan: &SyncPlan, bad: &BTreeSet<(usize, usize)>) {
         }
     }
     let mut want_hazards = BTreeSet::new();
-    for j in 0..n {
+    for (j, before) in prev.iter().enumerate() {
         let mut latest: HashMap<Queue, usize> = HashMap::new();
         for &(i, jj) in bad.iter().filter(|e| e.1 == j) {
             debug_assert_eq!(jj, j);
@@ -960,7 +960,7 @@ fn check_plan(items: &[Item], plan: &SyncPlan, bad: &BTreeSet<(usize, usize)>) {
             *l = (*l).max(i);
         }
         for &i in latest.values() {
-            let covered = prev[j].is_some_and(|p| {
+            let covered = before.is_some_and(|p| {
                 petgraph::algo::has_path_connecting(
                     &order,
                     NodeIndex::new(i),
