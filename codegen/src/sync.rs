@@ -264,7 +264,7 @@ pub struct Item {
     /// Regions it writes.
     pub writes: Vec<Region>,
     /// The instruction, if the item is one. Its engine must be the queue's and it must carry no
-    /// sync yet (this pass owns the band).
+    /// sync yet (this pass owns the band; for an EventSemaphore, its wait and update fields).
     pub inst: Option<Instruction>,
 }
 
