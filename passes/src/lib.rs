@@ -11,6 +11,8 @@
 //!   [`decompose`], [`infer_intrinsic`], [`legalize_partition_reduce`],
 //!   [`generic_load_to_gather`], [`lower_generic_indirect`], [`resolve_dge`]; and
 //!   [`middle_end`], the `sundial-middle-end` pipeline that runs them in order.
+//! - [`step`]: the [`step::Step`] trait every pass implements and the one melior wrapper
+//!   ([`step::create`]) that makes a step an MLIR pass.
 //! - [`emit`]: short builders for the ops those passes insert.
 //! - [`memory`]: the memory def-use and alias analysis over destination-passing tiles.
 //! - [`rewrite`]: collect-then-mutate rewrite helpers and dead `nisa.alloc`/`nisa.ap` cleanup.
@@ -28,5 +30,6 @@ pub mod registry;
 pub mod resolve_dge;
 pub mod resolve_engine;
 pub mod rewrite;
+pub mod step;
 pub mod unroll;
 pub mod verify_pass;
