@@ -6,17 +6,17 @@
 //! | 1 | `sundial-resolve-engine` | logical |
 //! | 2 | `sundial-decompose` | logical |
 //! | 3 | `sundial-infer-intrinsic{contract}` | logical |
-//! | 4 | (`sundial-partition-tiling`: not yet in this pipeline) | |
+//! | 4 | `sundial-partition-tiling` | tiled |
 //! | 5 | `sundial-legalize-partition-reduce` | tiled |
 //! | 6 | `sundial-generic-load-to-gather{target}` | tiled |
 //! | 7 | `sundial-lower-generic-indirect` | tiled |
 //! | 8 | `sundial-resolve-dge{target}` | selection |
 //!
-//! `sundial-middle-end` is one pass that runs the seven as steps, each followed by the verifier
+//! `sundial-middle-end` is one pass that runs the eight as steps, each followed by the verifier
 //! of `sundial-verify` with the phase's checks; MLIR's own verifier runs after it, as after any
 //! pass. The equivalent pipeline of separate passes (what [`expand`] writes, and
 //! `--list-passes` shows) verifies the same way (each pass's `verify=<phase>`) but lets MLIR's
-//! verifier walk the IR after every one of them: seven times the structural checks, which made
+//! verifier walk the IR after every one of them: eight times the structural checks, which made
 //! the middle end ~1.5x slower on a 100,000-op kernel, with nothing more to find (no step
 //! builds anything MLIR's verifier checks and Sundial's does not, except SSA dominance, which
 //! the final check still covers). Write the expansion to see each step's IR or timing
@@ -24,10 +24,9 @@
 //!
 //! Afterwards every op that takes an engine or a DGE mode carries a concrete one, no generic or
 //! composite op remains, and no SBUF/PSUM tile has more than 128 partitions (what instruction
-//! selection takes). The tiled phase starts after the partition-reduce legalization, which
-//! tiling precedes [wiki]: until `sundial-partition-tiling` joins at step 4, a kernel whose
-//! logical tiles have more than 128 partitions outside partition reductions stops there with
-//! the phase check's diagnostic.
+//! selection takes). The tiled phase starts after `sundial-partition-tiling`, which precedes
+//! the legalizations [wiki]; what it refuses (views of logical tiles, on-chip kernel arguments
+//! beyond 128 partitions, ops with no tiling rule) stops the pipeline there.
 //!
 //! Options: `target` (default the module's `sundial.target`) goes to the passes that take one
 //! (and the verifiers they run: the steps before use the module's target, the last one's
@@ -71,6 +70,7 @@ enum Stage {
     ResolveEngine(crate::resolve_engine::ResolveEngine),
     Decompose(crate::decompose::Decompose),
     Infer(crate::infer_intrinsic::Infer),
+    Tiling(crate::partition_tiling::Tiling),
     Legalize(crate::legalize_partition_reduce::Legalize),
     ToGather(crate::generic_load_to_gather::ToGather),
     Lower(crate::lower_generic_indirect::Lower),
@@ -83,6 +83,7 @@ impl Stage {
             Stage::ResolveEngine(p) => p.step(operation, pass),
             Stage::Decompose(p) => p.step(operation, pass),
             Stage::Infer(p) => p.step(operation, pass),
+            Stage::Tiling(p) => p.step(operation, pass),
             Stage::Legalize(p) => p.step(operation, pass),
             Stage::ToGather(p) => p.step(operation, pass),
             Stage::Lower(p) => p.step(operation, pass),
@@ -138,6 +139,7 @@ impl Step for MiddleEnd {
                 Stage::Infer(stage(&[("contract", contract)])),
                 Phase::Logical,
             ),
+            (Stage::Tiling(stage(&[])), Phase::Tiled),
             (Stage::Legalize(stage(&[])), Phase::Tiled),
             (Stage::ToGather(stage(&with_target)), Phase::Tiled),
             (Stage::Lower(stage(&[])), Phase::Tiled),
@@ -190,6 +192,7 @@ pub fn expand(options: &PassOptions) -> String {
             false,
             &[contract, "verify=logical"],
         ),
+        pass("sundial-partition-tiling", false, &["verify=tiled"]),
         pass(
             "sundial-legalize-partition-reduce",
             false,
