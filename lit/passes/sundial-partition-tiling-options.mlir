@@ -1,6 +1,12 @@
 // sundial-partition-tiling's options: a smaller block size (partition-max-elts) cuts 300
 // partitions at 64 (five blocks, the last of 44), and a larger max-tile-bytes lets a bigger
-// physical tile through.
+// physical tile through; max-unrolled-blocks=8 copies 1000 partitions' eight blocks instead of
+// looping over them.
+// RUN: sundial-opt %s --pass-pipeline='builtin.module(sundial-partition-tiling{max-unrolled-blocks=8 max-tile-bytes=65536})' | FileCheck %s --check-prefix=UNROLLED
+// UNROLLED-LABEL: func.func @loop
+// UNROLLED-NOT: scf.for
+// UNROLLED-COUNT-8: "nisa.memset"
+// UNROLLED: return
 // RUN: sundial-opt %s --pass-pipeline='builtin.module(sundial-partition-tiling{partition-max-elts=64 max-tile-bytes=131072})' | FileCheck %s --check-prefix=B64
 // RUN: sundial-opt %s --pass-pipeline='builtin.module(sundial-partition-tiling{max-tile-bytes=65536})' | FileCheck %s --check-prefix=BYTES
 
@@ -21,5 +27,11 @@ func.func @big(%out: memref<256x8192xf32, "hbm">) {
   %t = "nisa.alloc"() : () -> memref<256x8192xf32, "sbuf">
   "nisa.memset"(%t) {value = 0.0 : f32, engine = "vector"} : (memref<256x8192xf32, "sbuf">) -> ()
   "nisa.dma_copy"(%out, %t) {dge_mode = "none"} : (memref<256x8192xf32, "hbm">, memref<256x8192xf32, "sbuf">) -> ()
+  return
+}
+
+func.func @loop() {
+  %t = "nisa.alloc"() : () -> memref<1000x64xf32, "sbuf">
+  "nisa.memset"(%t) {value = 0.0 : f32, engine = "vector"} : (memref<1000x64xf32, "sbuf">) -> ()
   return
 }

@@ -143,3 +143,33 @@ func.func @physical(%d: memref<128x64xf32, "sbuf">, %s: memref<128x64xf32, "sbuf
   "nisa.tensor_copy"(%d, %s) {engine = "vector"} : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
   return
 }
+
+// -----
+
+// 1000 partitions are seven full blocks and one of 104: more than max-unrolled-blocks (4), so
+// the full blocks run in a loop, each operand a dynamic access pattern (the physical tile at
+// %c * 64, the HBM rows at %c * 128 * 64), and the partial block follows as a static copy.
+// CHECK-LABEL: func.func @loop
+// CHECK: %[[T:.*]] = "nisa.alloc"() : () -> memref<128x8x64xf32, "sbuf">
+// CHECK: %[[N:.*]] = arith.constant 7 : index
+// CHECK: scf.for %[[C:.*]] = %{{.*}} to %[[N]] step %{{.*}} {
+// CHECK: %[[R:.*]] = arith.constant 64 : index
+// CHECK: %[[O:.*]] = arith.muli %[[C]], %[[R]] : index
+// CHECK: %[[B:.*]] = "nisa.dynamic_ap"(%[[T]], %[[O]]) {{.*}}pattern = array<i64: 512, 128, 1, 64>} : (memref<128x8x64xf32, "sbuf">, index) -> memref<128x64xf32, "sbuf">
+// CHECK: %[[HR:.*]] = arith.constant 8192 : index
+// CHECK: %[[HO:.*]] = arith.muli %[[C]], %[[HR]] : index
+// CHECK: %[[H:.*]] = "nisa.dynamic_ap"(%arg0, %[[HO]]) {{.*}}pattern = array<i64: 64, 128, 1, 64>} : (memref<1000x64xf32, "hbm">, index) -> memref<128x64xf32, "hbm">
+// CHECK: "nisa.dma_copy"(%[[B]], %[[H]])
+// CHECK: } {sundial.range = "affine"}
+// CHECK: "nisa.ap"(%[[T]]) {offset = 448 : i64, {{.*}}pattern = array<i64: 512, 104, 1, 64>}
+// CHECK: "nisa.slice"(%arg0) {start = array<i64: 896, 0>}
+// CHECK: "nisa.dma_copy"({{.*}} : (memref<104x64xf32, "sbuf">, memref<104x64xf32, "hbm">) -> ()
+// CHECK: scf.for
+// CHECK: "nisa.activation"({{.*}} : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
+// CHECK: "nisa.activation"({{.*}} : (memref<104x64xf32, "sbuf">, memref<104x64xf32, "sbuf">) -> ()
+func.func @loop(%in: memref<1000x64xf32, "hbm">) {
+  %t = "nisa.alloc"() : () -> memref<1000x64xf32, "sbuf">
+  "nisa.dma_copy"(%t, %in) {dge_mode = "none"} : (memref<1000x64xf32, "sbuf">, memref<1000x64xf32, "hbm">) -> ()
+  "nisa.activation"(%t, %t) {op = "exp", operandSegmentSizes = array<i32: 1, 1, 0, 0, 0>} : (memref<1000x64xf32, "sbuf">, memref<1000x64xf32, "sbuf">) -> ()
+  return
+}

@@ -42,13 +42,16 @@
 //!   (`dma_copy_indirect`, `dma_compute`, the generic indirect ops) and collectives: refused
 //!   with the reason.
 //!
-//! Block copies are unrolled (the cut count is small: a 1024-partition tile is 8 blocks).
-//! Not done: loops over blocks (`scf.for` with `nisa.dynamic_ap`) for large counts, and the
+//! Block copies are unrolled up to `max-unrolled-blocks` full blocks; beyond, a
+//! partition-parallel op whose operands are tiles themselves (not views) runs in an
+//! `scf.for` over its full blocks, each operand a `nisa.dynamic_ap` at offset `%c R` (a
+//! physical tile) or `%c B R` (a tile cut by rows), and a partial last block stays a static
+//! copy after the loop (`sundial-unroll` folds the loop later, or keeps it). Not done: the
 //! free-axis cut of SBUF tiles (pass-rules §5.4-5.6): `max-tile-bytes` bounds the physical
 //! tile a logical one becomes (bytes per partition), refused beyond it.
 //!
 //! Options: `partition-max-elts` 128 (1..=128; the seed's partition_max_elements, our value),
-//! `max-tile-bytes` 32768 [docs].
+//! `max-tile-bytes` 32768 [docs], `max-unrolled-blocks` 4 [ours].
 
 use crate::{
     emit::{Emit, Step, tile},
@@ -101,6 +104,12 @@ pub const INFO: PassInfo = PassInfo {
             kind: OptionKind::Uint,
             default: "32768",
             help: "Largest physical SBUF tile a logical one may become, in bytes per partition",
+        },
+        PassOption {
+            name: "max-unrolled-blocks",
+            kind: OptionKind::Uint,
+            default: "4",
+            help: "Most blocks an op is copied for; beyond, a loop over the blocks",
         },
         VERIFY_AFTER,
     ],
@@ -233,6 +242,7 @@ fn rule_of(mnemonic: &str) -> Rule {
 pub(crate) struct Tiling {
     block: i64,
     max_tile_bytes: i64,
+    max_unrolled: i64,
 }
 
 /// A logical tile and the physical one it becomes.
@@ -317,6 +327,124 @@ impl<'c, 'a> Ctx<'_, 'c, 'a> {
         let mut start = vec![0i64; t.shape.len()];
         start[0] = c * self.block;
         self.slice(anchor, value, &start, &result)
+    }
+
+    /// Whether `value` is a tile itself (a logical tile, an alloc or a kernel argument), which
+    /// a `nisa.dynamic_ap` can address.
+    fn is_root(&self, value: Value<'c, 'a>) -> bool {
+        self.logical.contains_key(&key(value))
+            || is_block_argument(value)
+            || sundial_dialects::verify::defining_op(value).is_some_and(|d| op_is(&d, "nisa.alloc"))
+    }
+
+    /// `scf.for %c = 0 to full` around one copy of `v` per full block, each operand the
+    /// `nisa.dynamic_ap` of block `%c` (offset `%c R` in a physical tile, `%c B R` in a tile
+    /// cut by rows); the iterations are independent (`sundial.range = "affine"`).
+    fn block_loop(&self, v: &View<'c, 'a>, full: i64) -> Result<(), BuildError> {
+        use melior::{
+            dialect::{arith, scf},
+            ir::{Block, BlockLike, Region, RegionLike, attribute::IntegerAttribute, r#type::Type},
+        };
+        let op = v.op();
+        let context = op.context();
+        let ctx = unsafe { context.to_ref() };
+        let loc = op.location();
+        let index = Type::index(ctx);
+        let constant =
+            |value: i64, anchor: OperationRef<'c, 'a>| -> Result<Value<'c, 'a>, BuildError> {
+                let c = self.rewriter.insert_before(
+                    anchor,
+                    arith::constant(ctx, IntegerAttribute::new(index, value).into(), loc),
+                );
+                c.result(0)
+                    .map(Into::into)
+                    .map_err(|e| BuildError::Mlir(e.to_string()))
+            };
+        let lower = constant(0, op)?;
+        let upper = constant(full, op)?;
+        let one = constant(1, op)?;
+        let body = Block::new(&[(index, loc)]);
+        body.append_operation(scf::r#yield(&[], loc));
+        let region = Region::new();
+        region.append_block(body);
+        let for_op = self
+            .rewriter
+            .insert_before(op, scf::r#for(lower, upper, one, region, loc));
+        set_attr(
+            &for_op,
+            "sundial.range",
+            Attrs::new(context).string("affine"),
+        );
+        let block = for_op
+            .region(0)
+            .ok()
+            .and_then(|r| r.first_block())
+            .ok_or_else(|| BuildError::Mlir("scf.for without a body".into()))?;
+        let iv: Value<'c, 'a> = unsafe {
+            Value::from_raw(
+                block
+                    .argument(0)
+                    .map_err(|e| BuildError::Mlir(e.to_string()))?
+                    .to_raw(),
+            )
+        };
+        let terminator: OperationRef<'c, 'a> = unsafe {
+            OperationRef::from_raw(
+                block
+                    .terminator()
+                    .ok_or_else(|| BuildError::Mlir("scf.for without a yield".into()))?
+                    .to_raw(),
+            )
+        };
+        let mut replace = Vec::new();
+        for o in v.tile_operands() {
+            let t = tile_of(o.value)?;
+            let free = t.free_shape();
+            let rlen = row(&t);
+            let (base, stride_p, step) = match (
+                self.logical.get(&key(o.value)),
+                self.physical.get(&key(o.value)),
+            ) {
+                (Some(l), Some(phys)) => (*phys, l.blocks * rlen, rlen),
+                _ => (o.value, rlen, self.block * rlen),
+            };
+            let mut pattern = vec![stride_p, self.block];
+            for (i, &n) in free.iter().enumerate() {
+                pattern.push(free[i + 1..].iter().product());
+                pattern.push(n);
+            }
+            let step_value = constant(step, terminator)?;
+            let offset = self
+                .rewriter
+                .insert_before(terminator, arith::muli(iv, step_value, loc));
+            let offset: Value = offset
+                .result(0)
+                .map(Into::into)
+                .map_err(|e| BuildError::Mlir(e.to_string()))?;
+            let mut shape = vec![self.block];
+            shape.extend_from_slice(free);
+            let ty = tile_type_of(context, &tile(t.space, &shape, t.dtype))?;
+            let ap = self.rewriter.build_before(
+                terminator,
+                OpBuild::at(&op, "nisa.dynamic_ap")?
+                    .operand("tensor", base)?
+                    .operand("dynamic_offset", offset)?
+                    .i64_array("pattern", &pattern)?
+                    .result(ty),
+            )?;
+            let view: Value = ap
+                .result(0)
+                .map(Into::into)
+                .map_err(|e| BuildError::Mlir(e.to_string()))?;
+            replace.push((o.index, view));
+        }
+        let clone: Operation<'c> =
+            unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) };
+        let new = self.rewriter.insert_before(terminator, clone);
+        for (index, value) in replace {
+            set_operand(&new, index, value);
+        }
+        Ok(())
     }
 
     /// A `nisa.slice` of `value` from `start` with the shape of `result`.
@@ -545,7 +673,15 @@ impl Tiling {
             Plan::Blocks { p, offset_step } => {
                 let blocks = (p + b - 1) / b;
                 let offset = v.int_attr("offset").unwrap_or(0);
-                for c in 0..blocks {
+                let full = p / b;
+                let rooted = v.tile_operands().iter().all(|o| ctx.is_root(o.value));
+                let first_static = if *offset_step == 0 && rooted && full > self.max_unrolled {
+                    ctx.block_loop(v, full)?;
+                    full
+                } else {
+                    0
+                };
+                for c in first_static..blocks {
                     let mut replace = Vec::new();
                     for o in v.tile_operands() {
                         replace.push((o.index, ctx.block_of(op, o.value, c)?));
@@ -722,6 +858,7 @@ impl crate::step::Step for Tiling {
         Tiling {
             block: uint("partition-max-elts", NUM_PARTITIONS),
             max_tile_bytes: uint("max-tile-bytes", 32768),
+            max_unrolled: uint("max-unrolled-blocks", 4),
         }
     }
 
