@@ -1,7 +1,6 @@
-// sundial-partition-tiling's refusals: what it cannot cut into 128-partition blocks.
+// sundial-partition-tiling's refusals: what it cannot cut into 128-partition blocks (its option
+// refusal: sundial-partition-tiling-options-invalid.mlir).
 // RUN: sundial-opt %s -split-input-file --pass-pipeline='builtin.module(sundial-partition-tiling)' -verify-diagnostics
-// RUN: not sundial-opt %s --pass-pipeline='builtin.module(sundial-partition-tiling{partition-max-elts=129})' 2>&1 | FileCheck %s --check-prefix=OPTION
-// OPTION: error: 'builtin.module' op sundial-partition-tiling: partition-max-elts=129 must be in 1..=128 (rule: partition tiling options)
 // RUN: not sundial-opt %s --pass-pipeline='builtin.module(sundial-partition-tiling{partition-max-elts=-1})' 2>&1 | FileCheck %s --check-prefix=UINT
 // UINT: option 'partition-max-elts': invalid value '-1' (expected a non-negative integer)
 
@@ -57,6 +56,19 @@ func.func @groups(%src: memref<256x16xf32, "hbm">, %ih: memref<256x16xui16, "hbm
   "nisa.dma_copy"(%s, %src) : (memref<256x16xf32, "sbuf">, memref<256x16xf32, "hbm">) -> ()
   "nisa.dma_copy"(%i, %ih) : (memref<256x16xui16, "sbuf">, memref<256x16xui16, "hbm">) -> ()
   "nisa.indirect_copy"(%d, %s, %i) {engine = "gpsimd"} : (memref<256x16xf32, "sbuf">, memref<256x16xf32, "sbuf">, memref<256x16xui16, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// stream_shuffle permutes within 32-partition quadrants: 144 partitions are not whole
+// quadrants, so no block boundary keeps them.
+func.func @quadrants() {
+  %t = "nisa.alloc"() : () -> memref<144x16xf32, "sbuf">
+  "nisa.memset"(%t) {value = 0.0 : f32, engine = "vector"} : (memref<144x16xf32, "sbuf">) -> ()
+  %u = "nisa.alloc"() : () -> memref<144x16xf32, "sbuf">
+  // expected-error@+1 {{'nisa.stream_shuffle' op 144 partitions in blocks of 128: it works on groups of 32 partitions (stream-shuffle quadrants), so both must be multiples of 32 (rule: partition tiling groups)}}
+  "nisa.stream_shuffle"(%u, %t) {shuffle_mask = array<i64: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31>} : (memref<144x16xf32, "sbuf">, memref<144x16xf32, "sbuf">) -> ()
   return
 }
 
