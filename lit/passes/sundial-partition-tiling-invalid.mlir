@@ -106,3 +106,13 @@ func.func @pinned(%d: memref<128x512xf32, "psum">, %m: memref<256x512xbf16, "hbm
   "nisa.matmul"(%d, %s, %mv) {tile_position = array<i64: 0, 0>, tile_size = array<i64: 128, 128>} : (memref<128x512xf32, "psum">, memref<256x128xbf16, "sbuf">, memref<256x512xbf16, "sbuf">) -> ()
   return
 }
+
+// -----
+
+// A rank-6 logical tile: a block's access pattern addresses the partition and four free dims.
+func.func @rank() {
+  %t = "nisa.alloc"() : () -> memref<256x2x2x2x2x2xf32, "sbuf">
+  // expected-error@+1 {{'nisa.memset' op operand 'dst': a rank-6 tile has more dimensions than a block's access pattern can address (5: the partition and four free dims) (rule: partition tiling)}}
+  "nisa.memset"(%t) {value = 0.0 : f32, engine = "vector"} : (memref<256x2x2x2x2x2xf32, "sbuf">) -> ()
+  return
+}

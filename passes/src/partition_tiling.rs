@@ -84,6 +84,9 @@ pub const PSUM_BANK_BYTES: i64 = 2048;
 pub const PSUM_PARTITION_BYTES: i64 = 8 * PSUM_BANK_BYTES;
 /// Partitions of one GpSimd core (8 cores x 16 partitions) [docs].
 pub const CORE_PARTITIONS: i64 = 16;
+/// Dimensions of the tiles a block view can address (an access pattern's partition pair and
+/// four free pairs).
+pub const MAX_VIEW_RANK: usize = 5;
 /// Partitions of one stream-shuffle quadrant.
 pub const QUADRANT_PARTITIONS: i64 = 32;
 
@@ -556,6 +559,17 @@ impl Tiling {
             return self.plan_matmul(v);
         }
         let Some(p) = big else { return Ok(None) };
+        // A block view is an access pattern: the partition pair and one pair per free dim.
+        for o in &operands {
+            let t = tile_of(o.value).map_err(|e| e.to_string())?;
+            if t.shape.len() > MAX_VIEW_RANK {
+                return Err(format!(
+                    "operand '{}': a rank-{} tile has more dimensions than a block's access pattern can address ({MAX_VIEW_RANK}: the partition and four free dims) (rule: partition tiling)",
+                    o.group,
+                    t.shape.len()
+                ));
+            }
+        }
         let same_rows = |skip: Option<&str>| -> Result<(), String> {
             for o in &operands {
                 if Some(o.group) == skip {
