@@ -53,14 +53,16 @@ func.func @dma_copy_indirect(%table: memref<4096x128xbf16, "hbm">, %idx: memref<
   return
 }
 
-// DMA transposes along (1, 0) and (2, 1, 0).
+// DMA transposes along (1, 0) and (2, 1, 0). The hwdge one has a shape the hardware DGE
+// transposes (pass-rules §8 [docs]: 2-byte dtype, last dimension <= 128, first dimension 16 in
+// 2-D), so that sundial-resolve-dge keeps the explicit mode.
 // CHECK-LABEL: func.func @dma_transpose
-// CHECK: "nisa.dma_transpose"(%{{.*}}, %{{.*}}) {axes = array<i64: 1, 0>, dge_mode = "hwdge"} : (memref<64x128xbf16, "sbuf">, memref<128x64xbf16, "hbm">) -> ()
+// CHECK: "nisa.dma_transpose"(%{{.*}}, %{{.*}}) {axes = array<i64: 1, 0>, dge_mode = "hwdge"} : (memref<128x16xbf16, "sbuf">, memref<16x128xbf16, "hbm">) -> ()
 // CHECK: "nisa.dma_transpose"(%{{.*}}, %{{.*}}) {axes = array<i64: 2, 1, 0>, oob_mode = "error"} : (memref<8x4x2xi16, "hbm">, memref<2x4x8xi16, "hbm">) -> ()
-func.func @dma_transpose(%d: memref<64x128xbf16, "sbuf">, %s: memref<128x64xbf16, "hbm">,
+func.func @dma_transpose(%d: memref<128x16xbf16, "sbuf">, %s: memref<16x128xbf16, "hbm">,
                          %d3: memref<8x4x2xi16, "hbm">, %s3: memref<2x4x8xi16, "hbm">) {
   "nisa.dma_transpose"(%d, %s) {axes = array<i64: 1, 0>, dge_mode = "hwdge"}
-      : (memref<64x128xbf16, "sbuf">, memref<128x64xbf16, "hbm">) -> ()
+      : (memref<128x16xbf16, "sbuf">, memref<16x128xbf16, "hbm">) -> ()
   "nisa.dma_transpose"(%d3, %s3) {axes = array<i64: 2, 1, 0>, oob_mode = "error"}
       : (memref<8x4x2xi16, "hbm">, memref<2x4x8xi16, "hbm">) -> ()
   return

@@ -6,11 +6,11 @@
 // RUN: not sundial-opt %s --pass-pipeline='builtin.module(sundial-middle-end{tiling=on})' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // UNKNOWN: sundial-opt: error: pipeline 'sundial-middle-end' has no option 'tiling' (options: target, contract)
 
-// Logical tiles outside partition reductions wait for partition tiling (not yet in the
-// pipeline): the tiled phase check stops there.
+// Partition tiling refuses an on-chip kernel argument beyond 128 partitions (the caller fixes
+// its layout): the pipeline stops there.
 module attributes {sundial.target = "cayman"} {
 func.func @logical(%d: memref<256x64xf32, "sbuf">, %s: memref<256x64xf32, "sbuf">) {
-  // expected-error@+1 {{'nisa.tensor_copy' op operand 'dst': partition dimension 256 exceeds 128 (rule: partitions <= 128)}}
+  // expected-error@+1 {{'nisa.tensor_copy' op operand 'dst': an on-chip kernel argument of 256 partitions (more than 128) cannot be tiled}}
   "nisa.tensor_copy"(%d, %s) : (memref<256x64xf32, "sbuf">, memref<256x64xf32, "sbuf">) -> ()
   return
 }

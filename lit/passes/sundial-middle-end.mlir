@@ -57,4 +57,20 @@ func.func @kernel(%in: memref<128x64xf32, "hbm">, %table: memref<4096x64xf32, "h
   "nisa.dma_copy"(%out, %m) : (memref<1x64xf32, "hbm">, memref<1x64xf32, "sbuf">) -> ()
   return
 }
+
+// A logical tile of 256 partitions: partition tiling cuts it into two 128-partition blocks of
+// one [128, 2, 64] tile before the rest of the pipeline (the reduction then has one
+// cross-lane step per block and a Vector combine).
+// CHECK-LABEL: func.func @logical
+// CHECK: "nisa.alloc"() : () -> memref<128x2x64xf32, "sbuf">
+// CHECK-NOT: memref<256x64xf32, "sbuf">
+// CHECK-COUNT-2: "nisa.dma_copy"({{.*}}) {dge_mode = "hwdge", engine = "dma"} : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "hbm">) -> ()
+// CHECK-COUNT-2: "nisa.cross_lane_reduce_arith"
+// CHECK: "nisa.tensor_tensor_arith"(%arg1, %{{.*}}, %{{.*}}) {engine = "vector", op = "add"}
+func.func @logical(%in: memref<256x64xf32, "hbm">, %d: memref<1x64xf32, "sbuf">) {
+  %t = "nisa.alloc"() : () -> memref<256x64xf32, "sbuf">
+  "nisa.generic_load"(%t, %in) : (memref<256x64xf32, "sbuf">, memref<256x64xf32, "hbm">) -> ()
+  "nisa.tensor_partition_reduce"(%d, %t) {op = "add"} : (memref<1x64xf32, "sbuf">, memref<256x64xf32, "sbuf">) -> ()
+  return
+}
 }

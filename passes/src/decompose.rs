@@ -36,16 +36,15 @@ use crate::{
     emit::{Emit, Scalar, Step, TensorStep, tile},
     registry::{PassInfo, PassOptions},
     rewrite::{Rewriter, collect_views, refuse, set_attr},
-    verify_pass::{VERIFY_AFTER, VerifyAfter},
+    step::PassId,
+    verify_pass::VERIFY_AFTER,
 };
 use melior::{
-    ContextRef,
     ir::{
         Value,
         operation::{OperationLike, OperationRef},
-        r#type::TypeId,
     },
-    pass::{ExternalPass, Pass, RunExternalPass, create_external},
+    pass::ExternalPass,
 };
 use sundial_dialects::{
     build::{Attrs, BuildError},
@@ -56,9 +55,7 @@ use sundial_dialects::{
     view::View,
 };
 
-#[repr(align(8))]
-struct PassId;
-static PASS_ID: PassId = PassId;
+static PASS_ID: PassId = PassId::new();
 
 /// The registry entry.
 pub const INFO: PassInfo = PassInfo {
@@ -66,16 +63,14 @@ pub const INFO: PassInfo = PassInfo {
     summary: "Decompose power and mod into the instructions that exist",
     description: "tensor_scalar pow -> memset + tensor_tensor_power (GpSimd); tensor_tensor pow -> tensor_tensor_power; tensor_scalar mod -> the floored a - floor(a/b)*b in three ops (mod marked sundial.expanded, sign test, scalar_tensor_tensor). Refuses pow in two-op and fused forms and a reversed mod.",
     options: &[VERIFY_AFTER],
-    create,
+    create: crate::step::create::<Decompose>,
 };
 
 /// The seed's assert for pow in a two-op form (forward-builders.txt §5).
 const POW_TWO_OP: &str = "tensorvectorscalar doesn't support power, use tensor_tensor instead.";
 
 #[derive(Clone, Debug)]
-pub(crate) struct Decompose {
-    after: VerifyAfter,
-}
+pub(crate) struct Decompose {}
 
 /// What to do with one op.
 enum Plan {
@@ -328,7 +323,16 @@ fn apply<'c, 'a>(rewriter: &Rewriter<'c>, v: &View<'c, 'a>, plan: &Plan) -> Resu
     Ok(())
 }
 
-impl crate::middle_end::Step for Decompose {
+impl crate::step::Step for Decompose {
+    const FLAG: &'static str = INFO.name;
+    const SUMMARY: &'static str = INFO.summary;
+    const CLASS: &'static str = "SundialDecompose";
+    const ID: &'static PassId = &PASS_ID;
+
+    fn new(_options: &PassOptions) -> Self {
+        Decompose {}
+    }
+
     fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool {
         sundial_dialects::tile::with_caches(|| -> bool {
             let views: Vec<View> = collect_views(&operation, |spec| {
@@ -369,35 +373,4 @@ impl crate::middle_end::Step for Decompose {
             true
         })
     }
-}
-
-impl<'c> RunExternalPass<'c> for Decompose {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        if crate::middle_end::Step::step(self, operation, pass) {
-            self.after.check(&operation, pass);
-        }
-    }
-}
-
-impl Decompose {
-    /// The pass with validated `options` (also a step of `sundial-middle-end`).
-    pub(crate) fn new(options: &PassOptions) -> Self {
-        Decompose {
-            after: VerifyAfter::from_options(options),
-        }
-    }
-}
-
-fn create(options: &PassOptions) -> Pass {
-    create_external(
-        Decompose::new(options),
-        TypeId::create(&PASS_ID),
-        "SundialDecompose",
-        INFO.name,
-        INFO.summary,
-        "",
-        &[],
-    )
 }

@@ -39,12 +39,12 @@ use crate::{
     lower_generic_indirect::{carry, indexed_view},
     registry::{OptionKind, PassInfo, PassOption, PassOptions},
     rewrite::{Rewriter, ap_of, collect_views, refuse, set_str},
-    verify_pass::{VERIFY_AFTER, VerifyAfter},
+    step::PassId,
+    verify_pass::VERIFY_AFTER,
 };
 use melior::{
-    ContextRef,
-    ir::{Value, ValueLike, operation::OperationRef, r#type::TypeId},
-    pass::{ExternalPass, Pass, RunExternalPass, create_external},
+    ir::{Value, ValueLike, operation::OperationRef},
+    pass::ExternalPass,
 };
 use sundial_dialects::{
     build::{BuildError, OpBuild},
@@ -55,9 +55,7 @@ use sundial_dialects::{
     view::View,
 };
 
-#[repr(align(8))]
-struct PassId;
-static PASS_ID: PassId = PassId;
+static PASS_ID: PassId = PassId::new();
 
 /// The registry entry.
 pub const INFO: PassInfo = PassInfo {
@@ -85,12 +83,11 @@ pub const INFO: PassInfo = PassInfo {
         },
         VERIFY_AFTER,
     ],
-    create,
+    create: crate::step::create::<ToGather>,
 };
 
 #[derive(Clone, Debug)]
 pub(crate) struct ToGather {
-    after: VerifyAfter,
     target: Option<Target>,
     gather: bool,
     dge: Option<bool>,
@@ -360,7 +357,22 @@ fn apply<'c, 'a>(
     Ok(())
 }
 
-impl crate::middle_end::Step for ToGather {
+impl crate::step::Step for ToGather {
+    const FLAG: &'static str = INFO.name;
+    const SUMMARY: &'static str = INFO.summary;
+    const CLASS: &'static str = "SundialGenericLoadToGather";
+    const ID: &'static PassId = &PASS_ID;
+
+    fn new(options: &PassOptions) -> Self {
+        ToGather {
+            target: options.get("target").and_then(Target::from_name),
+            gather: options.get("enable-gather") != Some("false"),
+            dge: options
+                .get("enable-dge-on-indirect-dma")
+                .map(|v| v == "true"),
+        }
+    }
+
     fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool {
         sundial_dialects::tile::with_caches(|| -> bool {
             let views: Vec<View> = collect_views(&operation, |spec| {
@@ -397,40 +409,4 @@ impl crate::middle_end::Step for ToGather {
             true
         })
     }
-}
-
-impl<'c> RunExternalPass<'c> for ToGather {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        if crate::middle_end::Step::step(self, operation, pass) {
-            self.after.check(&operation, pass);
-        }
-    }
-}
-
-impl ToGather {
-    /// The pass with validated `options` (also a step of `sundial-middle-end`).
-    pub(crate) fn new(options: &PassOptions) -> Self {
-        ToGather {
-            after: VerifyAfter::from_options(options),
-            target: options.get("target").and_then(Target::from_name),
-            gather: options.get("enable-gather") != Some("false"),
-            dge: options
-                .get("enable-dge-on-indirect-dma")
-                .map(|v| v == "true"),
-        }
-    }
-}
-
-fn create(options: &PassOptions) -> Pass {
-    create_external(
-        ToGather::new(options),
-        TypeId::create(&PASS_ID),
-        "SundialGenericLoadToGather",
-        INFO.name,
-        INFO.summary,
-        "",
-        &[],
-    )
 }

@@ -49,12 +49,12 @@ use crate::{
     memory::{BufferKind, MemoryGraph, blocks},
     registry::{OptionKind, PassInfo, PassOption, PassOptions},
     rewrite::{Rewriter, erase_dead_views, refuse, set_operand},
-    verify_pass::{VERIFY_AFTER, VerifyAfter},
+    step::PassId,
+    verify_pass::VERIFY_AFTER,
 };
 use melior::{
-    ContextRef,
-    ir::{BlockRef, Value, ValueLike, operation::OperationRef, r#type::TypeId},
-    pass::{ExternalPass, Pass, RunExternalPass, create_external},
+    ir::{BlockRef, Value, ValueLike, operation::OperationRef},
+    pass::ExternalPass,
 };
 use petgraph::stable_graph::NodeIndex;
 use sundial_dialects::{
@@ -67,9 +67,7 @@ use sundial_dialects::{
     view::{View, spec_entry_of_raw},
 };
 
-#[repr(align(8))]
-struct PassId;
-static PASS_ID: PassId = PassId;
+static PASS_ID: PassId = PassId::new();
 
 /// The registry entry.
 pub const INFO: PassInfo = PassInfo {
@@ -97,7 +95,7 @@ pub const INFO: PassInfo = PassInfo {
         },
         VERIFY_AFTER,
     ],
-    create,
+    create: crate::step::create::<Infer>,
 };
 
 /// Discardable marker: an op that may be contracted (fused across a rounding step), as MLIR
@@ -131,7 +129,6 @@ const FP32_PRODUCERS: &[&str] = &[
 
 #[derive(Clone, Debug)]
 pub(crate) struct Infer {
-    after: VerifyAfter,
     contract: bool,
     fuse_io: bool,
     min_nonlocals: usize,
@@ -604,7 +601,23 @@ fn build<'c, 'a>(
     }
 }
 
-impl crate::middle_end::Step for Infer {
+impl crate::step::Step for Infer {
+    const FLAG: &'static str = INFO.name;
+    const SUMMARY: &'static str = INFO.summary;
+    const CLASS: &'static str = "SundialInferIntrinsic";
+    const ID: &'static PassId = &PASS_ID;
+
+    fn new(options: &PassOptions) -> Self {
+        Infer {
+            contract: options.flag("contract"),
+            fuse_io: options.get("fuse-io") != Some("false"),
+            min_nonlocals: options
+                .get("min-nonlocals")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0),
+        }
+    }
+
     fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool {
         sundial_dialects::tile::with_caches(|| -> bool {
             let rewriter = Rewriter::new(&operation);
@@ -619,41 +632,4 @@ impl crate::middle_end::Step for Infer {
             true
         })
     }
-}
-
-impl<'c> RunExternalPass<'c> for Infer {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        if crate::middle_end::Step::step(self, operation, pass) {
-            self.after.check(&operation, pass);
-        }
-    }
-}
-
-impl Infer {
-    /// The pass with validated `options` (also a step of `sundial-middle-end`).
-    pub(crate) fn new(options: &PassOptions) -> Self {
-        Infer {
-            after: VerifyAfter::from_options(options),
-            contract: options.flag("contract"),
-            fuse_io: options.get("fuse-io") != Some("false"),
-            min_nonlocals: options
-                .get("min-nonlocals")
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0),
-        }
-    }
-}
-
-fn create(options: &PassOptions) -> Pass {
-    create_external(
-        Infer::new(options),
-        TypeId::create(&PASS_ID),
-        "SundialInferIntrinsic",
-        INFO.name,
-        INFO.summary,
-        "",
-        &[],
-    )
 }

@@ -27,12 +27,12 @@ use crate::{
     emit::{Emit, Step, tile},
     registry::{PassInfo, PassOptions},
     rewrite::{Rewriter, collect_views, refuse},
-    verify_pass::{VERIFY_AFTER, VerifyAfter},
+    step::PassId,
+    verify_pass::VERIFY_AFTER,
 };
 use melior::{
-    ContextRef,
-    ir::{Value, ValueLike, operation::OperationRef, r#type::TypeId},
-    pass::{ExternalPass, Pass, RunExternalPass, create_external},
+    ir::{Value, ValueLike, operation::OperationRef},
+    pass::ExternalPass,
 };
 use sundial_dialects::{
     build::{BuildError, OpBuild},
@@ -42,9 +42,7 @@ use sundial_dialects::{
     view::View,
 };
 
-#[repr(align(8))]
-struct PassId;
-static PASS_ID: PassId = PassId;
+static PASS_ID: PassId = PassId::new();
 
 /// The registry entry.
 pub const INFO: PassInfo = PassInfo {
@@ -52,13 +50,11 @@ pub const INFO: PassInfo = PassInfo {
     summary: "Lower partition-axis reductions to cross_lane_reduce_* (0x7C/0x7D)",
     description: "tensor_partition_reduce (and cross_lane_reduce over more than 128 partitions) -> free-axis tensor_reduce on Vector, then cross_lane_reduce_arith/bitvec on GpSimd per 128-partition slice, partials combined on Vector; average scales once, float min negates around max; PSUM goes through SBUF. Refuses mult, abs_max, abs_min and integer min.",
     options: &[VERIFY_AFTER],
-    create,
+    create: crate::step::create::<Legalize>,
 };
 
 #[derive(Clone, Debug)]
-pub(crate) struct Legalize {
-    after: VerifyAfter,
-}
+pub(crate) struct Legalize {}
 
 /// One reduction to lower.
 struct Job<'c, 'a> {
@@ -288,7 +284,16 @@ fn apply<'c, 'a>(rewriter: &Rewriter<'c>, job: &Job<'c, 'a>) -> Result<(), Build
     Ok(())
 }
 
-impl crate::middle_end::Step for Legalize {
+impl crate::step::Step for Legalize {
+    const FLAG: &'static str = INFO.name;
+    const SUMMARY: &'static str = INFO.summary;
+    const CLASS: &'static str = "SundialLegalizePartitionReduce";
+    const ID: &'static PassId = &PASS_ID;
+
+    fn new(_options: &PassOptions) -> Self {
+        Legalize {}
+    }
+
     fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool {
         sundial_dialects::tile::with_caches(|| -> bool {
             let views: Vec<View> = collect_views(&operation, |spec| {
@@ -327,35 +332,4 @@ impl crate::middle_end::Step for Legalize {
             true
         })
     }
-}
-
-impl<'c> RunExternalPass<'c> for Legalize {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        if crate::middle_end::Step::step(self, operation, pass) {
-            self.after.check(&operation, pass);
-        }
-    }
-}
-
-impl Legalize {
-    /// The pass with validated `options` (also a step of `sundial-middle-end`).
-    pub(crate) fn new(options: &PassOptions) -> Self {
-        Legalize {
-            after: VerifyAfter::from_options(options),
-        }
-    }
-}
-
-fn create(options: &PassOptions) -> Pass {
-    create_external(
-        Legalize::new(options),
-        TypeId::create(&PASS_ID),
-        "SundialLegalizePartitionReduce",
-        INFO.name,
-        INFO.summary,
-        "",
-        &[],
-    )
 }

@@ -8,9 +8,11 @@
 //!   checks) as a pass.
 //! - [`unroll`]: `sundial-unroll`, full unrolling of constant-bound loops into static NISA.
 //! - the middle-end passes, one file each, named by flag: [`resolve_engine`],
-//!   [`decompose`], [`infer_intrinsic`], [`legalize_partition_reduce`],
+//!   [`decompose`], [`infer_intrinsic`], [`partition_tiling`], [`legalize_partition_reduce`],
 //!   [`generic_load_to_gather`], [`lower_generic_indirect`], [`resolve_dge`]; and
 //!   [`middle_end`], the `sundial-middle-end` pipeline that runs them in order.
+//! - [`step`]: the [`step::Step`] trait every pass implements and the one melior wrapper
+//!   ([`step::create`]) that makes a step an MLIR pass.
 //! - [`emit`]: short builders for the ops those passes insert.
 //! - [`memory`]: the memory def-use and alias analysis over destination-passing tiles.
 //! - [`rewrite`]: collect-then-mutate rewrite helpers and dead `nisa.alloc`/`nisa.ap` cleanup.
@@ -23,10 +25,12 @@ pub mod legalize_partition_reduce;
 pub mod lower_generic_indirect;
 pub mod memory;
 pub mod middle_end;
+pub mod partition_tiling;
 pub mod pipeline;
 pub mod registry;
 pub mod resolve_dge;
 pub mod resolve_engine;
 pub mod rewrite;
+pub mod step;
 pub mod unroll;
 pub mod verify_pass;

@@ -25,12 +25,12 @@ use crate::{
     emit::{Emit, tile},
     registry::{PassInfo, PassOptions},
     rewrite::{Rewriter, collect_views, refuse},
-    verify_pass::{VERIFY_AFTER, VerifyAfter},
+    step::PassId,
+    verify_pass::VERIFY_AFTER,
 };
 use melior::{
-    ContextRef,
-    ir::{Value, ValueLike, operation::OperationRef, r#type::TypeId},
-    pass::{ExternalPass, Pass, RunExternalPass, create_external},
+    ir::{Value, ValueLike, operation::OperationRef},
+    pass::ExternalPass,
 };
 use sundial_dialects::{
     build::{BuildError, OpBuild},
@@ -40,9 +40,7 @@ use sundial_dialects::{
     view::View,
 };
 
-#[repr(align(8))]
-struct PassId;
-static PASS_ID: PassId = PassId;
+static PASS_ID: PassId = PassId::new();
 
 /// The registry entry.
 pub const INFO: PassInfo = PassInfo {
@@ -50,7 +48,7 @@ pub const INFO: PassInfo = PassInfo {
     summary: "Lower generic_indirect_load/save to an indirect access pattern and dma_copy_indirect",
     description: "generic_indirect_load/save (dge none) -> nisa.ap with vector_offset over the table's row-major pattern + dma_copy_indirect (DMA engine descriptor, dge none); refuses what the DMA engine's indirect form cannot do (SBUF table, indirect dim other than 0, index not one per partition, more than 4096 indices, 64-bit indices, DGE, accumulate).",
     options: &[VERIFY_AFTER],
-    create,
+    create: crate::step::create::<Lower>,
 };
 
 /// Most indices one DMA-engine indirect copy takes [wiki].
@@ -97,9 +95,7 @@ pub fn carry<'c, 'a>(
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct Lower {
-    after: VerifyAfter,
-}
+pub(crate) struct Lower {}
 
 /// The parts of a generic indirect op.
 struct Parts<'c, 'a> {
@@ -200,7 +196,16 @@ fn apply<'c, 'a>(rewriter: &Rewriter<'c>, v: &View<'c, 'a>) -> Result<(), BuildE
     Ok(())
 }
 
-impl crate::middle_end::Step for Lower {
+impl crate::step::Step for Lower {
+    const FLAG: &'static str = INFO.name;
+    const SUMMARY: &'static str = INFO.summary;
+    const CLASS: &'static str = "SundialLowerGenericIndirect";
+    const ID: &'static PassId = &PASS_ID;
+
+    fn new(_options: &PassOptions) -> Self {
+        Lower {}
+    }
+
     fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool {
         sundial_dialects::tile::with_caches(|| -> bool {
             let views: Vec<View> = collect_views(&operation, |spec| {
@@ -228,35 +233,4 @@ impl crate::middle_end::Step for Lower {
             true
         })
     }
-}
-
-impl<'c> RunExternalPass<'c> for Lower {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        if crate::middle_end::Step::step(self, operation, pass) {
-            self.after.check(&operation, pass);
-        }
-    }
-}
-
-impl Lower {
-    /// The pass with validated `options` (also a step of `sundial-middle-end`).
-    pub(crate) fn new(options: &PassOptions) -> Self {
-        Lower {
-            after: VerifyAfter::from_options(options),
-        }
-    }
-}
-
-fn create(options: &PassOptions) -> Pass {
-    create_external(
-        Lower::new(options),
-        TypeId::create(&PASS_ID),
-        "SundialLowerGenericIndirect",
-        INFO.name,
-        INFO.summary,
-        "",
-        &[],
-    )
 }

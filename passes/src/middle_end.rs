@@ -6,17 +6,17 @@
 //! | 1 | `sundial-resolve-engine` | logical |
 //! | 2 | `sundial-decompose` | logical |
 //! | 3 | `sundial-infer-intrinsic{contract}` | logical |
-//! | 4 | (`sundial-partition-tiling`: not yet in this pipeline) | |
+//! | 4 | `sundial-partition-tiling` | tiled |
 //! | 5 | `sundial-legalize-partition-reduce` | tiled |
 //! | 6 | `sundial-generic-load-to-gather{target}` | tiled |
 //! | 7 | `sundial-lower-generic-indirect` | tiled |
 //! | 8 | `sundial-resolve-dge{target}` | selection |
 //!
-//! `sundial-middle-end` is one pass that runs the seven as steps, each followed by the verifier
+//! `sundial-middle-end` is one pass that runs the eight as steps, each followed by the verifier
 //! of `sundial-verify` with the phase's checks; MLIR's own verifier runs after it, as after any
 //! pass. The equivalent pipeline of separate passes (what [`expand`] writes, and
 //! `--list-passes` shows) verifies the same way (each pass's `verify=<phase>`) but lets MLIR's
-//! verifier walk the IR after every one of them: seven times the structural checks, which made
+//! verifier walk the IR after every one of them: eight times the structural checks, which made
 //! the middle end ~1.5x slower on a 100,000-op kernel, with nothing more to find (no step
 //! builds anything MLIR's verifier checks and Sundial's does not, except SSA dominance, which
 //! the final check still covers). Write the expansion to see each step's IR or timing
@@ -24,32 +24,23 @@
 //!
 //! Afterwards every op that takes an engine or a DGE mode carries a concrete one, no generic or
 //! composite op remains, and no SBUF/PSUM tile has more than 128 partitions (what instruction
-//! selection takes). The tiled phase starts after the partition-reduce legalization, which
-//! tiling precedes [wiki]: until `sundial-partition-tiling` joins at step 4, a kernel whose
-//! logical tiles have more than 128 partitions outside partition reductions stops there with
-//! the phase check's diagnostic.
+//! selection takes). The tiled phase starts after `sundial-partition-tiling`, which precedes
+//! the legalizations [wiki]; what it refuses (views of logical tiles, on-chip kernel arguments
+//! beyond 128 partitions, ops with no tiling rule) stops the pipeline there.
 //!
 //! Options: `target` (default the module's `sundial.target`) goes to the passes that take one
 //! (and the verifiers they run: the steps before use the module's target, the last one's
 //! selection-phase check the option's); `contract` (false) to `sundial-infer-intrinsic`.
 
-use crate::registry::{OptionKind, PassOption, PassOptions, PipelineInfo};
-use melior::{
-    ContextRef,
-    ir::{operation::OperationRef, r#type::TypeId},
-    pass::{ExternalPass, Pass, RunExternalPass, create_external},
+use crate::{
+    registry::{OptionKind, PassOption, PassOptions, PipelineInfo},
+    step::{PassId, Step},
 };
+use melior::{ir::operation::OperationRef, pass::ExternalPass};
 use sundial_dialects::{
     enums::Target,
     verify::{Phase, verify_phase},
 };
-
-/// A middle-end pass as a step: runs on `operation`, reports its refusals (signalling failure
-/// through `pass`), and says whether it succeeded.
-pub trait Step {
-    /// Runs the step; `false` when it refused (after signalling `pass`'s failure).
-    fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool;
-}
 
 /// The registry entry.
 pub const INFO: PipelineInfo = PipelineInfo {
@@ -70,7 +61,7 @@ pub const INFO: PipelineInfo = PipelineInfo {
         },
     ],
     expand,
-    create: Some(create),
+    create: Some(crate::step::create::<MiddleEnd>),
 };
 
 /// One step of the compound pass.
@@ -79,6 +70,7 @@ enum Stage {
     ResolveEngine(crate::resolve_engine::ResolveEngine),
     Decompose(crate::decompose::Decompose),
     Infer(crate::infer_intrinsic::Infer),
+    Tiling(crate::partition_tiling::Tiling),
     Legalize(crate::legalize_partition_reduce::Legalize),
     ToGather(crate::generic_load_to_gather::ToGather),
     Lower(crate::lower_generic_indirect::Lower),
@@ -91,6 +83,7 @@ impl Stage {
             Stage::ResolveEngine(p) => p.step(operation, pass),
             Stage::Decompose(p) => p.step(operation, pass),
             Stage::Infer(p) => p.step(operation, pass),
+            Stage::Tiling(p) => p.step(operation, pass),
             Stage::Legalize(p) => p.step(operation, pass),
             Stage::ToGather(p) => p.step(operation, pass),
             Stage::Lower(p) => p.step(operation, pass),
@@ -99,34 +92,13 @@ impl Stage {
     }
 }
 
-#[repr(align(8))]
-struct PassId;
-static PASS_ID: PassId = PassId;
+static PASS_ID: PassId = PassId::new();
 
 /// The compound pass: the steps in order, each verified with its phase's checks.
 #[derive(Clone, Debug)]
 struct MiddleEnd {
     stages: Vec<(Stage, Phase)>,
     target: Option<Target>,
-}
-
-impl<'c> RunExternalPass<'c> for MiddleEnd {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let target = self.target;
-        sundial_dialects::tile::with_caches(|| {
-            for (stage, phase) in &mut self.stages {
-                if !stage.step(operation, pass) {
-                    return;
-                }
-                if !verify_phase(&operation, target, *phase) {
-                    pass.signal_failure();
-                    return;
-                }
-            }
-        });
-    }
 }
 
 /// The options of pass `name` from `raw` pairs (the pass's defaults filled in).
@@ -140,76 +112,60 @@ fn options_of(name: &str, raw: &[(&str, &str)]) -> PassOptions {
         .unwrap_or_default()
 }
 
-fn create(options: &PassOptions) -> Pass {
-    let target = options.get("target").filter(|t| !t.is_empty());
-    let contract = if options.flag("contract") {
-        "true"
-    } else {
-        "false"
-    };
-    let with_target: Vec<(&str, &str)> = target.map(|t| vec![("target", t)]).unwrap_or_default();
-    let stages = vec![
-        (
-            Stage::ResolveEngine(crate::resolve_engine::ResolveEngine::new(&options_of(
-                "sundial-resolve-engine",
-                &[],
-            ))),
-            Phase::Logical,
-        ),
-        (
-            Stage::Decompose(crate::decompose::Decompose::new(&options_of(
-                "sundial-decompose",
-                &[],
-            ))),
-            Phase::Logical,
-        ),
-        (
-            Stage::Infer(crate::infer_intrinsic::Infer::new(&options_of(
-                "sundial-infer-intrinsic",
-                &[("contract", contract)],
-            ))),
-            Phase::Logical,
-        ),
-        (
-            Stage::Legalize(crate::legalize_partition_reduce::Legalize::new(
-                &options_of("sundial-legalize-partition-reduce", &[]),
-            )),
-            Phase::Tiled,
-        ),
-        (
-            Stage::ToGather(crate::generic_load_to_gather::ToGather::new(&options_of(
-                "sundial-generic-load-to-gather",
-                &with_target,
-            ))),
-            Phase::Tiled,
-        ),
-        (
-            Stage::Lower(crate::lower_generic_indirect::Lower::new(&options_of(
-                "sundial-lower-generic-indirect",
-                &[],
-            ))),
-            Phase::Tiled,
-        ),
-        (
-            Stage::ResolveDge(crate::resolve_dge::ResolveDge::new(&options_of(
-                "sundial-resolve-dge",
-                &with_target,
-            ))),
-            Phase::Selection,
-        ),
-    ];
-    create_external(
+/// The step `S` with the options `raw` (and its defaults), as the pass `S::FLAG` would have.
+fn stage<S: Step>(raw: &[(&str, &str)]) -> S {
+    S::new(&options_of(S::FLAG, raw))
+}
+
+impl Step for MiddleEnd {
+    const FLAG: &'static str = INFO.name;
+    const SUMMARY: &'static str = INFO.summary;
+    const CLASS: &'static str = "SundialMiddleEnd";
+    const ID: &'static PassId = &PASS_ID;
+
+    fn new(options: &PassOptions) -> Self {
+        let target = options.get("target").filter(|t| !t.is_empty());
+        let contract = if options.flag("contract") {
+            "true"
+        } else {
+            "false"
+        };
+        let with_target: Vec<(&str, &str)> =
+            target.map(|t| vec![("target", t)]).unwrap_or_default();
+        let stages = vec![
+            (Stage::ResolveEngine(stage(&[])), Phase::Logical),
+            (Stage::Decompose(stage(&[])), Phase::Logical),
+            (
+                Stage::Infer(stage(&[("contract", contract)])),
+                Phase::Logical,
+            ),
+            (Stage::Tiling(stage(&[])), Phase::Tiled),
+            (Stage::Legalize(stage(&[])), Phase::Tiled),
+            (Stage::ToGather(stage(&with_target)), Phase::Tiled),
+            (Stage::Lower(stage(&[])), Phase::Tiled),
+            (Stage::ResolveDge(stage(&with_target)), Phase::Selection),
+        ];
         MiddleEnd {
             stages,
             target: target.and_then(Target::from_name),
-        },
-        TypeId::create(&PASS_ID),
-        "SundialMiddleEnd",
-        INFO.name,
-        INFO.summary,
-        "",
-        &[],
-    )
+        }
+    }
+
+    fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool {
+        let target = self.target;
+        sundial_dialects::tile::with_caches(|| {
+            for (stage, phase) in &mut self.stages {
+                if !stage.step(operation, pass) {
+                    return false;
+                }
+                if !verify_phase(&operation, target, *phase) {
+                    pass.signal_failure();
+                    return false;
+                }
+            }
+            true
+        })
+    }
 }
 
 /// The pipeline of separate passes `sundial-middle-end{options}` is equivalent to: each pass
@@ -236,6 +192,7 @@ pub fn expand(options: &PassOptions) -> String {
             false,
             &[contract, "verify=logical"],
         ),
+        pass("sundial-partition-tiling", false, &["verify=tiled"]),
         pass(
             "sundial-legalize-partition-reduce",
             false,

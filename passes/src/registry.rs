@@ -164,6 +164,7 @@ pub static PASSES: &[PassInfo] = &[
     crate::resolve_dge::INFO,
     crate::decompose::INFO,
     crate::infer_intrinsic::INFO,
+    crate::partition_tiling::INFO,
     crate::legalize_partition_reduce::INFO,
     crate::generic_load_to_gather::INFO,
     crate::lower_generic_indirect::INFO,

@@ -34,13 +34,10 @@
 use crate::{
     registry::{OptionKind, PassInfo, PassOption, PassOptions},
     rewrite::{ap_of, collect_views, is_kernel_argument, refuse, set_str},
-    verify_pass::{VERIFY_AFTER, VerifyAfter},
+    step::PassId,
+    verify_pass::VERIFY_AFTER,
 };
-use melior::{
-    ContextRef,
-    ir::{operation::OperationRef, r#type::TypeId},
-    pass::{ExternalPass, Pass, RunExternalPass, create_external},
-};
+use melior::{ir::operation::OperationRef, pass::ExternalPass};
 use sundial_dialects::{
     dtype::Dtype,
     enums::{DgeMode, Space, Target},
@@ -49,9 +46,7 @@ use sundial_dialects::{
     view::View,
 };
 
-#[repr(align(8))]
-struct PassId;
-static PASS_ID: PassId = PassId;
+static PASS_ID: PassId = PassId::new();
 
 /// The registry entry.
 pub const INFO: PassInfo = PassInfo {
@@ -79,7 +74,7 @@ pub const INFO: PassInfo = PassInfo {
         },
         VERIFY_AFTER,
     ],
-    create,
+    create: crate::step::create::<ResolveDge>,
 };
 
 /// The DMA ops that carry `dge_mode` and this pass resolves.
@@ -92,7 +87,6 @@ const DMA_OPS: &[&str] = &[
 
 #[derive(Clone, Debug)]
 pub(crate) struct ResolveDge {
-    after: VerifyAfter,
     target: Option<Target>,
     par_min: i64,
     io_dge: bool,
@@ -280,7 +274,23 @@ impl ResolveDge {
     }
 }
 
-impl crate::middle_end::Step for ResolveDge {
+impl crate::step::Step for ResolveDge {
+    const FLAG: &'static str = INFO.name;
+    const SUMMARY: &'static str = INFO.summary;
+    const CLASS: &'static str = "SundialResolveDge";
+    const ID: &'static PassId = &PASS_ID;
+
+    fn new(options: &PassOptions) -> Self {
+        ResolveDge {
+            target: options.get("target").and_then(Target::from_name),
+            par_min: options
+                .get("dge-par-min-size")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(128),
+            io_dge: options.get("enable-dge-on-io-dma") != Some("false"),
+        }
+    }
+
     fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool {
         sundial_dialects::tile::with_caches(|| -> bool {
             let targets: Vec<View> = collect_views(&operation, |spec| DMA_OPS.contains(&spec.name));
@@ -333,41 +343,4 @@ impl crate::middle_end::Step for ResolveDge {
             true
         })
     }
-}
-
-impl<'c> RunExternalPass<'c> for ResolveDge {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        if crate::middle_end::Step::step(self, operation, pass) {
-            self.after.check(&operation, pass);
-        }
-    }
-}
-
-impl ResolveDge {
-    /// The pass with validated `options` (also a step of `sundial-middle-end`).
-    pub(crate) fn new(options: &PassOptions) -> Self {
-        ResolveDge {
-            after: VerifyAfter::from_options(options),
-            target: options.get("target").and_then(Target::from_name),
-            par_min: options
-                .get("dge-par-min-size")
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(128),
-            io_dge: options.get("enable-dge-on-io-dma") != Some("false"),
-        }
-    }
-}
-
-fn create(options: &PassOptions) -> Pass {
-    create_external(
-        ResolveDge::new(options),
-        TypeId::create(&PASS_ID),
-        "SundialResolveDge",
-        INFO.name,
-        INFO.summary,
-        "",
-        &[],
-    )
 }

@@ -22,16 +22,16 @@
 use crate::{
     registry::{PassInfo, PassOptions},
     rewrite::{collect_views, refuse, set_str, users},
-    verify_pass::{VERIFY_AFTER, VerifyAfter},
+    step::PassId,
+    verify_pass::VERIFY_AFTER,
 };
 use melior::{
-    ContextRef,
     ir::{
         Value, ValueLike,
         operation::{OperationLike, OperationRef},
-        r#type::{TypeId, TypeLike},
+        r#type::TypeLike,
     },
-    pass::{ExternalPass, Pass, RunExternalPass, create_external},
+    pass::ExternalPass,
 };
 use sundial_dialects::{
     dtype::Dtype,
@@ -42,9 +42,7 @@ use sundial_dialects::{
     view::View,
 };
 
-#[repr(align(8))]
-struct PassId;
-static PASS_ID: PassId = PassId;
+static PASS_ID: PassId = PassId::new();
 
 /// The registry entry.
 pub const INFO: PassInfo = PassInfo {
@@ -52,13 +50,11 @@ pub const INFO: PassInfo = PassInfo {
     summary: "Give every NISA op that takes an engine an explicit, concrete one",
     description: "int32/uint32 tensor_tensor add/subtract/mult without PSUM operands -> gpsimd; register ops -> the engine of the ops sharing the register; otherwise the table's (resolved) default engine. Explicit engines are kept (the verifier checks them).",
     options: &[VERIFY_AFTER],
-    create,
+    create: crate::step::create::<ResolveEngine>,
 };
 
 #[derive(Clone, Debug)]
-pub(crate) struct ResolveEngine {
-    after: VerifyAfter,
-}
+pub(crate) struct ResolveEngine {}
 
 /// The engine rule 1 or 3 gives `v`, or `None` for a register op (rule 2).
 fn rule_engine(v: &View<'_, '_>) -> Option<Engine> {
@@ -146,7 +142,16 @@ fn sharing_engines(reg: Value<'_, '_>, this: &OperationRef<'_, '_>, out: &mut Ve
     }
 }
 
-impl crate::middle_end::Step for ResolveEngine {
+impl crate::step::Step for ResolveEngine {
+    const FLAG: &'static str = INFO.name;
+    const SUMMARY: &'static str = INFO.summary;
+    const CLASS: &'static str = "SundialResolveEngine";
+    const ID: &'static PassId = &PASS_ID;
+
+    fn new(_options: &PassOptions) -> Self {
+        ResolveEngine {}
+    }
+
     fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool {
         sundial_dialects::tile::with_caches(|| -> bool {
             let targets: Vec<View> = collect_views(&operation, |spec| {
@@ -204,35 +209,4 @@ impl crate::middle_end::Step for ResolveEngine {
             true
         })
     }
-}
-
-impl<'c> RunExternalPass<'c> for ResolveEngine {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        if crate::middle_end::Step::step(self, operation, pass) {
-            self.after.check(&operation, pass);
-        }
-    }
-}
-
-impl ResolveEngine {
-    /// The pass with validated `options` (also a step of `sundial-middle-end`).
-    pub(crate) fn new(options: &PassOptions) -> Self {
-        ResolveEngine {
-            after: VerifyAfter::from_options(options),
-        }
-    }
-}
-
-fn create(options: &PassOptions) -> Pass {
-    create_external(
-        ResolveEngine::new(options),
-        TypeId::create(&PASS_ID),
-        "SundialResolveEngine",
-        INFO.name,
-        INFO.summary,
-        "",
-        &[],
-    )
 }

@@ -25,15 +25,16 @@
 //! loops with any other non-constant bound (a function argument, a program id). Static
 //! loops inside them are still unrolled, and the access patterns in them still hoisted.
 
-use crate::registry::{OptionKind, PassInfo, PassOption, PassOptions};
+use crate::{
+    registry::{OptionKind, PassInfo, PassOption, PassOptions},
+    step::{PassId, Step},
+};
 use melior::{
-    ContextRef,
     ir::{
         Location,
         operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
-        r#type::TypeId,
     },
-    pass::{ExternalPass, Pass, RunExternalPass, create_external},
+    pass::ExternalPass,
 };
 use mlir_sys::{MlirOperation, MlirValue};
 use sundial_dialects::{
@@ -44,9 +45,7 @@ use sundial_dialects::{
     },
 };
 
-#[repr(align(8))]
-struct PassId;
-static UNROLL_PASS_ID: PassId = PassId;
+static UNROLL_PASS_ID: PassId = PassId::new();
 
 /// The default of `max-unroll`: ops one unrolled loop nest may produce.
 pub const DEFAULT_MAX_UNROLL: u64 = 65536;
@@ -62,7 +61,7 @@ pub const INFO: PassInfo = PassInfo {
         default: "65536",
         help: "Most ops one unrolled loop nest may produce",
     }],
-    create,
+    create: crate::step::create::<UnrollPass>,
 };
 
 #[derive(Clone, Debug)]
@@ -70,31 +69,28 @@ struct UnrollPass {
     max_unroll: u64,
 }
 
-impl<'c> RunExternalPass<'c> for UnrollPass {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
+impl Step for UnrollPass {
+    const FLAG: &'static str = INFO.name;
+    const SUMMARY: &'static str = INFO.summary;
+    const CLASS: &'static str = "SundialUnroll";
+    const ID: &'static PassId = &UNROLL_PASS_ID;
 
-    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        if !unroll(&operation, self.max_unroll) {
+    fn new(options: &PassOptions) -> Self {
+        // Validated as a u64 by the registry; the default when absent.
+        let max_unroll = options
+            .get("max-unroll")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(DEFAULT_MAX_UNROLL);
+        UnrollPass { max_unroll }
+    }
+
+    fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool {
+        let ok = unroll(&operation, self.max_unroll);
+        if !ok {
             pass.signal_failure();
         }
+        ok
     }
-}
-
-fn create(options: &PassOptions) -> Pass {
-    // Validated as a u64 by the registry; the default when absent.
-    let max_unroll = options
-        .get("max-unroll")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(DEFAULT_MAX_UNROLL);
-    create_external(
-        UnrollPass { max_unroll },
-        TypeId::create(&UNROLL_PASS_ID),
-        "SundialUnroll",
-        INFO.name,
-        INFO.summary,
-        "",
-        &[],
-    )
 }
 
 /// Runs the pass on everything nested in `root`; `false` (after an error at the loop) when a

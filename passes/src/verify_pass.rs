@@ -8,19 +8,14 @@
 //! `sundial_dialects::verify::phase`).
 
 use crate::registry::{OptionKind, PassInfo, PassOption, PassOptions};
-use melior::{
-    ContextRef,
-    ir::{operation::OperationRef, r#type::TypeId},
-    pass::{ExternalPass, Pass, RunExternalPass, create_external},
-};
+use crate::step::{PassId, Step};
+use melior::{ir::operation::OperationRef, pass::ExternalPass};
 use sundial_dialects::{
     enums::Target,
     verify::{Phase, verify_phase},
 };
 
-#[repr(align(8))]
-struct PassId;
-static VERIFY_PASS_ID: PassId = PassId;
+static VERIFY_PASS_ID: PassId = PassId::new();
 
 /// The registry entry.
 pub const INFO: PassInfo = PassInfo {
@@ -41,7 +36,7 @@ pub const INFO: PassInfo = PassInfo {
             help: "Phase checks to add: logical (none), tiled (<= 128 partitions), selection",
         },
     ],
-    create,
+    create: crate::step::create::<VerifyPass>,
 };
 
 #[derive(Clone, Debug)]
@@ -50,31 +45,29 @@ struct VerifyPass {
     phase: Phase,
 }
 
-impl<'c> RunExternalPass<'c> for VerifyPass {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
+impl Step for VerifyPass {
+    const FLAG: &'static str = INFO.name;
+    const SUMMARY: &'static str = INFO.summary;
+    const CLASS: &'static str = "SundialVerify";
+    const ID: &'static PassId = &VERIFY_PASS_ID;
 
-    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        if !verify_phase(&operation, self.target, self.phase) {
-            pass.signal_failure();
+    fn new(options: &PassOptions) -> Self {
+        VerifyPass {
+            target: options.get("target").and_then(Target::from_name),
+            phase: options
+                .get("phase")
+                .and_then(Phase::parse)
+                .unwrap_or_default(),
         }
     }
-}
 
-fn create(options: &PassOptions) -> Pass {
-    let target = options.get("target").and_then(Target::from_name);
-    let phase = options
-        .get("phase")
-        .and_then(Phase::parse)
-        .unwrap_or_default();
-    create_external(
-        VerifyPass { target, phase },
-        TypeId::create(&VERIFY_PASS_ID),
-        "SundialVerify",
-        INFO.name,
-        INFO.summary,
-        "",
-        &[],
-    )
+    fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool {
+        let ok = verify_phase(&operation, self.target, self.phase);
+        if !ok {
+            pass.signal_failure();
+        }
+        ok
+    }
 }
 
 /// The `verify` option of the middle-end passes: run the verifier of `sundial-verify` (with

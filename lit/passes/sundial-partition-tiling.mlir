@@ -1,0 +1,175 @@
+// sundial-partition-tiling: logical tiles of more than 128 partitions become [128, k, F...]
+// physical tiles; every op over one runs once per 128-partition block, through a static view
+// of the block (pattern [k F, rows] then the free dims, offset c F); HBM sides are sliced by
+// rows; partition reductions combine per-block partials; matmul K blocks accumulate.
+// RUN: sundial-opt %s -split-input-file --pass-pipeline='builtin.module(sundial-partition-tiling)' | FileCheck %s
+// Afterwards no SBUF/PSUM tile has more than 128 partitions, and a second run changes nothing.
+// RUN: sundial-opt %s -split-input-file --pass-pipeline='builtin.module(sundial-partition-tiling{verify=tiled})' -o %t.1
+// RUN: sundial-opt %t.1 -split-input-file --pass-pipeline='builtin.module(sundial-partition-tiling)' -o %t.2
+// RUN: diff %t.1 %t.2
+
+// 300 partitions: blocks of 128, 128 and 44 (3 x 64 elements per physical partition); the
+// HBM rows of the DMA are sliced at 0, 128 and 256.
+// CHECK-LABEL: func.func @elementwise
+// CHECK-NOT: memref<300x64xf32, "sbuf">
+// CHECK: %[[T:.*]] = "nisa.alloc"() : () -> memref<128x3x64xf32, "sbuf">
+// CHECK: %[[U:.*]] = "nisa.alloc"() : () -> memref<128x3x64xf32, "sbuf">
+// CHECK: %[[B0:.*]] = "nisa.ap"(%[[T]]) {operandSegmentSizes = array<i32: 1, 0, 0>, pattern = array<i64: 192, 128, 1, 64>} : (memref<128x3x64xf32, "sbuf">) -> memref<128x64xf32, "sbuf">
+// CHECK: %[[H0:.*]] = "nisa.slice"(%arg0) {start = array<i64: 0, 0>} : (memref<300x64xf32, "hbm">) -> memref<128x64xf32, "hbm">
+// CHECK: "nisa.dma_copy"(%[[B0]], %[[H0]])
+// CHECK: "nisa.ap"(%[[T]]) {offset = 64 : i64, {{.*}}pattern = array<i64: 192, 128, 1, 64>}
+// CHECK: "nisa.slice"(%arg0) {start = array<i64: 128, 0>}
+// CHECK: "nisa.dma_copy"
+// CHECK: "nisa.ap"(%[[T]]) {offset = 128 : i64, {{.*}}pattern = array<i64: 192, 44, 1, 64>} : (memref<128x3x64xf32, "sbuf">) -> memref<44x64xf32, "sbuf">
+// CHECK: "nisa.slice"(%arg0) {start = array<i64: 256, 0>} : (memref<300x64xf32, "hbm">) -> memref<44x64xf32, "hbm">
+// CHECK: "nisa.dma_copy"
+// CHECK-COUNT-2: "nisa.tensor_scalar_arith"({{.*}}) {engine = "vector", imm0 = 2.000000e+00 : f32, op0 = "mult", {{.*}}} : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
+// CHECK: "nisa.tensor_scalar_arith"({{.*}} : (memref<44x64xf32, "sbuf">, memref<44x64xf32, "sbuf">) -> ()
+// CHECK-COUNT-3: "nisa.dma_copy"
+// CHECK: return
+module attributes {sundial.target = "cayman"} {
+func.func @elementwise(%in: memref<300x64xf32, "hbm">, %out: memref<300x64xf32, "hbm">) {
+  %t = "nisa.alloc"() : () -> memref<300x64xf32, "sbuf">
+  %u = "nisa.alloc"() : () -> memref<300x64xf32, "sbuf">
+  "nisa.dma_copy"(%t, %in) : (memref<300x64xf32, "sbuf">, memref<300x64xf32, "hbm">) -> ()
+  "nisa.tensor_scalar_arith"(%u, %t) {op0 = "mult", imm0 = 2.0 : f32, engine = "vector", operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (memref<300x64xf32, "sbuf">, memref<300x64xf32, "sbuf">) -> ()
+  "nisa.dma_copy"(%out, %u) : (memref<300x64xf32, "hbm">, memref<300x64xf32, "sbuf">) -> ()
+  return
+}
+}
+
+// -----
+
+// iota's values depend on the partition: block c starts at offset -5 + 128 c * 2 (channel
+// multiplier 2); the physical tile keeps the free pattern.
+// CHECK-LABEL: func.func @iota
+// CHECK: %[[I:.*]] = "nisa.alloc"() : () -> memref<128x2x16xi32, "sbuf">
+// CHECK: "nisa.iota"(%{{.*}}) {channel_multiplier = 2 : i64, engine = "gpsimd", offset = -5 : i64, pattern = array<i64: 1, 16>} : (memref<128x16xi32, "sbuf">) -> ()
+// CHECK: "nisa.iota"(%{{.*}}) {channel_multiplier = 2 : i64, engine = "gpsimd", offset = 251 : i64, pattern = array<i64: 1, 16>} : (memref<128x16xi32, "sbuf">) -> ()
+func.func @iota(%out: memref<256x16xi32, "hbm">) {
+  %t = "nisa.alloc"() : () -> memref<256x16xi32, "sbuf">
+  "nisa.iota"(%t) {pattern = array<i64: 1, 16>, offset = -5, channel_multiplier = 2, engine = "gpsimd"} : (memref<256x16xi32, "sbuf">) -> ()
+  "nisa.dma_copy"(%out, %t) : (memref<256x16xi32, "hbm">, memref<256x16xi32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// An average over 256 partitions: each block adds into a [1, 8] fp32 partial, the partials
+// are added on Vector, and one multiply by 1 / 256 writes dst.
+// CHECK-LABEL: func.func @average
+// CHECK: %[[ACC:.*]] = "nisa.alloc"() : () -> memref<1x8xf32, "sbuf">
+// CHECK: %[[PART:.*]] = "nisa.alloc"() : () -> memref<1x8xf32, "sbuf">
+// CHECK: "nisa.tensor_partition_reduce"(%[[ACC]], %{{.*}}) {op = "add"} : (memref<1x8xf32, "sbuf">, memref<128x8xf32, "sbuf">) -> ()
+// CHECK: "nisa.tensor_partition_reduce"(%[[PART]], %{{.*}}) {op = "add"} : (memref<1x8xf32, "sbuf">, memref<128x8xf32, "sbuf">) -> ()
+// CHECK: "nisa.tensor_tensor_arith"(%[[ACC]], %[[ACC]], %[[PART]]) {engine = "vector", op = "add"}
+// CHECK: "nisa.tensor_scalar_arith"(%arg1, %[[ACC]]) {engine = "vector", imm0 = 3.906250e-03 : f32, op0 = "mult"
+// CHECK-NOT: "nisa.tensor_partition_reduce"
+func.func @average(%in: memref<256x8xf32, "hbm">, %d: memref<1x8xf32, "sbuf">) {
+  %t = "nisa.alloc"() : () -> memref<256x8xf32, "sbuf">
+  "nisa.dma_copy"(%t, %in) : (memref<256x8xf32, "sbuf">, memref<256x8xf32, "hbm">) -> ()
+  "nisa.tensor_partition_reduce"(%d, %t) {op = "average"} : (memref<1x8xf32, "sbuf">, memref<256x8xf32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// A max over 3 blocks: the last combine writes dst (bit-vector ops combine with
+// tensor_tensor_bitvec, the physical cross-lane op is cut the same way).
+// CHECK-LABEL: func.func @max_and_or
+// CHECK: "nisa.tensor_tensor_arith"(%[[A:.*]], %[[A]], %{{.*}}) {engine = "vector", op = "max"}
+// CHECK: "nisa.tensor_tensor_arith"(%arg0, %[[A]], %{{.*}}) {engine = "vector", op = "max"}
+// CHECK: "nisa.cross_lane_reduce_bitvec"(%{{.*}}, %{{.*}}) {engine = "gpsimd", op = "bitwise_or"} : (memref<1x4xui32, "sbuf">, memref<128x4xui32, "sbuf">) -> ()
+// CHECK: "nisa.cross_lane_reduce_bitvec"
+// CHECK: "nisa.tensor_tensor_bitvec"(%arg1, %{{.*}}, %{{.*}}) {engine = "vector", op = "bitwise_or"}
+func.func @max_and_or(%d: memref<1x64xf32, "sbuf">, %di: memref<1x4xui32, "sbuf">) {
+  %s = "nisa.alloc"() : () -> memref<300x64xf32, "sbuf">
+  "nisa.memset"(%s) {value = 1.0 : f32, engine = "vector"} : (memref<300x64xf32, "sbuf">) -> ()
+  "nisa.tensor_partition_reduce"(%d, %s) {op = "max"} : (memref<1x64xf32, "sbuf">, memref<300x64xf32, "sbuf">) -> ()
+  %si = "nisa.alloc"() : () -> memref<256x4xui32, "sbuf">
+  "nisa.memset"(%si) {value = 1.0 : f32, engine = "vector"} : (memref<256x4xui32, "sbuf">) -> ()
+  "nisa.cross_lane_reduce_bitvec"(%di, %si) {op = "bitwise_or", engine = "gpsimd"} : (memref<1x4xui32, "sbuf">, memref<256x4xui32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// K = 256: two K blocks of the stationary and moving tiles accumulate into one PSUM tile, the
+// first with the op's own accumulate flag (absent here), the second accumulating.
+// CHECK-LABEL: func.func @matmul_k
+// CHECK: %[[S:.*]] = "nisa.alloc"() : () -> memref<128x2x128xbf16, "sbuf">
+// CHECK: %[[M:.*]] = "nisa.alloc"() : () -> memref<128x2x512xbf16, "sbuf">
+// CHECK-COUNT-4: "nisa.dma_copy"
+// CHECK: %[[S0:.*]] = "nisa.ap"(%[[S]]) {{.*}}pattern = array<i64: 256, 128, 1, 128>}
+// CHECK: %[[M0:.*]] = "nisa.ap"(%[[M]]) {{.*}}pattern = array<i64: 1024, 128, 1, 512>}
+// CHECK: "nisa.matmul"(%[[D:.*]], %[[S0]], %[[M0]]) : (memref<128x512xf32, "psum">, memref<128x128xbf16, "sbuf">, memref<128x512xbf16, "sbuf">) -> ()
+// CHECK: %[[S1:.*]] = "nisa.ap"(%[[S]]) {offset = 128 : i64,
+// CHECK: %[[M1:.*]] = "nisa.ap"(%[[M]]) {offset = 512 : i64,
+// CHECK: "nisa.matmul"(%[[D]], %[[S1]], %[[M1]]) {accumulate = true}
+// CHECK-NOT: "nisa.matmul"
+func.func @matmul_k(%sh: memref<256x128xbf16, "hbm">, %mh: memref<256x512xbf16, "hbm">, %d: memref<128x512xf32, "psum">) {
+  %s = "nisa.alloc"() : () -> memref<256x128xbf16, "sbuf">
+  %m = "nisa.alloc"() : () -> memref<256x512xbf16, "sbuf">
+  "nisa.dma_copy"(%s, %sh) : (memref<256x128xbf16, "sbuf">, memref<256x128xbf16, "hbm">) -> ()
+  "nisa.dma_copy"(%m, %mh) : (memref<256x512xbf16, "sbuf">, memref<256x512xbf16, "hbm">) -> ()
+  "nisa.matmul"(%d, %s, %m) : (memref<128x512xf32, "psum">, memref<256x128xbf16, "sbuf">, memref<256x512xbf16, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// indirect_copy keeps its groups of 16 partitions: 256 partitions are two blocks of eight
+// whole GpSimd cores.
+// CHECK-LABEL: func.func @core_groups
+// CHECK-COUNT-2: "nisa.indirect_copy"({{.*}} : (memref<128x16xf32, "sbuf">, memref<128x16xf32, "sbuf">, memref<128x16xui16, "sbuf">) -> ()
+func.func @core_groups(%src: memref<256x16xf32, "hbm">, %ih: memref<256x16xui16, "hbm">, %out: memref<256x16xf32, "hbm">) {
+  %s = "nisa.alloc"() : () -> memref<256x16xf32, "sbuf">
+  %i = "nisa.alloc"() : () -> memref<256x16xui16, "sbuf">
+  %d = "nisa.alloc"() : () -> memref<256x16xf32, "sbuf">
+  "nisa.dma_copy"(%s, %src) : (memref<256x16xf32, "sbuf">, memref<256x16xf32, "hbm">) -> ()
+  "nisa.dma_copy"(%i, %ih) : (memref<256x16xui16, "sbuf">, memref<256x16xui16, "hbm">) -> ()
+  "nisa.indirect_copy"(%d, %s, %i) {engine = "gpsimd"} : (memref<256x16xf32, "sbuf">, memref<256x16xf32, "sbuf">, memref<256x16xui16, "sbuf">) -> ()
+  "nisa.dma_copy"(%out, %d) : (memref<256x16xf32, "hbm">, memref<256x16xf32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// Physical tiles are left alone.
+// CHECK-LABEL: func.func @physical
+// CHECK-NEXT: "nisa.tensor_copy"(%arg0, %arg1) {engine = "vector"}
+// CHECK-NEXT: return
+func.func @physical(%d: memref<128x64xf32, "sbuf">, %s: memref<128x64xf32, "sbuf">) {
+  "nisa.tensor_copy"(%d, %s) {engine = "vector"} : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// 1000 partitions are seven full blocks and one of 104: more than max-unrolled-blocks (4), so
+// the full blocks run in a loop, each operand a dynamic access pattern (the physical tile at
+// %c * 64, the HBM rows at %c * 128 * 64), and the partial block follows as a static copy.
+// CHECK-LABEL: func.func @loop
+// CHECK: %[[T:.*]] = "nisa.alloc"() : () -> memref<128x8x64xf32, "sbuf">
+// CHECK: %[[N:.*]] = arith.constant 7 : index
+// CHECK: scf.for %[[C:.*]] = %{{.*}} to %[[N]] step %{{.*}} {
+// CHECK: %[[R:.*]] = arith.constant 64 : index
+// CHECK: %[[O:.*]] = arith.muli %[[C]], %[[R]] : index
+// CHECK: %[[B:.*]] = "nisa.dynamic_ap"(%[[T]], %[[O]]) {{.*}}pattern = array<i64: 512, 128, 1, 64>} : (memref<128x8x64xf32, "sbuf">, index) -> memref<128x64xf32, "sbuf">
+// CHECK: %[[HR:.*]] = arith.constant 8192 : index
+// CHECK: %[[HO:.*]] = arith.muli %[[C]], %[[HR]] : index
+// CHECK: %[[H:.*]] = "nisa.dynamic_ap"(%arg0, %[[HO]]) {{.*}}pattern = array<i64: 64, 128, 1, 64>} : (memref<1000x64xf32, "hbm">, index) -> memref<128x64xf32, "hbm">
+// CHECK: "nisa.dma_copy"(%[[B]], %[[H]])
+// CHECK: } {sundial.range = "affine"}
+// CHECK: "nisa.ap"(%[[T]]) {offset = 448 : i64, {{.*}}pattern = array<i64: 512, 104, 1, 64>}
+// CHECK: "nisa.slice"(%arg0) {start = array<i64: 896, 0>}
+// CHECK: "nisa.dma_copy"({{.*}} : (memref<104x64xf32, "sbuf">, memref<104x64xf32, "hbm">) -> ()
+// CHECK: scf.for
+// CHECK: "nisa.activation"({{.*}} : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
+// CHECK: "nisa.activation"({{.*}} : (memref<104x64xf32, "sbuf">, memref<104x64xf32, "sbuf">) -> ()
+func.func @loop(%in: memref<1000x64xf32, "hbm">) {
+  %t = "nisa.alloc"() : () -> memref<1000x64xf32, "sbuf">
+  "nisa.dma_copy"(%t, %in) {dge_mode = "none"} : (memref<1000x64xf32, "sbuf">, memref<1000x64xf32, "hbm">) -> ()
+  "nisa.activation"(%t, %t) {op = "exp", operandSegmentSizes = array<i32: 1, 1, 0, 0, 0>} : (memref<1000x64xf32, "sbuf">, memref<1000x64xf32, "sbuf">) -> ()
+  return
+}
