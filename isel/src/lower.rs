@@ -66,6 +66,10 @@ pub static LOWERINGS: &[Lowering] = &[
         lower: dma_copy,
     },
     Lowering {
+        bir: "dma_indirect",
+        lower: dma_indirect,
+    },
+    Lowering {
         bir: "tensor_tensor",
         lower: tensor_tensor,
     },
@@ -353,6 +357,209 @@ fn dma_copy(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
         reads: vec![region(&src)?],
         writes: vec![region(&dst)?],
     })
+}
+
+/// The on-chip side of a DMA_INDIRECT1D transfer: one channel per partition from partition
+/// 0, each channel's elements contiguous. ASSUMPTION (no source states how a 2-D tile maps
+/// onto the 1-D pattern): the channel's address is `start + channel * step * elem_size`, as
+/// an index scales the table side (bundle-layouts §5: eff = start + index * step_elem *
+/// elem_size), so `step` is the partition stride in elements and `num` the elements of one
+/// partition.
+fn indirect_on_chip(
+    s: &StaticAp,
+    name: &str,
+    arch: &ArchModel,
+) -> Result<sundial_codegen::model::DmaPattern1d, String> {
+    use sundial_codegen::formats::pe_dma::DMA_INDIRECT_IDX_CHANNELS;
+    if s.partition != 0 || s.num_partitions != DMA_INDIRECT_IDX_CHANNELS as i64 {
+        return Err(format!(
+            "attribute '{name}': partitions {}..{}: a DMA_INDIRECT1D transfer has {DMA_INDIRECT_IDX_CHANNELS} index channels (idx_num_active_channels), one per partition from partition 0",
+            s.partition,
+            s.partition + s.num_partitions
+        ));
+    }
+    let offset = match s.start {
+        BStart::Offset(o) => o,
+        BStart::Register(_) => {
+            return Err(format!(
+                "attribute '{name}': a register-sourced start (DMA_INDIRECT1D takes immediate data addresses here)"
+            ));
+        }
+    };
+    let num = contiguous(&s.dims, name)?;
+    let elem = s.dtype.byte_size() as i64;
+    let stride = match s.space {
+        Space::Sbuf => arch.sbuf_partition_stride,
+        _ => arch.psum_partition_stride,
+    } as i64;
+    let addr = address::on_chip(s.space, 0, offset as u32, arch)
+        .ok_or_else(|| format!("attribute '{name}': no DMA address"))?;
+    Ok(sundial_codegen::model::DmaPattern1d {
+        addr,
+        step: i32::try_from(stride / elem)
+            .map_err(|_| format!("attribute '{name}': the partition step does not fit 32 bits"))?,
+        num,
+        elem_size: elem as u16,
+    })
+}
+
+/// The element count of contiguous dims (a single step-1 run after canonicalisation).
+fn contiguous(dims: &[(i64, i64)], name: &str) -> Result<u16, String> {
+    use sundial_codegen::formats::pe_dma::DMA_INDIRECT_MAX_NUM;
+    let merged = crate::phys::canonical_dims(dims, i64::MAX)
+        .map_err(|m| format!("attribute '{name}': {m}"))?;
+    match merged.as_slice() {
+        [(1, n)] if *n <= DMA_INDIRECT_MAX_NUM as i64 => Ok(*n as u16),
+        [(1, n)] => Err(format!(
+            "attribute '{name}': {n} elements per index; DMA_INDIRECT1D moves at most {DMA_INDIRECT_MAX_NUM} (num_elem)"
+        )),
+        _ => Err(format!(
+            "attribute '{name}': the elements of one index are not contiguous ({merged:?}): DMA_INDIRECT1D's pattern is one-dimensional"
+        )),
+    }
+}
+
+/// The table side of a DMA_INDIRECT1D transfer: the HBM data pattern, whose first dimension is
+/// the indirect one (its step scales an index: `step_elem`), the rest one index's contiguous
+/// elements (`num_elem`).
+fn indirect_table(
+    data: &StaticAp,
+    name: &str,
+) -> Result<sundial_codegen::model::DmaPattern1d, String> {
+    let Some((&(step, _), rest)) = data.dims.split_first() else {
+        return Err(format!("attribute '{name}': the table pattern has no indirect dimension"));
+    };
+    let offset = match data.start {
+        BStart::Offset(o) => o as u64,
+        BStart::Register(_) => {
+            return Err(format!("attribute '{name}': a register-sourced table start"));
+        }
+    };
+    let tensor = data
+        .tensor
+        .ok_or_else(|| format!("attribute '{name}': an HBM table without 'tensor'"))?;
+    Ok(sundial_codegen::model::DmaPattern1d {
+        addr: address::hbm(tensor, offset).map_err(|m| format!("attribute '{name}': {m}"))?,
+        step: i32::try_from(step)
+            .map_err(|_| format!("attribute '{name}': step {step} is not 32-bit"))?,
+        num: contiguous(rest, name)?,
+        elem_size: data.dtype.byte_size() as u16,
+    })
+}
+
+/// The index vector's start: in SBUF from partition 0, one 32-bit index per channel.
+fn index_start(index: &StaticAp, name: &str) -> Result<Start, String> {
+    use sundial_codegen::formats::pe_dma::DMA_INDIRECT_IDX_CHANNELS;
+    if !matches!(index.dtype, BirDtype::Uint32 | BirDtype::Int32) {
+        return Err(format!(
+            "attribute '{name}': {} indices: the DMA engine reads 32-bit indices (bundle-layouts §5: the DGE index dtype is UINT32)",
+            index.dtype.name()
+        ));
+    }
+    if index.num_partitions != DMA_INDIRECT_IDX_CHANNELS as i64 || index.partition != 0 {
+        return Err(format!(
+            "attribute '{name}': the index vector spans partitions {}..{}: DMA_INDIRECT1D reads {DMA_INDIRECT_IDX_CHANNELS} index channels from SBUF partition 0",
+            index.partition,
+            index.partition + index.num_partitions
+        ));
+    }
+    Ok(model_ap(index, name)?.start)
+}
+
+/// `bir.dma_indirect` 0xbb: a gather (`src` indirect: direction load, the index at
+/// `src_idx_start_addr`) or a scatter (`dst` indirect: save, `dst_idx_start_addr`); the other
+/// index word is the inert SBUF address 0. No bound-check register (none is loadable): indices
+/// are not range-checked by the hardware.
+fn dma_indirect(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
+    use sundial_codegen::model::{DmaIndirect, DmaIndirectDirection};
+    let inert = Start::Imm(MemLoc {
+        space: CSpace::Sbuf,
+        partition: 0,
+        offset: 0,
+    });
+    let compute_op = match c.view.str_attr("compute_op").as_deref() {
+        None | Some("bypass") => DgeComputeOp::None,
+        Some("add") => DgeComputeOp::Add,
+        Some("mult") => DgeComputeOp::Multiply,
+        Some("max") => DgeComputeOp::Max,
+        Some("min") => DgeComputeOp::Min,
+        Some(other) => return Err(format!("attribute 'compute_op': '{other}' has no DGE_COMPUTE_OP code")),
+    };
+    if c.view.str_attr("oob_mode").as_deref() == Some("skip") {
+        return Err("attribute 'oob_mode': skipping out-of-bounds indices needs a loaded bound-check register".into());
+    }
+    let (direction, src, dst, src_idx, dst_idx, in_dtype, out_dtype, reads, writes) =
+        match (c.phys("src")?, c.phys("dst")?) {
+            (PhysAp::Indirect { index, data, .. }, PhysAp::Static(d)) => (
+                DmaIndirectDirection::Load,
+                indirect_table(&data, "src")?,
+                indirect_on_chip(&d, "dst", c.arch)?,
+                index_start(&index, "src")?,
+                inert,
+                data.dtype,
+                d.dtype,
+                // The whole table may be read: the indices are known only at run time.
+                vec![region(&index)?, table_region(&data)?],
+                vec![region(&d)?],
+            ),
+            (PhysAp::Static(s), PhysAp::Indirect { index, data, .. }) => (
+                DmaIndirectDirection::Save,
+                indirect_on_chip(&s, "src", c.arch)?,
+                indirect_table(&data, "dst")?,
+                inert,
+                index_start(&index, "dst")?,
+                s.dtype,
+                data.dtype,
+                vec![region(&index)?, region(&s)?],
+                vec![table_region(&data)?],
+            ),
+            _ => {
+                return Err("exactly one of 'src' and 'dst' is a tensor-indirect HBM table (the load or save direction)".into());
+            }
+        };
+    if src.num != dst.num {
+        return Err(format!(
+            "attributes 'src' and 'dst': {} elements per index on one side, {} on the other",
+            src.num, dst.num
+        ));
+    }
+    if in_dtype.byte_size() != out_dtype.byte_size() {
+        return Err(format!(
+            "converts {} to {}: no source pins a converting DMA_INDIRECT1D",
+            in_dtype.name(),
+            out_dtype.name()
+        ));
+    }
+    Ok(Built {
+        op: Op::DmaIndirect(DmaIndirect {
+            direction,
+            // oob_mode error (skip is refused above).
+            idx_bound_is_err: true,
+            non_unique_dst_idx: direction == DmaIndirectDirection::Save
+                && !c.view.bool_attr("unique_indices"),
+            src,
+            dst,
+            src_idx,
+            dst_idx,
+            in_dtype,
+            out_dtype,
+            src_idx_bound_reg: BoundCheckReg::OFF,
+            dst_idx_bound_reg: BoundCheckReg::OFF,
+            compute_op,
+            completion: DmaCompletion::default(),
+        }),
+        reads,
+        writes,
+    })
+}
+
+/// Every byte of the HBM tensor an indirect pattern's table is (any index may be read or
+/// written): from its start to the end of its address window.
+fn table_region(data: &StaticAp) -> Result<Region, String> {
+    let tensor = data
+        .tensor
+        .ok_or("an HBM table without 'tensor': a DMA needs the tensor it addresses")?;
+    Ok(Region::hbm(tensor as u32, 0..address::HBM_WINDOW))
 }
 
 fn tensor_tensor(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {

@@ -57,14 +57,40 @@ module attributes {sundial.target = "cayman"} {
     // expected-error@+1 {{'nisa.tensor_scalar_cache_reduce' op the 0x9b read-out of the reduction needs a 'reduce_res' destination}}
     "nisa.tensor_scalar_cache_reduce"(%x, %x) {op0 = "mult", imm0 = 2.0 : f32, reduce_op = "add", operandSegmentSizes = array<i32: 1, 1, 0, 0>}
         : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
-    // expected-error@+1 {{'nisa.matmul' op attribute 'accumulate': which psum_accumulate_flags an accumulating matmul takes (a middle 0 or the END 2 of its accumulation group) depends on whether it ends the group, which the op does not say}}
-    "nisa.matmul"(%p, %w, %m) {accumulate = true} : (memref<128x64xf32, "psum">, memref<128x128xbf16, "sbuf">, memref<128x64xbf16, "sbuf">) -> ()
     // expected-error@+1 {{'nisa.matmul' op operand 'stationary' is f32: the PE_FP32MODE split of an fp32 operand (low, high or both halves) is not derived here}}
     "nisa.matmul"(%q, %wf, %wf) : (memref<128x128xf32, "psum">, memref<128x128xf32, "sbuf">, memref<128x128xf32, "sbuf">) -> ()
     // expected-error@+1 {{'nisa.stream_transpose' op a destination of 32 partitions selects {0x6b, 0x69}, whose 0x69 half needs a 32-lane map that no source gives for a plain transpose}}
     "nisa.stream_transpose"(%wide, %wide) : (memref<32x32xf32, "sbuf">, memref<32x32xf32, "sbuf">) -> ()
     // expected-error@+1 {{'nisa.copy_predicated' op attribute 'reverse_pred': the S3S3D3_TT bundle of COPY_PREDICATED has no field for an inverted predicate}}
     "nisa.copy_predicated"(%x, %x, %mask) {reverse_pred = true} : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">, memref<128x64xui8, "sbuf">) -> ()
+    return
+  }
+}
+
+// -----
+
+// dma_copy_indirect: a DMA-indirect transfer addresses an HBM table on its outermost
+// dimension, and a skipping oob_mode needs a bound-check register nothing can load.
+module attributes {sundial.target = "cayman"} {
+  func.func @indirect(%table: memref<1024x64xf32, "hbm">, %idx: memref<128x1xi32, "hbm">) {
+    %i = "nisa.alloc"() : () -> memref<128x1xi32, "sbuf">
+    %rows = "nisa.alloc"() : () -> memref<128x64xf32, "sbuf">
+    %local = "nisa.alloc"() : () -> memref<128x64xf32, "sbuf">
+    "nisa.dma_copy"(%i, %idx) : (memref<128x1xi32, "sbuf">, memref<128x1xi32, "hbm">) -> ()
+    "nisa.memset"(%local) {value = 0.0 : f32, engine = "vector"} : (memref<128x64xf32, "sbuf">) -> ()
+    %g = "nisa.ap"(%table, %i) {pattern = array<i64: 64, 128, 1, 64>, operandSegmentSizes = array<i32: 1, 1, 0>}
+        : (memref<1024x64xf32, "hbm">, memref<128x1xi32, "sbuf">) -> memref<128x64xf32, "hbm">
+    // expected-error@+1 {{'nisa.dma_copy_indirect' op attribute 'oob_mode': skipping out-of-bounds indices needs a bound-check register holding the table's extent (BOUND_CHECK_REG), and no pinned instruction loads a register (REG_LOAD 0x4a has no field table)}}
+    "nisa.dma_copy_indirect"(%rows, %g) {oob_mode = "skip"} : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "hbm">) -> ()
+    %l = "nisa.ap"(%local, %i) {pattern = array<i64: 64, 128, 1, 64>, operandSegmentSizes = array<i32: 1, 1, 0>}
+        : (memref<128x64xf32, "sbuf">, memref<128x1xi32, "sbuf">) -> memref<128x64xf32, "sbuf">
+    // expected-error@+1 {{'nisa.dma_copy_indirect' op operand 'src': the indexed tensor is in sbuf: a DMA-indirect transfer addresses an HBM table}}
+    "nisa.dma_copy_indirect"(%rows, %l) : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
+    %cols = "nisa.alloc"() : () -> memref<64x128xf32, "sbuf">
+    %c = "nisa.ap"(%table, %i) {pattern = array<i64: 1, 64, 64, 128>, indirect_dim = 1, operandSegmentSizes = array<i32: 1, 1, 0>}
+        : (memref<1024x64xf32, "hbm">, memref<128x1xi32, "sbuf">) -> memref<64x128xf32, "hbm">
+    // expected-error@+1 {{'nisa.dma_copy_indirect' op operand 'src': indirect_dim 1: an immediate-start DMA_INDIRECT1D indexes the outermost dimension only (bundle-layouts §5: the indirect dim of an immediate start is X)}}
+    "nisa.dma_copy_indirect"(%cols, %c) : (memref<64x128xf32, "sbuf">, memref<64x128xf32, "hbm">) -> ()
     return
   }
 }

@@ -12,6 +12,10 @@
 // RUN: not sundial-translate %S/Inputs/unpinned.mlir --disassemble 2>&1 | FileCheck %s --check-prefix=UNPINNED
 // An encoding failure, at the op it came from.
 // RUN: not sundial-translate %S/Inputs/four-dims.mlir -o %t/d 2>&1 | FileCheck %s --check-prefix=ENCODE
+// A DMA-indirect transfer the DMA_INDIRECT1D bundle cannot hold: fewer than its 128 index
+// channels, 16-bit indices.
+// RUN: not sundial-translate %S/Inputs/indirect-channels.mlir -o %t/h 2>&1 | FileCheck %s --check-prefix=CHANNELS
+// RUN: not sundial-translate %S/Inputs/indirect-index-dtype.mlir -o %t/i 2>&1 | FileCheck %s --check-prefix=INDEXDTYPE
 // A middle-end pipeline that does not parse.
 // RUN: not sundial-translate %S/../../examples/add_kernel.mlir --pass-pipeline='builtin.module(nope)' -o %t/e 2>&1 | FileCheck %s --check-prefix=PIPELINE
 // Command-line errors.
@@ -24,6 +28,8 @@
 // Nothing was written by any of them.
 // RUN: ls %t | FileCheck %s --check-prefix=EMPTY --allow-empty
 
+// CHANNELS: indirect-channels.mlir:9:5: error: 'bir.dma_indirect' op attribute 'dst': partitions 0..64: a DMA_INDIRECT1D transfer has 128 index channels (idx_num_active_channels), one per partition from partition 0
+// INDEXDTYPE: indirect-index-dtype.mlir:9:5: error: 'bir.dma_indirect' op attribute 'src': uint16 indices: the DMA engine reads 32-bit indices (bundle-layouts §5: the DGE index dtype is UINT32)
 // STATUS1: exit status 1
 // STATUS2: exit status 2
 // NOTARGET: error: no target: give one (--target sunda|cayman|mariana) or set sundial.target on the module

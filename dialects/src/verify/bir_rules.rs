@@ -301,8 +301,14 @@ pub fn decode(dict: Attribute<'_>) -> Result<PhysAp, String> {
             if index_arg < 0 {
                 return Err("'index_arg' must be non-negative".into());
             }
-            if index.space == Space::Hbm || data.space == Space::Hbm {
-                return Err("tensor-indirect index and data patterns live in SBUF or PSUM".into());
+            // The index vector is on chip for every instruction; the data may be an HBM
+            // table (a DMA-indirect gather or scatter), which the op rules allow only on
+            // bir.dma_indirect.
+            if index.space == Space::Hbm {
+                return Err("a tensor-indirect index pattern lives in SBUF or PSUM".into());
+            }
+            if data.space == Space::Hbm && data.tensor.is_none() {
+                return Err("an HBM data pattern of an indirect access needs 'tensor' (the table the indices address)".into());
             }
             Ok(PhysAp::Indirect {
                 index,
@@ -416,6 +422,12 @@ pub fn check(v: &mut OpView<'_, '_, '_>, spec: &BirOpSpec, target: Option<Target
             Ok(ap) => {
                 if !indirect && matches!(ap, PhysAp::Indirect { .. }) {
                     v.error(format!("attribute '{}': must be a static access pattern (this operand cannot be tensor-indirect) (rule: static operand)", attr.name));
+                }
+                if let PhysAp::Indirect { data, .. } = &ap
+                    && data.space == Space::Hbm
+                    && spec.spec.name != "dma_indirect"
+                {
+                    v.error(format!("attribute '{}': indirect data in HBM is read only by a DMA-indirect transfer (bir.dma_indirect); compute engines address SBUF/PSUM (rule: indirect data space)", attr.name));
                 }
                 aps.push((attr.name, ap));
             }
