@@ -5,7 +5,7 @@
 // RUN: python3 %S/../tools/Inputs/status.py sundial-translate %S/Inputs/no-target.mlir -o %t/a | FileCheck %s --check-prefix=STATUS1
 // RUN: not sundial-translate %S/Inputs/no-target.mlir -o %t/a 2>&1 | FileCheck %s --check-prefix=NOTARGET
 // RUN: sundial-translate %S/Inputs/no-target.mlir --target=mariana --disassemble | FileCheck %s --check-prefix=GIVEN
-// RUN: not sundial-translate %S/../../examples/add_kernel.mlir -target=sunda -o %t/b 2>&1 | FileCheck %s --check-prefix=DISAGREE
+// RUN: not sundial-translate %S/../../examples/kernels/elementwise.mlir -target=sunda -o %t/b 2>&1 | FileCheck %s --check-prefix=DISAGREE
 // One kernel per module.
 // RUN: not sundial-translate %S/Inputs/two-kernels.mlir -o %t/c 2>&1 | FileCheck %s --check-prefix=TWO
 // An op that cannot be selected, at its location, naming the missing fact.
@@ -17,13 +17,13 @@
 // RUN: not sundial-translate %S/Inputs/indirect-channels.mlir -o %t/h 2>&1 | FileCheck %s --check-prefix=CHANNELS
 // RUN: not sundial-translate %S/Inputs/indirect-index-dtype.mlir -o %t/i 2>&1 | FileCheck %s --check-prefix=INDEXDTYPE
 // A middle-end pipeline that does not parse.
-// RUN: not sundial-translate %S/../../examples/add_kernel.mlir --pass-pipeline='builtin.module(nope)' -o %t/e 2>&1 | FileCheck %s --check-prefix=PIPELINE
+// RUN: not sundial-translate %S/../../examples/kernels/elementwise.mlir --pass-pipeline='builtin.module(nope)' -o %t/e 2>&1 | FileCheck %s --check-prefix=PIPELINE
 // Command-line errors.
-// RUN: python3 %S/../tools/Inputs/status.py sundial-translate %S/../../examples/add_kernel.mlir | FileCheck %s --check-prefix=STATUS2
-// RUN: not sundial-translate %S/../../examples/add_kernel.mlir 2>&1 | FileCheck %s --check-prefix=NOOUT
-// RUN: python3 %S/../tools/Inputs/status.py sundial-translate %S/../../examples/add_kernel.mlir --disassemble --emit=bir | FileCheck %s --check-prefix=STATUS2
-// RUN: not sundial-translate %S/../../examples/add_kernel.mlir --disassemble --emit=bir 2>&1 | FileCheck %s --check-prefix=EXCLUSIVE
-// RUN: python3 %S/../tools/Inputs/status.py sundial-translate %S/../../examples/add_kernel.mlir --target=tonga -o %t/f | FileCheck %s --check-prefix=STATUS2
+// RUN: python3 %S/../tools/Inputs/status.py sundial-translate %S/../../examples/kernels/elementwise.mlir | FileCheck %s --check-prefix=STATUS2
+// RUN: not sundial-translate %S/../../examples/kernels/elementwise.mlir 2>&1 | FileCheck %s --check-prefix=NOOUT
+// RUN: python3 %S/../tools/Inputs/status.py sundial-translate %S/../../examples/kernels/elementwise.mlir --disassemble --emit=bir | FileCheck %s --check-prefix=STATUS2
+// RUN: not sundial-translate %S/../../examples/kernels/elementwise.mlir --disassemble --emit=bir 2>&1 | FileCheck %s --check-prefix=EXCLUSIVE
+// RUN: python3 %S/../tools/Inputs/status.py sundial-translate %S/../../examples/kernels/elementwise.mlir --target=tonga -o %t/f | FileCheck %s --check-prefix=STATUS2
 // RUN: python3 %S/../tools/Inputs/status.py sundial-translate %t/missing.mlir -o %t/g | FileCheck %s --check-prefix=STATUS1
 // Nothing was written by any of them.
 // RUN: ls %t | FileCheck %s --check-prefix=EMPTY --allow-empty
