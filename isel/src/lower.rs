@@ -427,12 +427,16 @@ fn indirect_table(
     name: &str,
 ) -> Result<sundial_codegen::model::DmaPattern1d, String> {
     let Some((&(step, _), rest)) = data.dims.split_first() else {
-        return Err(format!("attribute '{name}': the table pattern has no indirect dimension"));
+        return Err(format!(
+            "attribute '{name}': the table pattern has no indirect dimension"
+        ));
     };
     let offset = match data.start {
         BStart::Offset(o) => o as u64,
         BStart::Register(_) => {
-            return Err(format!("attribute '{name}': a register-sourced table start"));
+            return Err(format!(
+                "attribute '{name}': a register-sourced table start"
+            ));
         }
     };
     let tensor = data
@@ -483,40 +487,46 @@ fn dma_indirect(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
         Some("mult") => DgeComputeOp::Multiply,
         Some("max") => DgeComputeOp::Max,
         Some("min") => DgeComputeOp::Min,
-        Some(other) => return Err(format!("attribute 'compute_op': '{other}' has no DGE_COMPUTE_OP code")),
+        Some(other) => {
+            return Err(format!(
+                "attribute 'compute_op': '{other}' has no DGE_COMPUTE_OP code"
+            ));
+        }
     };
     if c.view.str_attr("oob_mode").as_deref() == Some("skip") {
         return Err("attribute 'oob_mode': skipping out-of-bounds indices needs a loaded bound-check register".into());
     }
-    let (direction, src, dst, src_idx, dst_idx, in_dtype, out_dtype, reads, writes) =
-        match (c.phys("src")?, c.phys("dst")?) {
-            (PhysAp::Indirect { index, data, .. }, PhysAp::Static(d)) => (
-                DmaIndirectDirection::Load,
-                indirect_table(&data, "src")?,
-                indirect_on_chip(&d, "dst", c.arch)?,
-                index_start(&index, "src")?,
-                inert,
-                data.dtype,
-                d.dtype,
-                // The whole table may be read: the indices are known only at run time.
-                vec![region(&index)?, table_region(&data)?],
-                vec![region(&d)?],
-            ),
-            (PhysAp::Static(s), PhysAp::Indirect { index, data, .. }) => (
-                DmaIndirectDirection::Save,
-                indirect_on_chip(&s, "src", c.arch)?,
-                indirect_table(&data, "dst")?,
-                inert,
-                index_start(&index, "dst")?,
-                s.dtype,
-                data.dtype,
-                vec![region(&index)?, region(&s)?],
-                vec![table_region(&data)?],
-            ),
-            _ => {
-                return Err("exactly one of 'src' and 'dst' is a tensor-indirect HBM table (the load or save direction)".into());
-            }
-        };
+    let (direction, src, dst, src_idx, dst_idx, in_dtype, out_dtype, reads, writes) = match (
+        c.phys("src")?,
+        c.phys("dst")?,
+    ) {
+        (PhysAp::Indirect { index, data, .. }, PhysAp::Static(d)) => (
+            DmaIndirectDirection::Load,
+            indirect_table(&data, "src")?,
+            indirect_on_chip(&d, "dst", c.arch)?,
+            index_start(&index, "src")?,
+            inert,
+            data.dtype,
+            d.dtype,
+            // The whole table may be read: the indices are known only at run time.
+            vec![region(&index)?, table_region(&data)?],
+            vec![region(&d)?],
+        ),
+        (PhysAp::Static(s), PhysAp::Indirect { index, data, .. }) => (
+            DmaIndirectDirection::Save,
+            indirect_on_chip(&s, "src", c.arch)?,
+            indirect_table(&data, "dst")?,
+            inert,
+            index_start(&index, "dst")?,
+            s.dtype,
+            data.dtype,
+            vec![region(&index)?, region(&s)?],
+            vec![table_region(&data)?],
+        ),
+        _ => {
+            return Err("exactly one of 'src' and 'dst' is a tensor-indirect HBM table (the load or save direction)".into());
+        }
+    };
     if src.num != dst.num {
         return Err(format!(
             "attributes 'src' and 'dst': {} elements per index on one side, {} on the other",

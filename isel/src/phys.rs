@@ -277,7 +277,9 @@ impl IndirectPhys {
 pub fn resolve_indirect(value: Value<'_, '_>) -> Result<IndirectPhys, String> {
     let tile = Tile::from_type(value.r#type())?;
     let Some(view) = defining_op(value).and_then(|op| View::nisa(op, "ap")) else {
-        return Err("the operand is not an indirect access pattern (an nisa.ap with vector_offset)".into());
+        return Err(
+            "the operand is not an indirect access pattern (an nisa.ap with vector_offset)".into(),
+        );
     };
     if view.value("scalar_offset").is_some() {
         return Err("a scalar_offset (register) indirection is a dynamic start, not an index vector: DMA_INDIRECT1D reads one index per channel".into());

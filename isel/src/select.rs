@@ -23,7 +23,6 @@
 //! region holding NISA ops is refused.
 
 use crate::ir::{op_name, resolve_target};
-use std::collections::HashMap;
 use crate::phys::{Phys, resolve, resolve_raw};
 use melior::{
     ContextRef,
@@ -35,6 +34,7 @@ use melior::{
     },
     pass::{ExternalPass, Pass, RunExternalPass, create_external},
 };
+use std::collections::HashMap;
 use sundial_codegen::{
     dtype::BirDtype,
     enums::BirAluOp,
@@ -553,7 +553,11 @@ fn copy_str<'c, 'a>(
 // ---------------------------------------------------------------- rules
 
 /// `nisa.dma_copy` -> `bir.dma_copy`: DMA_DIRECT2D between two static patterns.
-fn dma_copy<'c>(v: &View<'c, '_>, sel: &Selection, _facts: &Facts) -> Result<Operation<'c>, String> {
+fn dma_copy<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    _facts: &Facts,
+) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     let dst = pattern(v, "dst")?;
     let src = pattern(v, "src")?;
@@ -577,20 +581,18 @@ fn dma_copy<'c>(v: &View<'c, '_>, sel: &Selection, _facts: &Facts) -> Result<Ope
 /// through an index tile of one index per partition. The tensor-indirect side keeps the HBM
 /// table as its data pattern ([`crate::phys::IndirectPhys`]); the lowering maps it onto
 /// DMA_INDIRECT1D.
-fn dma_copy_indirect<'c>(v: &View<'c, '_>, sel: &Selection, _facts: &Facts) -> Result<Operation<'c>, String> {
+fn dma_copy_indirect<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    _facts: &Facts,
+) -> Result<Operation<'c>, String> {
     use crate::phys::resolve_indirect;
     let ctx = v.op().context();
     let dst_value = v.value("dst").ok_or("operand 'dst' is missing")?;
     let src_value = v.value("src").ok_or("operand 'src' is missing")?;
     let (dst, src) = match (resolve_indirect(src_value), resolve_indirect(dst_value)) {
-        (Ok(src), Err(_)) => (
-            operand(dst_value, "dst")?.to_attr(ctx),
-            src.to_attr(ctx),
-        ),
-        (Err(_), Ok(dst)) => (
-            dst.to_attr(ctx),
-            operand(src_value, "src")?.to_attr(ctx),
-        ),
+        (Ok(src), Err(_)) => (operand(dst_value, "dst")?.to_attr(ctx), src.to_attr(ctx)),
+        (Err(_), Ok(dst)) => (dst.to_attr(ctx), operand(src_value, "src")?.to_attr(ctx)),
         (Ok(_), Ok(_)) => {
             return Err("both sides are indirect: the index-to-index form (SRC_DST_INDIRECTION) has no pinned direction code (the seed's validator accepts load 1 and save 2 only)".into());
         }
@@ -611,7 +613,11 @@ fn dma_copy_indirect<'c>(v: &View<'c, '_>, sel: &Selection, _facts: &Facts) -> R
 }
 
 /// The elementwise binary ops -> `bir.tensor_tensor`.
-fn tensor_tensor<'c>(v: &View<'c, '_>, sel: &Selection, _facts: &Facts) -> Result<Operation<'c>, String> {
+fn tensor_tensor<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    _facts: &Facts,
+) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     let mut b = start(v, sel)?;
     b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
@@ -642,7 +648,11 @@ fn scalar_operand<'c, 'a>(
 }
 
 /// `nisa.tensor_scalar_{arith,bitvec}` -> `bir.tensor_scalar` (the plain form).
-fn tensor_scalar<'c>(v: &View<'c, '_>, sel: &Selection, _facts: &Facts) -> Result<Operation<'c>, String> {
+fn tensor_scalar<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    _facts: &Facts,
+) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     let mut b = start(v, sel)?;
     b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
@@ -681,7 +691,11 @@ fn memset<'c>(v: &View<'c, '_>, sel: &Selection, _facts: &Facts) -> Result<Opera
 
 /// `nisa.tensor_reduce_*` -> `bir.tensor_reduce`: the reduced (trailing) free axes keep their
 /// boundary in the source pattern and become `num_reduce_dims`.
-fn tensor_reduce<'c>(v: &View<'c, '_>, sel: &Selection, _facts: &Facts) -> Result<Operation<'c>, String> {
+fn tensor_reduce<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    _facts: &Facts,
+) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     let data = v.value("data").ok_or("operand 'data' is missing")?;
     let rank = v.tile("data").map(|t| t.shape.len()).unwrap_or(0);
@@ -792,7 +806,11 @@ fn tensor_scalar_cache_cumulative<'c>(
 }
 
 /// `nisa.activation_read_accumulator` -> `bir.read_accumulator` 0x24.
-fn read_accumulator<'c>(v: &View<'c, '_>, sel: &Selection, _facts: &Facts) -> Result<Operation<'c>, String> {
+fn read_accumulator<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    _facts: &Facts,
+) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     if v.bool_attr("negate") {
         return Err("attribute 'negate': the D1_RD read-out is encoded with negated = 0 (codegen writes no other value)".into());
@@ -803,7 +821,11 @@ fn read_accumulator<'c>(v: &View<'c, '_>, sel: &Selection, _facts: &Facts) -> Re
 }
 
 /// `nisa.copy_predicated` -> `bir.copy_predicated` (0x72, or 0x99 when the dtype changes).
-fn copy_predicated<'c>(v: &View<'c, '_>, sel: &Selection, _facts: &Facts) -> Result<Operation<'c>, String> {
+fn copy_predicated<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    _facts: &Facts,
+) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     if v.bool_attr("reverse_pred") {
         return Err("attribute 'reverse_pred': the S3S3D3_TT bundle of COPY_PREDICATED has no field for an inverted predicate".into());
@@ -816,7 +838,11 @@ fn copy_predicated<'c>(v: &View<'c, '_>, sel: &Selection, _facts: &Facts) -> Res
 }
 
 /// `nisa.cross_lane_reduce_*` -> `bir.cross_lane_reduce` (0x7c / 0x7d).
-fn cross_lane_reduce<'c>(v: &View<'c, '_>, sel: &Selection, _facts: &Facts) -> Result<Operation<'c>, String> {
+fn cross_lane_reduce<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    _facts: &Facts,
+) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     let mut b = start(v, sel)?;
     b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
@@ -826,7 +852,11 @@ fn cross_lane_reduce<'c>(v: &View<'c, '_>, sel: &Selection, _facts: &Facts) -> R
 }
 
 /// `nisa.stream_shuffle` -> `bir.stream_shuffle` {0x6a, 0x69} with its 32-lane mask.
-fn stream_shuffle<'c>(v: &View<'c, '_>, sel: &Selection, _facts: &Facts) -> Result<Operation<'c>, String> {
+fn stream_shuffle<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    _facts: &Facts,
+) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     let mut b = start(v, sel)?;
     b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
@@ -838,7 +868,11 @@ fn stream_shuffle<'c>(v: &View<'c, '_>, sel: &Selection, _facts: &Facts) -> Resu
 /// `nisa.stream_transpose` -> `bir.stream_transpose`: {0x6b} for a destination of fewer than
 /// 32 partitions. The wide form {0x6b, 0x69} needs the lane map of its 0x69 half, which the
 /// NISA op does not carry and no source gives for a plain transpose.
-fn stream_transpose<'c>(v: &View<'c, '_>, sel: &Selection, _facts: &Facts) -> Result<Operation<'c>, String> {
+fn stream_transpose<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    _facts: &Facts,
+) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     if sel.pattern.len() > 1 {
         return Err(format!(
@@ -963,7 +997,8 @@ impl Facts {
             }
             let key = op.to_raw().ptr as usize;
             let mut matmul = None;
-            if let Some(v) = View::of(*op).filter(|v| matches!(v.mnemonic(), "matmul" | "matmul_mx"))
+            if let Some(v) =
+                View::of(*op).filter(|v| matches!(v.mnemonic(), "matmul" | "matmul_mx"))
                 && let Some(dst_value) = v.value("dst")
                 && let Ok(dst) = resolve(dst_value)
             {
@@ -1023,7 +1058,11 @@ fn matmul_refusals(v: &View<'_, '_>) -> Result<(), String> {
 
 /// `nisa.quantize_mx` -> `bir.quantize_mx` 0xe3 (mariana): the bf16/fp16 source, the fp8 x4
 /// data and its E8M0 scales, all static.
-fn quantize_mx<'c>(v: &View<'c, '_>, sel: &Selection, _facts: &Facts) -> Result<Operation<'c>, String> {
+fn quantize_mx<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    _facts: &Facts,
+) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     let mut b = start(v, sel)?;
     b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
@@ -1034,7 +1073,11 @@ fn quantize_mx<'c>(v: &View<'c, '_>, sel: &Selection, _facts: &Facts) -> Result<
 
 /// `nisa.matmul_mx` -> `bir.matmult_mx` {0x09, 0x0a} (mariana): static MX operands with their
 /// scales, with the `accumulate_flags` of its accumulation group as for `matmul`.
-fn matmul_mx<'c>(v: &View<'c, '_>, sel: &Selection, facts: &Facts) -> Result<Operation<'c>, String> {
+fn matmul_mx<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    facts: &Facts,
+) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     matmul_refusals(v)?;
     let mut b = start(v, sel)?;

@@ -566,7 +566,13 @@ fn shipped_example_kernels_round_trip() {
     names.sort();
     assert_eq!(
         names,
-        ["elementwise", "moe_gather", "mx_matmul", "paged_attention", "rmsnorm"]
+        [
+            "elementwise",
+            "moe_gather",
+            "mx_matmul",
+            "paged_attention",
+            "rmsnorm"
+        ]
     );
     for name in &names {
         let source = std::fs::read_to_string(dir.join(format!("{name}.mlir"))).unwrap();
@@ -841,4 +847,33 @@ fn a_built_kernel_compiles_to_bundles() {
         "{listing}"
     );
     round_trip(&compiled);
+}
+
+/// The example front end (examples/frontend): its OpBuild-built kernel compiles on every
+/// target, its bundles round-trip, and the listing shows the row-max reduction and the
+/// per-partition subtraction.
+#[test]
+fn the_example_front_end_compiles_its_kernel() {
+    let session = Session::new().unwrap();
+    for target in Target::ALL {
+        let compiled = crate::frontend_kernel::compile(&session, target)
+            .unwrap_or_else(|d| panic!("{target}: {d}"));
+        assert_eq!(compiled.kernel, "row_max_subtract");
+        round_trip(&compiled);
+        let listing = compiled.listing().unwrap();
+        assert!(
+            listing.starts_with("# vector.bin: 2 bundles\ntensor_reduce_arith "),
+            "{listing}"
+        );
+        // The operand comes by pointer (imm0_src=ptr), the op is subtract.
+        let ts = listing
+            .lines()
+            .find(|l| l.starts_with("tensor_scalar_arith"))
+            .unwrap();
+        assert!(
+            ts.contains("op0=subtract") && ts.contains("imm0_src=ptr"),
+            "{ts}"
+        );
+        assert!(listing.contains("# dma.bin: 2 bundles"));
+    }
 }
