@@ -66,6 +66,10 @@ pub static LOWERINGS: &[Lowering] = &[
         lower: dma_copy,
     },
     Lowering {
+        bir: "range_select",
+        lower: range_select,
+    },
+    Lowering {
         bir: "dma_indirect",
         lower: dma_indirect,
     },
@@ -356,6 +360,58 @@ fn dma_copy(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
         op,
         reads: vec![region(&src)?],
         writes: vec![region(&dst)?],
+    })
+}
+
+/// A RangeSelect bound: the fp32 immediate `imm`, else the operand pattern `ap`'s start as a
+/// pointer (the ASSUMPTION of [`scalar`]: each partition reads its own value there).
+fn bound(
+    c: &Ctx<'_, '_, '_>,
+    imm: &str,
+    ap: &str,
+    reads: &mut Vec<Region>,
+) -> Result<sundial_codegen::model::ScalarOperand, String> {
+    use sundial_codegen::model::ScalarOperand;
+    if let Some(a) = c.view.attr(imm) {
+        let v = float_value(a)
+            .or_else(|| int_value(a).map(|i| i as f64))
+            .ok_or_else(|| format!("attribute '{imm}' must be a number"))?;
+        return Ok(ScalarOperand::Imm(v as f32));
+    }
+    let s = c.static_ap(ap)?;
+    reads.push(region(&s)?);
+    let m = model_ap(&s, ap)?;
+    let word = sundial_codegen::addr4::word(&m.start, c.arch)
+        .map_err(|e| format!("attribute '{ap}': {e}"))?;
+    Ok(ScalarOperand::Ptr(word))
+}
+
+/// `bir.range_select` {0xbc, 0x9b}.
+fn range_select(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
+    let (src, r) = c.on_chip("src")?;
+    let (dst, w) = c.on_chip("dst")?;
+    let (reduce_res, wr) = c.on_chip("reduce_res")?;
+    let mut reads = vec![r];
+    let bound0 = bound(c, "bound0", "bound0_ap", &mut reads)?;
+    let bound1 = bound(c, "bound1", "bound1_ap", &mut reads)?;
+    let start = c.view.int_attr("range_start").unwrap_or(0);
+    let fill = c.view.float_attr("fill_value").unwrap_or(f32::MIN as f64);
+    Ok(Built {
+        op: Op::RangeSelect(sundial_codegen::model::RangeSelect {
+            src,
+            dst,
+            lower_bound: i32::try_from(start)
+                .map_err(|_| format!("attribute 'range_start': {start} is not 32-bit"))?,
+            upper_bound: fill as f32,
+            comp_op0: c.alu("comp_op0")?,
+            comp_op1: c.alu("comp_op1")?,
+            bound0,
+            bound1,
+            reduce_cmd: accumulation(c)?,
+            reduce_res,
+        }),
+        reads,
+        writes: vec![w, wr],
     })
 }
 

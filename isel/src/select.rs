@@ -198,6 +198,12 @@ pub static RULES: &[Rule] = &[
         build: dma_copy,
     },
     Rule {
+        op: "range_select",
+        bir: "range_select",
+        inputs: &["on_true"],
+        build: range_select,
+    },
+    Rule {
         op: "dma_copy_indirect",
         bir: "dma_indirect",
         inputs: &["src"],
@@ -374,10 +380,6 @@ pub static MISSING: &[(&str, &str)] = &[
     (
         "exponential",
         "how max_value, reduce_res and reduce_cmd map onto the EXPONENTIAL 0x30 bundle (the S3D3_TS fields) is not stated by any source",
-    ),
-    (
-        "range_select",
-        "bir.range_select takes immediate bounds while NISA's bound0 / bound1 are tiles, and no source says which RangeSelect field takes range_start and which on_false_value",
     ),
     (
         "dve_read_accumulator",
@@ -609,6 +611,46 @@ fn dma_copy_indirect<'c>(
     b = b.attr("dst", dst).map_err(|e| e.to_string())?;
     b = b.attr("src", src).map_err(|e| e.to_string())?;
     b = copy_attr(b, v, "unique_indices", "unique_indices")?;
+    finish(Ok::<_, String>(b))
+}
+
+/// `nisa.range_select` -> `bir.range_select` {0xbc, 0x9b} (cayman): the `[P, 1]` bound tiles
+/// become per-partition operand patterns, `range_start` the header's integer `base` (+0x10;
+/// bundle-layouts §4.12 settles the CC/header naming conflict for the header: base and
+/// fill_val, the bounds at +0x28/+0x2C), `on_false_value` its `fill_val`, and the max-reduction
+/// is read out to `reduce_res` by the 0x9b companion.
+fn range_select<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    _facts: &Facts,
+) -> Result<Operation<'c>, String> {
+    let ctx = v.op().context();
+    if v.value("reduce_res").is_none() {
+        return Err(
+            "the 0x9b read-out companion of RangeSelect needs a 'reduce_res' destination".into(),
+        );
+    }
+    let origin = v.float_attr("range_start").unwrap_or(0.0);
+    if origin.fract() != 0.0 || origin.abs() > (1u64 << 24) as f64 {
+        return Err(format!(
+            "attribute 'range_start': {origin} is not an integer within 2^24: RangeSelect's base is the integer index origin the encoder converts to fp32"
+        ));
+    }
+    let mut b = start(v, sel)?;
+    b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
+    b = ap(b, "src", &pattern(v, "on_true")?, ctx)?;
+    b = ap(b, "bound0_ap", &pattern(v, "bound0")?, ctx)?;
+    b = ap(b, "bound1_ap", &pattern(v, "bound1")?, ctx)?;
+    b = ap(b, "reduce_res", &pattern(v, "reduce_res")?, ctx)?;
+    b = copy_str(b, v, "comp_op0", "comp_op0")?;
+    b = copy_str(b, v, "comp_op1", "comp_op1")?;
+    b = b
+        .i64("range_start", origin as i64)
+        .map_err(|e| e.to_string())?;
+    b = copy_attr(b, v, "on_false_value", "fill_value")?;
+    b = b
+        .str("reduce_cmd", &reduce_cmd(v)?)
+        .map_err(|e| e.to_string())?;
     finish(Ok::<_, String>(b))
 }
 

@@ -100,6 +100,7 @@ func.func @matmult_sequence() {
 func.func @range_select_sequence() {
   // expected-error@+1 {{attribute 'opcodes': expected [0xBC, 0x9B], got [0xBC]: RangeSelect is {0xBC, 0x9B} (rule: opcode sequence)}}
   "bir.range_select"() {opcodes = array<i64: 0xBC>, engine = "vector", comp_op0 = "is_ge", comp_op1 = "is_lt", bound0 = 0.0 : f32, bound1 = 8.0 : f32,
+    reduce_res = {space = "sbuf", partition = 0, num_partitions = 128, offset = 1024, pattern = array<i64: 1, 1>, dtype = "float32"},
     dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"},
     src = {space = "sbuf", partition = 0, num_partitions = 128, offset = 256, pattern = array<i64: 1, 64>, dtype = "float32"}} : () -> ()
   return
@@ -112,6 +113,7 @@ module attributes {sundial.target = "sunda"} {
   func.func @range_select_target() {
     // expected-error@+1 {{RangeSelect is a CoreV3 instruction: not available on sunda (rule: target)}}
     "bir.range_select"() {opcodes = array<i64: 0xBC, 0x9B>, engine = "vector", comp_op0 = "is_ge", comp_op1 = "is_lt", bound0 = 0.0 : f32, bound1 = 8.0 : f32,
+      reduce_res = {space = "sbuf", partition = 0, num_partitions = 128, offset = 1024, pattern = array<i64: 1, 1>, dtype = "float32"},
       dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"},
       src = {space = "sbuf", partition = 0, num_partitions = 128, offset = 256, pattern = array<i64: 1, 64>, dtype = "float32"}} : () -> ()
     return
@@ -125,6 +127,45 @@ func.func @range_select_fill() {
   // expected-error@+1 {{attribute 'fill_value': fill_val in RangeSelect must be float MAX_NEG (rule: range_select fill)}}
   "bir.range_select"() {opcodes = array<i64: 0xBC, 0x9B>, engine = "vector", comp_op0 = "is_ge", comp_op1 = "is_lt", bound0 = 0.0 : f32, bound1 = 8.0 : f32,
     fill_value = 0.0 : f32,
+    reduce_res = {space = "sbuf", partition = 0, num_partitions = 128, offset = 1024, pattern = array<i64: 1, 1>, dtype = "float32"},
+    dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"},
+    src = {space = "sbuf", partition = 0, num_partitions = 128, offset = 256, pattern = array<i64: 1, 64>, dtype = "float32"}} : () -> ()
+  return
+}
+
+// -----
+
+// ... whose bounds are each an immediate or an operand pattern ...
+func.func @range_select_bound() {
+  // expected-error@+1 {{attributes 'bound1' / 'bound1_ap': a RangeSelect bound is an immediate or an operand pattern, exactly one of them (rule: range_select bound)}}
+  "bir.range_select"() {opcodes = array<i64: 0xBC, 0x9B>, engine = "vector", comp_op0 = "is_ge", comp_op1 = "is_lt", bound0 = 0.0 : f32,
+    reduce_res = {space = "sbuf", partition = 0, num_partitions = 128, offset = 1024, pattern = array<i64: 1, 1>, dtype = "float32"},
+    dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"},
+    src = {space = "sbuf", partition = 0, num_partitions = 128, offset = 256, pattern = array<i64: 1, 64>, dtype = "float32"}} : () -> ()
+  return
+}
+
+// -----
+
+// ... whose accumulator command is idle, reduce or reset_reduce ...
+func.func @range_select_cmd() {
+  // expected-error@+1 {{attribute 'reduce_cmd': 'load_reduce': RangeSelect's ACCUM_CMD is IDLE, ACCUMULATE or ZERO_ACCUMULATE (idle, reduce, reset_reduce) (rule: range_select reduce_cmd)}}
+  "bir.range_select"() {opcodes = array<i64: 0xBC, 0x9B>, engine = "vector", comp_op0 = "is_ge", comp_op1 = "is_lt", bound0 = 0.0 : f32, bound1 = 8.0 : f32,
+    reduce_cmd = "load_reduce",
+    reduce_res = {space = "sbuf", partition = 0, num_partitions = 128, offset = 1024, pattern = array<i64: 1, 1>, dtype = "float32"},
+    dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"},
+    src = {space = "sbuf", partition = 0, num_partitions = 128, offset = 256, pattern = array<i64: 1, 64>, dtype = "float32"}} : () -> ()
+  return
+}
+
+// -----
+
+// ... whose indices stay exact in fp32 ...
+func.func @range_select_base() {
+  // expected-error@+1 {{attribute 'range_start': 16777200 + 64 indices passes 2^24: base + count <= 2^24 (rule: range_select base)}}
+  "bir.range_select"() {opcodes = array<i64: 0xBC, 0x9B>, engine = "vector", comp_op0 = "is_ge", comp_op1 = "is_lt", bound0 = 0.0 : f32, bound1 = 8.0 : f32,
+    range_start = 16777200,
+    reduce_res = {space = "sbuf", partition = 0, num_partitions = 128, offset = 1024, pattern = array<i64: 1, 1>, dtype = "float32"},
     dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"},
     src = {space = "sbuf", partition = 0, num_partitions = 128, offset = 256, pattern = array<i64: 1, 64>, dtype = "float32"}} : () -> ()
   return
@@ -136,6 +177,7 @@ func.func @range_select_fill() {
 func.func @range_select_count() {
   // expected-error@+1 {{attributes 'src' (8192 elements) and 'dst' (4096 elements): inNumEles == outNumEles failed (rule: element counts agree)}}
   "bir.range_select"() {opcodes = array<i64: 0xBC, 0x9B>, engine = "vector", comp_op0 = "is_ge", comp_op1 = "is_lt", bound0 = 0.0 : f32, bound1 = 8.0 : f32,
+    reduce_res = {space = "sbuf", partition = 0, num_partitions = 128, offset = 1024, pattern = array<i64: 1, 1>, dtype = "float32"},
     dst = {space = "sbuf", partition = 0, num_partitions = 64, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"},
     src = {space = "sbuf", partition = 0, num_partitions = 128, offset = 256, pattern = array<i64: 1, 64>, dtype = "float32"}} : () -> ()
   return

@@ -29,13 +29,20 @@ func.func @datamove() {
 // Dropout (threshold pointer and RNG mode) and RangeSelect with its read-out companion.
 // CHECK-LABEL: func.func @dropout_range_select
 // CHECK: "bir.dropout"() {{{.*}}opcodes = array<i64: 127>, rng_mode = 1 : i64, {{.*}}threshold_dtype = "float32", threshold_imm_ptr = 35 : i64}
-// CHECK: "bir.range_select"() {base = 6.400000e+01 : f32, bound0 = 0.000000e+00 : f32, bound1 = 3.200000e+01 : f32, comp_op0 = "is_ge", comp_op1 = "is_lt", {{.*}}fill_value = -3.40282347E+38 : f32, opcodes = array<i64: 188, 155>, reduce_cmd = "reset_reduce"
+// CHECK: "bir.range_select"() {bound0 = 0.000000e+00 : f32, bound1 = 3.200000e+01 : f32, comp_op0 = "is_ge", comp_op1 = "is_lt", {{.*}}fill_value = -3.40282347E+38 : f32, opcodes = array<i64: 188, 155>, range_start = 64 : i64, reduce_cmd = "reset_reduce", reduce_res = {{{.*}}}
+// CHECK: "bir.range_select"() {bound0_ap = {{{.*}}}, bound1 = 3.200000e+01 : f32,
 func.func @dropout_range_select() {
   "bir.dropout"() {opcodes = array<i64: 0x7F>, engine = "vector", threshold_imm_ptr = 0x23, threshold_dtype = "float32", rng_mode = 1,
     dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "bfloat16"},
     src = {space = "sbuf", partition = 0, num_partitions = 128, offset = 128, pattern = array<i64: 8, 8, 1, 8>, dtype = "bfloat16"}} : () -> ()
   "bir.range_select"() {opcodes = array<i64: 0xBC, 0x9B>, engine = "vector", comp_op0 = "is_ge", comp_op1 = "is_lt",
-    bound0 = 0.0 : f32, bound1 = 32.0 : f32, base = 64.0 : f32, fill_value = -3.40282347e+38 : f32, reduce_cmd = "reset_reduce",
+    bound0 = 0.0 : f32, bound1 = 32.0 : f32, range_start = 64, fill_value = -3.40282347e+38 : f32, reduce_cmd = "reset_reduce",
+    reduce_res = {space = "sbuf", partition = 0, num_partitions = 128, offset = 1024, pattern = array<i64: 1, 1>, dtype = "float32"},
+    dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"},
+    src = {space = "psum", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"}} : () -> ()
+  "bir.range_select"() {opcodes = array<i64: 0xBC, 0x9B>, engine = "vector", comp_op0 = "is_ge", comp_op1 = "is_lt",
+    bound0_ap = {space = "sbuf", partition = 0, num_partitions = 128, offset = 1028, pattern = array<i64: 1, 1>, dtype = "float32"}, bound1 = 32.0 : f32,
+    reduce_res = {space = "sbuf", partition = 0, num_partitions = 128, offset = 1024, pattern = array<i64: 1, 1>, dtype = "float32"},
     dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"},
     src = {space = "psum", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"}} : () -> ()
   return

@@ -520,6 +520,25 @@ pub fn check(v: &mut OpView<'_, '_, '_>, spec: &BirOpSpec, target: Option<Target
                 v.error("attribute 'fill_value': fill_val in RangeSelect must be float MAX_NEG (rule: range_select fill)");
             }
             same_count(v, &find("src"), &find("dst"), "inNumEles == outNumEles");
+            for (imm, ap) in [("bound0", "bound0_ap"), ("bound1", "bound1_ap")] {
+                if v.attr(imm).is_some() == v.attr(ap).is_some() {
+                    v.error(format!("attributes '{imm}' / '{ap}': a RangeSelect bound is an immediate or an operand pattern, exactly one of them (rule: range_select bound)"));
+                }
+            }
+            // The header's reduce_cmd: only IDLE, ACCUMULATE and ZERO_ACCUMULATE.
+            if let Some(cmd) = v.str_attr("reduce_cmd")
+                && !["idle", "reduce", "reset_reduce"].contains(&cmd.as_str())
+            {
+                v.error(format!("attribute 'reduce_cmd': '{cmd}': RangeSelect's ACCUM_CMD is IDLE, ACCUMULATE or ZERO_ACCUMULATE (idle, reduce, reset_reduce) (rule: range_select reduce_cmd)"));
+            }
+            // base + count <= 2^24: the index origin and every index stay exact in fp32.
+            if let (Some(start), Some(PhysAp::Static(s))) = (v.int_attr("range_start"), find("src"))
+            {
+                let last = start.saturating_add(s.elements_per_partition());
+                if !(-(1i64 << 24)..=(1i64 << 24)).contains(&start) || last > 1 << 24 {
+                    v.error(format!("attribute 'range_start': {start} + {} indices passes 2^24: base + count <= 2^24 (rule: range_select base)", s.elements_per_partition()));
+                }
+            }
         }
         "indirect_copy" => {
             if !matches!(find("src"), Some(PhysAp::Indirect { .. })) {
