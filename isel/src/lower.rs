@@ -1046,17 +1046,15 @@ fn stream_shuffle(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
     })
 }
 
+/// `bir.stream_transpose`: {0x6b}, or {0x6b, 0x69} with the `lane_mask` of its 0x69 half.
 fn stream_transpose(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
-    if c.opcodes.len() > 1 {
-        return Err("the wide transpose {0x6b, 0x69} needs the lane map of its 0x69 half, which bir.stream_transpose does not carry".into());
-    }
     let (src, r) = c.on_chip("src")?;
     let (dst, w) = c.on_chip("dst")?;
     Ok(Built {
         op: Op::StreamTranspose(sundial_codegen::model::StreamTranspose {
             src,
             dst,
-            mask: Vec::new(),
+            mask: lanes(c, "lane_mask")?,
         }),
         reads: vec![r],
         writes: vec![w],

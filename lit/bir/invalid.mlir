@@ -30,7 +30,7 @@ func.func @shuffle_mask() {
 // StreamTranspose to 32 or more partitions needs the 0x69 companion ...
 func.func @transpose_wide() {
   // expected-error@+1 {{attribute 'opcodes': expected [0x6B, 0x69], got [0x6B]: StreamTranspose is {0x6B}, or {0x6B, 0x69} when dst has >= 32 partitions (rule: opcode sequence)}}
-  "bir.stream_transpose"() {opcodes = array<i64: 0x6B>, engine = "vector",
+  "bir.stream_transpose"() {opcodes = array<i64: 0x6B>, engine = "vector", lane_mask = array<i64: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31>,
     dst = {space = "sbuf", partition = 0, num_partitions = 32, offset = 0, pattern = array<i64: 1, 32>, dtype = "bfloat16"},
     src = {space = "sbuf", partition = 32, num_partitions = 32, offset = 0, pattern = array<i64: 1, 32>, dtype = "bfloat16"}} : () -> ()
   return
@@ -44,6 +44,28 @@ func.func @transpose_narrow() {
   "bir.stream_transpose"() {opcodes = array<i64: 0x6B, 0x69>, engine = "vector",
     dst = {space = "sbuf", partition = 0, num_partitions = 16, offset = 0, pattern = array<i64: 1, 32>, dtype = "bfloat16"},
     src = {space = "sbuf", partition = 32, num_partitions = 32, offset = 0, pattern = array<i64: 1, 16>, dtype = "bfloat16"}} : () -> ()
+  return
+}
+
+// -----
+
+// The wide transpose carries the lane map of its 0x69 half ...
+func.func @transpose_no_mask() {
+  // expected-error@+1 {{attribute 'lane_mask': the wide transpose {0x6B, 0x69} needs the 32-lane map of its 0x69 half (rule: transpose lane mask)}}
+  "bir.stream_transpose"() {opcodes = array<i64: 0x6B, 0x69>, engine = "vector",
+    dst = {space = "sbuf", partition = 0, num_partitions = 32, offset = 0, pattern = array<i64: 1, 32>, dtype = "bfloat16"},
+    src = {space = "sbuf", partition = 32, num_partitions = 32, offset = 0, pattern = array<i64: 1, 32>, dtype = "bfloat16"}} : () -> ()
+  return
+}
+
+// -----
+
+// ... which the narrow one has no bundle for.
+func.func @transpose_narrow_mask() {
+  // expected-error@+1 {{attribute 'lane_mask': a transpose to fewer than 32 partitions is {0x6B} alone, with no 0x69 half to hold a lane map (rule: transpose lane mask)}}
+  "bir.stream_transpose"() {opcodes = array<i64: 0x6B>, engine = "vector", lane_mask = array<i64: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31>,
+    dst = {space = "sbuf", partition = 0, num_partitions = 16, offset = 0, pattern = array<i64: 1, 32>, dtype = "bfloat16"},
+    src = {space = "sbuf", partition = 32, num_partitions = 32, offset = 0, pattern = array<i64: 4, 4, 1, 4>, dtype = "bfloat16"}} : () -> ()
   return
 }
 

@@ -10,7 +10,7 @@ module attributes {sundial.target = "mariana"} {
 // CHECK-LABEL: func.func @datamove
 // CHECK: "bir.stream_shuffle"() {{{.*}}opcodes = array<i64: 106, 105>, shuffle_mask = array<i64: 1, 0,
 // CHECK: "bir.stream_transpose"() {{{.*}}opcodes = array<i64: 107>
-// CHECK: "bir.stream_transpose"() {{{.*}}opcodes = array<i64: 107, 105>
+// CHECK: "bir.stream_transpose"() {{{.*}}lane_mask = array<i64: 1, 0, 3, 2, 4,{{.*}}opcodes = array<i64: 107, 105>
 func.func @datamove() {
   "bir.stream_shuffle"() {opcodes = array<i64: 0x6A, 0x69>, engine = "vector",
     shuffle_mask = array<i64: 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 17, 16, 19, 18, 21, 20, 23, 22, 25, 24, 27, 26, 29, 28, 255, 255>,
@@ -20,7 +20,7 @@ func.func @datamove() {
     dst = {space = "sbuf", partition = 0, num_partitions = 16, offset = 0, pattern = array<i64: 1, 32>, dtype = "bfloat16"},
     src = {space = "sbuf", partition = 32, num_partitions = 32, offset = 0, pattern = array<i64: 4, 4, 1, 4>, dtype = "bfloat16"}} : () -> ()
   // A 4-D source pattern whose outermost num is 1 (the transpose's num_elem[3] rule).
-  "bir.stream_transpose"() {opcodes = array<i64: 0x6B, 0x69>, engine = "vector",
+  "bir.stream_transpose"() {opcodes = array<i64: 0x6B, 0x69>, engine = "vector", lane_mask = array<i64: 1, 0, 3, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31>,
     dst = {space = "sbuf", partition = 0, num_partitions = 32, offset = 0, pattern = array<i64: 1, 32>, dtype = "bfloat16"},
     src = {space = "sbuf", partition = 32, num_partitions = 32, offset = 0, pattern = array<i64: 0, 1, 16, 2, 4, 4, 1, 4>, dtype = "bfloat16"}} : () -> ()
   return

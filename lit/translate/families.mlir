@@ -3,6 +3,8 @@
 // DMA-indirect gather and scatter (0xbb).
 // RUN: sundial-translate %S/../isel/range-select.mlir --disassemble | FileCheck %s --check-prefix=RANGE
 // RUN: sundial-translate %S/../isel/dma-indirect.mlir --disassemble | FileCheck %s --check-prefix=INDIRECT
+// A kernel written in BIR: the wide stream transpose with the lane map of its 0x69 half.
+// RUN: sundial-translate %S/Inputs/bir-transpose.mlir --disassemble | FileCheck %s --check-prefix=WIDE
 
 // The bounds come by pointer (bound0/1_src=ptr, the [P, 1] tiles at SBUF bytes 0x100 and
 // 0x104), the range start 64 is the base (printed by codegen as lower_bound), the fill value
@@ -17,3 +19,8 @@
 // INDIRECT: # dma.bin: 3 bundles
 // INDIRECT: dma_indirect {{.*}}flags=5 src_start_addr=0x10000000000 src_step_elem=64 src_num_elem=64 src_elem_size=4 {{.*}}dst_step_elem=65536 dst_num_elem=64
 // INDIRECT-NEXT: dma_indirect {{.*}}flags=14 {{.*}}src_step_elem=65536 src_num_elem=64 {{.*}}dst_start_addr=0x30000000400 dst_step_elem=128 dst_num_elem=64
+
+// The 0x69 half's immediate is the lane map, one byte per lane.
+// WIDE: # vector.bin: 2 bundles
+// WIDE-NEXT: stream_transpose {{.*}}num_active_channels=32
+// WIDE-NEXT: stream_shuffle {{.*}}immediate=010003020504070609080b0a0d0c0f0e111013121514171619181b1a1d1c1f1e

@@ -905,3 +905,33 @@ fn range_select_and_dma_indirect_round_trip() {
         );
     }
 }
+
+/// BIR's accumulation commands (`reduce_cmd`, NKI's names) are codegen's `BirAccumulation`s:
+/// each names the one whose wire ACCUM_CMD code is its own code, and every wire-encodable
+/// accumulation is named (codegen's `Accumulate` has no wire code, bundle-layouts' LUT).
+#[test]
+fn bir_reduce_cmds_are_codegens_accumulations() {
+    use sundial_codegen::enums::{BirAccumulation as A, accum_from_wire, accum_to_wire};
+    use sundial_dialects::enums::ReduceCmd;
+    let named: Vec<A> = ReduceCmd::ALL
+        .iter()
+        .map(|c| accum_from_wire(c.code() as u8).unwrap_or_else(|| panic!("{}", c.as_str())))
+        .collect();
+    // Hand-derived from the two tables: idle 0, reset 1 (Zero), reduce 2 (AddAccumulate),
+    // reset_reduce 3 (ZeroAccumulate), load_reduce 4 (LoadAccumulate).
+    assert_eq!(
+        named,
+        [
+            A::Idle,
+            A::Zero,
+            A::AddAccumulate,
+            A::ZeroAccumulate,
+            A::LoadAccumulate
+        ]
+    );
+    let encodable = A::ALL
+        .iter()
+        .filter(|a| accum_to_wire(**a).is_some())
+        .count();
+    assert_eq!(encodable, named.len());
+}

@@ -473,6 +473,16 @@ pub fn check(v: &mut OpView<'_, '_, '_>, spec: &BirOpSpec, target: Option<Target
                 want,
                 "StreamTranspose is {0x6B}, or {0x6B, 0x69} when dst has >= 32 partitions",
             );
+            // The 0x69 half of the wide form shuffles lanes by the map; the narrow form has
+            // no 0x69 bundle to hold one.
+            match (wide, v.i64_array("lane_mask")) {
+                (true, None) => v.error("attribute 'lane_mask': the wide transpose {0x6B, 0x69} needs the 32-lane map of its 0x69 half (rule: transpose lane mask)"),
+                (false, Some(_)) => v.error("attribute 'lane_mask': a transpose to fewer than 32 partitions is {0x6B} alone, with no 0x69 half to hold a lane map (rule: transpose lane mask)"),
+                (_, Some(mask)) if mask.iter().any(|&m| !(0..32).contains(&m) && m != 255) => {
+                    v.error("attribute 'lane_mask': entries are 0..31 or 255 (rule: mask entries)");
+                }
+                _ => {}
+            }
             if let Some(PhysAp::Static(s)) = find("src")
                 && s.dims.len() == MAX_FREE_DIMS
                 && s.dims[0].1 != 1
