@@ -324,6 +324,12 @@ pub static RULES: &[Rule] = &[
         build: stream_transpose,
     },
     Rule {
+        op: "nc_transpose",
+        bir: "stream_transpose",
+        inputs: &["data"],
+        build: stream_transpose,
+    },
+    Rule {
         op: "gather",
         bir: "gather",
         inputs: &["data", "indices"],
@@ -907,7 +913,8 @@ fn stream_shuffle<'c>(
     finish(Ok::<_, String>(b))
 }
 
-/// `nisa.stream_transpose` -> `bir.stream_transpose`: {0x6b} for a destination of fewer than
+/// `nisa.stream_transpose` (and `nisa.nc_transpose` on the Vector engine) ->
+/// `bir.stream_transpose`: {0x6b} for a destination of fewer than
 /// 32 partitions. The wide form {0x6b, 0x69} needs the lane map of its 0x69 half, which the
 /// NISA op does not carry and no source gives for a plain transpose.
 fn stream_transpose<'c>(
@@ -922,7 +929,13 @@ fn stream_transpose<'c>(
             v.tile("dst").map(|t| t.partitions()).unwrap_or(0)
         ));
     }
-    let (dst, src) = (pattern(v, "dst")?, pattern(v, "src")?);
+    // nc_transpose on the Vector engine is the same instruction (its operand is `data`).
+    let group = if v.mnemonic() == "nc_transpose" {
+        "data"
+    } else {
+        "src"
+    };
+    let (dst, src) = (pattern(v, "dst")?, pattern(v, group)?);
     if dst.elements() != src.elements() {
         return Err(format!(
             "transposes {} x {} elements: the 0x6b bundle holds equal source and destination element counts per partition (the seed's d4_tr_same_src_dst_count), so only a square transpose is encodable",

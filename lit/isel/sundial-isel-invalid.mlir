@@ -115,3 +115,22 @@ module attributes {sundial.target = "cayman"} {
     return
   }
 }
+
+// -----
+
+// nc_transpose: the Tensor-engine form needs an identity moving tile no pass provides, and
+// the Vector form to 32 or more partitions needs the lane map of a 0x69 half.
+module attributes {sundial.target = "cayman"} {
+  func.func @nc_transpose(%in: memref<64x64xbf16, "hbm">) {
+    %a = "nisa.alloc"() : () -> memref<64x64xbf16, "sbuf">
+    %p = "nisa.alloc"() : () -> memref<64x64xbf16, "psum">
+    %w = "nisa.alloc"() : () -> memref<32x32xbf16, "sbuf">
+    "nisa.dma_copy"(%a, %in) : (memref<64x64xbf16, "sbuf">, memref<64x64xbf16, "hbm">) -> ()
+    "nisa.memset"(%w) {value = 0.0 : f32, engine = "vector"} : (memref<32x32xbf16, "sbuf">) -> ()
+    // expected-error@+1 {{'nisa.nc_transpose' op cannot be selected on cayman: nc_transpose: unpinned: the Tensor-engine transpose is LDWEIGHTS + MATMUL of data by an identity moving tile, which no Sundial pass allocates and fills yet}}
+    "nisa.nc_transpose"(%p, %a) {engine = "tensor"} : (memref<64x64xbf16, "psum">, memref<64x64xbf16, "sbuf">) -> ()
+    // expected-error@+1 {{'nisa.nc_transpose' op a destination of 32 partitions selects {0x6b, 0x69}, whose 0x69 half needs a 32-lane map that no source gives for a plain transpose}}
+    "nisa.nc_transpose"(%w, %w) {engine = "vector"} : (memref<32x32xbf16, "sbuf">, memref<32x32xbf16, "sbuf">) -> ()
+    return
+  }
+}
