@@ -1022,6 +1022,9 @@ fn root_value(value: Value<'_, '_>) -> usize {
     }
 }
 
+/// What continues an accumulation group: the matmul kind and its PSUM pattern.
+type GroupKey = (&'static str, Phys);
+
 /// What selection derives from a whole function before building any op.
 #[derive(Debug, Default)]
 pub struct Facts {
@@ -1044,7 +1047,7 @@ impl Facts {
     pub fn of(ops: &[OperationRef<'_, '_>]) -> Facts {
         let mut flags: HashMap<usize, u8> = HashMap::new();
         // Per tile: the last op naming it, with its matmul kind and PSUM pattern if a matmul.
-        let mut last: HashMap<usize, (usize, Option<(&'static str, Phys)>)> = HashMap::new();
+        let mut last: HashMap<usize, (usize, Option<GroupKey>)> = HashMap::new();
         for op in ops {
             let name = op_name(op);
             if !name.starts_with("nisa.") || name == "nisa.alloc" || name == "nisa.ap" {
@@ -1064,10 +1067,11 @@ impl Facts {
                         prev.as_ref()
                             .is_some_and(|(kind, p)| *kind == v.mnemonic() && *p == dst)
                     });
-                if continues && let Some((prev, _)) = last.get(&root) {
-                    if let Some(f) = flags.get_mut(prev) {
-                        *f &= !END_MATMUL_GROUP;
-                    }
+                if continues
+                    && let Some((prev, _)) = last.get(&root)
+                    && let Some(f) = flags.get_mut(prev)
+                {
+                    *f &= !END_MATMUL_GROUP;
                 }
                 let begin = match (continues, accumulates) {
                     (true, _) => 0,
