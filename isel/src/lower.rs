@@ -482,6 +482,12 @@ fn indirect_table(
     data: &StaticAp,
     name: &str,
 ) -> Result<sundial_codegen::model::DmaPattern1d, String> {
+    if data.space != Space::Hbm {
+        return Err(format!(
+            "attribute '{name}': the indirect data is in {}: this lowering gathers from or scatters into an HBM table (an on-chip table is a gather or an indirect_copy)",
+            data.space
+        ));
+    }
     let Some((&(step, _), rest)) = data.dims.split_first() else {
         return Err(format!(
             "attribute '{name}': the table pattern has no indirect dimension"
@@ -580,7 +586,7 @@ fn dma_indirect(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
             vec![table_region(&data)?],
         ),
         _ => {
-            return Err("exactly one of 'src' and 'dst' is a tensor-indirect HBM table (the load or save direction)".into());
+            return Err("needs exactly one of 'src' and 'dst' to be tensor-indirect (the load or the save direction)".into());
         }
     };
     if src.num != dst.num {

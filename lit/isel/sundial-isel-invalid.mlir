@@ -84,6 +84,11 @@ module attributes {sundial.target = "cayman"} {
     "nisa.dma_copy_indirect"(%rows, %g) {oob_mode = "skip"} : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "hbm">) -> ()
     %l = "nisa.ap"(%local, %i) {pattern = array<i64: 64, 128, 1, 64>, operandSegmentSizes = array<i32: 1, 1, 0>}
         : (memref<128x64xf32, "sbuf">, memref<128x1xi32, "sbuf">) -> memref<128x64xf32, "sbuf">
+    %t2 = "nisa.alloc"() : () -> memref<1024x64xf32, "hbm">
+    %both = "nisa.ap"(%t2, %i) {pattern = array<i64: 64, 128, 1, 64>, operandSegmentSizes = array<i32: 1, 1, 0>}
+        : (memref<1024x64xf32, "hbm">, memref<128x1xi32, "sbuf">) -> memref<128x64xf32, "hbm">
+    // expected-error@+1 {{'nisa.dma_copy_indirect' op both sides are indirect: the index-to-index form (SRC_DST_INDIRECTION) has no pinned direction code (the seed's validator accepts load 1 and save 2 only)}}
+    "nisa.dma_copy_indirect"(%both, %g) : (memref<128x64xf32, "hbm">, memref<128x64xf32, "hbm">) -> ()
     // expected-error@+1 {{'nisa.dma_copy_indirect' op operand 'src': the indexed tensor is in sbuf: a DMA-indirect transfer addresses an HBM table}}
     "nisa.dma_copy_indirect"(%rows, %l) : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
     %cols = "nisa.alloc"() : () -> memref<64x128xf32, "sbuf">

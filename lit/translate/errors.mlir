@@ -16,6 +16,10 @@
 // channels, 16-bit indices.
 // RUN: not sundial-translate %S/Inputs/indirect-channels.mlir -o %t/h 2>&1 | FileCheck %s --check-prefix=CHANNELS
 // RUN: not sundial-translate %S/Inputs/indirect-index-dtype.mlir -o %t/i 2>&1 | FileCheck %s --check-prefix=INDEXDTYPE
+// RUN: not sundial-translate %S/Inputs/indirect-strided.mlir -o %t/j 2>&1 | FileCheck %s --check-prefix=STRIDED
+// RUN: not sundial-translate %S/Inputs/bir-indirect.mlir -o %t/k 2>&1 | FileCheck %s --check-prefix=COUNTS
+// RUN: not sundial-translate %S/Inputs/bir-indirect-static.mlir -o %t/l 2>&1 | FileCheck %s --check-prefix=NOINDIRECT
+// RUN: not sundial-translate %S/Inputs/bir-indirect-sbuf.mlir -o %t/m 2>&1 | FileCheck %s --check-prefix=ONCHIP
 // A middle-end pipeline that does not parse.
 // RUN: not sundial-translate %S/../../examples/kernels/elementwise.mlir --pass-pipeline='builtin.module(nope)' -o %t/e 2>&1 | FileCheck %s --check-prefix=PIPELINE
 // Command-line errors.
@@ -30,6 +34,10 @@
 
 // CHANNELS: indirect-channels.mlir:9:5: error: 'bir.dma_indirect' op attribute 'dst': partitions 0..64: a DMA_INDIRECT1D transfer has 128 index channels (idx_num_active_channels), one per partition from partition 0
 // INDEXDTYPE: indirect-index-dtype.mlir:9:5: error: 'bir.dma_indirect' op attribute 'src': uint16 indices: the DMA engine reads 32-bit indices (bundle-layouts §5: the DGE index dtype is UINT32)
+// STRIDED: indirect-strided.mlir:10:5: error: 'bir.dma_indirect' op attribute 'src': the elements of one index are not contiguous ([(2, 32)]): DMA_INDIRECT1D's pattern is one-dimensional
+// COUNTS: bir-indirect.mlir:5:5: error: 'bir.dma_indirect' op attributes 'src' and 'dst': 64 elements per index on one side, 32 on the other
+// NOINDIRECT: bir-indirect-static.mlir:4:5: error: 'bir.dma_indirect' op needs exactly one of 'src' and 'dst' to be tensor-indirect (the load or the save direction)
+// ONCHIP: bir-indirect-sbuf.mlir:4:5: error: 'bir.dma_indirect' op attribute 'src': the indirect data is in sbuf: this lowering gathers from or scatters into an HBM table (an on-chip table is a gather or an indirect_copy)
 // STATUS1: exit status 1
 // STATUS2: exit status 2
 // NOTARGET: error: no target: give one (--target sunda|cayman|mariana) or set sundial.target on the module
