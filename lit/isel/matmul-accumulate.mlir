@@ -67,3 +67,26 @@ module attributes {sundial.target = "sunda"} {
     return
   }
 }
+
+// -----
+
+// The MX matmul groups the same way (mariana): BEGIN 1, then END 2.
+// CHECK-LABEL: func.func @mx_group
+// CHECK: "bir.matmult_mx"() {accumulate_flags = 1 : i64,
+// CHECK: "bir.matmult_mx"() {accumulate_flags = 2 : i64,
+module attributes {sundial.target = "mariana"} {
+  func.func @mx_group(%wq_in: memref<128x64xvector<4xf4E2M1FN>, "hbm">, %ws_in: memref<16x64xui8, "hbm">, %ms_in: memref<16x256xf8E8M0FNU, "hbm">) {
+    %st = "nisa.alloc"() : () -> memref<128x64xvector<4xf4E2M1FN>, "sbuf">
+    %sts = "nisa.alloc"() : () -> memref<16x64xui8, "sbuf">
+    %mv = "nisa.alloc"() : () -> memref<128x256xvector<4xf8E5M2>, "sbuf">
+    %mvs = "nisa.alloc"() : () -> memref<16x256xf8E8M0FNU, "sbuf">
+    %dst = "nisa.alloc"() : () -> memref<64x256xf32, "psum">
+    "nisa.dma_copy"(%st, %wq_in) : (memref<128x64xvector<4xf4E2M1FN>, "sbuf">, memref<128x64xvector<4xf4E2M1FN>, "hbm">) -> ()
+    "nisa.dma_copy"(%sts, %ws_in) : (memref<16x64xui8, "sbuf">, memref<16x64xui8, "hbm">) -> ()
+    "nisa.memset"(%mv) {value = 0, engine = "vector"} : (memref<128x256xvector<4xf8E5M2>, "sbuf">) -> ()
+    "nisa.dma_copy"(%mvs, %ms_in) : (memref<16x256xf8E8M0FNU, "sbuf">, memref<16x256xf8E8M0FNU, "hbm">) -> ()
+    "nisa.matmul_mx"(%dst, %st, %mv, %sts, %mvs) : (memref<64x256xf32, "psum">, memref<128x64xvector<4xf4E2M1FN>, "sbuf">, memref<128x256xvector<4xf8E5M2>, "sbuf">, memref<16x64xui8, "sbuf">, memref<16x256xf8E8M0FNU, "sbuf">) -> ()
+    "nisa.matmul_mx"(%dst, %st, %mv, %sts, %mvs) {accumulate = true} : (memref<64x256xf32, "psum">, memref<128x64xvector<4xf4E2M1FN>, "sbuf">, memref<128x256xvector<4xf8E5M2>, "sbuf">, memref<16x64xui8, "sbuf">, memref<16x256xf8E8M0FNU, "sbuf">) -> ()
+    return
+  }
+}
