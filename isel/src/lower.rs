@@ -448,7 +448,9 @@ fn indirect_on_chip(
         Space::Sbuf => arch.sbuf_partition_stride,
         _ => arch.psum_partition_stride,
     } as i64;
-    let addr = address::on_chip(s.space, 0, offset as u32, arch)
+    let offset = u32::try_from(offset)
+        .map_err(|_| format!("attribute '{name}': offset {offset} is not 32-bit"))?;
+    let addr = address::on_chip(s.space, 0, offset, arch)
         .ok_or_else(|| format!("attribute '{name}': no DMA address"))?;
     Ok(sundial_codegen::model::DmaPattern1d {
         addr,
