@@ -427,6 +427,11 @@ fn indirect_on_chip(
     arch: &ArchModel,
 ) -> Result<sundial_codegen::model::DmaPattern1d, String> {
     use sundial_codegen::formats::pe_dma::DMA_INDIRECT_IDX_CHANNELS;
+    if s.space == Space::Hbm {
+        return Err(format!(
+            "attribute '{name}': an HBM side: this lowering moves between an HBM table and an on-chip tile (one partition per index channel); an HBM-to-HBM indirect transfer is not derived"
+        ));
+    }
     if s.partition != 0 || s.num_partitions != DMA_INDIRECT_IDX_CHANNELS as i64 {
         return Err(format!(
             "attribute '{name}': partitions {}..{}: a DMA_INDIRECT1D transfer has {DMA_INDIRECT_IDX_CHANNELS} index channels (idx_num_active_channels), one per partition from partition 0",

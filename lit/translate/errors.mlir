@@ -20,6 +20,7 @@
 // RUN: not sundial-translate %S/Inputs/bir-indirect.mlir -o %t/k 2>&1 | FileCheck %s --check-prefix=COUNTS
 // RUN: not sundial-translate %S/Inputs/bir-indirect-static.mlir -o %t/l 2>&1 | FileCheck %s --check-prefix=NOINDIRECT
 // RUN: not sundial-translate %S/Inputs/bir-indirect-sbuf.mlir -o %t/m 2>&1 | FileCheck %s --check-prefix=ONCHIP
+// RUN: not sundial-translate %S/Inputs/indirect-hbm-to-hbm.mlir -o %t/n 2>&1 | FileCheck %s --check-prefix=HBMHBM
 // A middle-end pipeline that does not parse.
 // RUN: not sundial-translate %S/../../examples/kernels/elementwise.mlir --pass-pipeline='builtin.module(nope)' -o %t/e 2>&1 | FileCheck %s --check-prefix=PIPELINE
 // Command-line errors.
@@ -38,6 +39,7 @@
 // COUNTS: bir-indirect.mlir:5:5: error: 'bir.dma_indirect' op attributes 'src' and 'dst': 64 elements per index on one side, 32 on the other
 // NOINDIRECT: bir-indirect-static.mlir:4:5: error: 'bir.dma_indirect' op needs exactly one of 'src' and 'dst' to be tensor-indirect (the load or the save direction)
 // ONCHIP: bir-indirect-sbuf.mlir:4:5: error: 'bir.dma_indirect' op attribute 'src': the indirect data is in sbuf: this lowering gathers from or scatters into an HBM table (an on-chip table is a gather or an indirect_copy)
+// HBMHBM: indirect-hbm-to-hbm.mlir:8:5: error: 'bir.dma_indirect' op attribute 'dst': an HBM side: this lowering moves between an HBM table and an on-chip tile (one partition per index channel); an HBM-to-HBM indirect transfer is not derived
 // STATUS1: exit status 1
 // STATUS2: exit status 2
 // NOTARGET: error: no target: give one (--target sunda|cayman|mariana) or set sundial.target on the module
