@@ -917,20 +917,22 @@ fn tensor_scalar_cache(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
             ));
         }
     };
+    let mut reads = vec![r];
+    let imm0 = scalar(c, "imm0", "operand0", false, &mut reads)?;
     Ok(Built {
         op: Op::TensorScalar(TensorScalar {
             src,
             dst,
             op0: c.alu("op0")?,
             op1,
-            reverse0: false,
+            reverse0: c.view.bool_attr("reverse0"),
             reverse1: false,
-            imm0: fp32(c, "imm0")?,
+            imm0,
             imm1,
             accumulate: accumulation(c)?,
             form,
         }),
-        reads: vec![r],
+        reads,
         writes,
     })
 }

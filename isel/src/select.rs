@@ -796,8 +796,8 @@ fn reduce_cmd(v: &View<'_, '_>) -> Result<String, String> {
         .ok_or_else(|| format!("attribute 'reduce_cmd': unknown command '{text}'"))
 }
 
-/// `nisa.tensor_scalar_cache_reduce` -> `bir.tensor_scalar_cache` {0x9a, 0x9b}: `op0`/`imm0`
-/// (or the `operand0` tile), then the free-axis reduction with `reduce_op` into the engine's
+/// `nisa.tensor_scalar_cache_reduce` -> `bir.tensor_scalar_cache` {0x9a, 0x9b}: `op0` with
+/// `imm0` or the per-partition `operand0` tile (and `reverse0`), then the free-axis reduction with `reduce_op` into the engine's
 /// accumulator, read out to `reduce_res`.
 fn tensor_scalar_cache_reduce<'c>(
     v: &View<'c, '_>,
@@ -807,9 +807,6 @@ fn tensor_scalar_cache_reduce<'c>(
     let ctx = v.op().context();
     if v.value("reduce_res").is_none() {
         return Err("the 0x9b read-out of the reduction needs a 'reduce_res' destination".into());
-    }
-    if v.value("operand0").is_some() {
-        return Err("operand 'operand0': bir.tensor_scalar_cache takes an immediate imm0 (no per-partition operand pattern)".into());
     }
     if v.attr("reduce_init").is_some() {
         return Err("attribute 'reduce_init': the accumulator's initial value has no field in the 0x9a / 0x9b bundles".into());
@@ -822,7 +819,8 @@ fn tensor_scalar_cache_reduce<'c>(
     b = ap(b, "src", &pattern(v, "data")?, ctx)?;
     b = ap(b, "reduce_res", &pattern(v, "reduce_res")?, ctx)?;
     b = copy_str(b, v, "op0", "op0")?;
-    b = copy_attr(b, v, "imm0", "imm0")?;
+    b = scalar_operand(b, v, "imm0", "operand0")?;
+    b = copy_attr(b, v, "reverse0", "reverse0")?;
     b = copy_str(b, v, "reduce_op", "reduce_op")?;
     b = b
         .str("reduce_cmd", &reduce_cmd(v)?)

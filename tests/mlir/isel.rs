@@ -880,29 +880,27 @@ fn the_example_front_end_compiles_its_kernel() {
 }
 
 /// The families selected after the first examples round-trip too: range_select (with its
-/// 0x9b read-out) and the DMA-indirect gather and scatter, from their lit/isel kernels.
+/// 0x9b read-out), the DMA-indirect gather and scatter, and the cache reduce with a
+/// per-partition operand, from their lit/isel kernels.
 #[test]
-fn range_select_and_dma_indirect_round_trip() {
-    for file in ["range-select.mlir", "dma-indirect.mlir"] {
+fn range_select_dma_indirect_and_cache_reduce_round_trip() {
+    // Hand-counted from each file: the opcode of its family and how many bundles carry it.
+    for (file, opcode, bundles) in [
+        ("range-select.mlir", 0xbc, 1),
+        ("dma-indirect.mlir", 0xbb, 2),
+        ("tensor-scalar-cache.mlir", 0x9a, 2),
+    ] {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("lit/isel")
             .join(file);
         let compiled = compile(&std::fs::read_to_string(path).unwrap(), None);
         round_trip(&compiled);
-        let opcodes: usize = compiled
+        let count: usize = compiled
             .engines
             .iter()
-            .map(|e| {
-                e.opcodes.get(&0xbc).copied().unwrap_or(0)
-                    + e.opcodes.get(&0xbb).copied().unwrap_or(0)
-            })
+            .map(|e| e.opcodes.get(&opcode).copied().unwrap_or(0))
             .sum();
-        // Hand-counted: one RangeSelect, or the gather and the scatter.
-        assert_eq!(
-            opcodes,
-            if file == "range-select.mlir" { 1 } else { 2 },
-            "{file}"
-        );
+        assert_eq!(count, bundles, "{file}");
     }
 }
 
