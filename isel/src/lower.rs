@@ -344,7 +344,14 @@ fn dma_side(s: &StaticAp, name: &str, arch: &ArchModel) -> Result<DmaPattern2d, 
     })
 }
 
+/// The refusal of a DMA `priority`: DMA_CONFIGS has a `priority_class` (0..=4), but no source
+/// maps NKI's priority (0..=3) onto it.
+const PRIORITY_UNMAPPED: &str = "attribute 'priority': no source maps NKI's DMA priority onto DMA_CONFIGS priority_class (the descriptor is written with class 0)";
+
 fn dma_copy(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
+    if c.view.attr("priority").is_some() {
+        return Err(PRIORITY_UNMAPPED.into());
+    }
     let (dst, src) = (c.static_ap("dst")?, c.static_ap("src")?);
     let op = Op::DmaDirect2d(DmaDirect2d {
         src: dma_side(&src, "src", c.arch)?,

@@ -613,6 +613,9 @@ fn dma_copy_indirect<'c>(
     if v.str_attr("oob_mode").as_deref() == Some("skip") {
         return Err("attribute 'oob_mode': skipping out-of-bounds indices needs a bound-check register holding the table's extent (BOUND_CHECK_REG), and no pinned instruction loads a register (REG_LOAD 0x4a has no field table)".into());
     }
+    if v.attr("priority").is_some() {
+        return Err("attribute 'priority': no source maps NKI's DMA priority onto DMA_CONFIGS priority_class".into());
+    }
     let mut b = start(v, sel)?;
     b = b.attr("dst", dst).map_err(|e| e.to_string())?;
     b = b.attr("src", src).map_err(|e| e.to_string())?;

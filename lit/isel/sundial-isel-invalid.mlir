@@ -82,6 +82,8 @@ module attributes {sundial.target = "cayman"} {
         : (memref<1024x64xf32, "hbm">, memref<128x1xi32, "sbuf">) -> memref<128x64xf32, "hbm">
     // expected-error@+1 {{'nisa.dma_copy_indirect' op attribute 'oob_mode': skipping out-of-bounds indices needs a bound-check register holding the table's extent (BOUND_CHECK_REG), and no pinned instruction loads a register (REG_LOAD 0x4a has no field table)}}
     "nisa.dma_copy_indirect"(%rows, %g) {oob_mode = "skip"} : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "hbm">) -> ()
+    // expected-error@+1 {{'nisa.dma_copy_indirect' op attribute 'priority': no source maps NKI's DMA priority onto DMA_CONFIGS priority_class}}
+    "nisa.dma_copy_indirect"(%rows, %g) {priority = 1} : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "hbm">) -> ()
     %l = "nisa.ap"(%local, %i) {pattern = array<i64: 64, 128, 1, 64>, operandSegmentSizes = array<i32: 1, 1, 0>}
         : (memref<128x64xf32, "sbuf">, memref<128x1xi32, "sbuf">) -> memref<128x64xf32, "sbuf">
     %t2 = "nisa.alloc"() : () -> memref<1024x64xf32, "hbm">

@@ -21,6 +21,8 @@
 // RUN: not sundial-translate %S/Inputs/bir-indirect-static.mlir -o %t/l 2>&1 | FileCheck %s --check-prefix=NOINDIRECT
 // RUN: not sundial-translate %S/Inputs/bir-indirect-sbuf.mlir -o %t/m 2>&1 | FileCheck %s --check-prefix=ONCHIP
 // RUN: not sundial-translate %S/Inputs/indirect-hbm-to-hbm.mlir -o %t/n 2>&1 | FileCheck %s --check-prefix=HBMHBM
+// A DMA priority no source maps onto the descriptor.
+// RUN: not sundial-translate %S/Inputs/dma-priority.mlir -o %t/o 2>&1 | FileCheck %s --check-prefix=PRIORITY
 // A middle-end pipeline that does not parse.
 // RUN: not sundial-translate %S/../../examples/kernels/elementwise.mlir --pass-pipeline='builtin.module(nope)' -o %t/e 2>&1 | FileCheck %s --check-prefix=PIPELINE
 // Command-line errors.
@@ -40,6 +42,7 @@
 // NOINDIRECT: bir-indirect-static.mlir:4:5: error: 'bir.dma_indirect' op needs exactly one of 'src' and 'dst' to be tensor-indirect (the load or the save direction)
 // ONCHIP: bir-indirect-sbuf.mlir:4:5: error: 'bir.dma_indirect' op attribute 'src': the indirect data is in sbuf: this lowering gathers from or scatters into an HBM table (an on-chip table is a gather or an indirect_copy)
 // HBMHBM: indirect-hbm-to-hbm.mlir:8:5: error: 'bir.dma_indirect' op attribute 'dst': an HBM side: this lowering moves between an HBM table and an on-chip tile (one partition per index channel); an HBM-to-HBM indirect transfer is not derived
+// PRIORITY: dma-priority.mlir:5:5: error: 'bir.dma_copy' op attribute 'priority': no source maps NKI's DMA priority onto DMA_CONFIGS priority_class (the descriptor is written with class 0)
 // STATUS1: exit status 1
 // STATUS2: exit status 2
 // NOTARGET: error: no target: give one (--target sunda|cayman|mariana) or set sundial.target on the module
