@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# The main job on the shipped example kernels: set up, build sundial-translate (release), and
-# compile every kernel in examples/ to bundles: one <engine>.bin per engine queue and
+# The main job on the shipped example kernels (examples/kernels/: elementwise, rmsnorm,
+# moe_gather, paged_attention, and mx_matmul on mariana): set up, build sundial-translate
+# (release), and compile every kernel to bundles: one <engine>.bin per engine queue and
 # manifest.json under target/examples/<kernel>/, then print the listing and the manifest.
-# Extra arguments go to sundial-translate (e.g. --target=mariana).
+# Extra arguments go to sundial-translate (e.g. --pass-pipeline=...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 cargo build --quiet --release --bin sundial-translate
-for kernel in examples/*.mlir; do
+for kernel in examples/kernels/*.mlir; do
     name="$(basename "$kernel" .mlir)"
     out="target/examples/$name"
     mkdir -p target/examples

@@ -45,7 +45,7 @@ pub enum EmitArg {
     name = "sundial-translate",
     version,
     about = "Compile a NISA kernel to NeuronCore bundles: one <engine>.bin per engine queue and manifest.json",
-    after_help = "Example:\n  sundial-translate examples/add_kernel.mlir -o out/\n  sundial-translate examples/add_kernel.mlir --disassemble\nExit status: 0 ok, 1 compilation or output error, 2 usage error."
+    after_help = "Example:\n  sundial-translate examples/kernels/elementwise.mlir -o out/\n  sundial-translate examples/kernels/elementwise.mlir --disassemble\nExit status: 0 ok, 1 compilation or output error, 2 usage error."
 )]
 pub struct TranslateArgs {
     /// Input kernel (`-` for stdin).

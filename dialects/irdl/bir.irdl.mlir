@@ -71,9 +71,8 @@ irdl.dialect @bir {
     %a3 = irdl.base "#builtin.dictionary"
     %a4 = irdl.base "#builtin.string"
     %a5 = irdl.base "#builtin.string"
-    %a6 = irdl.base "#builtin.float"
-    %a7 = irdl.base "#builtin.float"
-    irdl.attributes {"opcodes" = %a0, "engine" = %a1, "dst" = %a2, "src" = %a3, "comp_op0" = %a4, "comp_op1" = %a5, "bound0" = %a6, "bound1" = %a7}
+    %a10 = irdl.base "#builtin.dictionary"
+    irdl.attributes {"opcodes" = %a0, "engine" = %a1, "dst" = %a2, "src" = %a3, "comp_op0" = %a4, "comp_op1" = %a5, "reduce_res" = %a10}
   }
   irdl.operation @quantize_mx {
     %a0 = irdl.base "#builtin.dense_array"

@@ -66,6 +66,14 @@ pub static LOWERINGS: &[Lowering] = &[
         lower: dma_copy,
     },
     Lowering {
+        bir: "range_select",
+        lower: range_select,
+    },
+    Lowering {
+        bir: "dma_indirect",
+        lower: dma_indirect,
+    },
+    Lowering {
         bir: "tensor_tensor",
         lower: tensor_tensor,
     },
@@ -336,7 +344,14 @@ fn dma_side(s: &StaticAp, name: &str, arch: &ArchModel) -> Result<DmaPattern2d, 
     })
 }
 
+/// The refusal of a DMA `priority`: DMA_CONFIGS has a `priority_class` (0..=4), but no source
+/// maps NKI's priority (0..=3) onto it.
+const PRIORITY_UNMAPPED: &str = "attribute 'priority': no source maps NKI's DMA priority onto DMA_CONFIGS priority_class (the descriptor is written with class 0)";
+
 fn dma_copy(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
+    if c.view.attr("priority").is_some() {
+        return Err(PRIORITY_UNMAPPED.into());
+    }
     let (dst, src) = (c.static_ap("dst")?, c.static_ap("src")?);
     let op = Op::DmaDirect2d(DmaDirect2d {
         src: dma_side(&src, "src", c.arch)?,
@@ -353,6 +368,284 @@ fn dma_copy(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
         reads: vec![region(&src)?],
         writes: vec![region(&dst)?],
     })
+}
+
+/// A RangeSelect bound: the fp32 immediate `imm`, else the operand pattern `ap`'s start as a
+/// pointer (the ASSUMPTION of [`scalar`]: each partition reads its own value there).
+fn bound(
+    c: &Ctx<'_, '_, '_>,
+    imm: &str,
+    ap: &str,
+    reads: &mut Vec<Region>,
+) -> Result<sundial_codegen::model::ScalarOperand, String> {
+    use sundial_codegen::model::ScalarOperand;
+    if let Some(a) = c.view.attr(imm) {
+        let v = float_value(a)
+            .or_else(|| int_value(a).map(|i| i as f64))
+            .ok_or_else(|| format!("attribute '{imm}' must be a number"))?;
+        return Ok(ScalarOperand::Imm(v as f32));
+    }
+    let s = c.static_ap(ap)?;
+    reads.push(region(&s)?);
+    let m = model_ap(&s, ap)?;
+    let word = sundial_codegen::addr4::word(&m.start, c.arch)
+        .map_err(|e| format!("attribute '{ap}': {e}"))?;
+    Ok(ScalarOperand::Ptr(word))
+}
+
+/// `bir.range_select` {0xbc, 0x9b}.
+fn range_select(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
+    let (src, r) = c.on_chip("src")?;
+    let (dst, w) = c.on_chip("dst")?;
+    let (reduce_res, wr) = c.on_chip("reduce_res")?;
+    let mut reads = vec![r];
+    let bound0 = bound(c, "bound0", "bound0_ap", &mut reads)?;
+    let bound1 = bound(c, "bound1", "bound1_ap", &mut reads)?;
+    let start = c.view.int_attr("range_start").unwrap_or(0);
+    let fill = c.view.float_attr("fill_value").unwrap_or(f32::MIN as f64);
+    Ok(Built {
+        op: Op::RangeSelect(sundial_codegen::model::RangeSelect {
+            src,
+            dst,
+            lower_bound: i32::try_from(start)
+                .map_err(|_| format!("attribute 'range_start': {start} is not 32-bit"))?,
+            upper_bound: fill as f32,
+            comp_op0: c.alu("comp_op0")?,
+            comp_op1: c.alu("comp_op1")?,
+            bound0,
+            bound1,
+            reduce_cmd: accumulation(c)?,
+            reduce_res,
+        }),
+        reads,
+        writes: vec![w, wr],
+    })
+}
+
+/// The on-chip side of a DMA_INDIRECT1D transfer: one channel per partition from partition
+/// 0, each channel's elements contiguous. ASSUMPTION (no source states how a 2-D tile maps
+/// onto the 1-D pattern): the channel's address is `start + channel * step * elem_size`, as
+/// an index scales the table side (bundle-layouts §5: eff = start + index * step_elem *
+/// elem_size), so `step` is the partition stride in elements and `num` the elements of one
+/// partition.
+fn indirect_on_chip(
+    s: &StaticAp,
+    name: &str,
+    arch: &ArchModel,
+) -> Result<sundial_codegen::model::DmaPattern1d, String> {
+    use sundial_codegen::formats::pe_dma::DMA_INDIRECT_IDX_CHANNELS;
+    if s.space == Space::Hbm {
+        return Err(format!(
+            "attribute '{name}': an HBM side: this lowering moves between an HBM table and an on-chip tile (one partition per index channel); an HBM-to-HBM indirect transfer is not derived"
+        ));
+    }
+    if s.partition != 0 || s.num_partitions != DMA_INDIRECT_IDX_CHANNELS as i64 {
+        return Err(format!(
+            "attribute '{name}': partitions {}..{}: a DMA_INDIRECT1D transfer has {DMA_INDIRECT_IDX_CHANNELS} index channels (idx_num_active_channels), one per partition from partition 0",
+            s.partition,
+            s.partition + s.num_partitions
+        ));
+    }
+    let offset = match s.start {
+        BStart::Offset(o) => o,
+        BStart::Register(_) => {
+            return Err(format!(
+                "attribute '{name}': a register-sourced start (DMA_INDIRECT1D takes immediate data addresses here)"
+            ));
+        }
+    };
+    let num = contiguous(&s.dims, name)?;
+    let elem = s.dtype.byte_size() as i64;
+    let stride = match s.space {
+        Space::Sbuf => arch.sbuf_partition_stride,
+        _ => arch.psum_partition_stride,
+    } as i64;
+    let offset = u32::try_from(offset)
+        .map_err(|_| format!("attribute '{name}': offset {offset} is not 32-bit"))?;
+    let addr = address::on_chip(s.space, 0, offset, arch)
+        .ok_or_else(|| format!("attribute '{name}': no DMA address"))?;
+    Ok(sundial_codegen::model::DmaPattern1d {
+        addr,
+        step: i32::try_from(stride / elem)
+            .map_err(|_| format!("attribute '{name}': the partition step does not fit 32 bits"))?,
+        num,
+        elem_size: elem as u16,
+    })
+}
+
+/// The element count of contiguous dims (a single step-1 run after canonicalisation).
+fn contiguous(dims: &[(i64, i64)], name: &str) -> Result<u16, String> {
+    use sundial_codegen::formats::pe_dma::DMA_INDIRECT_MAX_NUM;
+    let merged = crate::phys::canonical_dims(dims, i64::MAX)
+        .map_err(|m| format!("attribute '{name}': {m}"))?;
+    match merged.as_slice() {
+        [(1, n)] if *n <= DMA_INDIRECT_MAX_NUM as i64 => Ok(*n as u16),
+        [(1, n)] => Err(format!(
+            "attribute '{name}': {n} elements per index; DMA_INDIRECT1D moves at most {DMA_INDIRECT_MAX_NUM} (num_elem)"
+        )),
+        _ => Err(format!(
+            "attribute '{name}': the elements of one index are not contiguous ({merged:?}): DMA_INDIRECT1D's pattern is one-dimensional"
+        )),
+    }
+}
+
+/// The table side of a DMA_INDIRECT1D transfer: the HBM data pattern, whose first dimension is
+/// the indirect one (its step scales an index: `step_elem`), the rest one index's contiguous
+/// elements (`num_elem`).
+fn indirect_table(
+    data: &StaticAp,
+    name: &str,
+) -> Result<sundial_codegen::model::DmaPattern1d, String> {
+    if data.space != Space::Hbm {
+        return Err(format!(
+            "attribute '{name}': the indirect data is in {}: this lowering gathers from or scatters into an HBM table (an on-chip table is a gather or an indirect_copy)",
+            data.space
+        ));
+    }
+    let Some((&(step, _), rest)) = data.dims.split_first() else {
+        return Err(format!(
+            "attribute '{name}': the table pattern has no indirect dimension"
+        ));
+    };
+    let offset = match data.start {
+        BStart::Offset(o) => o as u64,
+        BStart::Register(_) => {
+            return Err(format!(
+                "attribute '{name}': a register-sourced table start"
+            ));
+        }
+    };
+    let tensor = data
+        .tensor
+        .ok_or_else(|| format!("attribute '{name}': an HBM table without 'tensor'"))?;
+    Ok(sundial_codegen::model::DmaPattern1d {
+        addr: address::hbm(tensor, offset).map_err(|m| format!("attribute '{name}': {m}"))?,
+        step: i32::try_from(step)
+            .map_err(|_| format!("attribute '{name}': step {step} is not 32-bit"))?,
+        num: contiguous(rest, name)?,
+        elem_size: data.dtype.byte_size() as u16,
+    })
+}
+
+/// The index vector's start: in SBUF from partition 0, one 32-bit index per channel.
+fn index_start(index: &StaticAp, name: &str) -> Result<Start, String> {
+    use sundial_codegen::formats::pe_dma::DMA_INDIRECT_IDX_CHANNELS;
+    if !matches!(index.dtype, BirDtype::Uint32 | BirDtype::Int32) {
+        return Err(format!(
+            "attribute '{name}': {} indices: the DMA engine reads 32-bit indices (bundle-layouts §5: the DGE index dtype is UINT32)",
+            index.dtype.name()
+        ));
+    }
+    if index.num_partitions != DMA_INDIRECT_IDX_CHANNELS as i64 || index.partition != 0 {
+        return Err(format!(
+            "attribute '{name}': the index vector spans partitions {}..{}: DMA_INDIRECT1D reads {DMA_INDIRECT_IDX_CHANNELS} index channels from SBUF partition 0",
+            index.partition,
+            index.partition + index.num_partitions
+        ));
+    }
+    Ok(model_ap(index, name)?.start)
+}
+
+/// `bir.dma_indirect` 0xbb: a gather (`src` indirect: direction load, the index at
+/// `src_idx_start_addr`) or a scatter (`dst` indirect: save, `dst_idx_start_addr`); the other
+/// index word is the inert SBUF address 0. No bound-check register (none is loadable): indices
+/// are not range-checked by the hardware.
+fn dma_indirect(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
+    use sundial_codegen::model::{DmaIndirect, DmaIndirectDirection};
+    let inert = Start::Imm(MemLoc {
+        space: CSpace::Sbuf,
+        partition: 0,
+        offset: 0,
+    });
+    let compute_op = match c.view.str_attr("compute_op").as_deref() {
+        None | Some("bypass") => DgeComputeOp::None,
+        Some("add") => DgeComputeOp::Add,
+        Some("mult") => DgeComputeOp::Multiply,
+        Some("max") => DgeComputeOp::Max,
+        Some("min") => DgeComputeOp::Min,
+        Some(other) => {
+            return Err(format!(
+                "attribute 'compute_op': '{other}' has no DGE_COMPUTE_OP code"
+            ));
+        }
+    };
+    if c.view.str_attr("oob_mode").as_deref() == Some("skip") {
+        return Err("attribute 'oob_mode': skipping out-of-bounds indices needs a loaded bound-check register".into());
+    }
+    let (direction, src, dst, src_idx, dst_idx, in_dtype, out_dtype, reads, writes) = match (
+        c.phys("src")?,
+        c.phys("dst")?,
+    ) {
+        (PhysAp::Indirect { index, data, .. }, PhysAp::Static(d)) => (
+            DmaIndirectDirection::Load,
+            indirect_table(&data, "src")?,
+            indirect_on_chip(&d, "dst", c.arch)?,
+            index_start(&index, "src")?,
+            inert,
+            data.dtype,
+            d.dtype,
+            // The whole table may be read: the indices are known only at run time.
+            vec![region(&index)?, table_region(&data)?],
+            vec![region(&d)?],
+        ),
+        (PhysAp::Static(s), PhysAp::Indirect { index, data, .. }) => (
+            DmaIndirectDirection::Save,
+            indirect_on_chip(&s, "src", c.arch)?,
+            indirect_table(&data, "dst")?,
+            inert,
+            index_start(&index, "dst")?,
+            s.dtype,
+            data.dtype,
+            vec![region(&index)?, region(&s)?],
+            vec![table_region(&data)?],
+        ),
+        _ => {
+            return Err("needs exactly one of 'src' and 'dst' to be tensor-indirect (the load or the save direction)".into());
+        }
+    };
+    if src.num != dst.num {
+        return Err(format!(
+            "attributes 'src' and 'dst': {} elements per index on one side, {} on the other",
+            src.num, dst.num
+        ));
+    }
+    if in_dtype.byte_size() != out_dtype.byte_size() {
+        return Err(format!(
+            "converts {} to {}: no source pins a converting DMA_INDIRECT1D",
+            in_dtype.name(),
+            out_dtype.name()
+        ));
+    }
+    Ok(Built {
+        op: Op::DmaIndirect(DmaIndirect {
+            direction,
+            // oob_mode error (skip is refused above).
+            idx_bound_is_err: true,
+            non_unique_dst_idx: direction == DmaIndirectDirection::Save
+                && !c.view.bool_attr("unique_indices"),
+            src,
+            dst,
+            src_idx,
+            dst_idx,
+            in_dtype,
+            out_dtype,
+            src_idx_bound_reg: BoundCheckReg::OFF,
+            dst_idx_bound_reg: BoundCheckReg::OFF,
+            compute_op,
+            completion: DmaCompletion::default(),
+        }),
+        reads,
+        writes,
+    })
+}
+
+/// Every byte of the HBM tensor an indirect pattern's table is (any index may be read or
+/// written): from its start to the end of its address window.
+fn table_region(data: &StaticAp) -> Result<Region, String> {
+    let tensor = data
+        .tensor
+        .ok_or("an HBM table without 'tensor': a DMA needs the tensor it addresses")?;
+    Ok(Region::hbm(tensor as u32, 0..address::HBM_WINDOW))
 }
 
 fn tensor_tensor(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
@@ -631,20 +924,22 @@ fn tensor_scalar_cache(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
             ));
         }
     };
+    let mut reads = vec![r];
+    let imm0 = scalar(c, "imm0", "operand0", false, &mut reads)?;
     Ok(Built {
         op: Op::TensorScalar(TensorScalar {
             src,
             dst,
             op0: c.alu("op0")?,
             op1,
-            reverse0: false,
+            reverse0: c.view.bool_attr("reverse0"),
             reverse1: false,
-            imm0: fp32(c, "imm0")?,
+            imm0,
             imm1,
             accumulate: accumulation(c)?,
             form,
         }),
-        reads: vec![r],
+        reads,
         writes,
     })
 }
@@ -773,17 +1068,15 @@ fn stream_shuffle(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
     })
 }
 
+/// `bir.stream_transpose`: {0x6b}, or {0x6b, 0x69} with the `lane_mask` of its 0x69 half.
 fn stream_transpose(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
-    if c.opcodes.len() > 1 {
-        return Err("the wide transpose {0x6b, 0x69} needs the lane map of its 0x69 half, which bir.stream_transpose does not carry".into());
-    }
     let (src, r) = c.on_chip("src")?;
     let (dst, w) = c.on_chip("dst")?;
     Ok(Built {
         op: Op::StreamTranspose(sundial_codegen::model::StreamTranspose {
             src,
             dst,
-            mask: Vec::new(),
+            mask: lanes(c, "lane_mask")?,
         }),
         reads: vec![r],
         writes: vec![w],

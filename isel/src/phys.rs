@@ -243,6 +243,111 @@ fn whole(value: Value<'_, '_>, tile: &Tile) -> Result<Phys, String> {
     })
 }
 
+/// A tensor-indirect access of an HBM table (`nisa.ap` with `vector_offset` on a kernel
+/// argument or an HBM `nisa.alloc`): each index of an on-chip index vector replaces the
+/// counter of the view's indirect dimension.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndirectPhys {
+    /// The index vector (static, on chip).
+    pub index: Phys,
+    /// The table: its first dimension is the indirect one (its step scales an index, its
+    /// count is the number of indices), the rest is one index's elements.
+    pub data: Phys,
+    /// How many indices.
+    pub num_indices: i64,
+}
+
+impl IndirectPhys {
+    /// The BIR dictionary (`kind = "indirect"`; `index_arg` 0: one indirection per op).
+    pub fn to_attr<'c>(&self, context: ContextRef<'c>) -> Result<Attribute<'c>, String> {
+        let a = Attrs::new(context);
+        let entries = [
+            ("kind", a.string("indirect")),
+            ("index", self.index.to_attr(context)?),
+            ("data", self.data.to_attr(context)?),
+            ("num_indices", a.i64(self.num_indices)),
+            ("index_arg", a.i64(0)),
+        ];
+        Ok(dict(context, &entries))
+    }
+}
+
+/// The indirect access of operand `value`: an `nisa.ap` view of an HBM table with a
+/// `vector_offset` index tile of one element per partition, indirect on its first dimension.
+pub fn resolve_indirect(value: Value<'_, '_>) -> Result<IndirectPhys, String> {
+    let tile = Tile::from_type(value.r#type())?;
+    let Some(view) = defining_op(value).and_then(|op| View::nisa(op, "ap")) else {
+        return Err(
+            "the operand is not an indirect access pattern (an nisa.ap with vector_offset)".into(),
+        );
+    };
+    if view.value("scalar_offset").is_some() {
+        return Err("a scalar_offset (register) indirection is a dynamic start, not an index vector: DMA_INDIRECT1D reads one index per channel".into());
+    }
+    let index = view
+        .value("vector_offset")
+        .ok_or("the access pattern has no vector_offset index")?;
+    let indirect_dim = view.int_attr("indirect_dim").unwrap_or(0);
+    if indirect_dim != 0 {
+        return Err(format!(
+            "indirect_dim {indirect_dim}: an immediate-start DMA_INDIRECT1D indexes the outermost dimension only (bundle-layouts §5: the indirect dim of an immediate start is X)"
+        ));
+    }
+    let Some(tensor) = view.value("tensor") else {
+        return Err("nisa.ap has no tensor".into());
+    };
+    let base_tile = Tile::from_type(tensor.r#type())?;
+    if base_tile.space != Space::Hbm {
+        return Err(format!(
+            "the indexed tensor is in {}: a DMA-indirect transfer addresses an HBM table",
+            base_tile.space
+        ));
+    }
+    let (_, offset, tensor_id) = root_place(tensor, &base_tile)?;
+    let pattern = view.i64_array("pattern").unwrap_or_default();
+    let mut pairs: Vec<(i64, i64)> = pattern.chunks(2).map(|c| (c[0], c[1])).collect();
+    if pairs.is_empty() {
+        return Err("nisa.ap has an empty pattern".into());
+    }
+    let elem = tile.dtype.byte_size() as i64;
+    let byte_offset = view
+        .int_attr("offset")
+        .unwrap_or(0)
+        .checked_mul(elem)
+        .ok_or("the view's offset overflows")?;
+    let index_tile = Tile::from_type(index.r#type())?;
+    if index_tile.free_size() != Some(1) {
+        return Err(format!(
+            "the index tile {:?} holds more than one index per partition: DMA_INDIRECT1D reads one index per channel",
+            index_tile.shape
+        ));
+    }
+    let index_phys = resolve(index).map_err(|m| format!("the index: {m}"))?;
+    let num_indices = index_phys.partitions;
+    if pairs[0].1 != num_indices {
+        return Err(format!(
+            "the indirect dimension counts {} but the index tile has {num_indices} indices",
+            pairs[0].1
+        ));
+    }
+    let rest = canonical_dims(&pairs[1..], HBM_STEP)?;
+    pairs.truncate(1);
+    pairs.extend(rest);
+    Ok(IndirectPhys {
+        index: index_phys,
+        data: Phys {
+            space: Space::Hbm,
+            partition: 0,
+            partitions: 1,
+            offset: offset + byte_offset,
+            dims: pairs,
+            dtype: tile.dtype,
+            tensor: tensor_id,
+        },
+        num_indices,
+    })
+}
+
 /// The physical pattern of operand `value` (a static access), free dimensions canonical.
 pub fn resolve(value: Value<'_, '_>) -> Result<Phys, String> {
     resolve_raw(value)?.canonical()

@@ -27,13 +27,14 @@ use crate::phys::{Phys, resolve, resolve_raw};
 use melior::{
     ContextRef,
     ir::{
-        Operation, RegionLike, Value,
+        Operation, RegionLike, Value, ValueLike,
         block::BlockLike,
         operation::{OperationLike, OperationRef},
         r#type::TypeId,
     },
     pass::{ExternalPass, Pass, RunExternalPass, create_external},
 };
+use std::collections::HashMap;
 use sundial_codegen::{
     dtype::BirDtype,
     enums::BirAluOp,
@@ -140,6 +141,7 @@ fn select_function(func: OperationRef<'_, '_>, target: Target) -> bool {
         cursor = op.next_in_block();
     }
     let rewriter = Rewriter::new(&func);
+    let facts = Facts::of(&ops);
     let mut ok = true;
     let mut selected = Vec::new();
     for op in ops {
@@ -148,7 +150,7 @@ fn select_function(func: OperationRef<'_, '_>, target: Target) -> bool {
             continue;
         }
         if name.starts_with("nisa.") {
-            match select_op(op, target) {
+            match select_op(op, target, &facts) {
                 Ok(new) => {
                     rewriter.insert_before(op, new);
                     selected.push(op);
@@ -184,7 +186,7 @@ pub struct Rule {
     /// The operand groups whose dtypes are the query's inputs, in the ISA row's order.
     pub inputs: &'static [&'static str],
     /// Builds the BIR op.
-    build: for<'c, 'a> fn(&View<'c, 'a>, &Selection) -> Result<Operation<'c>, String>,
+    build: for<'c, 'a> fn(&View<'c, 'a>, &Selection, &Facts) -> Result<Operation<'c>, String>,
 }
 
 /// Every NISA op this selector builds a BIR op for.
@@ -194,6 +196,18 @@ pub static RULES: &[Rule] = &[
         bir: "dma_copy",
         inputs: &["src"],
         build: dma_copy,
+    },
+    Rule {
+        op: "range_select",
+        bir: "range_select",
+        inputs: &["on_true"],
+        build: range_select,
+    },
+    Rule {
+        op: "dma_copy_indirect",
+        bir: "dma_indirect",
+        inputs: &["src"],
+        build: dma_copy_indirect,
     },
     Rule {
         op: "tensor_tensor_arith",
@@ -310,6 +324,12 @@ pub static RULES: &[Rule] = &[
         build: stream_transpose,
     },
     Rule {
+        op: "nc_transpose",
+        bir: "stream_transpose",
+        inputs: &["data"],
+        build: stream_transpose,
+    },
+    Rule {
         op: "gather",
         bir: "gather",
         inputs: &["data", "indices"],
@@ -352,10 +372,6 @@ pub static MISSING: &[(&str, &str)] = &[
         "SB2SB_COLLECTIVE 0xbf has no field for send_to_rank / recv_from_rank, and its lnc_size_fmt byte has no known codes",
     ),
     (
-        "dma_copy_indirect",
-        "how an indirect access pattern (its [step, num] pairs, vector_offset and indirect_dim) maps onto DMA_INDIRECT1D's one-dimensional src/dst patterns and its 128 index channels is not stated by any source",
-    ),
-    (
         "dma_gather_transpose",
         "how the indirect source and the transpose axes map onto DMA_GATHER_XPOSE's two-dimensional patterns and gather_dim is not stated by any source",
     ),
@@ -370,10 +386,6 @@ pub static MISSING: &[(&str, &str)] = &[
     (
         "exponential",
         "how max_value, reduce_res and reduce_cmd map onto the EXPONENTIAL 0x30 bundle (the S3D3_TS fields) is not stated by any source",
-    ),
-    (
-        "range_select",
-        "bir.range_select takes immediate bounds while NISA's bound0 / bound1 are tiles, and no source says which RangeSelect field takes range_start and which on_false_value",
     ),
     (
         "dve_read_accumulator",
@@ -439,7 +451,11 @@ fn query(v: &View<'_, '_>, rule: Option<&Rule>, target: Target) -> Result<Select
 }
 
 /// Selects one NISA op: the BIR op that replaces it, or why it cannot be selected.
-fn select_op<'c>(op: OperationRef<'c, '_>, target: Target) -> Result<Operation<'c>, String> {
+fn select_op<'c>(
+    op: OperationRef<'c, '_>,
+    target: Target,
+    facts: &Facts,
+) -> Result<Operation<'c>, String> {
     let v = View::new(op)?.ok_or("is not an op of the NISA table")?;
     let mnemonic = v.mnemonic();
     let rule = rule(mnemonic);
@@ -471,7 +487,7 @@ fn select_op<'c>(op: OperationRef<'c, '_>, target: Target) -> Result<Operation<'
             rule.bir
         ));
     }
-    (rule.build)(&v, &sel)
+    (rule.build)(&v, &sel, facts)
 }
 
 // ---------------------------------------------------------------- building blocks
@@ -545,7 +561,11 @@ fn copy_str<'c, 'a>(
 // ---------------------------------------------------------------- rules
 
 /// `nisa.dma_copy` -> `bir.dma_copy`: DMA_DIRECT2D between two static patterns.
-fn dma_copy<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+fn dma_copy<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    _facts: &Facts,
+) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     let dst = pattern(v, "dst")?;
     let src = pattern(v, "src")?;
@@ -564,8 +584,91 @@ fn dma_copy<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, Stri
     finish(Ok::<_, String>(b))
 }
 
+/// `nisa.dma_copy_indirect` -> `bir.dma_indirect` 0xbb: a gather from an HBM table into an
+/// on-chip tile (`src` indirect) or a scatter of an on-chip tile into one (`dst` indirect),
+/// through an index tile of one index per partition. The tensor-indirect side keeps the HBM
+/// table as its data pattern ([`crate::phys::IndirectPhys`]); the lowering maps it onto
+/// DMA_INDIRECT1D.
+fn dma_copy_indirect<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    _facts: &Facts,
+) -> Result<Operation<'c>, String> {
+    use crate::phys::resolve_indirect;
+    let ctx = v.op().context();
+    let dst_value = v.value("dst").ok_or("operand 'dst' is missing")?;
+    let src_value = v.value("src").ok_or("operand 'src' is missing")?;
+    let (dst, src) = match (resolve_indirect(src_value), resolve_indirect(dst_value)) {
+        (Ok(src), Err(_)) => (operand(dst_value, "dst")?.to_attr(ctx), src.to_attr(ctx)),
+        (Err(_), Ok(dst)) => (dst.to_attr(ctx), operand(src_value, "src")?.to_attr(ctx)),
+        (Ok(_), Ok(_)) => {
+            return Err("both sides are indirect: the index-to-index form (SRC_DST_INDIRECTION) has no pinned direction code (the seed's validator accepts load 1 and save 2 only)".into());
+        }
+        (Err(m), Err(_)) => return Err(format!("operand 'src': {m}")),
+    };
+    let (dst, src) = (
+        dst.map_err(|m| format!("operand 'dst': {m}"))?,
+        src.map_err(|m| format!("operand 'src': {m}"))?,
+    );
+    if v.str_attr("oob_mode").as_deref() == Some("skip") {
+        return Err("attribute 'oob_mode': skipping out-of-bounds indices needs a bound-check register holding the table's extent (BOUND_CHECK_REG), and no pinned instruction loads a register (REG_LOAD 0x4a has no field table)".into());
+    }
+    if v.attr("priority").is_some() {
+        return Err("attribute 'priority': no source maps NKI's DMA priority onto DMA_CONFIGS priority_class".into());
+    }
+    let mut b = start(v, sel)?;
+    b = b.attr("dst", dst).map_err(|e| e.to_string())?;
+    b = b.attr("src", src).map_err(|e| e.to_string())?;
+    b = copy_attr(b, v, "unique_indices", "unique_indices")?;
+    finish(Ok::<_, String>(b))
+}
+
+/// `nisa.range_select` -> `bir.range_select` {0xbc, 0x9b} (cayman): the `[P, 1]` bound tiles
+/// become per-partition operand patterns, `range_start` the header's integer `base` (+0x10;
+/// bundle-layouts §4.12 settles the CC/header naming conflict for the header: base and
+/// fill_val, the bounds at +0x28/+0x2C), `on_false_value` its `fill_val`, and the max-reduction
+/// is read out to `reduce_res` by the 0x9b companion.
+fn range_select<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    _facts: &Facts,
+) -> Result<Operation<'c>, String> {
+    let ctx = v.op().context();
+    if v.value("reduce_res").is_none() {
+        return Err(
+            "the 0x9b read-out companion of RangeSelect needs a 'reduce_res' destination".into(),
+        );
+    }
+    let origin = v.float_attr("range_start").unwrap_or(0.0);
+    if origin.fract() != 0.0 || origin.abs() > (1u64 << 24) as f64 {
+        return Err(format!(
+            "attribute 'range_start': {origin} is not an integer within 2^24: RangeSelect's base is the integer index origin the encoder converts to fp32"
+        ));
+    }
+    let mut b = start(v, sel)?;
+    b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
+    b = ap(b, "src", &pattern(v, "on_true")?, ctx)?;
+    b = ap(b, "bound0_ap", &pattern(v, "bound0")?, ctx)?;
+    b = ap(b, "bound1_ap", &pattern(v, "bound1")?, ctx)?;
+    b = ap(b, "reduce_res", &pattern(v, "reduce_res")?, ctx)?;
+    b = copy_str(b, v, "comp_op0", "comp_op0")?;
+    b = copy_str(b, v, "comp_op1", "comp_op1")?;
+    b = b
+        .i64("range_start", origin as i64)
+        .map_err(|e| e.to_string())?;
+    b = copy_attr(b, v, "on_false_value", "fill_value")?;
+    b = b
+        .str("reduce_cmd", &reduce_cmd(v)?)
+        .map_err(|e| e.to_string())?;
+    finish(Ok::<_, String>(b))
+}
+
 /// The elementwise binary ops -> `bir.tensor_tensor`.
-fn tensor_tensor<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+fn tensor_tensor<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    _facts: &Facts,
+) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     let mut b = start(v, sel)?;
     b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
@@ -596,7 +699,11 @@ fn scalar_operand<'c, 'a>(
 }
 
 /// `nisa.tensor_scalar_{arith,bitvec}` -> `bir.tensor_scalar` (the plain form).
-fn tensor_scalar<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+fn tensor_scalar<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    _facts: &Facts,
+) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     let mut b = start(v, sel)?;
     b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
@@ -611,7 +718,7 @@ fn tensor_scalar<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>,
 }
 
 /// One source, one destination (`tensor_copy`, `reciprocal`).
-fn unary<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+fn unary<'c>(v: &View<'c, '_>, sel: &Selection, _facts: &Facts) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     let src_group = if v.mnemonic() == "reciprocal" {
         "data"
@@ -625,7 +732,7 @@ fn unary<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String>
 }
 
 /// `nisa.memset` -> `bir.memset`.
-fn memset<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+fn memset<'c>(v: &View<'c, '_>, sel: &Selection, _facts: &Facts) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     let mut b = start(v, sel)?;
     b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
@@ -635,7 +742,11 @@ fn memset<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String
 
 /// `nisa.tensor_reduce_*` -> `bir.tensor_reduce`: the reduced (trailing) free axes keep their
 /// boundary in the source pattern and become `num_reduce_dims`.
-fn tensor_reduce<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+fn tensor_reduce<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    _facts: &Facts,
+) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     let data = v.value("data").ok_or("operand 'data' is missing")?;
     let rank = v.tile("data").map(|t| t.shape.len()).unwrap_or(0);
@@ -659,7 +770,7 @@ fn tensor_reduce<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>,
 
 /// `nisa.iota` -> `bir.iota`: the generated pattern, its base (`offset`) and the channel
 /// multiplier.
-fn iota<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+fn iota<'c>(v: &View<'c, '_>, sel: &Selection, _facts: &Facts) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     let mut b = start(v, sel)?;
     b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
@@ -688,19 +799,17 @@ fn reduce_cmd(v: &View<'_, '_>) -> Result<String, String> {
         .ok_or_else(|| format!("attribute 'reduce_cmd': unknown command '{text}'"))
 }
 
-/// `nisa.tensor_scalar_cache_reduce` -> `bir.tensor_scalar_cache` {0x9a, 0x9b}: `op0`/`imm0`
-/// (or the `operand0` tile), then the free-axis reduction with `reduce_op` into the engine's
+/// `nisa.tensor_scalar_cache_reduce` -> `bir.tensor_scalar_cache` {0x9a, 0x9b}: `op0` with
+/// `imm0` or the per-partition `operand0` tile (and `reverse0`), then the free-axis reduction with `reduce_op` into the engine's
 /// accumulator, read out to `reduce_res`.
 fn tensor_scalar_cache_reduce<'c>(
     v: &View<'c, '_>,
     sel: &Selection,
+    _facts: &Facts,
 ) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     if v.value("reduce_res").is_none() {
         return Err("the 0x9b read-out of the reduction needs a 'reduce_res' destination".into());
-    }
-    if v.value("operand0").is_some() {
-        return Err("operand 'operand0': bir.tensor_scalar_cache takes an immediate imm0 (no per-partition operand pattern)".into());
     }
     if v.attr("reduce_init").is_some() {
         return Err("attribute 'reduce_init': the accumulator's initial value has no field in the 0x9a / 0x9b bundles".into());
@@ -713,7 +822,8 @@ fn tensor_scalar_cache_reduce<'c>(
     b = ap(b, "src", &pattern(v, "data")?, ctx)?;
     b = ap(b, "reduce_res", &pattern(v, "reduce_res")?, ctx)?;
     b = copy_str(b, v, "op0", "op0")?;
-    b = copy_attr(b, v, "imm0", "imm0")?;
+    b = scalar_operand(b, v, "imm0", "operand0")?;
+    b = copy_attr(b, v, "reverse0", "reverse0")?;
     b = copy_str(b, v, "reduce_op", "reduce_op")?;
     b = b
         .str("reduce_cmd", &reduce_cmd(v)?)
@@ -726,6 +836,7 @@ fn tensor_scalar_cache_reduce<'c>(
 fn tensor_scalar_cache_cumulative<'c>(
     v: &View<'c, '_>,
     sel: &Selection,
+    _facts: &Facts,
 ) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     let mut b = start(v, sel)?;
@@ -744,7 +855,11 @@ fn tensor_scalar_cache_cumulative<'c>(
 }
 
 /// `nisa.activation_read_accumulator` -> `bir.read_accumulator` 0x24.
-fn read_accumulator<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+fn read_accumulator<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    _facts: &Facts,
+) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     if v.bool_attr("negate") {
         return Err("attribute 'negate': the D1_RD read-out is encoded with negated = 0 (codegen writes no other value)".into());
@@ -755,7 +870,11 @@ fn read_accumulator<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'
 }
 
 /// `nisa.copy_predicated` -> `bir.copy_predicated` (0x72, or 0x99 when the dtype changes).
-fn copy_predicated<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+fn copy_predicated<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    _facts: &Facts,
+) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     if v.bool_attr("reverse_pred") {
         return Err("attribute 'reverse_pred': the S3S3D3_TT bundle of COPY_PREDICATED has no field for an inverted predicate".into());
@@ -768,7 +887,11 @@ fn copy_predicated<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c
 }
 
 /// `nisa.cross_lane_reduce_*` -> `bir.cross_lane_reduce` (0x7c / 0x7d).
-fn cross_lane_reduce<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+fn cross_lane_reduce<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    _facts: &Facts,
+) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     let mut b = start(v, sel)?;
     b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
@@ -778,7 +901,11 @@ fn cross_lane_reduce<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<
 }
 
 /// `nisa.stream_shuffle` -> `bir.stream_shuffle` {0x6a, 0x69} with its 32-lane mask.
-fn stream_shuffle<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+fn stream_shuffle<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    _facts: &Facts,
+) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     let mut b = start(v, sel)?;
     b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
@@ -787,10 +914,15 @@ fn stream_shuffle<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>
     finish(Ok::<_, String>(b))
 }
 
-/// `nisa.stream_transpose` -> `bir.stream_transpose`: {0x6b} for a destination of fewer than
+/// `nisa.stream_transpose` (and `nisa.nc_transpose` on the Vector engine) ->
+/// `bir.stream_transpose`: {0x6b} for a destination of fewer than
 /// 32 partitions. The wide form {0x6b, 0x69} needs the lane map of its 0x69 half, which the
 /// NISA op does not carry and no source gives for a plain transpose.
-fn stream_transpose<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+fn stream_transpose<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    _facts: &Facts,
+) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     if sel.pattern.len() > 1 {
         return Err(format!(
@@ -798,7 +930,13 @@ fn stream_transpose<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'
             v.tile("dst").map(|t| t.partitions()).unwrap_or(0)
         ));
     }
-    let (dst, src) = (pattern(v, "dst")?, pattern(v, "src")?);
+    // nc_transpose on the Vector engine is the same instruction (its operand is `data`).
+    let group = if v.mnemonic() == "nc_transpose" {
+        "data"
+    } else {
+        "src"
+    };
+    let (dst, src) = (pattern(v, "dst")?, pattern(v, group)?);
     if dst.elements() != src.elements() {
         return Err(format!(
             "transposes {} x {} elements: the 0x6b bundle holds equal source and destination element counts per partition (the seed's d4_tr_same_src_dst_count), so only a square transpose is encodable",
@@ -813,7 +951,7 @@ fn stream_transpose<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'
 }
 
 /// `nisa.gather` -> `bir.gather`: {0x68, 0x67} per 512-element chunk of the index.
-fn gather<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+fn gather<'c>(v: &View<'c, '_>, sel: &Selection, _facts: &Facts) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     let mut b = start(v, sel)?;
     b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
@@ -822,9 +960,9 @@ fn gather<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String
     finish(Ok::<_, String>(b))
 }
 
-/// `nisa.matmul` -> `bir.matmult` {0x01, 0x02}: a single-shot matmul (its own accumulation
-/// group, `accumulate_flags` 3 = BEGIN | END) on bf16/fp16/fp8 operands.
-fn matmul<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+/// `nisa.matmul` -> `bir.matmult` {0x01, 0x02} on bf16/fp16/fp8 operands, with the
+/// `accumulate_flags` of its accumulation group ([`accumulation_flags`]).
+fn matmul<'c>(v: &View<'c, '_>, sel: &Selection, facts: &Facts) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     matmul_refusals(v)?;
     for flag in ["is_stationary_onezero", "is_moving_onezero"] {
@@ -855,14 +993,119 @@ fn matmul<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String
     b = ap(b, "stationary", &stationary, ctx)?;
     b = ap(b, "moving", &moving, ctx)?;
     b = copy_attr(b, v, "is_transpose", "is_transpose")?;
+    b = b
+        .i64("accumulate_flags", i64::from(facts.accumulate_flags(v)))
+        .map_err(|e| e.to_string())?;
     finish(Ok::<_, String>(b))
 }
 
-/// The matmul attributes no bundle field holds: an accumulating matmul's flags, PE tiling.
-fn matmul_refusals(v: &View<'_, '_>) -> Result<(), String> {
-    if v.bool_attr("accumulate") {
-        return Err("attribute 'accumulate': which psum_accumulate_flags an accumulating matmul takes (a middle 0 or the END 2 of its accumulation group) depends on whether it ends the group, which the op does not say".into());
+/// `psum_accumulate_flags` bit BEGIN_MATMUL_GROUP (bundle-layouts §4.9: common.h).
+pub const BEGIN_MATMUL_GROUP: u8 = 1 << 0;
+/// `psum_accumulate_flags` bit END_MATMUL_GROUP.
+pub const END_MATMUL_GROUP: u8 = 1 << 1;
+/// `psum_accumulate_flags` bit BEGIN_ACCUM_MATMUL_GROUP: a group that starts by adding to
+/// what PSUM holds.
+pub const BEGIN_ACCUM_MATMUL_GROUP: u8 = 1 << 2;
+
+/// The identity of the tile a value views: the `tensor` operand at the end of a `nisa.ap`
+/// chain, else the value itself.
+fn root_value(value: Value<'_, '_>) -> usize {
+    let mut raw = value.to_raw();
+    loop {
+        let v = unsafe { Value::from_raw(raw) };
+        let Some(tensor) = sundial_dialects::verify::defining_op(v)
+            .and_then(|op| View::nisa(op, "ap"))
+            .and_then(|ap| ap.value("tensor"))
+        else {
+            return raw.ptr as usize;
+        };
+        raw = tensor.to_raw();
     }
+}
+
+/// What continues an accumulation group: the matmul kind and its PSUM pattern.
+type GroupKey = (&'static str, Phys);
+
+/// What selection derives from a whole function before building any op.
+#[derive(Debug, Default)]
+pub struct Facts {
+    /// The `psum_accumulate_flags` of each matmul (by op), from [`Facts::of`].
+    flags: HashMap<usize, u8>,
+}
+
+impl Facts {
+    /// The facts of a function body's ops, in program order.
+    ///
+    /// Accumulation groups: a group is a run of matmuls of one kind into the same PSUM
+    /// pattern, each after the first with `accumulate = true`, with no other op naming the
+    /// destination tile between them (an op reading or writing any part of it ends the group:
+    /// it observes the partial sums). The first matmul begins the group (BEGIN_MATMUL_GROUP;
+    /// BEGIN_ACCUM_MATMUL_GROUP when it accumulates itself, onto what PSUM held before), the
+    /// last ends it (END_MATMUL_GROUP), so a lone matmul is SINGLE (3), or 6 when it
+    /// accumulates; every value is in the encoder's set {0, 1, 2, 3, 4, 6}. An absent
+    /// `accumulate` (NKI's `None`) overwrites, as `false` does. ASSUMPTION (no source states
+    /// how NKI's per-op `accumulate` becomes the group flags): this grouping by program order.
+    pub fn of(ops: &[OperationRef<'_, '_>]) -> Facts {
+        let mut flags: HashMap<usize, u8> = HashMap::new();
+        // Per tile: the last op naming it, with its matmul kind and PSUM pattern if a matmul.
+        let mut last: HashMap<usize, (usize, Option<GroupKey>)> = HashMap::new();
+        for op in ops {
+            let name = op_name(op);
+            if !name.starts_with("nisa.") || name == "nisa.alloc" || name == "nisa.ap" {
+                continue;
+            }
+            let key = op.to_raw().ptr as usize;
+            let mut matmul = None;
+            if let Some(v) =
+                View::of(*op).filter(|v| matches!(v.mnemonic(), "matmul" | "matmul_mx"))
+                && let Some(dst_value) = v.value("dst")
+                && let Ok(dst) = resolve(dst_value)
+            {
+                let root = root_value(dst_value);
+                let accumulates = v.bool_attr("accumulate");
+                let continues = accumulates
+                    && last.get(&root).is_some_and(|(_, prev)| {
+                        prev.as_ref()
+                            .is_some_and(|(kind, p)| *kind == v.mnemonic() && *p == dst)
+                    });
+                if continues
+                    && let Some((prev, _)) = last.get(&root)
+                    && let Some(f) = flags.get_mut(prev)
+                {
+                    *f &= !END_MATMUL_GROUP;
+                }
+                let begin = match (continues, accumulates) {
+                    (true, _) => 0,
+                    (false, true) => BEGIN_ACCUM_MATMUL_GROUP,
+                    (false, false) => BEGIN_MATMUL_GROUP,
+                };
+                flags.insert(key, begin | END_MATMUL_GROUP);
+                matmul = Some((root, (v.mnemonic(), dst)));
+            }
+            for i in 0..op.operand_count() {
+                if let Ok(o) = op.operand(i) {
+                    last.insert(root_value(o), (key, None));
+                }
+            }
+            if let Some((root, m)) = matmul {
+                last.insert(root, (key, Some(m)));
+            }
+        }
+        Facts { flags }
+    }
+
+    /// The `psum_accumulate_flags` of matmul `v` (SINGLE when it was not seen).
+    fn accumulate_flags(&self, v: &View<'_, '_>) -> u8 {
+        let key = v.op().to_raw().ptr as usize;
+        self.flags
+            .get(&key)
+            .copied()
+            .unwrap_or(BEGIN_MATMUL_GROUP | END_MATMUL_GROUP)
+    }
+}
+
+/// The matmul attributes no bundle field holds: PE tiling.
+fn matmul_refusals(v: &View<'_, '_>) -> Result<(), String> {
     for attr in ["tile_position", "tile_size"] {
         if v.attr(attr).is_some() {
             return Err(format!(
@@ -875,7 +1118,11 @@ fn matmul_refusals(v: &View<'_, '_>) -> Result<(), String> {
 
 /// `nisa.quantize_mx` -> `bir.quantize_mx` 0xe3 (mariana): the bf16/fp16 source, the fp8 x4
 /// data and its E8M0 scales, all static.
-fn quantize_mx<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+fn quantize_mx<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    _facts: &Facts,
+) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     let mut b = start(v, sel)?;
     b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
@@ -885,8 +1132,12 @@ fn quantize_mx<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, S
 }
 
 /// `nisa.matmul_mx` -> `bir.matmult_mx` {0x09, 0x0a} (mariana): static MX operands with their
-/// scales, a single-shot accumulation group (flags 3) as for `matmul`.
-fn matmul_mx<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, String> {
+/// scales, with the `accumulate_flags` of its accumulation group as for `matmul`.
+fn matmul_mx<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    facts: &Facts,
+) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     matmul_refusals(v)?;
     let mut b = start(v, sel)?;
@@ -899,5 +1150,8 @@ fn matmul_mx<'c>(v: &View<'c, '_>, sel: &Selection) -> Result<Operation<'c>, Str
     ] {
         b = ap(b, name, &pattern(v, name)?, ctx)?;
     }
+    b = b
+        .i64("accumulate_flags", i64::from(facts.accumulate_flags(v)))
+        .map_err(|e| e.to_string())?;
     finish(Ok::<_, String>(b))
 }

@@ -376,12 +376,34 @@ func.func @indirect_arg() {
 
 // -----
 
-// ... and on-chip index and data.
+// ... an on-chip index ...
+func.func @indirect_hbm_index() {
+  // expected-error@+1 {{attribute 'src': a tensor-indirect index pattern lives in SBUF or PSUM (rule: access pattern)}}
+  "bir.dma_indirect"() {opcodes = array<i64: 0xBB>, engine = "dma",
+    dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"},
+    src = {kind = "indirect", num_indices = 128, index = {space = "hbm", tensor = 1, offset = 0, pattern = array<i64: 1, 128>, dtype = "uint32"}, data = {space = "hbm", tensor = 0, offset = 0, pattern = array<i64: 64, 128, 1, 64>, dtype = "float32"}}} : () -> ()
+  return
+}
+
+// -----
+
+// ... HBM data naming its table ...
+func.func @indirect_hbm_no_tensor() {
+  // expected-error@+1 {{attribute 'src': an HBM data pattern of an indirect access needs 'tensor' (the table the indices address) (rule: access pattern)}}
+  "bir.dma_indirect"() {opcodes = array<i64: 0xBB>, engine = "dma",
+    dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"},
+    src = {kind = "indirect", num_indices = 128, index = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 1>, dtype = "uint32"}, data = {space = "hbm", offset = 0, pattern = array<i64: 64, 128, 1, 64>, dtype = "float32"}}} : () -> ()
+  return
+}
+
+// -----
+
+// ... and HBM data only on a DMA-indirect transfer.
 func.func @indirect_hbm() {
-  // expected-error@+1 {{attribute 'src': tensor-indirect index and data patterns live in SBUF or PSUM (rule: access pattern)}}
+  // expected-error@+1 {{attribute 'src': indirect data in HBM is read only by a DMA-indirect transfer (bir.dma_indirect); compute engines address SBUF/PSUM (rule: indirect data space)}}
   "bir.generic_indirect_load"() {opcodes = array<i64: 0xBB>, engine = "dma",
     dst = {space = "hbm", offset = 0, pattern = array<i64: 1, 8192>, dtype = "float32"},
-    src = {kind = "indirect", num_indices = 128, index = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 1>, dtype = "uint32"}, data = {space = "hbm", offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"}}} : () -> ()
+    src = {kind = "indirect", num_indices = 128, index = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 1>, dtype = "uint32"}, data = {space = "hbm", tensor = 0, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"}}} : () -> ()
   return
 }
 

@@ -30,7 +30,7 @@ func.func @shuffle_mask() {
 // StreamTranspose to 32 or more partitions needs the 0x69 companion ...
 func.func @transpose_wide() {
   // expected-error@+1 {{attribute 'opcodes': expected [0x6B, 0x69], got [0x6B]: StreamTranspose is {0x6B}, or {0x6B, 0x69} when dst has >= 32 partitions (rule: opcode sequence)}}
-  "bir.stream_transpose"() {opcodes = array<i64: 0x6B>, engine = "vector",
+  "bir.stream_transpose"() {opcodes = array<i64: 0x6B>, engine = "vector", lane_mask = array<i64: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31>,
     dst = {space = "sbuf", partition = 0, num_partitions = 32, offset = 0, pattern = array<i64: 1, 32>, dtype = "bfloat16"},
     src = {space = "sbuf", partition = 32, num_partitions = 32, offset = 0, pattern = array<i64: 1, 32>, dtype = "bfloat16"}} : () -> ()
   return
@@ -44,6 +44,28 @@ func.func @transpose_narrow() {
   "bir.stream_transpose"() {opcodes = array<i64: 0x6B, 0x69>, engine = "vector",
     dst = {space = "sbuf", partition = 0, num_partitions = 16, offset = 0, pattern = array<i64: 1, 32>, dtype = "bfloat16"},
     src = {space = "sbuf", partition = 32, num_partitions = 32, offset = 0, pattern = array<i64: 1, 16>, dtype = "bfloat16"}} : () -> ()
+  return
+}
+
+// -----
+
+// The wide transpose carries the lane map of its 0x69 half ...
+func.func @transpose_no_mask() {
+  // expected-error@+1 {{attribute 'lane_mask': the wide transpose {0x6B, 0x69} needs the 32-lane map of its 0x69 half (rule: transpose lane mask)}}
+  "bir.stream_transpose"() {opcodes = array<i64: 0x6B, 0x69>, engine = "vector",
+    dst = {space = "sbuf", partition = 0, num_partitions = 32, offset = 0, pattern = array<i64: 1, 32>, dtype = "bfloat16"},
+    src = {space = "sbuf", partition = 32, num_partitions = 32, offset = 0, pattern = array<i64: 1, 32>, dtype = "bfloat16"}} : () -> ()
+  return
+}
+
+// -----
+
+// ... which the narrow one has no bundle for.
+func.func @transpose_narrow_mask() {
+  // expected-error@+1 {{attribute 'lane_mask': a transpose to fewer than 32 partitions is {0x6B} alone, with no 0x69 half to hold a lane map (rule: transpose lane mask)}}
+  "bir.stream_transpose"() {opcodes = array<i64: 0x6B>, engine = "vector", lane_mask = array<i64: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31>,
+    dst = {space = "sbuf", partition = 0, num_partitions = 16, offset = 0, pattern = array<i64: 1, 32>, dtype = "bfloat16"},
+    src = {space = "sbuf", partition = 32, num_partitions = 32, offset = 0, pattern = array<i64: 4, 4, 1, 4>, dtype = "bfloat16"}} : () -> ()
   return
 }
 
@@ -100,6 +122,7 @@ func.func @matmult_sequence() {
 func.func @range_select_sequence() {
   // expected-error@+1 {{attribute 'opcodes': expected [0xBC, 0x9B], got [0xBC]: RangeSelect is {0xBC, 0x9B} (rule: opcode sequence)}}
   "bir.range_select"() {opcodes = array<i64: 0xBC>, engine = "vector", comp_op0 = "is_ge", comp_op1 = "is_lt", bound0 = 0.0 : f32, bound1 = 8.0 : f32,
+    reduce_res = {space = "sbuf", partition = 0, num_partitions = 128, offset = 1024, pattern = array<i64: 1, 1>, dtype = "float32"},
     dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"},
     src = {space = "sbuf", partition = 0, num_partitions = 128, offset = 256, pattern = array<i64: 1, 64>, dtype = "float32"}} : () -> ()
   return
@@ -112,6 +135,7 @@ module attributes {sundial.target = "sunda"} {
   func.func @range_select_target() {
     // expected-error@+1 {{RangeSelect is a CoreV3 instruction: not available on sunda (rule: target)}}
     "bir.range_select"() {opcodes = array<i64: 0xBC, 0x9B>, engine = "vector", comp_op0 = "is_ge", comp_op1 = "is_lt", bound0 = 0.0 : f32, bound1 = 8.0 : f32,
+      reduce_res = {space = "sbuf", partition = 0, num_partitions = 128, offset = 1024, pattern = array<i64: 1, 1>, dtype = "float32"},
       dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"},
       src = {space = "sbuf", partition = 0, num_partitions = 128, offset = 256, pattern = array<i64: 1, 64>, dtype = "float32"}} : () -> ()
     return
@@ -125,6 +149,45 @@ func.func @range_select_fill() {
   // expected-error@+1 {{attribute 'fill_value': fill_val in RangeSelect must be float MAX_NEG (rule: range_select fill)}}
   "bir.range_select"() {opcodes = array<i64: 0xBC, 0x9B>, engine = "vector", comp_op0 = "is_ge", comp_op1 = "is_lt", bound0 = 0.0 : f32, bound1 = 8.0 : f32,
     fill_value = 0.0 : f32,
+    reduce_res = {space = "sbuf", partition = 0, num_partitions = 128, offset = 1024, pattern = array<i64: 1, 1>, dtype = "float32"},
+    dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"},
+    src = {space = "sbuf", partition = 0, num_partitions = 128, offset = 256, pattern = array<i64: 1, 64>, dtype = "float32"}} : () -> ()
+  return
+}
+
+// -----
+
+// ... whose bounds are each an immediate or an operand pattern ...
+func.func @range_select_bound() {
+  // expected-error@+1 {{attributes 'bound1' / 'bound1_ap': a RangeSelect bound is an immediate or an operand pattern, exactly one of them (rule: range_select bound)}}
+  "bir.range_select"() {opcodes = array<i64: 0xBC, 0x9B>, engine = "vector", comp_op0 = "is_ge", comp_op1 = "is_lt", bound0 = 0.0 : f32,
+    reduce_res = {space = "sbuf", partition = 0, num_partitions = 128, offset = 1024, pattern = array<i64: 1, 1>, dtype = "float32"},
+    dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"},
+    src = {space = "sbuf", partition = 0, num_partitions = 128, offset = 256, pattern = array<i64: 1, 64>, dtype = "float32"}} : () -> ()
+  return
+}
+
+// -----
+
+// ... whose accumulator command is idle, reduce or reset_reduce ...
+func.func @range_select_cmd() {
+  // expected-error@+1 {{attribute 'reduce_cmd': 'load_reduce': RangeSelect's ACCUM_CMD is IDLE, ACCUMULATE or ZERO_ACCUMULATE (idle, reduce, reset_reduce) (rule: range_select reduce_cmd)}}
+  "bir.range_select"() {opcodes = array<i64: 0xBC, 0x9B>, engine = "vector", comp_op0 = "is_ge", comp_op1 = "is_lt", bound0 = 0.0 : f32, bound1 = 8.0 : f32,
+    reduce_cmd = "load_reduce",
+    reduce_res = {space = "sbuf", partition = 0, num_partitions = 128, offset = 1024, pattern = array<i64: 1, 1>, dtype = "float32"},
+    dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"},
+    src = {space = "sbuf", partition = 0, num_partitions = 128, offset = 256, pattern = array<i64: 1, 64>, dtype = "float32"}} : () -> ()
+  return
+}
+
+// -----
+
+// ... whose indices stay exact in fp32 ...
+func.func @range_select_base() {
+  // expected-error@+1 {{attribute 'range_start': 16777200 + 64 indices passes 2^24: base + count <= 2^24 (rule: range_select base)}}
+  "bir.range_select"() {opcodes = array<i64: 0xBC, 0x9B>, engine = "vector", comp_op0 = "is_ge", comp_op1 = "is_lt", bound0 = 0.0 : f32, bound1 = 8.0 : f32,
+    range_start = 16777200,
+    reduce_res = {space = "sbuf", partition = 0, num_partitions = 128, offset = 1024, pattern = array<i64: 1, 1>, dtype = "float32"},
     dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"},
     src = {space = "sbuf", partition = 0, num_partitions = 128, offset = 256, pattern = array<i64: 1, 64>, dtype = "float32"}} : () -> ()
   return
@@ -136,6 +199,7 @@ func.func @range_select_fill() {
 func.func @range_select_count() {
   // expected-error@+1 {{attributes 'src' (8192 elements) and 'dst' (4096 elements): inNumEles == outNumEles failed (rule: element counts agree)}}
   "bir.range_select"() {opcodes = array<i64: 0xBC, 0x9B>, engine = "vector", comp_op0 = "is_ge", comp_op1 = "is_lt", bound0 = 0.0 : f32, bound1 = 8.0 : f32,
+    reduce_res = {space = "sbuf", partition = 0, num_partitions = 128, offset = 1024, pattern = array<i64: 1, 1>, dtype = "float32"},
     dst = {space = "sbuf", partition = 0, num_partitions = 64, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"},
     src = {space = "sbuf", partition = 0, num_partitions = 128, offset = 256, pattern = array<i64: 1, 64>, dtype = "float32"}} : () -> ()
   return

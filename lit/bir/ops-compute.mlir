@@ -10,7 +10,7 @@ module attributes {sundial.target = "mariana"} {
 // CHECK-LABEL: func.func @datamove
 // CHECK: "bir.stream_shuffle"() {{{.*}}opcodes = array<i64: 106, 105>, shuffle_mask = array<i64: 1, 0,
 // CHECK: "bir.stream_transpose"() {{{.*}}opcodes = array<i64: 107>
-// CHECK: "bir.stream_transpose"() {{{.*}}opcodes = array<i64: 107, 105>
+// CHECK: "bir.stream_transpose"() {{{.*}}lane_mask = array<i64: 1, 0, 3, 2, 4,{{.*}}opcodes = array<i64: 107, 105>
 func.func @datamove() {
   "bir.stream_shuffle"() {opcodes = array<i64: 0x6A, 0x69>, engine = "vector",
     shuffle_mask = array<i64: 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 17, 16, 19, 18, 21, 20, 23, 22, 25, 24, 27, 26, 29, 28, 255, 255>,
@@ -20,7 +20,7 @@ func.func @datamove() {
     dst = {space = "sbuf", partition = 0, num_partitions = 16, offset = 0, pattern = array<i64: 1, 32>, dtype = "bfloat16"},
     src = {space = "sbuf", partition = 32, num_partitions = 32, offset = 0, pattern = array<i64: 4, 4, 1, 4>, dtype = "bfloat16"}} : () -> ()
   // A 4-D source pattern whose outermost num is 1 (the transpose's num_elem[3] rule).
-  "bir.stream_transpose"() {opcodes = array<i64: 0x6B, 0x69>, engine = "vector",
+  "bir.stream_transpose"() {opcodes = array<i64: 0x6B, 0x69>, engine = "vector", lane_mask = array<i64: 1, 0, 3, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31>,
     dst = {space = "sbuf", partition = 0, num_partitions = 32, offset = 0, pattern = array<i64: 1, 32>, dtype = "bfloat16"},
     src = {space = "sbuf", partition = 32, num_partitions = 32, offset = 0, pattern = array<i64: 0, 1, 16, 2, 4, 4, 1, 4>, dtype = "bfloat16"}} : () -> ()
   return
@@ -29,13 +29,20 @@ func.func @datamove() {
 // Dropout (threshold pointer and RNG mode) and RangeSelect with its read-out companion.
 // CHECK-LABEL: func.func @dropout_range_select
 // CHECK: "bir.dropout"() {{{.*}}opcodes = array<i64: 127>, rng_mode = 1 : i64, {{.*}}threshold_dtype = "float32", threshold_imm_ptr = 35 : i64}
-// CHECK: "bir.range_select"() {base = 6.400000e+01 : f32, bound0 = 0.000000e+00 : f32, bound1 = 3.200000e+01 : f32, comp_op0 = "is_ge", comp_op1 = "is_lt", {{.*}}fill_value = -3.40282347E+38 : f32, opcodes = array<i64: 188, 155>, reduce_cmd = "reset_reduce"
+// CHECK: "bir.range_select"() {bound0 = 0.000000e+00 : f32, bound1 = 3.200000e+01 : f32, comp_op0 = "is_ge", comp_op1 = "is_lt", {{.*}}fill_value = -3.40282347E+38 : f32, opcodes = array<i64: 188, 155>, range_start = 64 : i64, reduce_cmd = "reset_reduce", reduce_res = {{{.*}}}
+// CHECK: "bir.range_select"() {bound0_ap = {{{.*}}}, bound1 = 3.200000e+01 : f32,
 func.func @dropout_range_select() {
   "bir.dropout"() {opcodes = array<i64: 0x7F>, engine = "vector", threshold_imm_ptr = 0x23, threshold_dtype = "float32", rng_mode = 1,
     dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "bfloat16"},
     src = {space = "sbuf", partition = 0, num_partitions = 128, offset = 128, pattern = array<i64: 8, 8, 1, 8>, dtype = "bfloat16"}} : () -> ()
   "bir.range_select"() {opcodes = array<i64: 0xBC, 0x9B>, engine = "vector", comp_op0 = "is_ge", comp_op1 = "is_lt",
-    bound0 = 0.0 : f32, bound1 = 32.0 : f32, base = 64.0 : f32, fill_value = -3.40282347e+38 : f32, reduce_cmd = "reset_reduce",
+    bound0 = 0.0 : f32, bound1 = 32.0 : f32, range_start = 64, fill_value = -3.40282347e+38 : f32, reduce_cmd = "reset_reduce",
+    reduce_res = {space = "sbuf", partition = 0, num_partitions = 128, offset = 1024, pattern = array<i64: 1, 1>, dtype = "float32"},
+    dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"},
+    src = {space = "psum", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"}} : () -> ()
+  "bir.range_select"() {opcodes = array<i64: 0xBC, 0x9B>, engine = "vector", comp_op0 = "is_ge", comp_op1 = "is_lt",
+    bound0_ap = {space = "sbuf", partition = 0, num_partitions = 128, offset = 1028, pattern = array<i64: 1, 1>, dtype = "float32"}, bound1 = 32.0 : f32,
+    reduce_res = {space = "sbuf", partition = 0, num_partitions = 128, offset = 1024, pattern = array<i64: 1, 1>, dtype = "float32"},
     dst = {space = "sbuf", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"},
     src = {space = "psum", partition = 0, num_partitions = 128, offset = 0, pattern = array<i64: 1, 64>, dtype = "float32"}} : () -> ()
   return

@@ -57,14 +57,87 @@ module attributes {sundial.target = "cayman"} {
     // expected-error@+1 {{'nisa.tensor_scalar_cache_reduce' op the 0x9b read-out of the reduction needs a 'reduce_res' destination}}
     "nisa.tensor_scalar_cache_reduce"(%x, %x) {op0 = "mult", imm0 = 2.0 : f32, reduce_op = "add", operandSegmentSizes = array<i32: 1, 1, 0, 0>}
         : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
-    // expected-error@+1 {{'nisa.matmul' op attribute 'accumulate': which psum_accumulate_flags an accumulating matmul takes (a middle 0 or the END 2 of its accumulation group) depends on whether it ends the group, which the op does not say}}
-    "nisa.matmul"(%p, %w, %m) {accumulate = true} : (memref<128x64xf32, "psum">, memref<128x128xbf16, "sbuf">, memref<128x64xbf16, "sbuf">) -> ()
     // expected-error@+1 {{'nisa.matmul' op operand 'stationary' is f32: the PE_FP32MODE split of an fp32 operand (low, high or both halves) is not derived here}}
     "nisa.matmul"(%q, %wf, %wf) : (memref<128x128xf32, "psum">, memref<128x128xf32, "sbuf">, memref<128x128xf32, "sbuf">) -> ()
     // expected-error@+1 {{'nisa.stream_transpose' op a destination of 32 partitions selects {0x6b, 0x69}, whose 0x69 half needs a 32-lane map that no source gives for a plain transpose}}
     "nisa.stream_transpose"(%wide, %wide) : (memref<32x32xf32, "sbuf">, memref<32x32xf32, "sbuf">) -> ()
     // expected-error@+1 {{'nisa.copy_predicated' op attribute 'reverse_pred': the S3S3D3_TT bundle of COPY_PREDICATED has no field for an inverted predicate}}
     "nisa.copy_predicated"(%x, %x, %mask) {reverse_pred = true} : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">, memref<128x64xui8, "sbuf">) -> ()
+    return
+  }
+}
+
+// -----
+
+// dma_copy_indirect: a DMA-indirect transfer addresses an HBM table on its outermost
+// dimension, and a skipping oob_mode needs a bound-check register nothing can load.
+module attributes {sundial.target = "cayman"} {
+  func.func @indirect(%table: memref<1024x64xf32, "hbm">, %idx: memref<128x1xi32, "hbm">) {
+    %i = "nisa.alloc"() : () -> memref<128x1xi32, "sbuf">
+    %rows = "nisa.alloc"() : () -> memref<128x64xf32, "sbuf">
+    %local = "nisa.alloc"() : () -> memref<128x64xf32, "sbuf">
+    "nisa.dma_copy"(%i, %idx) : (memref<128x1xi32, "sbuf">, memref<128x1xi32, "hbm">) -> ()
+    "nisa.memset"(%local) {value = 0.0 : f32, engine = "vector"} : (memref<128x64xf32, "sbuf">) -> ()
+    %g = "nisa.ap"(%table, %i) {pattern = array<i64: 64, 128, 1, 64>, operandSegmentSizes = array<i32: 1, 1, 0>}
+        : (memref<1024x64xf32, "hbm">, memref<128x1xi32, "sbuf">) -> memref<128x64xf32, "hbm">
+    // expected-error@+1 {{'nisa.dma_copy_indirect' op attribute 'oob_mode': skipping out-of-bounds indices needs a bound-check register holding the table's extent (BOUND_CHECK_REG), and no pinned instruction loads a register (REG_LOAD 0x4a has no field table)}}
+    "nisa.dma_copy_indirect"(%rows, %g) {oob_mode = "skip"} : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "hbm">) -> ()
+    // expected-error@+1 {{'nisa.dma_copy_indirect' op attribute 'priority': no source maps NKI's DMA priority onto DMA_CONFIGS priority_class}}
+    "nisa.dma_copy_indirect"(%rows, %g) {priority = 1} : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "hbm">) -> ()
+    %l = "nisa.ap"(%local, %i) {pattern = array<i64: 64, 128, 1, 64>, operandSegmentSizes = array<i32: 1, 1, 0>}
+        : (memref<128x64xf32, "sbuf">, memref<128x1xi32, "sbuf">) -> memref<128x64xf32, "sbuf">
+    %t2 = "nisa.alloc"() : () -> memref<1024x64xf32, "hbm">
+    %both = "nisa.ap"(%t2, %i) {pattern = array<i64: 64, 128, 1, 64>, operandSegmentSizes = array<i32: 1, 1, 0>}
+        : (memref<1024x64xf32, "hbm">, memref<128x1xi32, "sbuf">) -> memref<128x64xf32, "hbm">
+    // expected-error@+1 {{'nisa.dma_copy_indirect' op both sides are indirect: the index-to-index form (SRC_DST_INDIRECTION) has no pinned direction code (the seed's validator accepts load 1 and save 2 only)}}
+    "nisa.dma_copy_indirect"(%both, %g) : (memref<128x64xf32, "hbm">, memref<128x64xf32, "hbm">) -> ()
+    // expected-error@+1 {{'nisa.dma_copy_indirect' op operand 'src': the indexed tensor is in sbuf: a DMA-indirect transfer addresses an HBM table}}
+    "nisa.dma_copy_indirect"(%rows, %l) : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
+    %cols = "nisa.alloc"() : () -> memref<64x128xf32, "sbuf">
+    %c = "nisa.ap"(%table, %i) {pattern = array<i64: 1, 64, 64, 128>, indirect_dim = 1, operandSegmentSizes = array<i32: 1, 1, 0>}
+        : (memref<1024x64xf32, "hbm">, memref<128x1xi32, "sbuf">) -> memref<64x128xf32, "hbm">
+    // expected-error@+1 {{'nisa.dma_copy_indirect' op operand 'src': indirect_dim 1: an immediate-start DMA_INDIRECT1D indexes the outermost dimension only (bundle-layouts §5: the indirect dim of an immediate start is X)}}
+    "nisa.dma_copy_indirect"(%cols, %c) : (memref<64x128xf32, "sbuf">, memref<64x128xf32, "hbm">) -> ()
+    return
+  }
+}
+
+// -----
+
+// range_select: the 0x9b companion reads the reduction out to reduce_res, and the range start
+// is RangeSelect's integer base.
+module attributes {sundial.target = "cayman"} {
+  func.func @range_select(%in: memref<128x64xf32, "hbm">) {
+    %s = "nisa.alloc"() : () -> memref<128x64xf32, "sbuf">
+    %lo = "nisa.alloc"() : () -> memref<128x1xf32, "sbuf">
+    %m = "nisa.alloc"() : () -> memref<128x1xf32, "sbuf">
+    "nisa.dma_copy"(%s, %in) : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "hbm">) -> ()
+    "nisa.memset"(%lo) {value = 0.0 : f32, engine = "vector"} : (memref<128x1xf32, "sbuf">) -> ()
+    // expected-error@+1 {{'nisa.range_select' op the 0x9b read-out companion of RangeSelect needs a 'reduce_res' destination}}
+    "nisa.range_select"(%s, %s, %lo, %lo) {comp_op0 = "is_ge", comp_op1 = "is_lt"}
+        : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">, memref<128x1xf32, "sbuf">, memref<128x1xf32, "sbuf">) -> ()
+    // expected-error@+1 {{'nisa.range_select' op attribute 'range_start': 0.5 is not an integer within 2^24: RangeSelect's base is the integer index origin the encoder converts to fp32}}
+    "nisa.range_select"(%s, %s, %lo, %lo, %m) {comp_op0 = "is_ge", comp_op1 = "is_lt", range_start = 0.5 : f32}
+        : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">, memref<128x1xf32, "sbuf">, memref<128x1xf32, "sbuf">, memref<128x1xf32, "sbuf">) -> ()
+    return
+  }
+}
+
+// -----
+
+// nc_transpose: the Tensor-engine form needs an identity moving tile no pass provides, and
+// the Vector form to 32 or more partitions needs the lane map of a 0x69 half.
+module attributes {sundial.target = "cayman"} {
+  func.func @nc_transpose(%in: memref<64x64xbf16, "hbm">) {
+    %a = "nisa.alloc"() : () -> memref<64x64xbf16, "sbuf">
+    %p = "nisa.alloc"() : () -> memref<64x64xbf16, "psum">
+    %w = "nisa.alloc"() : () -> memref<32x32xbf16, "sbuf">
+    "nisa.dma_copy"(%a, %in) : (memref<64x64xbf16, "sbuf">, memref<64x64xbf16, "hbm">) -> ()
+    "nisa.memset"(%w) {value = 0.0 : f32, engine = "vector"} : (memref<32x32xbf16, "sbuf">) -> ()
+    // expected-error@+1 {{'nisa.nc_transpose' op cannot be selected on cayman: nc_transpose: unpinned: the Tensor-engine transpose is LDWEIGHTS + MATMUL of data by an identity moving tile, which no Sundial pass allocates and fills yet}}
+    "nisa.nc_transpose"(%p, %a) {engine = "tensor"} : (memref<64x64xbf16, "psum">, memref<64x64xbf16, "sbuf">) -> ()
+    // expected-error@+1 {{'nisa.nc_transpose' op a destination of 32 partitions selects {0x6b, 0x69}, whose 0x69 half needs a 32-lane map that no source gives for a plain transpose}}
+    "nisa.nc_transpose"(%w, %w) {engine = "vector"} : (memref<32x32xbf16, "sbuf">, memref<32x32xbf16, "sbuf">) -> ()
     return
   }
 }

@@ -229,7 +229,7 @@ module attributes {sundial.target = "cayman"} {
 // a bf16 matmul into PSUM {0x01, 0x02} on the Tensor engine.
 // CHECK-LABEL: func.func @gather_matmul
 // CHECK: "bir.gather"() {data = {{{.*}}}, dst = {{{.*}}}, engine = "gpsimd", index = {{{.*}}dtype = "uint32"{{.*}}pattern = array<i64: 1, 600>{{.*}}}, opcodes = array<i64: 104, 103, 104, 103>}
-// CHECK: "bir.matmult"() {dst = {{{.*}}space = "psum"}, engine = "tensor", moving = {{{.*}}dtype = "bfloat16"{{.*}}}, opcodes = array<i64: 1, 2>, stationary = {{{.*}}}}
+// CHECK: "bir.matmult"() {accumulate_flags = 3 : i64, dst = {{{.*}}space = "psum"}, engine = "tensor", moving = {{{.*}}dtype = "bfloat16"{{.*}}}, opcodes = array<i64: 1, 2>, stationary = {{{.*}}}}
 module attributes {sundial.target = "cayman"} {
   func.func @gather_matmul() {
     %d = "nisa.alloc"() : () -> memref<128x1024xf32, "sbuf">
@@ -254,7 +254,7 @@ module attributes {sundial.target = "cayman"} {
 // matmul_mx {0x09, 0x0a} with the stationary and moving scales.
 // CHECK-LABEL: func.func @mx
 // CHECK: "bir.quantize_mx"() {dst = {dtype = "float8_e4m3fn_x4", {{.*}}pattern = array<i64: 1, 128>, space = "sbuf"}, dst_scale = {dtype = "float8_e8m0fnu", {{.*}}}, engine = "vector", opcodes = array<i64: 227>, src = {dtype = "bfloat16", {{.*}}}}
-// CHECK: "bir.matmult_mx"() {dst = {{{.*}}space = "psum"}, engine = "tensor", moving = {dtype = "float8_e5m2_x4", {{.*}}}, moving_scale = {{{.*}}}, opcodes = array<i64: 9, 10>, stationary = {dtype = "float4_e2m1fn_x4", {{.*}}}, stationary_scale = {dtype = "uint8", {{.*}}}}
+// CHECK: "bir.matmult_mx"() {accumulate_flags = 3 : i64, dst = {{{.*}}space = "psum"}, engine = "tensor", moving = {dtype = "float8_e5m2_x4", {{.*}}}, moving_scale = {{{.*}}}, opcodes = array<i64: 9, 10>, stationary = {dtype = "float4_e2m1fn_x4", {{.*}}}, stationary_scale = {dtype = "uint8", {{.*}}}}
 module attributes {sundial.target = "mariana"} {
   func.func @mx() {
     %x = "nisa.alloc"() : () -> memref<128x512xbf16, "sbuf">

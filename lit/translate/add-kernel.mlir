@@ -7,8 +7,8 @@
 // - 0.5 is 0x3f000000 in fp32;
 // - sync: the add waits for the second load (the DMA queue's first signaller: count >= 1), the
 //   store waits for the multiply (the Vector queue's first signaller).
-// RUN: sundial-translate %S/../../examples/add_kernel.mlir --disassemble | FileCheck %s
-// RUN: sundial-translate %S/../../examples/add_kernel.mlir -disassemble -o %t && FileCheck %s < %t
+// RUN: sundial-translate %S/../../examples/kernels/elementwise.mlir --disassemble | FileCheck %s
+// RUN: sundial-translate %S/../../examples/kernels/elementwise.mlir -disassemble -o %t && FileCheck %s < %t
 
 // CHECK: # vector.bin: 2 bundles
 // CHECK-NEXT: tensor_tensor_arith wait_mode=sem_ge_imm wait_idx=[[DMASEM:[0-9]+]] update_mode=none {{.*}}semaphore_value=1 in0_in1_dtype=fp32:fp32 out_dtype=fp32 op=add num_active_channels=128 src0_mem_pattern=t3d(sb[0]+0x0;1,1,1;512,1,1) src1_mem_pattern=t3d(sb[0]+0x800;1,1,1;512,1,1) dst_mem_pattern=t3d(sb[0]+0x0;1,1,1;512,1,1)

@@ -1,7 +1,7 @@
 // --emit=bir stops after selection and prints the BIR module (the same text as sundial-opt
 // with sundial-allocate,sundial-isel).
-// RUN: sundial-translate %S/../../examples/add_kernel.mlir --emit=bir | FileCheck %s
-// RUN: sundial-translate %S/../../examples/add_kernel.mlir --emit=bir -o %t && sundial-opt %t | FileCheck %s
+// RUN: sundial-translate %S/../../examples/kernels/elementwise.mlir --emit=bir | FileCheck %s
+// RUN: sundial-translate %S/../../examples/kernels/elementwise.mlir --emit=bir -o %t && sundial-opt %t | FileCheck %s
 
 // CHECK: module attributes {sundial.target = "cayman"}
 // CHECK: func.func @add_half

@@ -1,8 +1,8 @@
 // sundial-translate on the shipped MX kernel (mariana): quantize_mx on Vector, the MX matmul
 // pair on Tensor (its completion signalled by an EventSemaphore: the MATMUL bundle has no sync
 // band), the DMA loads and store.
-// RUN: sundial-translate %S/../../examples/mx_matmul.mlir --disassemble | FileCheck %s
-// RUN: not sundial-translate %S/../../examples/mx_matmul.mlir --target=cayman --disassemble 2>&1 | FileCheck %s --check-prefix=CAYMAN
+// RUN: sundial-translate %S/../../examples/kernels/mx_matmul.mlir --disassemble | FileCheck %s
+// RUN: not sundial-translate %S/../../examples/kernels/mx_matmul.mlir --target=cayman --disassemble 2>&1 | FileCheck %s --check-prefix=CAYMAN
 
 // CHECK: # vector.bin: 3 bundles
 // CHECK-NEXT: quantize_mx {{.*}}in_dtype=bf16 out_dtype=fp8e4 dst_mem_pattern=mx1d(

@@ -3,6 +3,10 @@
 
 mod embedding;
 mod expected;
+/// The example front end's kernel builder (`cargo run --example frontend`), whose logic
+/// `isel::the_example_front_end_compiles_its_kernel` runs.
+#[path = "../../examples/frontend/kernel.rs"]
+mod frontend_kernel;
 mod fuzz;
 mod fuzz_harness;
 mod irdl;

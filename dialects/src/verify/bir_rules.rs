@@ -301,8 +301,14 @@ pub fn decode(dict: Attribute<'_>) -> Result<PhysAp, String> {
             if index_arg < 0 {
                 return Err("'index_arg' must be non-negative".into());
             }
-            if index.space == Space::Hbm || data.space == Space::Hbm {
-                return Err("tensor-indirect index and data patterns live in SBUF or PSUM".into());
+            // The index vector is on chip for every instruction; the data may be an HBM
+            // table (a DMA-indirect gather or scatter), which the op rules allow only on
+            // bir.dma_indirect.
+            if index.space == Space::Hbm {
+                return Err("a tensor-indirect index pattern lives in SBUF or PSUM".into());
+            }
+            if data.space == Space::Hbm && data.tensor.is_none() {
+                return Err("an HBM data pattern of an indirect access needs 'tensor' (the table the indices address)".into());
             }
             Ok(PhysAp::Indirect {
                 index,
@@ -417,6 +423,12 @@ pub fn check(v: &mut OpView<'_, '_, '_>, spec: &BirOpSpec, target: Option<Target
                 if !indirect && matches!(ap, PhysAp::Indirect { .. }) {
                     v.error(format!("attribute '{}': must be a static access pattern (this operand cannot be tensor-indirect) (rule: static operand)", attr.name));
                 }
+                if let PhysAp::Indirect { data, .. } = &ap
+                    && data.space == Space::Hbm
+                    && spec.spec.name != "dma_indirect"
+                {
+                    v.error(format!("attribute '{}': indirect data in HBM is read only by a DMA-indirect transfer (bir.dma_indirect); compute engines address SBUF/PSUM (rule: indirect data space)", attr.name));
+                }
                 aps.push((attr.name, ap));
             }
         }
@@ -461,6 +473,16 @@ pub fn check(v: &mut OpView<'_, '_, '_>, spec: &BirOpSpec, target: Option<Target
                 want,
                 "StreamTranspose is {0x6B}, or {0x6B, 0x69} when dst has >= 32 partitions",
             );
+            // The 0x69 half of the wide form shuffles lanes by the map; the narrow form has
+            // no 0x69 bundle to hold one.
+            match (wide, v.i64_array("lane_mask")) {
+                (true, None) => v.error("attribute 'lane_mask': the wide transpose {0x6B, 0x69} needs the 32-lane map of its 0x69 half (rule: transpose lane mask)"),
+                (false, Some(_)) => v.error("attribute 'lane_mask': a transpose to fewer than 32 partitions is {0x6B} alone, with no 0x69 half to hold a lane map (rule: transpose lane mask)"),
+                (_, Some(mask)) if mask.iter().any(|&m| !(0..32).contains(&m) && m != 255) => {
+                    v.error("attribute 'lane_mask': entries are 0..31 or 255 (rule: mask entries)");
+                }
+                _ => {}
+            }
             if let Some(PhysAp::Static(s)) = find("src")
                 && s.dims.len() == MAX_FREE_DIMS
                 && s.dims[0].1 != 1
@@ -508,6 +530,25 @@ pub fn check(v: &mut OpView<'_, '_, '_>, spec: &BirOpSpec, target: Option<Target
                 v.error("attribute 'fill_value': fill_val in RangeSelect must be float MAX_NEG (rule: range_select fill)");
             }
             same_count(v, &find("src"), &find("dst"), "inNumEles == outNumEles");
+            for (imm, ap) in [("bound0", "bound0_ap"), ("bound1", "bound1_ap")] {
+                if v.attr(imm).is_some() == v.attr(ap).is_some() {
+                    v.error(format!("attributes '{imm}' / '{ap}': a RangeSelect bound is an immediate or an operand pattern, exactly one of them (rule: range_select bound)"));
+                }
+            }
+            // The header's reduce_cmd: only IDLE, ACCUMULATE and ZERO_ACCUMULATE.
+            if let Some(cmd) = v.str_attr("reduce_cmd")
+                && !["idle", "reduce", "reset_reduce"].contains(&cmd.as_str())
+            {
+                v.error(format!("attribute 'reduce_cmd': '{cmd}': RangeSelect's ACCUM_CMD is IDLE, ACCUMULATE or ZERO_ACCUMULATE (idle, reduce, reset_reduce) (rule: range_select reduce_cmd)"));
+            }
+            // base + count <= 2^24: the index origin and every index stay exact in fp32.
+            if let (Some(start), Some(PhysAp::Static(s))) = (v.int_attr("range_start"), find("src"))
+            {
+                let last = start.saturating_add(s.elements_per_partition());
+                if !(-(1i64 << 24)..=(1i64 << 24)).contains(&start) || last > 1 << 24 {
+                    v.error(format!("attribute 'range_start': {start} + {} indices passes 2^24: base + count <= 2^24 (rule: range_select base)", s.elements_per_partition()));
+                }
+            }
         }
         "indirect_copy" => {
             if !matches!(find("src"), Some(PhysAp::Indirect { .. })) {

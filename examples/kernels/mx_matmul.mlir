@@ -1,7 +1,7 @@
 // An MX kernel for mariana: quantize a bf16 tile to fp8 x4 data and E8M0 block scales, then an
 // MX matmul of fp4 x4 weights (with their scales, loaded from HBM) by fp8 x4 activations into
 // PSUM, copied out through SBUF.
-// Run: scripts/example.sh   (or: sundial-translate examples/mx_matmul.mlir --disassemble)
+// Run: scripts/example.sh   (or: sundial-translate examples/kernels/mx_matmul.mlir --disassemble)
 module attributes {sundial.target = "mariana"} {
   func.func @mx(%in: memref<128x512xbf16, "hbm">, %wq_in: memref<128x64xvector<4xf4E2M1FN>, "hbm">, %ws_in: memref<16x64xui8, "hbm">, %out: memref<64x256xf32, "hbm">) {
     %x = "nisa.alloc"() : () -> memref<128x512xbf16, "sbuf">

@@ -1,5 +1,5 @@
 // A NISA kernel: out = (a + b) * 0.5 on a 128 x 512 fp32 tile, staged through SBUF.
-// Run: scripts/example.sh   (or: sundial-translate examples/add_kernel.mlir --disassemble)
+// Run: scripts/example.sh   (or: sundial-translate examples/kernels/elementwise.mlir --disassemble)
 module attributes {sundial.target = "cayman"} {
   func.func @add_half(%a: memref<128x512xf32, "hbm">, %b: memref<128x512xf32, "hbm">,
                       %out: memref<128x512xf32, "hbm">) {
