@@ -2,6 +2,8 @@
 //!
 //! ```text
 //! sundial-translate KERNEL.mlir [--target T] [--pass-pipeline=...] -o OUTDIR
+//!     (the pipeline defaults to `builtin.module(sundial-middle-end)`; `--pass-pipeline=''`
+//!     runs none)
 //! sundial-translate KERNEL.mlir --disassemble [-o FILE]
 //! sundial-translate KERNEL.mlir --emit=bir [-o FILE]
 //! ```
@@ -29,6 +31,11 @@ use std::{
 };
 use sundial_codegen::arch::Target;
 
+/// The pipeline `sundial-translate` runs before allocation when `--pass-pipeline` is not given:
+/// the whole middle end, as the compile flow is parse, verify, middle end, allocate, select,
+/// encode. The middle end takes the target from `--target` through the module's attribute.
+pub const DEFAULT_PIPELINE: &str = "builtin.module(sundial-middle-end)";
+
 /// What to produce.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum EmitArg {
@@ -54,7 +61,8 @@ pub struct TranslateArgs {
     /// Target (default: the module's sundial.target).
     #[arg(long = "target", value_name = "TARGET", value_parser = ["sunda", "cayman", "mariana"])]
     pub target: Option<String>,
-    /// Middle-end pipeline run before allocation, e.g. `builtin.module(sundial-verify)`.
+    /// Middle-end pipeline run before allocation (default: the whole middle end,
+    /// `builtin.module(sundial-middle-end)`; `''` runs none).
     #[arg(long = "pass-pipeline", short = 'p', value_name = "PIPELINE")]
     pub pass_pipeline: Option<String>,
     /// Output: the directory of bundles, or with --disassemble / --emit=bir a file (`-`
@@ -156,7 +164,11 @@ pub fn run(args: &TranslateArgs, input: &[u8], name: &str) -> Outcome {
     };
     let options = CompileOptions {
         target: args.target.as_deref().and_then(Target::from_name),
-        pipeline: args.pass_pipeline.clone(),
+        pipeline: Some(
+            args.pass_pipeline
+                .clone()
+                .unwrap_or_else(|| DEFAULT_PIPELINE.to_string()),
+        ),
         emit: if args.emit == EmitArg::Bir {
             Emit::Bir
         } else {

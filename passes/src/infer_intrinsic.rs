@@ -60,10 +60,10 @@ use petgraph::stable_graph::NodeIndex;
 use sundial_dialects::{
     build::BuildError,
     dtype::Dtype,
-    enums::{Engine, Space},
+    enums::{Engine, Space, Target},
     spec::OperandKind,
     tile::Tile,
-    verify::phase::EXPANDED_ATTR,
+    verify::{phase::EXPANDED_ATTR, target_of},
     view::{View, spec_entry_of_raw},
 };
 
@@ -88,6 +88,18 @@ pub const INFO: PassInfo = PassInfo {
             help: "Fuse DAGs that touch kernel arguments",
         },
         PassOption {
+            name: "fuse-unpinned",
+            kind: OptionKind::Bool,
+            default: "false",
+            help: "Also fuse into ops whose encoding the ISA table does not pin on the target (the result cannot be selected)",
+        },
+        PassOption {
+            name: "target",
+            kind: OptionKind::Enum(&Target::NAMES),
+            default: "",
+            help: "Target for the pinned check (default: the module's sundial.target)",
+        },
+        PassOption {
             name: "min-nonlocals",
             kind: OptionKind::Uint,
             default: "0",
@@ -101,6 +113,9 @@ pub const INFO: PassInfo = PassInfo {
 /// Discardable marker: an op that may be contracted (fused across a rounding step), as MLIR
 /// arith's `fastmath<contract>`.
 pub const CONTRACT_ATTR: &str = "sundial.contract";
+
+/// The fused form of a tensor-scalar step feeding a tensor-tensor op.
+const STT: &str = "scalar_tensor_tensor_arith";
 
 /// Ops fold only across this many ops when a fold moves a write earlier (cast output).
 const WINDOW: usize = 64;
@@ -130,6 +145,11 @@ const FP32_PRODUCERS: &[&str] = &[
 #[derive(Clone, Debug)]
 pub(crate) struct Infer {
     contract: bool,
+    fuse_unpinned: bool,
+    /// The `target` option; the module's `sundial.target` when absent.
+    target: Option<Target>,
+    /// The target the current module is compiled for (set per run).
+    module_target: Option<Target>,
     fuse_io: bool,
     min_nonlocals: usize,
 }
@@ -266,6 +286,23 @@ impl Infer {
             && args.len() >= self.min_nonlocals
     }
 
+    /// Whether a fold may produce `mnemonic`: its ISA-table row pins an encoding on the module's
+    /// target (on some target when none is known), or `fuse-unpinned` is set. Fusing into an
+    /// op the back end cannot encode would turn a kernel that compiles into one that does not
+    /// (the selector would refuse the fused op), so the fold waits for its layout.
+    fn may_fuse_into(&self, mnemonic: &str) -> bool {
+        if self.fuse_unpinned {
+            return true;
+        }
+        let Some(row) = sundial_codegen::isa::row(mnemonic) else {
+            return false;
+        };
+        match self.module_target {
+            Some(t) => row.pinned(t),
+            None => Target::ALL.iter().any(|&t| row.pinned(t)),
+        }
+    }
+
     fn may_contract(&self, pv: &View<'_, '_>, cv: &View<'_, '_>, t: &Tile) -> bool {
         t.dtype == Dtype::F32
             || self.contract
@@ -384,7 +421,7 @@ impl Infer {
                 let t_is_rhs = rhs == t;
                 let other = if t_is_rhs { lhs } else { rhs };
                 let psum = |v: Value| tile_of(v).is_some_and(|t| t.space == Space::Psum);
-                if other == t || (psum(data) && psum(other)) {
+                if other == t || (psum(data) && psum(other)) || !self.may_fuse_into(STT) {
                     return None;
                 }
                 return Some(Fold::Fuse(FusedOp::ScalarTensorTensor {
@@ -610,6 +647,9 @@ impl crate::step::Step for Infer {
     fn new(options: &PassOptions) -> Self {
         Infer {
             contract: options.flag("contract"),
+            fuse_unpinned: options.flag("fuse-unpinned"),
+            target: options.get("target").and_then(Target::from_name),
+            module_target: None,
             fuse_io: options.get("fuse-io") != Some("false"),
             min_nonlocals: options
                 .get("min-nonlocals")
@@ -619,6 +659,7 @@ impl crate::step::Step for Infer {
     }
 
     fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool {
+        self.module_target = self.target.or_else(|| target_of(&operation));
         sundial_dialects::tile::with_caches(|| -> bool {
             let rewriter = Rewriter::new(&operation);
             for block in blocks(&operation) {

@@ -5,7 +5,7 @@
 //! |---|---|---|
 //! | 1 | `sundial-resolve-engine` | logical |
 //! | 2 | `sundial-decompose` | logical |
-//! | 3 | `sundial-infer-intrinsic{contract}` | logical |
+//! | 3 | `sundial-infer-intrinsic{contract, target}` | logical |
 //! | 4 | `sundial-partition-tiling` | tiled |
 //! | 5 | `sundial-legalize-partition-reduce` | tiled |
 //! | 6 | `sundial-generic-load-to-gather{target}` | tiled |
@@ -136,7 +136,9 @@ impl Step for MiddleEnd {
             (Stage::ResolveEngine(stage(&[])), Phase::Logical),
             (Stage::Decompose(stage(&[])), Phase::Logical),
             (
-                Stage::Infer(stage(&[("contract", contract)])),
+                Stage::Infer(stage(
+                    &[&[("contract", contract)], with_target.as_slice()].concat(),
+                )),
                 Phase::Logical,
             ),
             (Stage::Tiling(stage(&[])), Phase::Tiled),
@@ -189,7 +191,7 @@ pub fn expand(options: &PassOptions) -> String {
         pass("sundial-decompose", false, &["verify=logical"]),
         pass(
             "sundial-infer-intrinsic",
-            false,
+            true,
             &[contract, "verify=logical"],
         ),
         pass("sundial-partition-tiling", false, &["verify=tiled"]),
