@@ -79,11 +79,11 @@ pub fn view(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
         ))
     };
     let folded = fold(&chain.base, &chain.steps).map_err(|e| {
-        let message = fold_message(&e);
-        if matches!(e.kind, FoldErrorKind::Bounds | FoldErrorKind::Overflow) {
-            out_of_range(op, &message)
+        if dynamic.is_some() && matches!(e.kind, FoldErrorKind::Bounds | FoldErrorKind::Overflow) {
+            // The bound the verifier leaves to this check is the access-pattern rule's.
+            out_of_range(op, &format!("{} (rule: ap bounds)", e.message))
         } else {
-            op.error(format!("cannot be emulated: {message}"))
+            op.error(format!("cannot be emulated: {}", fold_message(&e)))
         }
     })?;
     let result = op.result_tile(0)?;
