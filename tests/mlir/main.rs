@@ -16,4 +16,5 @@ mod render;
 mod run;
 mod source;
 mod toolkit;
+mod translation;
 mod views;
