@@ -10,6 +10,7 @@ mod isa_tables;
 mod isel;
 mod limits;
 mod loops;
+mod middle_end_property;
 mod passes;
 mod pipeline;
 mod render;
