@@ -4,19 +4,23 @@
 //! The pieces, in the order a run uses them:
 //!
 //! - [`cli`]: the command line (mlir-opt conventions), the order of checks and the output;
-//! - [`Program::prepare`]: picks the function, reads its argument types ([`ArgInfo`]) and
-//!   checks, before anything runs, that the body is one block whose every op has a handler
-//!   (an op without one is refused with the reason [`ops::REFUSED`] gives);
+//! - [`Program::prepare`]: picks the function, reads its argument types ([`ArgInfo`]) and its
+//!   launch grid (`sundial.grid`), and checks, before anything runs, that the body is one
+//!   block of ops with handlers and `scf.for` loops (whose bodies are checked the same way;
+//!   an op without a handler is refused with the reason [`ops::REFUSED`] gives) and that the
+//!   constant-bound loops stay within [`exec::MAX_LOOP_ITERATIONS`];
 //! - [`npy`]: the argument arrays (dtype and shape checked against the argument's type);
 //!   [`random`]: `--random-inputs`;
 //! - [`Program::execute`]: sets up a [`Machine`] as a [`RunConfig`] says (ranks, the
 //!   uninitialised-read check, the MX scale rule), creates the arguments (HBM tensors with
 //!   their contents through `Memory::alloc_hbm_from_bytes`, so they count as written; SBUF and
 //!   PSUM tiles through the named on-chip allocators), walks the body op by op and runs each
-//!   through its handler on every rank (a collective once for the whole group), then returns
-//!   every argument's final contents, what `device_print` printed and the phase timings;
+//!   through its handler on every rank (a collective once for the whole group), each loop's
+//!   body once per iteration (its bounds read at run time, its trip count checked first), and
+//!   the whole body once per program of the launch grid, then returns every argument's final
+//!   contents, what `device_print` printed and the phase timings;
 //! - [`ops`]: the handler table and the refusals, and [`exec`]: the machine and what a handler
-//!   reads an op through; [`ap`]: `nisa.ap` as emulator views and access patterns;
+//!   reads an op through; [`ap`]: folded access patterns as emulator views and accesses;
 //! - [`compare`]: `--compare-pipeline`'s bit-exact comparison.
 //!
 //! # Adding an op
