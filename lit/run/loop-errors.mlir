@@ -15,6 +15,17 @@
 // RUN: not sundial-run %s --func divide_by_zero 2>&1 | FileCheck %s --check-prefix=DIV
 // RUN: not sundial-run %s --func unwritten_register 2>&1 | FileCheck %s --check-prefix=UNWRITTEN
 // RUN: not sundial-run %s --func barrier 2>&1 | FileCheck %s --check-prefix=BARRIER
+// RUN: not sundial-run %s --func unsigned_loop 2>&1 | FileCheck %s --check-prefix=UNSIGNED
+// The ranks run in lockstep: a loop bound that differs between ranks (each rank's own count)
+// cannot run.
+// RUN: python3 %S/Inputs/npy.py write %t/counts.npy '<i4' 2,1,1 1,2
+// RUN: not sundial-run %s --func register_too_long --ranks 2 --arg 1=%t/counts.npy 2>&1 | FileCheck %s --check-prefix=LOCKSTEP
+// LOCKSTEP: error: 'scf.for' op runs 1 iterations on rank 0 but 2 on rank 1: the ranks of a run execute in lockstep
+// Loops nest at most 64 deep; a launch grid has at most 1024 programs.
+// RUN: not sundial-run %S/Inputs/deep-loops.mlir 2>&1 | FileCheck %s --check-prefix=DEEP
+// DEEP: deep-loops.mlir:69:131: error: 'scf.for' op is nested 65 loops deep, more than the 64 sundial-run runs
+// RUN: not sundial-run %S/Inputs/big-grid.mlir 2>&1 | FileCheck %s --check-prefix=GRID
+// GRID: big-grid.mlir:2:3: error: the launch grid [64, 32] has more than the 1024 programs sundial-run runs
 
 module attributes {sundial.target = "cayman"} {
   func.func @too_long(%x: memref<4xf32, "hbm">) {
@@ -93,6 +104,15 @@ module attributes {sundial.target = "cayman"} {
     %r = "nisa.register_alloc"() : () -> !nisa.reg
     %i = "nisa.register_index"(%r) : (!nisa.reg) -> index
 // UNWRITTEN: loop-errors.mlir:[[@LINE-1]]:10: error: 'nisa.register_index' op failed in the emulator: {{.*}}register 0 is read before anything was written to it
+    return
+  }
+  func.func @unsigned_loop(%x: memref<4xf32, "hbm">) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    scf.for unsigned %i = %c0 to %c4 step %c1 {
+    }
+// UNSIGNED: loop-errors.mlir:[[@LINE-2]]:5: error: 'scf.for' op compares its bounds unsigned (unsignedCmp): sundial-run runs signed loops
     return
   }
   func.func @barrier(%x: memref<4xf32, "hbm">) {
