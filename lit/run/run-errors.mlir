@@ -11,6 +11,8 @@
 // RUN: not sundial-run %s --func stt_bitvec --save 0=%t/never.npy 2>&1 | FileCheck %s --check-prefix=STT
 // RUN: not ls %t/never.npy
 // RUN: not sundial-run %s --func swap_cores --ranks 2 2>&1 | FileCheck %s --check-prefix=SENDRECV
+// RUN: not sundial-run %s --func permute_reduce --ranks 2 2>&1 | FileCheck %s --check-prefix=PERMREDUCE
+// RUN: not sundial-run %s --func partition_reduce 2>&1 | FileCheck %s --check-prefix=PARTREDUCE
 // RUN: not sundial-run %s --func reduce_all 2>&1 | FileCheck %s --check-prefix=NORANKS
 // RUN: not sundial-run %s --func region 2>&1 | FileCheck %s --check-prefix=REGION
 // RUN: not sundial-run %s --func constant 2>&1 | FileCheck %s --check-prefix=CONSTANT
@@ -56,6 +58,17 @@ module attributes {sundial.target = "mariana"} {
   func.func @swap_cores(%d: memref<128x64xf32, "sbuf">, %s: memref<128x64xf32, "sbuf">) {
     "nisa.send_recv"(%d, %s) {send_to_rank = 1, recv_from_rank = 1} : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
 // SENDRECV: run-errors.mlir:[[@LINE-1]]:5: error: op 'nisa.send_recv' cannot run on the emulator: send_to_rank and recv_from_rank are attributes, the same on every rank of an SPMD run
+    return
+  }
+  func.func @permute_reduce(%h: memref<4x2xf32, "hbm">) {
+    "nisa.collective_permute_reduce"(%h, %h, %h) {source_target_pairs = [array<i64: 0, 1>, array<i64: 1, 0>], op = "add"}
+        : (memref<4x2xf32, "hbm">, memref<4x2xf32, "hbm">, memref<4x2xf32, "hbm">) -> ()
+// PERMREDUCE: run-errors.mlir:[[@LINE-2]]:5: error: op 'nisa.collective_permute_reduce' cannot run on the emulator: the emulator refuses it: collective_permute_reduce: refused: the op collective_permute_reduce has no public semantics
+    return
+  }
+  func.func @partition_reduce(%d: memref<1x64xf32, "sbuf">, %s: memref<128x64xf32, "sbuf">) {
+    "nisa.tensor_partition_reduce"(%d, %s) {op = "add"} : (memref<1x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
+// PARTREDUCE: run-errors.mlir:[[@LINE-1]]:5: error: op 'nisa.tensor_partition_reduce' cannot run on the emulator: a middle-end form: run the kernel after sundial-legalize-partition-reduce, which rewrites it to cross_lane_reduce_*
     return
   }
   func.func @reduce_all(%h: memref<4x2xf32, "hbm">) {

@@ -4,7 +4,10 @@
 //! state of every rank ([`Core`]: the Vector/Scalar [`Accumulators`], the [`RngState`], the
 //! [`Registers`], kept across ops as the hardware keeps them across instructions) and the value
 //! of every SSA value executed so far on each rank ([`RtValue`]: a tile, an indirect access
-//! pattern or a register). [`Exec`] is one op on one rank seen through its NISA table row, as
+//! pattern, a register or an index; for a view, also the [`Chain`] it was made by). It also
+//! keeps what loops and launch grids need: the tile of every `nisa.alloc` that ran (reused
+//! when it runs again), the grid and the program being run, and the loop iterations run so
+//! far against [`MAX_LOOP_ITERATIONS`]. [`Exec`] is one op on one rank seen through its NISA table row, as
 //! the verifier's `OpView` sees it: operands by group name, attributes by name with the
 //! table's defaults filled in, results to set, and errors that carry the op's position.
 //! Handlers (`super::ops`) read everything through it, so a handler is "read the operands and

@@ -501,3 +501,26 @@ fn loops_run_on_every_rank_with_their_own_arguments() {
     let want: Vec<f32> = x.iter().map(|v| v + 1.0).collect();
     assert_eq!(out.args[1], f32_bytes(&want));
 }
+
+/// Every refusal of the op table has a lit test that triggers it: the diagnostic
+/// `op 'NAME' cannot run on the emulator` appears in a CHECK line under `lit/run`.
+#[test]
+fn every_refused_op_has_a_lit_test() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("lit/run");
+    let mut text = String::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "mlir") {
+            text.push_str(&std::fs::read_to_string(&path).unwrap());
+        }
+    }
+    let untested: Vec<&str> = REFUSED
+        .iter()
+        .map(|(name, _)| *name)
+        .filter(|name| !text.contains(&format!("op '{name}' cannot run on the emulator")))
+        .collect();
+    assert!(
+        untested.is_empty(),
+        "refusals without a lit test: {untested:?}"
+    );
+}
