@@ -1,5 +1,6 @@
 //! Translation validation (issue 11 §3): every kernel of the positive lit tests of the
-//! middle-end passes, of the loop and view run tests and of `lit/kernels` runs on the
+//! middle-end passes, of the loop, view and grid tests (`lit/run`, `lit/nisa/ops-loops.mlir`,
+//! `lit/nisa/ops-views.mlir`) and of `lit/kernels` runs on the
 //! emulator before and after its pipeline, on the same inputs, and must end with the same
 //! arguments (bit for bit; NaNs equal whatever their payload, as `--compare-pipeline` counts
 //! them). A kernel that cannot run fails the test unless [`CANNOT_RUN`] lists it with the
@@ -179,6 +180,7 @@ fn suites() -> Vec<Suite> {
         "lit/run/views.mlir",
         "lit/run/grid.mlir",
         "lit/nisa/ops-loops.mlir",
+        "lit/nisa/ops-views.mlir",
     ] {
         out.push(Suite {
             path: root().join(loops),
@@ -427,5 +429,6 @@ fn every_pass_test_and_kernel_computes_the_same_after_its_pipeline() {
         failures.join("\n"),
         stale.join("\n")
     );
+    eprintln!("{compared} kernels compared before and after their pipelines");
     assert!(compared > 50, "only {compared} kernels compared");
 }
