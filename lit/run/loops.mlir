@@ -40,6 +40,13 @@
 // MATH: shape=(4, 8)
 // MATH-NEXT: 0.0 4.0 8.0 12.0 16.0 20.0 24.0 28.0 1.0 5.0 9.0 13.0 17.0 21.0 25.0 29.0 2.0 6.0 10.0 14.0 18.0 22.0 26.0 30.0 3.0 7.0 11.0 15.0 19.0 23.0 27.0 31.0
 //
+// An indirect access in a loop: rows 5 and 2 of an 8x8 table (x8 = iota), one column block
+// of 4 per iteration through the dynamic offset j * 4.
+// RUN: python3 %S/Inputs/npy.py write %t/x8.npy '<f4' 8,8 iota + write %t/rows.npy '<i4' 2,1 5,2
+// RUN: sundial-run %s --func gather_blocks --arg 0=%t/x8.npy --arg 1=%t/rows.npy | FileCheck %s --check-prefix=GATHER
+// GATHER: {{^}}block 2x4xfloat32: 40.0 41.0 42.0 43.0 16.0 17.0 18.0 19.0{{$}}
+// GATHER-NEXT: {{^}}block 2x4xfloat32: 44.0 45.0 46.0 47.0 20.0 21.0 22.0 23.0{{$}}
+//
 // A loop that never runs leaves its body unexecuted (its out-of-range offset is never made).
 // RUN: sundial-run %s --func never_runs --arg 0=%t/x.npy | count 0
 //
@@ -142,6 +149,22 @@ module {
       %dst = "nisa.dynamic_ap"(%out, %off) {pattern = array<i64: 1, 1, 1, 1>}
           : (memref<4x8xf32, "hbm">, index) -> memref<1x1xf32, "hbm">
       "nisa.dma_copy"(%dst, %e) : (memref<1x1xf32, "hbm">, memref<1x1xf32, "sbuf">) -> ()
+    }
+    return
+  }
+
+  func.func @gather_blocks(%table: memref<8x8xf32, "hbm">, %idx: memref<2x1xi32, "sbuf">) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %rows = "nisa.alloc"() : () -> memref<2x4xf32, "sbuf">
+    scf.for %j = %c0 to %c2 step %c1 {
+      %off = arith.muli %j, %c4 : index
+      %g = "nisa.dynamic_ap"(%table, %off, %idx) {pattern = array<i64: 8, 2, 1, 4>, operandSegmentSizes = array<i32: 1, 1, 1, 0>}
+          : (memref<8x8xf32, "hbm">, index, memref<2x1xi32, "sbuf">) -> memref<2x4xf32, "hbm">
+      "nisa.dma_copy_indirect"(%rows, %g) : (memref<2x4xf32, "sbuf">, memref<2x4xf32, "hbm">) -> ()
+      "nisa.device_print"(%rows) {prefix = "block"} : (memref<2x4xf32, "sbuf">) -> ()
     }
     return
   }
