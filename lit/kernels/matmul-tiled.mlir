@@ -9,6 +9,12 @@
 // m * 128 * 512.
 // RUN: sundial-opt %s | FileCheck %s --check-prefix=LOOPS
 // RUN: sundial-opt %s --pass-pipeline='builtin.module(sundial-unroll,sundial-verify)' | FileCheck %s
+// Run through the middle end, and run before and after it and sundial-unroll on the same
+// random inputs: bit-identical.
+// RUN: sundial-opt %s --pass-pipeline='builtin.module(sundial-middle-end)' -o /dev/null
+// RUN: sundial-run %s --random-inputs 6 --compare-pipeline='builtin.module(sundial-middle-end)' | FileCheck %s --check-prefix=SAME
+// RUN: sundial-run %s --random-inputs 6 --compare-pipeline='builtin.module(sundial-unroll)' | FileCheck %s --check-prefix=SAME
+// SAME: @matmul computes the same after
 
 // LOOPS: scf.for
 // LOOPS: scf.for

@@ -6,6 +6,12 @@
 // Verified as written, then unrolled; the row-tile offsets are t * 128 * 512.
 // RUN: sundial-opt %s | FileCheck %s --check-prefix=LOOP
 // RUN: sundial-opt %s --pass-pipeline='builtin.module(sundial-unroll,sundial-verify)' | FileCheck %s
+// Run through the middle end, and run before and after it and sundial-unroll on the same
+// random inputs: bit-identical.
+// RUN: sundial-opt %s --pass-pipeline='builtin.module(sundial-middle-end)' -o /dev/null
+// RUN: sundial-run %s --random-inputs 6 --compare-pipeline='builtin.module(sundial-middle-end)' | FileCheck %s --check-prefix=SAME
+// RUN: sundial-run %s --random-inputs 6 --compare-pipeline='builtin.module(sundial-unroll)' | FileCheck %s --check-prefix=SAME
+// SAME: @rmsnorm computes the same after
 
 // LOOP: scf.for
 // LOOP: "nisa.dynamic_ap"
@@ -29,6 +35,7 @@
 // CHECK-NOT: "nisa.ap"
 // CHECK: return
 
+module attributes {sundial.target = "cayman"} {
 func.func @rmsnorm(%x: memref<256x512xf32, "hbm">, %w: memref<1x512xf32, "hbm">, %y: memref<256x512xf32, "hbm">) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -66,4 +73,5 @@ func.func @rmsnorm(%x: memref<256x512xf32, "hbm">, %w: memref<1x512xf32, "hbm">,
     "nisa.dma_copy"(%y_tile, %y_sb) : (memref<128x512xf32, "hbm">, memref<128x512xf32, "sbuf">) -> ()
   } {sundial.range = "affine"}
   return
+}
 }

@@ -4,13 +4,15 @@
 // RUN: rm -rf %t && mkdir -p %t
 //
 // An op that cannot run is refused by name before anything runs, with the reason of the
-// op table's REFUSED row: an op the emulator refuses (its reason quoted), an op the emulator
-// has no function for, an op whose attributes cannot say what a run needs; and a collective
-// without --ranks. Ops of other dialects and ops with regions have no semantics at all.
+// op table's REFUSED row: an op the emulator refuses (its reason quoted), an op whose
+// attributes cannot say what a run needs; and a collective without --ranks. Ops of other
+// dialects (but the arith index ops) and ops with regions (but scf.for) have no semantics at
+// all; arith on floats is refused when it runs.
 // RUN: not sundial-run %s --func stt_bitvec --save 0=%t/never.npy 2>&1 | FileCheck %s --check-prefix=STT
 // RUN: not ls %t/never.npy
-// RUN: not sundial-run %s --func shuffle 2>&1 | FileCheck %s --check-prefix=SHUFFLE
 // RUN: not sundial-run %s --func swap_cores --ranks 2 2>&1 | FileCheck %s --check-prefix=SENDRECV
+// RUN: not sundial-run %s --func permute_reduce --ranks 2 2>&1 | FileCheck %s --check-prefix=PERMREDUCE
+// RUN: not sundial-run %s --func partition_reduce 2>&1 | FileCheck %s --check-prefix=PARTREDUCE
 // RUN: not sundial-run %s --func reduce_all 2>&1 | FileCheck %s --check-prefix=NORANKS
 // RUN: not sundial-run %s --func region 2>&1 | FileCheck %s --check-prefix=REGION
 // RUN: not sundial-run %s --func constant 2>&1 | FileCheck %s --check-prefix=CONSTANT
@@ -53,17 +55,20 @@ module attributes {sundial.target = "mariana"} {
 // STT: run-errors.mlir:[[@LINE-2]]:5: error: op 'nisa.scalar_tensor_tensor_bitvec' cannot run on the emulator: the emulator refuses it: scalar_tensor_tensor_bitvec: refused: the op scalar_tensor_tensor_bitvec has no public semantics: nki.isa.scalar_tensor_tensor says "Bitvec operators are not supported"
     return
   }
-  func.func @shuffle(%d: memref<32x8xf32, "sbuf">) {
-    "nisa.stream_shuffle"(%d, %d)
-      {shuffle_mask = array<i64: 3, 2, 1, 0, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-                                 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 31>}
-      : (memref<32x8xf32, "sbuf">, memref<32x8xf32, "sbuf">) -> ()
-// SHUFFLE: run-errors.mlir:[[@LINE-4]]:5: error: op 'nisa.stream_shuffle' cannot run on the emulator: the emulator has no nc_stream_shuffle (the quadrant partition permutation) yet
-    return
-  }
   func.func @swap_cores(%d: memref<128x64xf32, "sbuf">, %s: memref<128x64xf32, "sbuf">) {
     "nisa.send_recv"(%d, %s) {send_to_rank = 1, recv_from_rank = 1} : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
 // SENDRECV: run-errors.mlir:[[@LINE-1]]:5: error: op 'nisa.send_recv' cannot run on the emulator: send_to_rank and recv_from_rank are attributes, the same on every rank of an SPMD run
+    return
+  }
+  func.func @permute_reduce(%h: memref<4x2xf32, "hbm">) {
+    "nisa.collective_permute_reduce"(%h, %h, %h) {source_target_pairs = [array<i64: 0, 1>, array<i64: 1, 0>], op = "add"}
+        : (memref<4x2xf32, "hbm">, memref<4x2xf32, "hbm">, memref<4x2xf32, "hbm">) -> ()
+// PERMREDUCE: run-errors.mlir:[[@LINE-2]]:5: error: op 'nisa.collective_permute_reduce' cannot run on the emulator: the emulator refuses it: collective_permute_reduce: refused: the op collective_permute_reduce has no public semantics
+    return
+  }
+  func.func @partition_reduce(%d: memref<1x64xf32, "sbuf">, %s: memref<128x64xf32, "sbuf">) {
+    "nisa.tensor_partition_reduce"(%d, %s) {op = "add"} : (memref<1x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
+// PARTREDUCE: run-errors.mlir:[[@LINE-1]]:5: error: op 'nisa.tensor_partition_reduce' cannot run on the emulator: a middle-end form: run the kernel after sundial-legalize-partition-reduce, which rewrites it to cross_lane_reduce_*
     return
   }
   func.func @reduce_all(%h: memref<4x2xf32, "hbm">) {
@@ -81,7 +86,7 @@ module attributes {sundial.target = "mariana"} {
   }
   func.func @constant(%a: memref<4xf32, "hbm">) {
     %c = arith.constant 1.0 : f32
-// CONSTANT: run-errors.mlir:[[@LINE-1]]:10: error: op 'arith.constant' has no emulator semantics yet
+// CONSTANT: run-errors.mlir:[[@LINE-1]]:10: error: 'arith.constant' op sundial-run evaluates arith on index and signless integers of at most 64 bits (the index arithmetic of loops and offsets), not on this type
     return
   }
   func.func @oob(%table: memref<8x4xf32, "hbm">, %idx: memref<2x1xi32, "hbm">, %out: memref<2x4xf32, "hbm">) {

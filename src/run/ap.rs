@@ -173,6 +173,68 @@ pub fn view(
     View::new(base.alloc(), res, start, shape, strides).map_err(|e| e.to_string())
 }
 
+/// `view` (whose row-major walk visits the elements of a view of logical shape `shape`, in
+/// order: a folded pattern's coalesced pairs) under `shape`, when strides can say it: each
+/// logical dimension takes a whole number of steps of one of the view's dimensions. A logical
+/// dimension spanning two strided runs (a reshape merging non-adjacent axes) has no stride;
+/// then the view keeps the pattern's shape, which has the same partitions and the same
+/// elements per partition (all the emulator's element-wise operands need). On-chip the
+/// partition dimension is dimension 0 of both and is kept.
+pub fn with_shape(view: View, shape: &[usize], on_chip: bool) -> View {
+    if view.shape() == shape {
+        return view;
+    }
+    let from = usize::from(on_chip);
+    if shape.len() < from || (on_chip && view.shape().first() != shape.first()) {
+        return view;
+    }
+    // The view's free modes (size, stride), innermost first, size-1 modes dropped.
+    let mut modes: Vec<(usize, i64)> = view.shape()[from..]
+        .iter()
+        .zip(&view.strides()[from..])
+        .filter(|(n, _)| **n != 1)
+        .map(|(&n, &s)| (n, s))
+        .rev()
+        .collect();
+    let mut strides = vec![0i64; shape.len()];
+    let mut k = 0;
+    for d in (from..shape.len()).rev() {
+        let n = shape[d];
+        if n == 1 {
+            continue;
+        }
+        let Some(&(m, s)) = modes.get(k) else {
+            return view;
+        };
+        if n == 0 || m % n != 0 {
+            return view;
+        }
+        strides[d] = s;
+        if m == n {
+            k += 1;
+        } else {
+            let Some(outer) = i64::try_from(n).ok().and_then(|n| s.checked_mul(n)) else {
+                return view;
+            };
+            modes[k] = (m / n, outer);
+        }
+    }
+    if k != modes.len() {
+        return view;
+    }
+    if on_chip {
+        strides[0] = view.strides()[0];
+    }
+    View::new(
+        view.alloc(),
+        view.dtype(),
+        view.offset(),
+        shape.to_vec(),
+        strides,
+    )
+    .unwrap_or(view)
+}
+
 /// Where index `var` of an index tile is read: the tile's one dimension longer than 1 runs
 /// with the variable (`[n]`, `[n, 1]` and `[1, n]` tiles all hold n indices in order), the
 /// others stay at 0. A tile with two such dimensions has no order to pick and is refused.

@@ -4,7 +4,10 @@
 //! state of every rank ([`Core`]: the Vector/Scalar [`Accumulators`], the [`RngState`], the
 //! [`Registers`], kept across ops as the hardware keeps them across instructions) and the value
 //! of every SSA value executed so far on each rank ([`RtValue`]: a tile, an indirect access
-//! pattern or a register). [`Exec`] is one op on one rank seen through its NISA table row, as
+//! pattern, a register or an index; for a view, also the [`Chain`] it was made by). It also
+//! keeps what loops and launch grids need: the tile of every `nisa.alloc` that ran (reused
+//! when it runs again), the grid and the program being run, and the loop iterations run so
+//! far against [`MAX_LOOP_ITERATIONS`]. [`Exec`] is one op on one rank seen through its NISA table row, as
 //! the verifier's `OpView` sees it: operands by group name, attributes by name with the
 //! table's defaults filled in, results to set, and errors that carry the op's position.
 //! Handlers (`super::ops`) read everything through it, so a handler is "read the operands and
@@ -22,6 +25,7 @@ use melior::ir::{
     attribute::AttributeLike,
     operation::{OperationLike, OperationRef},
 };
+use sundial_dialects::fold::{Base, ViewStep};
 use sundial_dialects::{
     enums::Engine,
     ffi::{FileLineCol, file_line_col, op_name, string_attr_value},
@@ -47,6 +51,23 @@ pub enum RtValue {
     Access(Access),
     /// A sequencer register (`!nisa.reg`): a register of the rank's [`Registers`].
     Reg(RegisterId),
+    /// An `index` or integer value (loop bounds and induction variables, `arith` results,
+    /// program ids, `nisa.register_index`): the value sign-extended from its type's width.
+    Index(i64),
+}
+
+/// How a view value was made: the allocation it addresses (an argument or a `nisa.alloc`)
+/// and the chain of views from it, each access pattern's dynamic offset already added in.
+/// Every view op folds the whole chain with `sundial_dialects::fold::fold`, the one folding
+/// function the verifier and selection use.
+#[derive(Clone, Debug)]
+pub struct Chain {
+    /// The allocation's view (the whole tile or tensor).
+    pub root: View,
+    /// The allocation as the fold sees it.
+    pub base: Base,
+    /// The views from the allocation, in order.
+    pub steps: Vec<ViewStep>,
 }
 
 /// A DMA operand read from an op: a tile or an indirect access pattern, owned.
@@ -109,6 +130,7 @@ impl RunConfig {
 #[derive(Debug, Default)]
 pub struct Core {
     values: HashMap<usize, RtValue>,
+    chains: HashMap<usize, Chain>,
     /// The Vector and Scalar engines' accumulators (`reduce_res`, read-outs).
     pub acc: Accumulators,
     /// The random-number generators' state.
@@ -127,7 +149,25 @@ pub struct Machine {
     hbm_bytes: usize,
     /// What `nisa.device_print` printed, in order.
     pub printed: String,
+    /// The tile of each `nisa.alloc` executed so far (by the op): executed again (in a later
+    /// iteration of a loop, or by a later program of the launch grid) it reuses the tile,
+    /// marked unwritten again, as a new tile of the same shape would be.
+    allocs: HashMap<usize, View>,
+    /// The launch grid (`sundial.grid`), when the module names one.
+    pub grid: Option<Vec<i64>>,
+    /// The program being run: its index along each axis of the grid.
+    pub program: Vec<i64>,
+    /// Loop iterations run so far, against [`MAX_LOOP_ITERATIONS`].
+    pub iterations: u64,
 }
+
+/// Loop iterations (of every `scf.for`, over all programs of the launch grid) one run may
+/// execute: a bound on the time a kernel given on the command line makes this process run.
+/// A loop is checked against it before its first iteration.
+pub const MAX_LOOP_ITERATIONS: u64 = 1 << 20;
+
+/// Programs of a launch grid one run executes (they run one after another).
+pub const MAX_PROGRAMS: i64 = 1024;
 
 /// The key of an SSA value (MLIR values are uniqued by pointer).
 fn key(value: melior::ir::Value<'_, '_>) -> usize {
@@ -155,6 +195,10 @@ impl Machine {
             config,
             hbm_bytes: 0,
             printed: String::new(),
+            allocs: HashMap::new(),
+            grid: None,
+            program: Vec::new(),
+            iterations: 0,
         })
     }
 
@@ -186,6 +230,27 @@ impl Machine {
     /// The value bound to an SSA value on `rank`, if any.
     pub fn get(&self, rank: usize, value: melior::ir::Value<'_, '_>) -> Option<&RtValue> {
         self.cores[rank].values.get(&key(value))
+    }
+
+    /// Records how the view `value` was made on `rank`.
+    pub fn set_chain(&mut self, rank: usize, value: melior::ir::Value<'_, '_>, chain: Chain) {
+        self.cores[rank].chains.insert(key(value), chain);
+    }
+
+    /// How the view `value` was made on `rank`; `None` for an allocation (or anything a
+    /// view op did not make).
+    pub fn chain(&self, rank: usize, value: melior::ir::Value<'_, '_>) -> Option<&Chain> {
+        self.cores[rank].chains.get(&key(value))
+    }
+
+    /// The tile the `nisa.alloc` `op` allocated when it last ran, if it ran.
+    pub fn allocated(&self, op: &OperationRef<'_, '_>) -> Option<&View> {
+        self.allocs.get(&(op.to_raw().ptr as usize))
+    }
+
+    /// Records the tile of the `nisa.alloc` `op`.
+    pub fn set_allocated(&mut self, op: &OperationRef<'_, '_>, view: View) {
+        self.allocs.insert(op.to_raw().ptr as usize, view);
     }
 
     /// Counts `bytes` more of HBM per rank against [`MAX_HBM_BYTES`]; `what` names the tensor.
@@ -497,6 +562,7 @@ impl<'r, 'c, 'a> Exec<'r, 'c, 'a> {
                         Ok(v) => format!("a register holding {v}"),
                         Err(_) => "a register never written".to_string(),
                     },
+                    Some(RtValue::Index(v)) => format!("the index {v}"),
                     None => continue,
                 };
                 let suffix = if len > 1 {
@@ -554,6 +620,7 @@ impl<'r, 'c, 'a> Exec<'r, 'c, 'a> {
                 "operand '{name}' is an indirect access pattern, which this op does not take"
             ))),
             RtValue::Reg(_) => Err(self.error(format!("operand '{name}' is a register"))),
+            RtValue::Index(_) => Err(self.error(format!("operand '{name}' is an index"))),
         }
     }
 
@@ -562,6 +629,32 @@ impl<'r, 'c, 'a> Exec<'r, 'c, 'a> {
             RtValue::Tile(v) => Ok(Operand::View(v.clone())),
             RtValue::Access(a) => Ok(Operand::Access(a.clone())),
             RtValue::Reg(_) => Err(self.error(format!("operand '{name}' is a register"))),
+            RtValue::Index(_) => Err(self.error(format!("operand '{name}' is an index"))),
+        }
+    }
+
+    /// Index operand `name` (an `index` value of a NISA op): its value.
+    pub fn index(&self, name: &str) -> Result<i64, RunError> {
+        match self.opt_value(name)? {
+            Some(RtValue::Index(v)) => Ok(*v),
+            Some(_) => Err(self.error(format!("operand '{name}' is not an index"))),
+            None => Err(self.error(format!("operand '{name}' is absent"))),
+        }
+    }
+
+    /// Operand `k` (by position: the ops of other dialects have no operand groups) as an
+    /// index or integer value.
+    pub fn index_at(&self, k: usize) -> Result<i64, RunError> {
+        let value = self
+            .op
+            .operand(k)
+            .map_err(|_| self.internal(format!("operand {k} is missing")))?;
+        match self.machine.get(self.rank, value) {
+            Some(RtValue::Index(v)) => Ok(*v),
+            Some(_) => Err(self.error(format!("operand #{k} is not an index or integer"))),
+            None => Err(self.error(format!(
+                "operand #{k} is not defined by an op that sundial-run executed"
+            ))),
         }
     }
 

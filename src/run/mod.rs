@@ -4,19 +4,23 @@
 //! The pieces, in the order a run uses them:
 //!
 //! - [`cli`]: the command line (mlir-opt conventions), the order of checks and the output;
-//! - [`Program::prepare`]: picks the function, reads its argument types ([`ArgInfo`]) and
-//!   checks, before anything runs, that the body is one block whose every op has a handler
-//!   (an op without one is refused with the reason [`ops::REFUSED`] gives);
+//! - [`Program::prepare`]: picks the function, reads its argument types ([`ArgInfo`]) and its
+//!   launch grid (`sundial.grid`), and checks, before anything runs, that the body is one
+//!   block of ops with handlers and `scf.for` loops (whose bodies are checked the same way;
+//!   an op without a handler is refused with the reason [`ops::REFUSED`] gives) and that the
+//!   constant-bound loops stay within [`exec::MAX_LOOP_ITERATIONS`];
 //! - [`npy`]: the argument arrays (dtype and shape checked against the argument's type);
 //!   [`random`]: `--random-inputs`;
 //! - [`Program::execute`]: sets up a [`Machine`] as a [`RunConfig`] says (ranks, the
 //!   uninitialised-read check, the MX scale rule), creates the arguments (HBM tensors with
 //!   their contents through `Memory::alloc_hbm_from_bytes`, so they count as written; SBUF and
 //!   PSUM tiles through the named on-chip allocators), walks the body op by op and runs each
-//!   through its handler on every rank (a collective once for the whole group), then returns
-//!   every argument's final contents, what `device_print` printed and the phase timings;
+//!   through its handler on every rank (a collective once for the whole group), each loop's
+//!   body once per iteration (its bounds read at run time, its trip count checked first), and
+//!   the whole body once per program of the launch grid, then returns every argument's final
+//!   contents, what `device_print` printed and the phase timings;
 //! - [`ops`]: the handler table and the refusals, and [`exec`]: the machine and what a handler
-//!   reads an op through; [`ap`]: `nisa.ap` as emulator views and access patterns;
+//!   reads an op through; [`ap`]: folded access patterns as emulator views and accesses;
 //! - [`compare`]: `--compare-pipeline`'s bit-exact comparison.
 //!
 //! # Adding an op
@@ -65,7 +69,7 @@ pub use exec::{Exec, Machine, Operand, RtValue, RunConfig};
 pub use ops::{HANDLERS, Handler, REFUSED, Run, Scope};
 
 use melior::ir::{
-    BlockLike, Module, RegionLike, ValueLike,
+    BlockLike, BlockRef, Module, RegionLike, ValueLike,
     attribute::AttributeLike,
     block::BlockArgument,
     operation::{OperationLike, OperationRef},
@@ -204,19 +208,184 @@ pub fn function_name(func: &OperationRef<'_, '_>) -> String {
         .unwrap_or_default()
 }
 
-/// A function ready to run: its arguments and its body's ops with their handlers.
+/// One step of a body: an op and its handler, or a loop.
+enum Step<'c, 'a> {
+    Op(OperationRef<'c, 'a>, Handler),
+    Loop(Loop<'c, 'a>),
+}
+
+/// An `scf.for`: its bounds are operands 0..3 of the op, its body runs once per value of the
+/// induction variable.
+struct Loop<'c, 'a> {
+    op: OperationRef<'c, 'a>,
+    iv: BlockArgument<'c, 'a>,
+    body: Vec<Step<'c, 'a>>,
+}
+
+/// How deep loops may nest (a bound on the recursion a hostile kernel can cause).
+pub const MAX_LOOP_DEPTH: usize = 64;
+
+/// A function ready to run: its arguments, its launch grid and its body's ops with their
+/// handlers (loops with theirs).
 pub struct Program<'c, 'a> {
     /// The `func.func`.
     pub func: OperationRef<'c, 'a>,
     /// The arguments.
     pub args: Vec<ArgInfo>,
+    /// The launch grid (`sundial.grid` of the module), when it names one.
+    pub grid: Option<Vec<i64>>,
     block_args: Vec<BlockArgument<'c, 'a>>,
-    steps: Vec<(OperationRef<'c, 'a>, Handler)>,
+    steps: Vec<Step<'c, 'a>>,
+}
+
+/// The steps of `block`, a function body (`depth` 0) or a loop body: every op with a handler
+/// and without regions, or an `scf.for` (whose `scf.yield` ends its body).
+fn prepare_block<'c, 'a>(
+    block: BlockRef<'c, 'a>,
+    fname: &str,
+    depth: usize,
+) -> Result<Vec<Step<'c, 'a>>, RunError> {
+    let mut steps = Vec::new();
+    let mut op = block.first_operation();
+    while let Some(o) = op {
+        op = o.next_in_block();
+        let name = op_name(o.to_raw());
+        if name == "scf.for" {
+            steps.push(Step::Loop(prepare_loop(o, fname, depth + 1)?));
+            continue;
+        }
+        if name == "scf.yield" && depth > 0 {
+            if o.operand_count() > 0 {
+                return Err(RunError::at(
+                    &o,
+                    "'scf.yield' op yields values: sundial-run runs loops whose iterations communicate through memory only",
+                ));
+            }
+            continue;
+        }
+        let handler = ops::handler(&name).filter(|_| o.region_count() == 0);
+        let Some(handler) = handler else {
+            let message = match ops::refusal(&name) {
+                Some(why) => format!("op '{name}' cannot run on the emulator: {why}"),
+                None => format!("op '{name}' has no emulator semantics yet"),
+            };
+            return Err(RunError::at(&o, message));
+        };
+        if name == "func.return" && o.operand_count() > 0 {
+            return Err(RunError::at(
+                &o,
+                format!(
+                    "function @{fname} returns values; sundial-run runs destination-passing kernels (results are written to arguments)"
+                ),
+            ));
+        }
+        steps.push(Step::Op(o, *handler));
+    }
+    Ok(steps)
+}
+
+/// An `scf.for` without loop-carried values, its body prepared.
+fn prepare_loop<'c, 'a>(
+    o: OperationRef<'c, 'a>,
+    fname: &str,
+    depth: usize,
+) -> Result<Loop<'c, 'a>, RunError> {
+    if depth > MAX_LOOP_DEPTH {
+        return Err(RunError::at(
+            &o,
+            format!(
+                "'scf.for' op is nested {depth} loops deep, more than the {MAX_LOOP_DEPTH} sundial-run runs"
+            ),
+        ));
+    }
+    if o.operand_count() != 3 || o.result_count() > 0 {
+        return Err(RunError::at(
+            &o,
+            "'scf.for' op carries values from one iteration to the next (iter_args): sundial-run runs loops whose iterations communicate through memory only",
+        ));
+    }
+    if o.attribute("unsignedCmp").is_ok() {
+        return Err(RunError::at(
+            &o,
+            "'scf.for' op compares its bounds unsigned (unsignedCmp): sundial-run runs signed loops",
+        ));
+    }
+    let block = o
+        .region(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .ok_or_else(|| RunError::at(&o, "'scf.for' op has no body"))?;
+    let iv = block
+        .argument(0)
+        .map_err(|_| RunError::at(&o, "'scf.for' op has no induction variable"))?;
+    if ops::index::width(iv.r#type()).is_none() {
+        return Err(RunError::at(
+            &o,
+            "'scf.for' op: sundial-run runs loops over index or signless integers of at most 64 bits",
+        ));
+    }
+    let body = prepare_block(block, fname, depth)?;
+    Ok(Loop { op: o, iv, body })
+}
+
+/// The loop iterations of the constant-bound loops of `steps` (each nested in loops running
+/// `outer` times in all); an error at the first loop that takes the total past
+/// [`exec::MAX_LOOP_ITERATIONS`], before anything runs.
+fn static_iterations(
+    steps: &[Step<'_, '_>],
+    outer: u128,
+    total: &mut u128,
+) -> Result<(), RunError> {
+    for step in steps {
+        let Step::Loop(l) = step else { continue };
+        let trip = sundial_dialects::loops::static_loop(l.op.to_raw()).map(|s| s.trip);
+        let runs = outer.saturating_mul(trip.unwrap_or(1));
+        if let Some(t) = trip {
+            *total = total.saturating_add(runs);
+            if *total > u128::from(exec::MAX_LOOP_ITERATIONS) {
+                return Err(RunError::at(
+                    &l.op,
+                    format!(
+                        "'scf.for' op runs {t} iterations{}, which brings the run to {} loop iterations, more than the {} sundial-run executes (MAX_LOOP_ITERATIONS): unroll less or run a smaller problem",
+                        if outer > 1 {
+                            format!(" {outer} times")
+                        } else {
+                            String::new()
+                        },
+                        *total,
+                        exec::MAX_LOOP_ITERATIONS
+                    ),
+                ));
+            }
+        }
+        static_iterations(&l.body, runs, total)?;
+    }
+    Ok(())
+}
+
+/// The first collective of `steps` (an op that needs `--ranks`), if any.
+fn first_collective<'c, 'a>(steps: &[Step<'c, 'a>]) -> Option<OperationRef<'c, 'a>> {
+    steps.iter().find_map(|s| match s {
+        Step::Op(o, h) => (h.scope == Scope::Group).then_some(*o),
+        Step::Loop(l) => first_collective(&l.body),
+    })
+}
+
+/// The index of program number `n` (row-major over `grid`) along each axis.
+fn program_coords(grid: &[i64], mut n: i64) -> Vec<i64> {
+    let mut coords = vec![0; grid.len()];
+    for (i, &extent) in grid.iter().enumerate().rev() {
+        coords[i] = n % extent;
+        n /= extent;
+    }
+    coords
 }
 
 impl<'c, 'a> Program<'c, 'a> {
     /// Reads `func`'s arguments and checks its body: one block, every op with a handler and
-    /// without regions. The first op that cannot run is the error, before anything runs.
+    /// without regions except `scf.for` loops (whose bodies are checked the same way), the
+    /// constant-bound loops within [`exec::MAX_LOOP_ITERATIONS`], the launch grid within
+    /// [`exec::MAX_PROGRAMS`]. The first problem is the error, before anything runs.
     pub fn prepare(func: OperationRef<'c, 'a>) -> Result<Program<'c, 'a>, RunError> {
         let fname = function_name(&func);
         let region = func
@@ -232,10 +401,30 @@ impl<'c, 'a> Program<'c, 'a> {
             return Err(RunError::at(
                 &func,
                 format!(
-                    "function @{fname} has more than one block; sundial-run executes straight-line bodies"
+                    "function @{fname} has more than one block; sundial-run executes structured bodies (scf.for loops, no branches)"
                 ),
             ));
         }
+        let grid =
+            sundial_dialects::loops::grid_of(func.to_raw()).map_err(|m| RunError::at(&func, m))?;
+        let programs = grid
+            .as_deref()
+            .map(|g| g.iter().try_fold(1i64, |p, &e| p.checked_mul(e)))
+            .unwrap_or(Some(1));
+        match programs {
+            Some(n) if n <= exec::MAX_PROGRAMS => {}
+            _ => {
+                return Err(RunError::at(
+                    &func,
+                    format!(
+                        "the launch grid {:?} has more than the {} programs sundial-run runs",
+                        grid.as_deref().unwrap_or(&[]),
+                        exec::MAX_PROGRAMS
+                    ),
+                ));
+            }
+        }
+        let several = programs.is_some_and(|n| n > 1);
         let mut args = Vec::new();
         let mut block_args = Vec::new();
         for index in 0..block.argument_count() {
@@ -252,6 +441,24 @@ impl<'c, 'a> Program<'c, 'a> {
                     ),
                 )
             })?;
+            if several && tile.space != Space::Hbm {
+                return Err(RunError::at(
+                    &func,
+                    format!(
+                        "argument {index} of @{fname} is an on-chip tile ({}), but the kernel runs on a launch grid of {} programs, each with its own SBUF and PSUM: pass HBM tensors",
+                        print_type(ty),
+                        programs.unwrap_or(1)
+                    ),
+                ));
+            }
+            if several && sundial_dialects::loops::hbm_buffer(arg.to_raw()) == "private_hbm" {
+                return Err(RunError::at(
+                    &func,
+                    format!(
+                        "argument {index} of @{fname} is in private_hbm, one copy per program of the launch grid: sundial-run has one array per argument (use shared_hbm or hbm)"
+                    ),
+                ));
+            }
             args.push(ArgInfo {
                 index,
                 format: npy::format_of(tile.dtype),
@@ -261,32 +468,13 @@ impl<'c, 'a> Program<'c, 'a> {
             });
             block_args.push(arg);
         }
-        let mut steps = Vec::new();
-        let mut op = block.first_operation();
-        while let Some(o) = op {
-            let name = op_name(o.to_raw());
-            let handler = ops::handler(&name).filter(|_| o.region_count() == 0);
-            let Some(handler) = handler else {
-                let message = match ops::refusal(&name) {
-                    Some(why) => format!("op '{name}' cannot run on the emulator: {why}"),
-                    None => format!("op '{name}' has no emulator semantics yet"),
-                };
-                return Err(RunError::at(&o, message));
-            };
-            if name == "func.return" && o.operand_count() > 0 {
-                return Err(RunError::at(
-                    &o,
-                    format!(
-                        "function @{fname} returns values; sundial-run runs destination-passing kernels (results are written to arguments)"
-                    ),
-                ));
-            }
-            steps.push((o, *handler));
-            op = o.next_in_block();
-        }
+        let steps = prepare_block(block, &fname, 0)?;
+        let mut total = 0u128;
+        static_iterations(&steps, 1, &mut total)?;
         Ok(Program {
             func,
             args,
+            grid,
             block_args,
             steps,
         })
@@ -294,10 +482,99 @@ impl<'c, 'a> Program<'c, 'a> {
 
     /// The first collective of the body (an op that needs `--ranks`), if any.
     pub fn first_collective(&self) -> Option<OperationRef<'c, 'a>> {
-        self.steps
-            .iter()
-            .find(|(_, h)| h.scope == Scope::Group)
-            .map(|(o, _)| *o)
+        first_collective(&self.steps)
+    }
+
+    /// The number of programs of the launch grid (1 without one).
+    pub fn programs(&self) -> i64 {
+        self.grid.as_deref().map_or(1, |g| g.iter().product())
+    }
+
+    /// Runs `steps` on every rank.
+    fn run_steps(&self, machine: &mut Machine, steps: &[Step<'c, 'a>]) -> Result<(), RunError> {
+        for step in steps {
+            match step {
+                Step::Op(op, handler) => {
+                    let ranks = machine.ranks();
+                    let mut exec = Exec::new(machine, *op)?;
+                    match handler.scope {
+                        Scope::Group => {
+                            exec.set_whole_group();
+                            (handler.run)(&mut exec)?;
+                        }
+                        Scope::Core => {
+                            for r in 0..ranks {
+                                exec.set_rank(r);
+                                (handler.run)(&mut exec)?;
+                            }
+                        }
+                    }
+                }
+                Step::Loop(l) => self.run_loop(machine, l)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs a loop: its bounds read on every rank (they must agree: the ranks run in
+    /// lockstep), its trip count checked against [`exec::MAX_LOOP_ITERATIONS`] before the
+    /// first iteration, then the body once per value of the induction variable.
+    fn run_loop(&self, machine: &mut Machine, l: &Loop<'c, 'a>) -> Result<(), RunError> {
+        let at = |m: String| RunError::at(&l.op, format!("'scf.for' op {m}"));
+        let mut first: Option<(i64, i64, u128)> = None;
+        for r in 0..machine.ranks() {
+            let mut bound = [0i64; 3];
+            for (k, b) in bound.iter_mut().enumerate() {
+                let value =
+                    l.op.operand(k)
+                        .map_err(|_| at(format!("has no operand #{k}")))?;
+                *b = match machine.get(r, value) {
+                    Some(RtValue::Index(v)) => *v,
+                    _ => {
+                        return Err(at(format!(
+                            "{} is not an index computed by an op that sundial-run executed",
+                            ["lower bound", "upper bound", "step"][k]
+                        )));
+                    }
+                };
+            }
+            let [lower, upper, step] = bound;
+            let trip = sundial_dialects::loops::trip_count(
+                i128::from(lower),
+                i128::from(upper),
+                i128::from(step),
+            )
+            .ok_or_else(|| at(format!("has step {step}; a loop's step must be positive")))?;
+            match first {
+                None => first = Some((lower, step, trip)),
+                Some((_, _, t)) if t == trip => {}
+                Some((_, _, t)) => {
+                    return Err(at(format!(
+                        "runs {t} iterations on rank 0 but {trip} on rank {r}: the ranks of a run execute in lockstep"
+                    )));
+                }
+            }
+        }
+        let Some((lower, step, trip)) = first else {
+            return Ok(());
+        };
+        let total = u128::from(machine.iterations).saturating_add(trip);
+        if total > u128::from(exec::MAX_LOOP_ITERATIONS) {
+            return Err(at(format!(
+                "would run {trip} iterations, which brings the run to {total} loop iterations, more than the {} sundial-run executes (MAX_LOOP_ITERATIONS)",
+                exec::MAX_LOOP_ITERATIONS
+            )));
+        }
+        machine.iterations = total as u64;
+        for k in 0..trip {
+            // Below the upper bound, which is an i64: no overflow.
+            let v = i128::from(lower) + k as i128 * i128::from(step);
+            for r in 0..machine.ranks() {
+                machine.bind(r, l.iv.into(), RtValue::Index(v as i64));
+            }
+            self.run_steps(machine, &l.body)?;
+        }
+        Ok(())
     }
 
     /// Runs the body as `config` says, argument `i` holding `inputs[i]` on a fresh machine:
@@ -305,7 +582,8 @@ impl<'c, 'a> Program<'c, 'a> {
     /// `config.ranks = Some(n)`, `n` times the argument's size). Returns every argument's
     /// final contents in the same form, what `nisa.device_print` printed, and the time the
     /// phases took. A body with a collective needs `config.ranks`; it is refused at the
-    /// collective before anything runs.
+    /// collective before anything runs. A kernel on a launch grid runs each program in turn
+    /// (row-major over the grid), all on the same arguments.
     pub fn execute(&self, inputs: &[Vec<u8>], config: &RunConfig) -> Result<Outputs, RunError> {
         let t0 = std::time::Instant::now();
         if config.ranks.is_none()
@@ -321,6 +599,7 @@ impl<'c, 'a> Program<'c, 'a> {
         }
         let ranks = config.rank_count();
         let mut machine = Machine::new(*config).map_err(RunError::new)?;
+        machine.grid = self.grid.clone();
         let mut views = Vec::with_capacity(self.args.len());
         for (arg, value) in self.args.iter().zip(&self.block_args) {
             let input = inputs
@@ -354,20 +633,19 @@ impl<'c, 'a> Program<'c, 'a> {
             views.push(view);
         }
         let t1 = std::time::Instant::now();
-        for (op, handler) in &self.steps {
-            let mut exec = Exec::new(&mut machine, *op)?;
-            match handler.scope {
-                Scope::Group => {
-                    exec.set_whole_group();
-                    (handler.run)(&mut exec)?;
+        let programs = self.programs();
+        for n in 0..programs {
+            machine.program = program_coords(self.grid.as_deref().unwrap_or(&[1]), n);
+            self.run_steps(&mut machine, &self.steps).map_err(|mut e| {
+                if programs > 1 {
+                    e.notes.push(format!(
+                        "in program {:?} of the launch grid {:?}",
+                        machine.program,
+                        self.grid.as_deref().unwrap_or(&[])
+                    ));
                 }
-                Scope::Core => {
-                    for r in 0..ranks {
-                        exec.set_rank(r);
-                        (handler.run)(&mut exec)?;
-                    }
-                }
-            }
+                e
+            })?;
         }
         let t2 = std::time::Instant::now();
         let mut outputs = Vec::with_capacity(views.len());

@@ -86,18 +86,23 @@ fn attr_array(op: &OperationRef<'_, '_>, name: &str) -> Option<Vec<i64>> {
     op.attribute(name).ok().and_then(i64_array_value)
 }
 
-/// The step one view op contributes.
-fn step_of(op: &OperationRef<'_, '_>) -> Result<ViewStep, String> {
+/// The step one view op contributes: `nisa.ap`, `nisa.reshape`, `nisa.slice`,
+/// `nisa.permute`, `nisa.broadcast`, and the static part of a `nisa.dynamic_ap` (its `offset`
+/// attribute; whoever knows the dynamic offset adds it to the step's offset, as the emulator
+/// driver does at run time).
+pub fn step_of(op: &OperationRef<'_, '_>) -> Result<ViewStep, String> {
     let name = op_name(op.to_raw());
     let result = result_tile(op)?;
     Ok(match name.as_str() {
-        "nisa.ap" => {
+        "nisa.ap" | "nisa.dynamic_ap" => {
             let flat = attr_array(op, "pattern").ok_or("an access pattern without a pattern")?;
             if flat.len() % 2 != 0 {
                 return Err("an access pattern with an odd number of values".into());
             }
             let offset = op.attribute("offset").ok().and_then(int_value).unwrap_or(0);
-            let indirect = op.operand_count() > 1;
+            // The tensor, then (dynamic_ap) the dynamic offset, then any indirection.
+            let fixed = if name == "nisa.dynamic_ap" { 2 } else { 1 };
+            let indirect = op.operand_count() > fixed;
             let dim = op
                 .attribute("indirect_dim")
                 .ok()

@@ -25,6 +25,8 @@ use sundial_emu::{
     MatmulOptions, MaxReduce, PerfOptMode, RangeSelect, Scalar, ScanOps, Stage, TensorStage, View,
 };
 
+use sundial_dialects::verify::nki_parity::VECTOR_TRANSPOSE_MAX;
+
 use super::super::RunError;
 use super::super::exec::Exec;
 use super::{alu, compute_engine, int32, opt_alu, opt_pair, reduce_cmd, uints};
@@ -415,6 +417,37 @@ pub fn bn_aggr(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
 pub fn stream_transpose(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
     let (dst, src) = (op.tile("dst")?, op.tile("src")?);
     let r = sundial_emu::stream_transpose(op.mem(), &dst, &src);
+    op.emu(r)
+}
+
+/// `nisa.nc_transpose` (`nki.isa.nc_transpose`) on the engine it names. With `engine =
+/// unknown`, a tile of at most 32 x 32 is transposed on the Vector engine (a bit copy on every
+/// target) and a larger one on the Tensor engine, the only engine that can: the verifier's
+/// reading of the same docstring (`nki_parity::nc_transpose`).
+pub fn nc_transpose(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
+    let (dst, data) = (op.tile("dst")?, op.tile("data")?);
+    let engine = match compute_engine(op)? {
+        Some(e) => e,
+        None => {
+            let parts = data.shape().first().copied().unwrap_or(0);
+            let free: usize = data.shape().iter().skip(1).product();
+            let max = VECTOR_TRANSPOSE_MAX as usize;
+            if parts <= max && free <= max {
+                sundial_emu::Engine::Vector
+            } else {
+                sundial_emu::Engine::Tensor
+            }
+        }
+    };
+    let r = sundial_emu::nc_transpose(op.mem(), &dst, &data, engine);
+    op.emu(r)
+}
+
+/// `nisa.stream_shuffle` (`nki.isa.nc_stream_shuffle`): the quadrant partition shuffle.
+pub fn stream_shuffle(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
+    let (dst, src) = (op.tile("dst")?, op.tile("src")?);
+    let mask = op.ints("shuffle_mask")?;
+    let r = sundial_emu::stream_shuffle(op.mem(), &dst, &src, &mask);
     op.emu(r)
 }
 

@@ -1,9 +1,9 @@
-//! Handlers of the data-movement ops, the structural ops, registers and `device_print`.
+//! Handlers of the data-movement ops, `nisa.alloc`, registers and `device_print` (the view
+//! ops and access patterns are [`super::view`]).
 //!
 //! | row | emulator call | attributes that change nothing modelled |
 //! |---|---|---|
 //! | `nisa.alloc` | `Memory::alloc_hbm` / `alloc_sbuf_named` / `alloc_psum_named` | — (`name` names the tile in messages) |
-//! | `nisa.ap` | a view, or an access with `vector_offset` / `scalar_offset` | see [`super::super::ap`] |
 //! | `nisa.dma_copy` | `dma_copy` | `dge_mode`, `priority` (scheduling); `oob_mode` (a direct copy has no index to check) |
 //! | `nisa.dma_copy_indirect` | `dma_copy_indirect` | `dge_mode`, `priority`; `unique_indices` (duplicate scatter targets: last writer wins either way) |
 //! | `nisa.gather` | `gather` (nc_n_gather) | |
@@ -15,18 +15,26 @@
 //! | `nisa.generic_indirect_load` | `indirect_load` | `dge_mode`; `src[..., indices[i], ...]` |
 //! | `nisa.generic_indirect_save` | `indirect_save` / `indirect_save_accumulate` | `dge_mode`, `unique_indices` |
 //! | `nisa.load_register` / `nisa.store_register` | `register_load` / `register_store` | the register file of the rank's [`super::super::exec::Core`] |
+//! | `nisa.register_alloc` / `nisa.register_move` | `Registers::register_alloc` / `register_move` | |
+//! | `nisa.register_index` | `Registers::get` | the value becomes an `index` |
 //! | `nisa.device_print` | — (host side: the tool prints the tile) | |
 //! | `func.return` | — | ends the body |
 
 use std::fmt::Write as _;
 
-use sundial_emu::{OobMode, ReduceOp};
+use melior::ir::ValueLike;
+use sundial_emu::{OobMode, ReduceOp, RegSource};
 
 use super::super::exec::{Exec, Operand, RtValue, tile_name};
 use super::super::{RunError, ap};
 use super::{uint, uints};
 
 /// `nisa.alloc`: a tile on every rank, named after its `name` attribute or its position.
+/// Executed again (a later iteration of a loop, a later program of the launch grid) it is a
+/// new tile of the same type: the same bytes, holding the uninitialised pattern and counting
+/// as never written again, since nothing of the earlier tile can be reached any more (a loop
+/// carries no SSA values). A `shared_hbm` tensor is one tensor for the whole launch grid: it
+/// is allocated once.
 pub fn alloc(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
     let tile = op.result_tile(0)?;
     let name = tile_name(
@@ -34,70 +42,37 @@ pub fn alloc(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
         super::super::exec::position(&op.op()).as_ref(),
     );
     // One call allocates on every rank: only rank 0's pass does it.
-    if op.rank() == 0 {
-        let allocated = op.machine().alloc(&tile, &name);
-        let view = allocated.map_err(|m| op.error(format!("cannot allocate the tile: {m}")))?;
-        let ranks = op.machine().ranks();
-        for r in 0..ranks {
-            op.set_rank(r);
-            op.set_result(0, RtValue::Tile(view.clone()))?;
-        }
-        op.set_rank(0);
+    if op.rank() != 0 {
+        return Ok(());
     }
+    let o = op.op();
+    let ranks = op.machine().ranks();
+    let view = match op.machine().allocated(&o).cloned() {
+        Some(view) => {
+            let shared = o
+                .result(0)
+                .is_ok_and(|r| sundial_dialects::loops::hbm_buffer(r.to_raw()) == "shared_hbm");
+            if !shared {
+                for r in 0..ranks {
+                    let fresh = op.machine().mem(r).fill_uninit(&view);
+                    op.emu(fresh)?;
+                }
+            }
+            view
+        }
+        None => {
+            let allocated = op.machine().alloc(&tile, &name);
+            let view = allocated.map_err(|m| op.error(format!("cannot allocate the tile: {m}")))?;
+            op.machine().set_allocated(&o, view.clone());
+            view
+        }
+    };
+    for r in 0..ranks {
+        op.set_rank(r);
+        op.set_result(0, RtValue::Tile(view.clone()))?;
+    }
+    op.set_rank(0);
     Ok(())
-}
-
-/// `nisa.ap`: a view, or an indirect access (see [`super::super::ap`]).
-pub fn access_pattern(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
-    let base = op.tile("tensor")?;
-    let result = op.result_tile(0)?;
-    let res = super::super::npy::format_of(result.dtype).emu;
-    let pattern = op.ints("pattern")?;
-    if pattern.len() % 2 != 0 {
-        return Err(op.error("attribute 'pattern': expected [step, num] pairs"));
-    }
-    let pairs: Vec<(i64, i64)> = pattern.chunks(2).map(|c| (c[0], c[1])).collect();
-    let offset = op.int("offset")?;
-    let vector = op.opt_tile("vector_offset")?;
-    let scalar = op.opt_raw("scalar_offset")?;
-    let indirect = if vector.is_some() || scalar.is_some() {
-        let d = op.int("indirect_dim")?;
-        Some(uint(op, "indirect_dim", d)?)
-    } else {
-        None
-    };
-    let on_chip = op.mem().space(base.alloc()) != Ok(sundial_emu::MemSpace::Hbm);
-    let view = ap::view(&base, on_chip, res, &pairs, offset, indirect)
-        .map_err(|m| op.error(format!("cannot be emulated: {m}")))?;
-    let nums: Vec<usize> = pairs.iter().map(|&(_, n)| n as usize).collect();
-    let value = match (indirect, vector, scalar) {
-        (Some(d), Some(index), _) => RtValue::Access(
-            ap::vector_access(view, d, &index, &nums)
-                .map_err(|m| op.error(format!("operand 'vector_offset': {m}")))?,
-        ),
-        (Some(d), None, Some(scalar)) => {
-            let scalar_view = match scalar {
-                RtValue::Tile(v) => v,
-                RtValue::Reg(id) => {
-                    let value = op.reg_value(id)?;
-                    let rank = op.rank();
-                    let made = op.machine().register_view(rank, value);
-                    made.map_err(|m| op.error(format!("operand 'scalar_offset': {m}")))?
-                }
-                RtValue::Access(_) => {
-                    return Err(op.error(
-                        "operand 'scalar_offset' is an indirect access pattern, not a tile or register",
-                    ));
-                }
-            };
-            RtValue::Access(
-                ap::scalar_access(view, d, &scalar_view, &nums)
-                    .map_err(|m| op.error(format!("operand 'scalar_offset': {m}")))?,
-            )
-        }
-        _ => RtValue::Tile(view),
-    };
-    op.set_result(0, value)
 }
 
 /// `nisa.dma_copy`.
@@ -247,6 +222,39 @@ pub fn load_register(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
         .and_then(|id| sundial_emu::register_load(mem, &mut core.regs, id, &src).map(|()| id));
     let id = op.emu(r)?;
     op.set_result(0, RtValue::Reg(id))
+}
+
+/// `nisa.register_alloc`: a new register of the rank, holding `value` when given.
+pub fn register_alloc(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
+    let value = op.opt_int("value")?;
+    let (_, core) = op.mem_core();
+    let r = core.regs.register_alloc(value);
+    let id = op.emu(r)?;
+    op.set_result(0, RtValue::Reg(id))
+}
+
+/// `nisa.register_move`: `dst` = the immediate `imm` or register `src`.
+pub fn register_move(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
+    let dst = op.reg_id("dst")?;
+    let src = match (op.opt_int("imm")?, op.opt_raw("src")?) {
+        (Some(v), None) => RegSource::Imm(v),
+        (None, Some(RtValue::Reg(id))) => RegSource::Reg(id),
+        (None, Some(_)) => return Err(op.error("operand 'src' is not a register")),
+        (Some(_), Some(_)) => {
+            return Err(op.error("give either attribute 'imm' or operand 'src', not both"));
+        }
+        (None, None) => return Err(op.error("needs attribute 'imm' or operand 'src'")),
+    };
+    let (_, core) = op.mem_core();
+    let r = sundial_emu::register_move(&mut core.regs, dst, src);
+    op.emu(r)
+}
+
+/// `nisa.register_index`: the register's value as an index (reading a register never
+/// written is an error).
+pub fn register_index(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
+    let v = op.reg("src")?;
+    op.set_result(0, RtValue::Index(v))
 }
 
 /// `nisa.store_register`: the register's value into the one element of `dst`.

@@ -3,8 +3,9 @@
 //!
 //! [`HANDLERS`] is the one list of what executes: an op runs exactly when it has a row here
 //! (looked up by its full name). [`REFUSED`] lists every NISA op without a row and why;
-//! `super::Program::prepare` refuses those, and every op of another dialect, by name before
-//! anything runs. A test checks that every op of `sundial_dialects::nisa::OPS` is in exactly
+//! `super::Program::prepare` refuses those, and every op of another dialect without a row
+//! (the `arith` index ops have rows; `scf.for` is the one structured op, run by the program
+//! itself), by name before anything runs. A test checks that every op of `sundial_dialects::nisa::OPS` is in exactly
 //! one of the two tables, so the set stays complete when the dialect grows.
 //!
 //! A handler reads its op through [`Exec`] (operands by the group names of the op's row in
@@ -16,8 +17,11 @@
 //! The handlers, by family (each module's doc says how the op's operands and attributes map
 //! onto the emulator's function, and which attributes change nothing the emulator models):
 //!
-//! - [`data`]: `nisa.alloc`, `nisa.ap`, the DMA ops, the generic loads and stores, registers,
+//! - [`data`]: `nisa.alloc`, the DMA ops, the generic loads and stores, registers,
 //!   `device_print`;
+//! - [`view`]: the access patterns (`nisa.ap`, `nisa.dynamic_ap`) and views (reshape, slice,
+//!   permute, broadcast), folded through `sundial_dialects::fold`;
+//! - [`index`]: the `arith` index arithmetic and the launch-grid queries;
 //! - [`compute`]: the element-wise, reduction, select, copy, transpose, matmul, top-8,
 //!   statistics and MX ops of the Vector, Scalar, GpSimd and Tensor engines;
 //! - [`state`]: the ops on engine state kept across ops (accumulator read-outs, the random
@@ -27,7 +31,9 @@
 pub mod collective;
 pub mod compute;
 pub mod data;
+pub mod index;
 pub mod state;
+pub mod view;
 
 use sundial_emu::{AluOp, ReduceCmd};
 
@@ -72,7 +78,16 @@ macro_rules! table {
 pub static HANDLERS: &[Handler] = table![
     // structural
     "nisa.alloc" => data::alloc,
-    "nisa.ap" => data::access_pattern,
+    // views and access patterns (folded by sundial_dialects::fold)
+    "nisa.ap" => view::view,
+    "nisa.dynamic_ap" => view::view,
+    "nisa.reshape" => view::view,
+    "nisa.slice" => view::view,
+    "nisa.permute" => view::view,
+    "nisa.broadcast" => view::view,
+    // launch grid
+    "nisa.program_id" => index::program_id,
+    "nisa.num_programs" => index::num_programs,
     // GpSimd
     "nisa.iota" => compute::iota,
     "nisa.tensor_scalar_affine_select" => compute::affine_select,
@@ -110,6 +125,8 @@ pub static HANDLERS: &[Handler] = table![
     "nisa.bn_stats" => compute::bn_stats,
     "nisa.bn_aggr" => compute::bn_aggr,
     "nisa.stream_transpose" => compute::stream_transpose,
+    "nisa.stream_shuffle" => compute::stream_shuffle,
+    "nisa.nc_transpose" => compute::nc_transpose,
     "nisa.exponential" => compute::exponential,
     // Scalar (Activation)
     "nisa.activation" => compute::activation,
@@ -141,6 +158,9 @@ pub static HANDLERS: &[Handler] = table![
     // registers and host
     "nisa.load_register" => data::load_register,
     "nisa.store_register" => data::store_register,
+    "nisa.register_alloc" => data::register_alloc,
+    "nisa.register_move" => data::register_move,
+    "nisa.register_index" => data::register_index,
     "nisa.device_print" => data::device_print,
     // random numbers
     "nisa.rand2" => state::rand2,
@@ -149,6 +169,30 @@ pub static HANDLERS: &[Handler] = table![
     "nisa.rand_set_state" => state::rand_set_state,
     "nisa.set_rng_seed" => state::set_rng_seed,
     "func.return" => data::func_return,
+    // the index arithmetic of loop bounds and dynamic offsets (upstream arith)
+    "arith.constant" => index::constant,
+    "arith.addi" => index::addi,
+    "arith.subi" => index::subi,
+    "arith.muli" => index::muli,
+    "arith.divsi" => index::divsi,
+    "arith.divui" => index::divui,
+    "arith.remsi" => index::remsi,
+    "arith.remui" => index::remui,
+    "arith.floordivsi" => index::floordivsi,
+    "arith.ceildivsi" => index::ceildivsi,
+    "arith.ceildivui" => index::ceildivui,
+    "arith.minsi" => index::minsi,
+    "arith.maxsi" => index::maxsi,
+    "arith.minui" => index::minui,
+    "arith.maxui" => index::maxui,
+    "arith.andi" => index::andi,
+    "arith.ori" => index::ori,
+    "arith.xori" => index::xori,
+    "arith.shli" => index::shli,
+    "arith.shrsi" => index::shrsi,
+    "arith.shrui" => index::shrui,
+    "arith.index_cast" => index::index_cast,
+    "arith.index_castui" => index::index_castui,
 ];
 
 /// The row of the op named `name`, if it executes.
@@ -175,12 +219,6 @@ pub static REFUSED: &[(&str, Why)] = &[
     ("nisa.scalar_tensor_tensor_bitvec", Why::NoPublicSemantics),
     ("nisa.collective_permute_reduce", Why::NoPublicSemantics),
     (
-        "nisa.stream_shuffle",
-        Why::NotInEmulator(
-            "the emulator has no nc_stream_shuffle (the quadrant partition permutation) yet",
-        ),
-    ),
-    (
         "nisa.send_recv",
         Why::Vocabulary(
             "send_to_rank and recv_from_rank are attributes, the same on every rank of an SPMD \
@@ -189,74 +227,10 @@ pub static REFUSED: &[(&str, Why)] = &[
         ),
     ),
     (
-        "nisa.reshape",
-        Why::NotWired(
-            "views (reshape, slice, permute, broadcast) are not executed by sundial-run yet: the driver does not fold them (dialects::fold does; unroll and fold by hand, or wait for the driver)",
-        ),
-    ),
-    (
-        "nisa.slice",
-        Why::NotWired(
-            "views (reshape, slice, permute, broadcast) are not executed by sundial-run yet: the driver does not fold them (dialects::fold does; unroll and fold by hand, or wait for the driver)",
-        ),
-    ),
-    (
-        "nisa.permute",
-        Why::NotWired(
-            "views (reshape, slice, permute, broadcast) are not executed by sundial-run yet: the driver does not fold them (dialects::fold does; unroll and fold by hand, or wait for the driver)",
-        ),
-    ),
-    (
-        "nisa.broadcast",
-        Why::NotWired(
-            "views (reshape, slice, permute, broadcast) are not executed by sundial-run yet: the driver does not fold them (dialects::fold does; unroll and fold by hand, or wait for the driver)",
-        ),
-    ),
-    (
-        "nisa.dynamic_ap",
-        Why::NotWired(
-            "loops, dynamic offsets, registers made in the kernel and launch grids are not executed by sundial-run yet (run the kernel after sundial-unroll where it unrolls)",
-        ),
-    ),
-    (
-        "nisa.register_alloc",
-        Why::NotWired(
-            "loops, dynamic offsets, registers made in the kernel and launch grids are not executed by sundial-run yet (run the kernel after sundial-unroll where it unrolls)",
-        ),
-    ),
-    (
-        "nisa.register_move",
-        Why::NotWired(
-            "loops, dynamic offsets, registers made in the kernel and launch grids are not executed by sundial-run yet (run the kernel after sundial-unroll where it unrolls)",
-        ),
-    ),
-    (
-        "nisa.register_index",
-        Why::NotWired(
-            "loops, dynamic offsets, registers made in the kernel and launch grids are not executed by sundial-run yet (run the kernel after sundial-unroll where it unrolls)",
-        ),
-    ),
-    (
-        "nisa.program_id",
-        Why::NotWired(
-            "loops, dynamic offsets, registers made in the kernel and launch grids are not executed by sundial-run yet (run the kernel after sundial-unroll where it unrolls)",
-        ),
-    ),
-    (
-        "nisa.num_programs",
-        Why::NotWired(
-            "loops, dynamic offsets, registers made in the kernel and launch grids are not executed by sundial-run yet (run the kernel after sundial-unroll where it unrolls)",
-        ),
-    ),
-    (
-        "nisa.nc_transpose",
-        Why::NotWired(
-            "the emulator's nc_transpose is not wired into sundial-run yet (the engine choice for engine = unknown is not settled); stream_transpose and matmul{is_transpose} run",
-        ),
-    ),
-    (
         "nisa.core_barrier",
-        Why::NotInEmulator("the emulator has no core_barrier: a run is one logical core"),
+        Why::NotInEmulator(
+            "the emulator has no core_barrier: the programs of a launch grid run one after another, so no program can wait for another",
+        ),
     ),
     (
         "nisa.tensor_partition_reduce",

@@ -1,0 +1,440 @@
+//! Translation validation (issue 11 §3): every kernel of the positive lit tests of the
+//! middle-end passes, of the loop, view and grid tests (`lit/run`, `lit/nisa/ops-loops.mlir`,
+//! `lit/nisa/ops-views.mlir`), of `lit/kernels` and of the example kernels (`examples/`) runs on the
+//! emulator before and after its pipeline, on the same inputs, and must end with the same
+//! arguments (bit for bit; NaNs equal whatever their payload, as `--compare-pipeline` counts
+//! them). A kernel that cannot run fails the test unless [`CANNOT_RUN`] lists it with the
+//! reason; a listed kernel that runs fails it too, so the list stays true.
+//!
+//! Inputs: `--random-inputs`' streams (seed 11); when the kernel fails on them (random indices
+//! outside a table), once more with every integer argument zero (index 0 is inside every
+//! table). Pipelines: a pass test's own pass (the file's name), `sundial-unroll` for the loop
+//! tests, `sundial-unroll` and `sundial-middle-end` for the kernels.
+//!
+//! `sundial-infer-intrinsic{contract=true}` folds chains over intermediates narrower than
+//! fp32 into one fp32 computation, which is not bit-exact: its kernels are compared with the
+//! tolerance [`CONTRACT_TOLERANCE`] instead (relative to the larger magnitude, and absolute
+//! below 1: the inputs lie in [-1, 1)).
+
+use std::path::{Path, PathBuf};
+
+use sundial::Session;
+use sundial::run::{
+    Program, RunConfig, RunError, compare, emu_target, find_function, function_name, random::fill,
+};
+use sundial_dialects::enums::Target;
+
+/// Kernels that cannot run, as `(file, function, why)`.
+const CANNOT_RUN: &[(&str, &str, &str)] = &[
+    (
+        "lit/passes/sundial-decompose.mlir",
+        "pow_tensor",
+        "its tensor_tensor_arith pow names the Vector engine, the emulator runs pow on GpSimd only",
+    ),
+    (
+        "lit/passes/sundial-decompose.mlir",
+        "untouched",
+        "ALU op mod_int has no public semantics",
+    ),
+    (
+        "lit/passes/sundial-generic-load-to-gather.mlir",
+        "dge",
+        "its dma_compute scatters into SBUF from HBM; the emulator's read-modify-write scatter needs an HBM destination and an SBUF source",
+    ),
+    (
+        "lit/passes/sundial-legalize-partition-reduce.mlir",
+        "direct",
+        "tensor_partition_reduce is the pass's input form, which runs only after the pass",
+    ),
+    (
+        "lit/passes/sundial-legalize-partition-reduce.mlir",
+        "psum",
+        "tensor_partition_reduce is the pass's input form, which runs only after the pass",
+    ),
+    (
+        "lit/passes/sundial-legalize-partition-reduce.mlir",
+        "min",
+        "tensor_partition_reduce is the pass's input form, which runs only after the pass",
+    ),
+    (
+        "lit/passes/sundial-legalize-partition-reduce.mlir",
+        "free_axes",
+        "tensor_partition_reduce is the pass's input form, which runs only after the pass",
+    ),
+    (
+        "lit/passes/sundial-legalize-partition-reduce.mlir",
+        "logical",
+        "tensor_partition_reduce is the pass's input form, which runs only after the pass",
+    ),
+    (
+        "lit/passes/sundial-resolve-dge.mlir",
+        "copies",
+        "the kernel copies a tile it never wrote (the uninitialised-read check)",
+    ),
+    (
+        "lit/passes/sundial-resolve-engine.mlir",
+        "tensor_tensor",
+        "GpSimd native int32 divide has no public semantics",
+    ),
+    (
+        "lit/passes/sundial-resolve-engine.mlir",
+        "defaults",
+        "its rand_get_state writes an int32 state tile, which the verifier accepts and the emulator refuses (uint32 only)",
+    ),
+    (
+        "lit/passes/sundial-unroll.mlir",
+        "register_loop",
+        "a register (!nisa.reg) argument: sundial-run passes tiles only",
+    ),
+    (
+        "lit/passes/sundial-unroll.mlir",
+        "iter_args",
+        "a loop with iter_args (loop-carried SSA values)",
+    ),
+    (
+        "lit/passes/sundial-unroll.mlir",
+        "per_program",
+        "an SBUF argument of a kernel on a launch grid of 2 programs",
+    ),
+    (
+        "lit/nisa/ops-loops.mlir",
+        "runtime_step",
+        "index arguments (run-time loop bounds): sundial-run passes tiles only",
+    ),
+    (
+        "examples/mx_matmul.mlir",
+        "mx",
+        "its [16, 64] scale tiles verify, but the emulator's matmul_mx wants each 32-partition quadrant's 4 scale rows at the quadrant's start (reaching partition 99)",
+    ),
+    (
+        "lit/run/views.mlir",
+        "cross_row_view",
+        "an expected-error case of the run test",
+    ),
+    (
+        "lit/run/grid.mlir",
+        "on_chip_arg",
+        "an expected-error case of the run test",
+    ),
+    (
+        "lit/run/grid.mlir",
+        "private_arg",
+        "an expected-error case of the run test",
+    ),
+    (
+        "lit/run/grid.mlir",
+        "second_fails",
+        "an expected-error case of the run test",
+    ),
+];
+
+/// The tolerance of a contract-enabled fma: two roundings of a bf16 intermediate (2^-8
+/// relative each), relative to the larger magnitude and absolute below 1.
+pub const CONTRACT_TOLERANCE: f32 = 1.0 / 64.0;
+
+/// Where a file's kernels run, with what.
+struct Suite {
+    path: PathBuf,
+    pipeline: String,
+    tolerance: Option<f32>,
+    /// Whether the pipeline must accept every chunk (a pass test's chunks the pass refuses
+    /// are its diagnostic cases; a kernel the pipeline refuses is a failure).
+    strict: bool,
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The lit files whose kernels are validated, each with its pipeline.
+fn suites() -> Vec<Suite> {
+    let mut out = Vec::new();
+    let passes = root().join("lit/passes");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&passes)
+        .expect("lit/passes")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            name.starts_with("sundial-") && name.ends_with(".mlir") && !name.contains("invalid")
+        })
+        .collect();
+    files.sort();
+    for path in files {
+        let pass = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("")
+            .to_string();
+        out.push(Suite {
+            path: path.clone(),
+            pipeline: format!("builtin.module({pass})"),
+            tolerance: None,
+            strict: false,
+        });
+        if pass == "sundial-infer-intrinsic" {
+            out.push(Suite {
+                path,
+                pipeline: "builtin.module(sundial-infer-intrinsic{contract=true})".into(),
+                tolerance: Some(CONTRACT_TOLERANCE),
+                strict: false,
+            });
+        }
+    }
+    for loops in [
+        "lit/run/loops.mlir",
+        "lit/run/views.mlir",
+        "lit/run/grid.mlir",
+        "lit/nisa/ops-loops.mlir",
+        "lit/nisa/ops-views.mlir",
+    ] {
+        out.push(Suite {
+            path: root().join(loops),
+            pipeline: "builtin.module(sundial-unroll)".into(),
+            tolerance: None,
+            strict: true,
+        });
+    }
+    let mut kernels: Vec<PathBuf> = ["lit/kernels", "examples"]
+        .iter()
+        .flat_map(|dir| std::fs::read_dir(root().join(dir)).expect("a kernel directory"))
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "mlir"))
+        .collect();
+    kernels.sort();
+    for path in kernels {
+        for pipeline in [
+            "builtin.module(sundial-unroll)",
+            "builtin.module(sundial-middle-end)",
+        ] {
+            out.push(Suite {
+                path: path.clone(),
+                pipeline: pipeline.into(),
+                tolerance: None,
+                strict: true,
+            });
+        }
+    }
+    out
+}
+
+/// The chunks of a `-split-input-file` test, each with the line it starts on.
+fn chunks(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut start = 1;
+    let mut current = String::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim() == "// -----" {
+            out.push((start, std::mem::take(&mut current)));
+            start = i + 2;
+            continue;
+        }
+        current.push_str(line);
+        current.push('\n');
+    }
+    out.push((start, current));
+    out
+}
+
+/// The functions of a module, by name.
+fn function_names(module: &melior::ir::Module<'_>) -> Vec<String> {
+    use melior::ir::{BlockLike, operation::OperationLike};
+    let mut names = Vec::new();
+    let mut op = module.body().first_operation();
+    while let Some(o) = op {
+        if sundial_dialects::ffi::op_name(o.to_raw()) == "func.func" {
+            let body = o.region(0).ok().and_then(|r| {
+                use melior::ir::RegionLike;
+                r.first_block()
+            });
+            if body.is_some() {
+                names.push(function_name(&o));
+            }
+        }
+        op = o.next_in_block();
+    }
+    names
+}
+
+/// Each argument's inputs: the random streams, or with `zero_ints` every integer zero.
+fn inputs(program: &Program<'_, '_>, zero_ints: bool) -> Vec<Vec<u8>> {
+    program
+        .args
+        .iter()
+        .map(|a| {
+            if zero_ints && !a.format.emu.is_float() {
+                vec![0; a.num_bytes()]
+            } else {
+                fill(a.format, a.num_elements(), 11, a.index)
+            }
+        })
+        .collect()
+}
+
+/// Whether two runs' outputs agree within `tol` (floats; everything else bit for bit).
+fn within(program: &Program<'_, '_>, a: &[Vec<u8>], b: &[Vec<u8>], tol: f32) -> Option<String> {
+    for (arg, (x, y)) in program.args.iter().zip(a.iter().zip(b)) {
+        let d = arg.format.emu;
+        let size = d.size();
+        for (k, (p, q)) in x.chunks_exact(size).zip(y.chunks_exact(size)).enumerate() {
+            let (p, q) = (d.load(p), d.load(q));
+            if compare::same(d, p, q) {
+                continue;
+            }
+            let close = match (d.to_f32(p), d.to_f32(q)) {
+                (Some(u), Some(v)) if d.is_float() => {
+                    (u - v).abs() <= tol * u.abs().max(v.abs()).max(1.0)
+                }
+                _ => false,
+            };
+            if !close {
+                return Some(format!(
+                    "argument {} element {k}: {} vs {}",
+                    arg.index,
+                    compare::show(d, p),
+                    compare::show(d, q)
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// Runs function `name` of `before` and `after` (the same chunk, before and after the
+/// pipeline): `Ok(())` when they agree, else why not.
+fn validate(
+    before: &melior::ir::Module<'_>,
+    after: &melior::ir::Module<'_>,
+    name: &str,
+    tolerance: Option<f32>,
+) -> Result<(), String> {
+    let show = |e: RunError| match &e.loc {
+        Some(l) => format!("{}:{}: {}", l.line, l.col, e.message),
+        None => e.message.clone(),
+    };
+    let b = Program::prepare(find_function(before, Some(name)).map_err(show)?).map_err(show)?;
+    let a = Program::prepare(find_function(after, Some(name)).map_err(show)?)
+        .map_err(|e| format!("after the pipeline: {}", show(e)))?;
+    let target = before
+        .as_operation()
+        .attribute("sundial.target")
+        .ok()
+        .map(sundial_dialects::ffi::string_attr_value)
+        .and_then(|t| Target::from_name(&t))
+        .map(emu_target)
+        .unwrap_or(sundial_emu::Target::Mariana);
+    let mut config = RunConfig::new(target);
+    if b.first_collective().is_some() {
+        config.ranks = Some(2);
+    }
+    let mut last = String::new();
+    for zero_ints in [false, true] {
+        let given = inputs(&b, zero_ints);
+        let result = match tolerance {
+            None => compare::compare_runs(&b, &a, &given, &config).map(|v| match v {
+                compare::Verdict::Same(_) => None,
+                compare::Verdict::Differs(d) => Some(d.to_string()),
+            }),
+            Some(tol) => b.execute(&given, &config).and_then(|x| {
+                a.execute(&given, &config)
+                    .map(|y| within(&b, &x.args, &y.args, tol))
+            }),
+        };
+        match result {
+            Ok(None) => return Ok(()),
+            Ok(Some(d)) => return Err(format!("DIFFERS: {d}")),
+            Err(e) => last = show(e),
+        }
+    }
+    Err(last)
+}
+
+use melior::ir::operation::OperationLike;
+
+fn rel(path: &Path) -> String {
+    path.strip_prefix(root())
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
+/// The test (see the module doc).
+#[test]
+fn every_pass_test_and_kernel_computes_the_same_after_its_pipeline() {
+    let session = Session::new().unwrap();
+    let mut failures = Vec::new();
+    let mut stale: Vec<String> = Vec::new();
+    let mut compared = 0;
+    for suite in suites() {
+        let file = rel(&suite.path);
+        let text = std::fs::read_to_string(&suite.path).unwrap();
+        for (line, chunk) in chunks(&text) {
+            let before = session.parse_at(chunk.as_bytes(), &file, line);
+            let Some(mut before_module) = before.module else {
+                // Chunks that do not verify are the expected-error cases of a positive file.
+                continue;
+            };
+            if suite.pipeline.contains("sundial-middle-end")
+                && chunk.contains("nisa.tensor_partition_reduce")
+            {
+                let legalize = "builtin.module(sundial-legalize-partition-reduce)";
+                if session
+                    .run_pipeline(&mut before_module, legalize, &Default::default(), &file)
+                    .is_err()
+                {
+                    continue;
+                }
+            }
+            let tolerance = suite.tolerance.or(chunk
+                .contains("sundial.contract")
+                .then_some(CONTRACT_TOLERANCE));
+            let mut after = session
+                .parse_at(chunk.as_bytes(), &file, line)
+                .module
+                .unwrap();
+            if let Err(d) =
+                session.run_pipeline(&mut after, &suite.pipeline, &Default::default(), &file)
+            {
+                // A pass test's chunk the pass refuses is its diagnostic case.
+                if suite.strict {
+                    let first = d.first().map(|d| d.message.clone()).unwrap_or_default();
+                    failures.push(format!("{file}:{line}: {} fails: {first}", suite.pipeline));
+                }
+                continue;
+            }
+            for name in function_names(&before_module) {
+                let listed = CANNOT_RUN.iter().find(|(f, n, _)| *f == file && *n == name);
+                match validate(&before_module, &after, &name, tolerance) {
+                    Ok(()) => {
+                        compared += 1;
+                        if listed.is_some() {
+                            stale.push(format!(
+                                "{file} @{name} runs now: remove it from CANNOT_RUN"
+                            ));
+                        }
+                    }
+                    Err(why) if why.starts_with("DIFFERS") => failures.push(format!(
+                        "{file}:{line} @{name} under {}: {why}",
+                        suite.pipeline
+                    )),
+                    Err(why) => {
+                        if listed.is_none() {
+                            failures.push(format!(
+                                "{file}:{line} @{name} under {} cannot run: {why}",
+                                suite.pipeline
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty() && stale.is_empty(),
+        "{} kernels compared; problems:\n{}\n{}",
+        compared,
+        failures.join("\n"),
+        stale.join("\n")
+    );
+    eprintln!("{compared} kernels compared before and after their pipelines");
+    assert!(compared > 50, "only {compared} kernels compared");
+}
