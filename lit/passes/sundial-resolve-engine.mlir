@@ -68,6 +68,21 @@ func.func @defaults(%x: memref<128x64xf32, "sbuf">, %h: memref<128x64xf32, "hbm"
   return
 }
 
+// nc_transpose takes the best engine for the shape (NKI): Vector up to 32 x 32, the Tensor
+// engine (SBUF to PSUM through the PE array) beyond; an explicit engine is kept.
+// CHECK-LABEL: func.func @nc_transpose
+// CHECK: "nisa.nc_transpose"{{.*}}{engine = "vector"}{{.*}}memref<32x16xf32, "sbuf">
+// CHECK: "nisa.nc_transpose"{{.*}}{engine = "tensor"}{{.*}}memref<128x64xbf16, "sbuf">
+// CHECK: "nisa.nc_transpose"{{.*}}{engine = "tensor"}{{.*}}memref<16x32xbf16, "sbuf">
+func.func @nc_transpose(%s: memref<32x16xf32, "sbuf">, %d: memref<16x32xf32, "sbuf">,
+                        %b: memref<128x64xbf16, "sbuf">, %p: memref<64x128xbf16, "psum">,
+                        %c: memref<16x32xbf16, "sbuf">, %q: memref<32x16xbf16, "psum">) {
+  "nisa.nc_transpose"(%d, %s) : (memref<16x32xf32, "sbuf">, memref<32x16xf32, "sbuf">) -> ()
+  "nisa.nc_transpose"(%p, %b) {engine = "unknown"} : (memref<64x128xbf16, "psum">, memref<128x64xbf16, "sbuf">) -> ()
+  "nisa.nc_transpose"(%q, %c) {engine = "tensor"} : (memref<32x16xbf16, "psum">, memref<16x32xbf16, "sbuf">) -> ()
+  return
+}
+
 // A register lives in the sequencer of the ops that share it: here the DMA that reads the
 // access pattern its value offsets (register ops whose engine is written are kept).
 // CHECK-LABEL: func.func @registers

@@ -11,7 +11,8 @@
 //!    sequencer [ours];
 //! 3. otherwise the resolved default of the op table (`nisa::resolved_default_engine`: Vector
 //!    for the polymorphic `tensor_tensor_arith`, `tensor_scalar_arith`, `tensor_copy`,
-//!    `memset`; the fixed engine of every other op).
+//!    `memset`; the fixed engine of every other op); `nc_transpose` gets the Vector engine up
+//!    to 32 x 32 and the Tensor engine beyond (NKI's "best engine for the shape").
 //!
 //! Explicit engines are kept: the verifier already refuses the illegal ones (GpSimd with a
 //! PSUM operand, GpSimd `tensor_scalar_arith` other than rsqrt, the Scalar engine's
@@ -38,7 +39,7 @@ use sundial_dialects::{
     enums::{Engine, Space},
     nisa::resolved_default_engine,
     spec::OperandKind,
-    verify::{defining_op, phase::GENERIC_OPS},
+    verify::{defining_op, nki_parity::VECTOR_TRANSPOSE_MAX, phase::GENERIC_OPS},
     view::View,
 };
 
@@ -76,6 +77,15 @@ fn rule_engine(v: &View<'_, '_>) -> Option<Engine> {
             } else {
                 resolved_default_engine(v.spec())
             })
+        }
+        // NKI picks "the best engine for the tile shape": the Vector engine takes at most
+        // 32 x 32, beyond that only the PE array can transpose (the verifier's rule).
+        "nc_transpose" => {
+            let small = v.tile("data").is_some_and(|t| {
+                t.partitions() <= VECTOR_TRANSPOSE_MAX
+                    && t.free_size().is_some_and(|f| f <= VECTOR_TRANSPOSE_MAX)
+            });
+            Some(if small { Engine::Vector } else { Engine::Tensor })
         }
         _ => Some(resolved_default_engine(v.spec())),
     }

@@ -51,7 +51,6 @@ pub fn nc_transpose(v: &mut OpView<'_, '_, '_>) {
             "operand 'data' is {p}x{f}; the Vector transpose handles at most {VECTOR_TRANSPOSE_MAX}x{VECTOR_TRANSPOSE_MAX} (use the Tensor engine) (rule: vector transpose size)"
         )),
         Engine::Vector => {}
-        // Tensor, or unknown on a tile only the PE array can transpose.
         // Tensor, or unknown on a tile only the PE array can transpose. Its 128 x 128 limit
         // needs no rule of its own: dst has data's free size as partitions, at most 128.
         e if (e == Engine::Tensor || !small)
