@@ -12,10 +12,11 @@
 //!    written through [`Memory::write_list`] ([`crate::data::write`], replace or accumulate in
 //!    `f32`, plus the written-shadow).
 //!
-//! A single-part copy with equal dtypes into a contiguous, in-bounds destination in a
-//! different allocation reads straight into the destination bytes (no staging copy).
-//! That is a speed shortcut with the same result: the destination run is exactly the
-//! tile.
+//! A single-part copy with equal dtypes between two different allocations is not staged:
+//! into a contiguous, in-bounds destination it reads straight into the destination bytes,
+//! otherwise it copies run to run ([`crate::data::copy`]). Speed shortcuts with the same
+//! result: with two allocations no write of the op can be seen by its reads, so the staged
+//! tile would hold exactly what is copied.
 //!
 //! | module | op | public doc it restates |
 //! |---|---|---|
@@ -199,6 +200,10 @@ pub fn transfer(
             && let Some(range) = whole_run(mem, &part.dst.source, dof)?
         {
             return mem.read_into(op, sa, sd.size(), so.as_list(), da, range);
+        }
+        // Any other single copy part between two allocations: run to run, unstaged.
+        if mode == Mode::Copy && sd == dd && sa != da {
+            return mem.copy_list(op, sa, sd.size(), so.as_list(), da, dof.as_list());
         }
     }
 
