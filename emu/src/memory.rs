@@ -588,6 +588,58 @@ impl Memory {
         data::read(&self.alloc(id)?.bytes, esize, list, out)
     }
 
+    /// The integer values of the elements of `dtype` (an integer type) at element offsets
+    /// `list` of allocation `id`, into `out` (one per offset): [`Memory::read_list`] of the
+    /// elements (checked, an element outside the allocation reading as zero) decoded as
+    /// [`DType::to_i64`] does, with the dtype resolved once for the whole list; a `u64` above
+    /// `i64::MAX` saturates (it is then out of bounds), never wraps.
+    pub(crate) fn read_index_values(
+        &self,
+        op: &'static str,
+        id: AllocId,
+        dtype: DType,
+        list: &[i64],
+        out: &mut [i64],
+    ) -> Result<()> {
+        let es = dtype.size();
+        self.check_written(op, id, es, OffsetList::Runs { starts: list, run: 1 })?;
+        let bytes = &self.alloc(id)?.bytes;
+        let n = (bytes.len() / es.max(1)) as u64;
+        macro_rules! decode {
+            ($w:expr, $conv:expr) => {
+                for (o, &s) in out.iter_mut().zip(list) {
+                    let i = s as u64;
+                    *o = if i < n {
+                        let at = i as usize * $w;
+                        let mut b = [0u8; $w];
+                        b.copy_from_slice(&bytes[at..at + $w]);
+                        $conv(b)
+                    } else {
+                        0
+                    };
+                }
+            };
+        }
+        match dtype {
+            DType::I8 => decode!(1, |b| i64::from(i8::from_le_bytes(b))),
+            DType::U8 => decode!(1, |b| i64::from(u8::from_le_bytes(b))),
+            DType::I16 => decode!(2, |b| i64::from(i16::from_le_bytes(b))),
+            DType::U16 => decode!(2, |b| i64::from(u16::from_le_bytes(b))),
+            DType::I32 => decode!(4, |b| i64::from(i32::from_le_bytes(b))),
+            DType::U32 => decode!(4, |b| i64::from(u32::from_le_bytes(b))),
+            DType::I64 => decode!(8, i64::from_le_bytes),
+            _ => {
+                // Every other integer type (u64 among them) through the dtype's own decoding.
+                let mut raw = vec![0u8; list.len() * es];
+                data::read(bytes, es, OffsetList::Runs { starts: list, run: 1 }, &mut raw)?;
+                for (o, c) in out.iter_mut().zip(raw.chunks_exact(es)) {
+                    *o = dtype.to_i64(dtype.load(c)).unwrap_or(i64::MAX);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Writes `data` to the elements `list` names in allocation `id` through the data
     /// primitive and marks them written. An accumulating write reads the destination
     /// first, so it is checked like a read. Every write by an op goes through here.
