@@ -602,7 +602,15 @@ impl Memory {
         out: &mut [i64],
     ) -> Result<()> {
         let es = dtype.size();
-        self.check_written(op, id, es, OffsetList::Runs { starts: list, run: 1 })?;
+        self.check_written(
+            op,
+            id,
+            es,
+            OffsetList::Runs {
+                starts: list,
+                run: 1,
+            },
+        )?;
         let bytes = &self.alloc(id)?.bytes;
         let n = (bytes.len() / es.max(1)) as u64;
         macro_rules! decode {
@@ -631,7 +639,15 @@ impl Memory {
             _ => {
                 // Every other integer type (u64 among them) through the dtype's own decoding.
                 let mut raw = vec![0u8; list.len() * es];
-                data::read(bytes, es, OffsetList::Runs { starts: list, run: 1 }, &mut raw)?;
+                data::read(
+                    bytes,
+                    es,
+                    OffsetList::Runs {
+                        starts: list,
+                        run: 1,
+                    },
+                    &mut raw,
+                )?;
                 for (o, c) in out.iter_mut().zip(raw.chunks_exact(es)) {
                     *o = dtype.to_i64(dtype.load(c)).unwrap_or(i64::MAX);
                 }

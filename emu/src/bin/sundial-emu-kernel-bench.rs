@@ -179,7 +179,11 @@ impl<'a> Clock<'a> {
 }
 
 /// Best-of per phase and of the total, over `repeat` samples of `sample`.
-fn best(repeat: usize, n: usize, mut sample: impl FnMut(&mut [f64]) -> Result<()>) -> Result<Vec<f64>> {
+fn best(
+    repeat: usize,
+    n: usize,
+    mut sample: impl FnMut(&mut [f64]) -> Result<()>,
+) -> Result<Vec<f64>> {
     let mut best = vec![f64::INFINITY; n + 1];
     let mut t = vec![0.0; n];
     for _ in 0..repeat.max(1) {
@@ -194,7 +198,10 @@ fn best(repeat: usize, n: usize, mut sample: impl FnMut(&mut [f64]) -> Result<()
 
 fn report(name: &str, phases: &[&str], cold: &[f64], warm: &[f64]) {
     let per = |s: f64| s * 1e9 / (P * F) as f64;
-    println!("{name}: {} elements; ns per element (best of samples)", P * F);
+    println!(
+        "{name}: {} elements; ns per element (best of samples)",
+        P * F
+    );
     println!("  {:<40} {:>10} {:>10}", "phase", "cold", "warm");
     for (i, ph) in phases.iter().chain(std::iter::once(&"total")).enumerate() {
         println!("  {:<40} {:>10.3} {:>10.3}", ph, per(cold[i]), per(warm[i]));

@@ -440,8 +440,7 @@ pub fn activation(
     let data_rows = (data.dtype() == DType::F32 && dst.dtype() == DType::F32)
         .then(|| mem.row_ranges(data))
         .flatten();
-    if let (ValidRange::All, Some(eval_row), Some(data_rows)) =
-        (row.range, row.eval_row, data_rows)
+    if let (ValidRange::All, Some(eval_row), Some(data_rows)) = (row.range, row.eval_row, data_rows)
     {
         let sums_wanted = matches!(begin, Start::Accumulate(_));
         let free = s.free;
@@ -647,7 +646,11 @@ mod tests {
         for r in &ACTIVATIONS {
             assert_eq!(r.eval_row.is_some(), r.f.is_some(), "{}", r.name);
             let Some(k) = r.eval_row else { continue };
-            let inside: Vec<f32> = xs.iter().copied().filter(|&x| r.eval(x).is_some()).collect();
+            let inside: Vec<f32> = xs
+                .iter()
+                .copied()
+                .filter(|&x| r.eval(x).is_some())
+                .collect();
             let mut got = inside.clone();
             k(&mut got, r.at_inf);
             for (x, g) in inside.iter().zip(&got) {
@@ -676,7 +679,11 @@ mod tests {
         }
         block.finish(&mut sums);
         for (p, r) in rows.iter().enumerate() {
-            assert_eq!(sums[p].to_bits(), sum_f32(r.iter().copied()).to_bits(), "row {p}");
+            assert_eq!(
+                sums[p].to_bits(),
+                sum_f32(r.iter().copied()).to_bits(),
+                "row {p}"
+            );
         }
     }
 

@@ -96,7 +96,11 @@ impl SliceKernels {
     /// `x[i] = f(x[i], s)`, or `f(s, x[i])` when `reverse`.
     #[inline]
     pub fn scalar(&self, x: &mut [f32], s: f32, reverse: bool) {
-        if reverse { (self.sv)(x, s) } else { (self.vs)(x, s) }
+        if reverse {
+            (self.sv)(x, s)
+        } else {
+            (self.vs)(x, s)
+        }
     }
 }
 

@@ -339,7 +339,10 @@ pub(crate) fn map_rows_f32(
     let mut out = vec![0f32; free];
     let mut bufs: Vec<Vec<f32>> = inputs[1..].iter().map(|_| vec![0f32; free]).collect();
     for (p, dst_row) in out_rows.iter().enumerate() {
-        decode_f32(&mem.bytes(inputs[0].alloc())?[in_rows[0][p].clone()], &mut out);
+        decode_f32(
+            &mem.bytes(inputs[0].alloc())?[in_rows[0][p].clone()],
+            &mut out,
+        );
         for ((v, rows), buf) in inputs[1..].iter().zip(&in_rows[1..]).zip(bufs.iter_mut()) {
             decode_f32(&mem.bytes(v.alloc())?[rows[p].clone()], buf);
         }
