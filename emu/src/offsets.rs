@@ -72,8 +72,9 @@ use crate::error::{EmuError, Result};
 use crate::memory::{AllocId, Memory};
 use smallvec::{SmallVec, smallvec};
 
-/// Per-position and per-dimension lists of a plan: inline up to 8 entries, so planning an
-/// access of the usual ranks allocates nothing for them (the fixed cost of every op).
+/// Per-position lists of a plan (coefficients, extents, bounds): inline up to 8 entries, so
+/// planning an access of the usual ranks allocates nothing for them (the fixed cost of every
+/// op). Lists of larger items stay `Vec`s: inline, they would make the plan kilobytes to move.
 type Small<T> = SmallVec<[T; 8]>;
 
 /// Which offsets path to run.
@@ -203,9 +204,9 @@ pub struct Plan {
     base: i64,
     source_alloc: AllocId,
     source_dtype: DType,
-    pure: Small<PureDim>,
-    ind: Small<IndDim>,
-    index_views: Small<IndexViewPlan>,
+    pure: Vec<PureDim>,
+    ind: Vec<IndDim>,
+    index_views: Vec<IndexViewPlan>,
     /// Positions the indirect dimensions depend on, ascending.
     dep: Small<usize>,
     /// Number of points of the dependent sub-space.
@@ -262,7 +263,7 @@ impl Plan {
             })
         };
 
-        let mut index_views: Small<IndexViewPlan> = Small::with_capacity(access.index_views.len());
+        let mut index_views = Vec::with_capacity(access.index_views.len());
         for (k, iv) in access.index_views.iter().enumerate() {
             if !iv.dtype().is_integer() {
                 return Err(EmuError::dtype(
@@ -280,8 +281,8 @@ impl Plan {
             });
         }
 
-        let mut pure = Small::new();
-        let mut ind = Small::new();
+        let mut pure = Vec::new();
+        let mut ind = Vec::new();
         for (d, sub) in access.subscripts.iter().enumerate() {
             let stride = source.strides()[d];
             let extent = i64::try_from(source.shape()[d])
@@ -746,8 +747,8 @@ pub enum Planned {
         /// Its dtype.
         dtype: DType,
     },
-    /// Any other access.
-    Plan(Plan),
+    /// Any other access (boxed: a plan is much larger than the contiguous case).
+    Plan(Box<Plan>),
 }
 
 impl Planned {
@@ -763,7 +764,7 @@ impl Planned {
                 dtype: v.dtype(),
             });
         }
-        Plan::new(mem, access, op).map(Planned::Plan)
+        Plan::new(mem, access, op).map(|p| Planned::Plan(Box::new(p)))
     }
 
     /// Number of points.

@@ -132,7 +132,7 @@ fn rmsnorm(mem: &mut Memory, acc: &mut Accumulators, h: &Hbm, t: &mut [f64]) -> 
         mem,
         &r,
         &ss,
-        &st(AluOp::Mult, 2.441_406_25e-4),
+        &st(AluOp::Mult, 1.0 / 4096.0),
         Some(&st(AluOp::Add, 1e-6)),
         None,
     )?;
