@@ -16,7 +16,9 @@
 //!   check's cost (its cost when off is the `T_indirect_load` figure itself: one flag test
 //!   per read);
 //! - fixed cost: `T_indirect_load - T_load`, what the op spends beyond moving its bytes
-//!   (validation, planning, offsets, the destination's offsets);
+//!   (validation, planning, offsets, the destination's offsets); shown as 0 when the
+//!   separately measured `T_load` is the larger (the big workloads, whose copy dominates and
+//!   whose two medians differ by noise);
 //! - `T_memcpy`: a plain copy of the same number of bytes between two preallocated,
 //!   pre-touched buffers (the smaller of the medians measured before and after the
 //!   others), and `memcpy_ratio = T_indirect_load / T_memcpy`.
