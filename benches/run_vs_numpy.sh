@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds sundial-run in release mode and runs benches/run_vs_numpy.py (sundial-run against
+# Builds sundial-run and sundial-emu-kernel-bench in release mode and runs benches/run_vs_numpy.py (sundial-run against
 # NumPy on the same arrays). When no Python on PATH has NumPy, installs python3-numpy from the
 # distribution's archive, idempotently and quietly as scripts/setup.sh does for the build's
 # packages, and uses the distribution's interpreter it installs into.
@@ -30,5 +30,6 @@ if ! py=$(with_numpy); then
     py=$(with_numpy) || { echo "run_vs_numpy: numpy still missing after installing python3-numpy" >&2; exit 1; }
 fi
 
-cargo build --release --quiet --bin sundial-run
-exec "$py" benches/run_vs_numpy.py --bin target/release/sundial-run "$@"
+cargo build --release --quiet --bin sundial-run --bin sundial-emu-kernel-bench
+exec "$py" benches/run_vs_numpy.py --bin target/release/sundial-run \
+    --kernel-bench target/release/sundial-emu-kernel-bench "$@"

@@ -332,6 +332,33 @@ impl Access {
         self.space.num_vars()
     }
 
+    /// True when this is the identity access of its source ([`Access::direct`]): every
+    /// element of the view, row-major, no index read.
+    pub fn is_identity(&self) -> bool {
+        let shape = self.source.shape();
+        let rank = shape.len();
+        self.index_views.is_empty()
+            && self.subscripts.len() == rank
+            && self.space.lower.len() == rank
+            && self.space.upper.len() == rank
+            && self
+                .order
+                .as_ref()
+                .is_none_or(|o| o.iter().enumerate().all(|(i, &v)| i == v))
+            && self.subscripts.iter().enumerate().all(|(d, s)| {
+                s.indirect.is_none()
+                    && s.direct.constant == 0
+                    && s.direct.terms.as_slice() == [(d, 1)]
+            })
+            && self.space.lower.iter().all(|&l| l == 0)
+            && self
+                .space
+                .upper
+                .iter()
+                .zip(shape)
+                .all(|(&u, &e)| u64::try_from(u).ok() == Some(e as u64))
+    }
+
     /// The enumeration order (identity when none was given).
     pub fn enumeration_order(&self) -> Vec<usize> {
         self.order

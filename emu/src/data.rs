@@ -244,6 +244,128 @@ fn write_run(
     }
 }
 
+/// [`read`] from `src` through `src_list` and [`write`] (replace) of that tile to `dst`
+/// through `dst_list`, fused: no tile is staged, each piece of a source run goes straight to
+/// its place in a destination run. Same clipping as the two halves: a skipped or
+/// out-of-allocation source element is a zero, a skipped or out-of-allocation destination
+/// element is dropped, and pieces are written in list order (so the later of two writes to
+/// one element wins). `src` and `dst` are different allocations' bytes, so no write is
+/// visible to a later read of the same copy, as with a staged tile.
+pub fn copy(
+    src: &[u8],
+    src_list: OffsetList<'_>,
+    dst: &mut [u8],
+    dst_list: OffsetList<'_>,
+    esize: usize,
+) -> Result<()> {
+    if esize == 0 {
+        return Err(EmuError::dtype(OP, "element size 0"));
+    }
+    let n = src_list
+        .num_elements()
+        .ok_or_else(|| EmuError::overflow(OP, "the tile size of an offset list"))?;
+    if dst_list.num_elements() != Some(n) {
+        return Err(EmuError::shape(
+            OP,
+            format!(
+                "a copy of {n} source elements into {:?} destination elements",
+                dst_list.num_elements()
+            ),
+        ));
+    }
+    n.checked_mul(esize)
+        .ok_or_else(|| EmuError::overflow(OP, "the tile size of an offset list"))?;
+    let (ns, nd) = (src.len() / esize, dst.len() / esize);
+    let mut sr = Runs::new(src_list);
+    let mut dr = Runs::new(dst_list);
+    let (mut s, mut s_left) = sr.next_run();
+    let (mut d, mut d_left) = dr.next_run();
+    let mut done = 0usize;
+    while done < n {
+        if s_left == 0 {
+            (s, s_left) = sr.next_run();
+            continue;
+        }
+        if d_left == 0 {
+            (d, d_left) = dr.next_run();
+            continue;
+        }
+        let k = s_left.min(d_left);
+        copy_piece(src, ns, s, dst, nd, d, k, esize);
+        // Advancing a skipped start keeps it skipped; others stay exact (k <= the run).
+        let step = k as i64;
+        if s != SKIP {
+            s = s.wrapping_add(step);
+        }
+        if d != SKIP {
+            d = d.wrapping_add(step);
+        }
+        s_left -= k;
+        d_left -= k;
+        done += k;
+    }
+    Ok(())
+}
+
+/// The runs of an offset list in order, as `(start, len)`; `(SKIP, 0)` past the end.
+struct Runs<'a> {
+    list: OffsetList<'a>,
+    next: usize,
+}
+
+impl<'a> Runs<'a> {
+    fn new(list: OffsetList<'a>) -> Runs<'a> {
+        Runs { list, next: 0 }
+    }
+
+    #[inline]
+    fn next_run(&mut self) -> (i64, usize) {
+        let i = self.next;
+        self.next += 1;
+        match self.list {
+            OffsetList::Contiguous { start, len } if i == 0 => (start, len),
+            OffsetList::Runs { starts, run } if i < starts.len() => (starts[i], run),
+            _ => (SKIP, 0),
+        }
+    }
+}
+
+/// Copies `k` elements from source start `s` to destination start `d` (either may be
+/// [`SKIP`]), with the clipping of [`read_run`] and [`write_run`].
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn copy_piece(
+    src: &[u8],
+    ns: usize,
+    s: i64,
+    dst: &mut [u8],
+    nd: usize,
+    d: i64,
+    k: usize,
+    esize: usize,
+) {
+    // Piece positions [i0, i1) land inside the destination.
+    let Some((dlo, dhi, i0)) = clip(d, k, nd) else {
+        return;
+    };
+    let i1 = i0 + (dhi - dlo);
+    let at = |i: usize| (dlo + (i - i0)) * esize;
+    // Piece positions [j0, j1) come from inside the source.
+    let (j0, j1, slo) = match clip(s, k, ns) {
+        Some((slo, shi, j0)) => (j0, j0 + (shi - slo), slo),
+        None => (0, 0, 0),
+    };
+    let (a, b) = (i0.max(j0), i1.min(j1));
+    if a >= b {
+        dst[at(i0)..at(i1)].fill(0);
+        return;
+    }
+    dst[at(i0)..at(a)].fill(0);
+    let from = (slo + (a - j0)) * esize;
+    dst[at(a)..at(b)].copy_from_slice(&src[from..from + (b - a) * esize]);
+    dst[at(b)..at(i1)].fill(0);
+}
+
 fn check_sizes(tile_esize: usize, list: OffsetList<'_>, tile_bytes: usize) -> Result<()> {
     if tile_esize == 0 {
         return Err(EmuError::dtype(OP, "element size 0"));
@@ -420,6 +542,61 @@ mod tests {
         .unwrap();
         assert_eq!(as16(&m), vec![1, 2]);
         assert!(read(&m, 0, OffsetList::Contiguous { start: 0, len: 0 }, &mut out).is_err());
+    }
+
+    /// The fused copy equals a staged read then write, on lists with skipped runs, runs
+    /// straddling both ends of both allocations, and duplicate destinations.
+    #[test]
+    fn fused_copy_equals_read_then_write() {
+        let src = mem16(7);
+        let cases: [(OffsetList<'_>, OffsetList<'_>); 4] = [
+            (
+                OffsetList::Runs {
+                    starts: &[-2, 5, SKIP, 3],
+                    run: 3,
+                },
+                OffsetList::Runs {
+                    starts: &[4, SKIP, 0, -1, 2, 2],
+                    run: 2,
+                },
+            ),
+            (
+                OffsetList::Contiguous { start: -1, len: 6 },
+                OffsetList::Runs {
+                    starts: &[1, 0, 5, 3, -3, 6],
+                    run: 1,
+                },
+            ),
+            (
+                OffsetList::Runs {
+                    starts: &[6, 0, 1],
+                    run: 2,
+                },
+                OffsetList::Contiguous { start: 3, len: 6 },
+            ),
+            (
+                OffsetList::Runs {
+                    starts: &[],
+                    run: 4,
+                },
+                OffsetList::Contiguous { start: 0, len: 0 },
+            ),
+        ];
+        for (i, (sl, dl)) in cases.into_iter().enumerate() {
+            let n = sl.num_elements().unwrap();
+            let mut tile = vec![0u8; n * 2];
+            read(&src, 2, sl, &mut tile).unwrap();
+            let mut want = vec![0xAAu8; 12];
+            write(&mut want, 2, dl, &tile, Combine::Replace).unwrap();
+            let mut got = vec![0xAAu8; 12];
+            copy(&src, sl, &mut got, dl, 2).unwrap();
+            assert_eq!(as16(&got), as16(&want), "case {i}");
+        }
+        let mut d = vec![0u8; 4];
+        let short = OffsetList::Contiguous { start: 0, len: 1 };
+        let long = OffsetList::Contiguous { start: 0, len: 2 };
+        assert!(copy(&src, long, &mut d, short, 2).is_err());
+        assert!(copy(&src, short, &mut d, short, 0).is_err());
     }
 
     #[test]

@@ -535,6 +535,26 @@ impl Memory {
         Ok(())
     }
 
+    /// Bytes `range` of allocation `id` (in bounds, as [`Memory::row_ranges`] gives them),
+    /// mutably, marked written: for an op that writes every byte of the range.
+    pub(crate) fn range_mut(
+        &mut self,
+        id: AllocId,
+        range: std::ops::Range<usize>,
+    ) -> Result<&mut [u8]> {
+        let a = self
+            .allocs
+            .get_mut(id.0)
+            .ok_or_else(|| EmuError::memory(OP, format!("no allocation #{}", id.0)))?;
+        if range.start > range.end || range.end > a.bytes.len() {
+            return Err(EmuError::memory(OP, "a row write outside its allocation"));
+        }
+        if let Some(sh) = a.written.as_mut() {
+            sh.set_range(range.start, range.end, true);
+        }
+        Ok(&mut a.bytes[range])
+    }
+
     /// The raw bytes of an allocation.
     pub fn bytes(&self, id: AllocId) -> Result<&[u8]> {
         Ok(&self.alloc(id)?.bytes)
@@ -566,6 +586,74 @@ impl Memory {
     ) -> Result<()> {
         self.check_written(op, id, esize, list)?;
         data::read(&self.alloc(id)?.bytes, esize, list, out)
+    }
+
+    /// The integer values of the elements of `dtype` (an integer type) at element offsets
+    /// `list` of allocation `id`, into `out` (one per offset): [`Memory::read_list`] of the
+    /// elements (checked, an element outside the allocation reading as zero) decoded as
+    /// [`DType::to_i64`] does, with the dtype resolved once for the whole list; a `u64` above
+    /// `i64::MAX` saturates (it is then out of bounds), never wraps.
+    pub(crate) fn read_index_values(
+        &self,
+        op: &'static str,
+        id: AllocId,
+        dtype: DType,
+        list: &[i64],
+        out: &mut [i64],
+    ) -> Result<()> {
+        let es = dtype.size();
+        self.check_written(
+            op,
+            id,
+            es,
+            OffsetList::Runs {
+                starts: list,
+                run: 1,
+            },
+        )?;
+        let bytes = &self.alloc(id)?.bytes;
+        let n = (bytes.len() / es.max(1)) as u64;
+        macro_rules! decode {
+            ($w:expr, $conv:expr) => {
+                for (o, &s) in out.iter_mut().zip(list) {
+                    let i = s as u64;
+                    *o = if i < n {
+                        let at = i as usize * $w;
+                        let mut b = [0u8; $w];
+                        b.copy_from_slice(&bytes[at..at + $w]);
+                        $conv(b)
+                    } else {
+                        0
+                    };
+                }
+            };
+        }
+        match dtype {
+            DType::I8 => decode!(1, |b| i64::from(i8::from_le_bytes(b))),
+            DType::U8 => decode!(1, |b| i64::from(u8::from_le_bytes(b))),
+            DType::I16 => decode!(2, |b| i64::from(i16::from_le_bytes(b))),
+            DType::U16 => decode!(2, |b| i64::from(u16::from_le_bytes(b))),
+            DType::I32 => decode!(4, |b| i64::from(i32::from_le_bytes(b))),
+            DType::U32 => decode!(4, |b| i64::from(u32::from_le_bytes(b))),
+            DType::I64 => decode!(8, i64::from_le_bytes),
+            _ => {
+                // Every other integer type (u64 among them) through the dtype's own decoding.
+                let mut raw = vec![0u8; list.len() * es];
+                data::read(
+                    bytes,
+                    es,
+                    OffsetList::Runs {
+                        starts: list,
+                        run: 1,
+                    },
+                    &mut raw,
+                )?;
+                for (o, c) in out.iter_mut().zip(raw.chunks_exact(es)) {
+                    *o = dtype.to_i64(dtype.load(c)).unwrap_or(i64::MAX);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Writes `data` to the elements `list` names in allocation `id` through the data
@@ -620,6 +708,41 @@ impl Memory {
                 data::read(&a.bytes, esize, list, out)?;
                 if let Some(sh) = b.written.as_mut() {
                     sh.set_range(range.start, range.end, true);
+                }
+                Ok(())
+            }
+            Err(_) => Err(EmuError::memory(
+                OP,
+                format!("no allocation #{} or #{}", src.0, dst.0),
+            )),
+        }
+    }
+
+    /// Reads the elements `src_list` names from allocation `src` and writes them to the
+    /// elements `dst_list` names in a different allocation `dst` ([`data::copy`]: a
+    /// [`Memory::read_list`] then a replacing [`Memory::write_list`] without the staged
+    /// tile), marking them written. The source is checked before any byte is written.
+    pub(crate) fn copy_list(
+        &mut self,
+        op: &'static str,
+        src: AllocId,
+        esize: usize,
+        src_list: OffsetList<'_>,
+        dst: AllocId,
+        dst_list: OffsetList<'_>,
+    ) -> Result<()> {
+        if src == dst {
+            return Err(EmuError::memory(
+                OP,
+                "copy_list needs two different allocations",
+            ));
+        }
+        self.check_written(op, src, esize, src_list)?;
+        match self.allocs.get_disjoint_mut([src.0, dst.0]) {
+            Ok([a, b]) => {
+                data::copy(&a.bytes, src_list, &mut b.bytes, dst_list, esize)?;
+                if let Some(sh) = b.written.as_mut() {
+                    sh.set_list(esize, dst_list, true);
                 }
                 Ok(())
             }
@@ -728,9 +851,7 @@ impl Memory {
                 EmuError::memory(OP, format!("no allocation #{}", view.alloc().0))
             })?;
             for r in rows {
-                for chunk in a.bytes[r.clone()].chunks_exact_mut(es) {
-                    chunk.copy_from_slice(&pattern[..es]);
-                }
+                fill_pattern(&mut a.bytes[r.clone()], &pattern[..es]);
                 if let Some(sh) = a.written.as_mut() {
                     sh.set_range(r.start, r.end, false);
                 }
@@ -1016,6 +1137,22 @@ fn filled(len: usize, dtype: DType) -> Result<Vec<u8>> {
         v.extend_from_within(..n);
     }
     Ok(v)
+}
+
+/// Fills `dst` with repetitions of `pattern` (whose length divides `dst`'s): one pattern
+/// written, then doubling copies within `dst` (memcpy speed, not one store per element).
+fn fill_pattern(dst: &mut [u8], pattern: &[u8]) {
+    let n = pattern.len().min(dst.len());
+    if n == 0 {
+        return;
+    }
+    dst[..n].copy_from_slice(&pattern[..n]);
+    let mut done = n;
+    while done < dst.len() {
+        let k = done.min(dst.len() - done);
+        dst.copy_within(..k, done);
+        done += k;
+    }
 }
 
 fn raw_filled(len: usize, byte: u8) -> Result<Vec<u8>> {

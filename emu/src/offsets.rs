@@ -70,6 +70,12 @@ use crate::data::{OffsetList, SKIP};
 use crate::dtype::DType;
 use crate::error::{EmuError, Result};
 use crate::memory::{AllocId, Memory};
+use smallvec::{SmallVec, smallvec};
+
+/// Per-position lists of a plan (coefficients, extents, bounds): inline up to 8 entries, so
+/// planning an access of the usual ranks allocates nothing for them (the fixed cost of every
+/// op). Lists of larger items stay `Vec`s: inline, they would make the plan kilobytes to move.
+type Small<T> = SmallVec<[T; 8]>;
 
 /// Which offsets path to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -151,7 +157,7 @@ impl Offsets {
 /// A dense affine expression over the enumeration positions.
 #[derive(Debug, Clone)]
 struct Dense {
-    coef: Vec<i64>,
+    coef: Small<i64>,
     constant: i64,
 }
 
@@ -193,8 +199,8 @@ pub struct Plan {
     op: &'static str,
     num_points: usize,
     /// Extent and lower bound per enumeration position.
-    ext: Vec<usize>,
-    lo: Vec<i64>,
+    ext: Small<usize>,
+    lo: Small<i64>,
     base: i64,
     source_alloc: AllocId,
     source_dtype: DType,
@@ -202,7 +208,7 @@ pub struct Plan {
     ind: Vec<IndDim>,
     index_views: Vec<IndexViewPlan>,
     /// Positions the indirect dimensions depend on, ascending.
-    dep: Vec<usize>,
+    dep: Small<usize>,
     /// Number of points of the dependent sub-space.
     dep_points: usize,
     /// Positions `run_start..` form the blocked path's contiguous run.
@@ -216,11 +222,11 @@ impl Plan {
         let nvars = access.num_vars();
         let ext = access.tile_shape(op)?;
         let order = access.enumeration_order();
-        let mut pos_of_var = vec![0usize; nvars];
+        let mut pos_of_var: Small<usize> = smallvec![0usize; nvars];
         for (p, &v) in order.iter().enumerate() {
             pos_of_var[v] = p;
         }
-        let lo: Vec<i64> = order.iter().map(|&v| access.space.lower[v]).collect();
+        let lo: Small<i64> = order.iter().map(|&v| access.space.lower[v]).collect();
         let num_points = ext
             .iter()
             .try_fold(1usize, |a, &e| a.checked_mul(e))
@@ -242,7 +248,7 @@ impl Plan {
 
         // `what(d)` names the expression in an error; it is only formatted on failure.
         let dense = |a: &crate::access::Affine, what: &dyn Fn() -> String| -> Result<Dense> {
-            let mut coef = vec![0i64; nvars];
+            let mut coef: Small<i64> = smallvec![0i64; nvars];
             for &(v, c) in &a.terms {
                 let p = *pos_of_var.get(v).ok_or_else(|| {
                     EmuError::invalid(op, format!("{} uses variable {v} of {nvars}", what()))
@@ -320,7 +326,7 @@ impl Plan {
                     let ovf =
                         || EmuError::overflow(op, format!("the index address of dimension {d}"));
                     let mut iv_addr = Dense {
-                        coef: vec![0; nvars],
+                        coef: smallvec![0; nvars],
                         constant: iv.offset(),
                     };
                     for (a, &s) in at.iter().zip(iv.strides()) {
@@ -386,7 +392,7 @@ impl Plan {
 
         // Dependent positions: everything an indirect dimension's coordinate depends on.
         let npos = nvars;
-        let mut is_dep = vec![false; npos];
+        let mut is_dep: Small<bool> = smallvec![false; npos];
         for idim in &ind {
             for (p, dep) in is_dep.iter_mut().enumerate() {
                 if idim.direct.coef[p] != 0 || idim.at.iter().any(|a| a.coef[p] != 0) {
@@ -394,7 +400,7 @@ impl Plan {
                 }
             }
         }
-        let dep: Vec<usize> = (0..npos).filter(|&p| is_dep[p]).collect();
+        let dep: Small<usize> = (0..npos).filter(|&p| is_dep[p]).collect();
         let dep_points = dep.iter().map(|&p| ext[p]).product::<usize>();
 
         // The blocked run: the longest innermost suffix of non-dependent positions that
@@ -434,7 +440,7 @@ impl Plan {
         Ok(Plan {
             op,
             num_points,
-            ext,
+            ext: ext.into(),
             lo,
             base: source.offset(),
             source_alloc: source.alloc(),
@@ -500,12 +506,12 @@ impl Plan {
                 num_points: 0,
             });
         }
-        let all: Vec<usize> = (0..self.ext.len()).collect();
-        let (sub, outer, run): (Vec<usize>, Vec<usize>, usize) = match path {
+        let all: Small<usize> = (0..self.ext.len()).collect();
+        let (sub, outer, run): (Small<usize>, Small<usize>, usize) = match path {
             Path::General => {
                 // With no indirect dimension there is nothing to resolve per point.
                 let sub = if self.ind.is_empty() {
-                    Vec::new()
+                    Small::new()
                 } else {
                     all.clone()
                 };
@@ -534,48 +540,44 @@ impl Plan {
         if self.ind.is_empty() {
             return Ok(vec![0; k_points]);
         }
-        // Pass 1: where each index value lives, then read them all through the data
-        // primitive (one list per indirect dimension; shared views are simply read
-        // once per dimension that uses them).
-        let bank: Vec<&Dense> = self.ind.iter().map(|d| &d.iv_addr).collect();
-        let mut addrs: Vec<Vec<i64>> = (0..self.ind.len())
-            .map(|_| Vec::with_capacity(k_points))
-            .collect();
-        odometer(sub, &self.ext, &self.lo, &bank, |vals| {
-            for (a, &v) in addrs.iter_mut().zip(vals) {
-                a.push(v);
-            }
-        });
-        let mut values: Vec<Vec<i64>> = Vec::with_capacity(self.ind.len());
-        for (idim, a) in self.ind.iter().zip(&addrs) {
+        // Pass 1: where each index value lives, then read them all through the memory (one
+        // list per indirect dimension; shared views are simply read once per dimension that
+        // uses them). Flat buffers, dimension-major: entry `j * k_points + k`.
+        let nind = self.ind.len();
+        let bank: Small<&Dense> = self.ind.iter().map(|d| &d.iv_addr).collect();
+        let mut addrs: Vec<i64> = vec![0; nind * k_points];
+        {
+            let mut k = 0usize;
+            let addrs = addrs.as_mut_slice();
+            odometer(sub, &self.ext, &self.lo, &bank, |vals| {
+                for (j, &v) in vals.iter().enumerate() {
+                    addrs[j * k_points + k] = v;
+                }
+                k += 1;
+            });
+        }
+        let mut values: Vec<i64> = vec![0; nind * k_points];
+        for (j, idim) in self.ind.iter().enumerate() {
             let iv = &self.index_views[idim.view];
-            let dt = iv.dtype;
-            let es = dt.size();
-            let mut bytes = vec![0u8; k_points * es];
+            let list = &addrs[j * k_points..(j + 1) * k_points];
             // Through the memory, so a never-written index tile is caught by the
             // uninitialised-read check (issue 11 §4).
-            mem.read_list(
+            mem.read_index_values(
                 self.op,
                 iv.alloc,
-                es,
-                OffsetList::Runs { starts: a, run: 1 },
-                &mut bytes,
+                iv.dtype,
+                list,
+                &mut values[j * k_points..(j + 1) * k_points],
             )?;
-            // Integer dtype checked in `Plan::new`; u64 above i64::MAX saturates (and is
-            // then out of bounds), never wraps.
-            values.push(
-                bytes
-                    .chunks_exact(es)
-                    .map(|c| dt.to_i64(dt.load(c)).unwrap_or(i64::MAX))
-                    .collect(),
-            );
         }
         drop(addrs);
 
         // Pass 2: coordinates, bounds, contributions, in enumeration order so the first
         // error found is the first in the whole space.
-        let bank: Vec<&Dense> = self.ind.iter().map(|d| &d.direct).collect();
-        let dims: Vec<(i64, i64)> = self.ind.iter().map(|d| (d.extent, d.stride)).collect();
+        let bank: Small<&Dense> = self.ind.iter().map(|d| &d.direct).collect();
+        let dims: Small<(i64, i64)> = self.ind.iter().map(|d| (d.extent, d.stride)).collect();
+        let dims: &[(i64, i64)] = &dims;
+        let values: &[i64] = &values;
         let mut table = Vec::with_capacity(k_points);
         let mut first_error: Option<(usize, usize, i64, i64)> = None;
         odometer(sub, &self.ext, &self.lo, &bank, |vals| {
@@ -585,7 +587,7 @@ impl Plan {
             let k = table.len();
             let mut contrib: i64 = 0;
             for (j, (&(extent, stride), &direct)) in dims.iter().zip(vals).enumerate() {
-                let value = values[j][k];
+                let value = values[j * k_points + k];
                 let coord = direct.checked_add(value);
                 match coord {
                     Some(c) if c >= 0 && c < extent => {
@@ -674,10 +676,10 @@ impl Plan {
         let npos = self.ext.len();
         // Bank slot 0: base + contributions of the statically in-range direct dims.
         let mut stat = Dense {
-            coef: vec![0; npos],
+            coef: smallvec![0; npos],
             constant: self.base,
         };
-        let mut dynamic: Vec<&PureDim> = Vec::new();
+        let mut dynamic: Small<&PureDim> = Small::new();
         for pd in &self.pure {
             if pd.static_in_range {
                 // Cannot overflow at points of the space: every such term is inside the
@@ -695,7 +697,7 @@ impl Plan {
         }
         // Bank slot 1: the row-major index of the sub-space point.
         let mut kidx = Dense {
-            coef: vec![0; npos],
+            coef: smallvec![0; npos],
             constant: 0,
         };
         let mut radix: i64 = 1;
@@ -704,8 +706,9 @@ impl Plan {
             kidx.constant = kidx.constant.wrapping_sub(radix.wrapping_mul(self.lo[p]));
             radix = radix.wrapping_mul(self.ext[p] as i64);
         }
-        let mut bank: Vec<&Dense> = vec![&stat, &kidx];
+        let mut bank: Small<&Dense> = smallvec![&stat, &kidx];
         bank.extend(dynamic.iter().map(|pd| &pd.coord));
+        let dynamic: &[&PureDim] = &dynamic;
         let n_outer: usize = outer.iter().map(|&p| self.ext[p]).product();
         let mut starts = Vec::with_capacity(n_outer);
         odometer(outer, &self.ext, &self.lo, &bank, |vals| {
@@ -729,10 +732,90 @@ impl Plan {
     }
 }
 
+/// An access ready for [`Planned::compute`]: a [`Plan`], or the identity access of a
+/// contiguous view (the common tile and tensor operand), whose offsets are one run and need
+/// no plan. Both give the same offsets, path and errors ([`Plan::new`] of an identity access
+/// can only fail on the element limit or an unknown allocation, checked here in that order).
+#[derive(Debug, Clone)]
+pub enum Planned {
+    /// `n` contiguous elements from `start`.
+    Contiguous {
+        /// The view's first element.
+        start: i64,
+        /// Its number of elements.
+        n: usize,
+        /// Its dtype.
+        dtype: DType,
+    },
+    /// Any other access (boxed: a plan is much larger than the contiguous case).
+    Plan(Box<Plan>),
+}
+
+impl Planned {
+    /// Plans `access` (see [`Plan::new`]).
+    pub fn new(mem: &Memory, access: &Access, op: &'static str) -> Result<Planned> {
+        let v = &access.source;
+        if v.is_contiguous() && access.is_identity() {
+            let n = EmuError::check_elements(op, "the access", v.num_elements())?;
+            mem.bytes(v.alloc())?;
+            return Ok(Planned::Contiguous {
+                start: v.offset(),
+                n,
+                dtype: v.dtype(),
+            });
+        }
+        Plan::new(mem, access, op).map(|p| Planned::Plan(Box::new(p)))
+    }
+
+    /// Number of points.
+    pub fn num_points(&self) -> usize {
+        match self {
+            Planned::Contiguous { n, .. } => *n,
+            Planned::Plan(p) => p.num_points(),
+        }
+    }
+
+    /// The source element type.
+    pub fn source_dtype(&self) -> DType {
+        match self {
+            Planned::Contiguous { dtype, .. } => *dtype,
+            Planned::Plan(p) => p.source_dtype(),
+        }
+    }
+
+    /// The offsets by the path `choice` selects (see [`Plan::compute`]): for a contiguous
+    /// identity access the gate takes the blocked path (one run of every element) when
+    /// there are at least two points, the general path (one start per point) otherwise.
+    pub fn compute(&self, mem: &Memory, oob: OobMode, choice: PathChoice) -> Result<Offsets> {
+        let (start, n) = match self {
+            Planned::Plan(p) => return p.compute(mem, oob, choice),
+            Planned::Contiguous { start, n, .. } => (*start, *n),
+        };
+        let path = match choice {
+            PathChoice::General => Path::General,
+            PathChoice::Blocked => Path::Blocked,
+            PathChoice::Auto if n > 1 => Path::Blocked,
+            PathChoice::Auto => Path::General,
+        };
+        let (starts, run) = match path {
+            _ if n == 0 => (Vec::new(), 1),
+            // In the view's extent, so the offsets were checked when the view was built.
+            Path::General => ((0..n).map(|i| start.wrapping_add(i as i64)).collect(), 1),
+            Path::Blocked => (vec![start], n),
+        };
+        Ok(Offsets {
+            path,
+            starts,
+            run,
+            num_points: n,
+        })
+    }
+}
+
 /// Validates and compiles `access`, then computes its offsets by the path the memory's
 /// [`PathChoice`] selects.
 pub fn compute(mem: &Memory, access: &Access, oob: OobMode, op: &'static str) -> Result<Offsets> {
-    Plan::new(mem, access, op)?.compute(mem, oob, mem.path_choice())
+    Planned::new(mem, access, op)?.compute(mem, oob, mem.path_choice())
 }
 
 /// Range of a dense affine over the box `lo[p] .. lo[p] + ext[p]` (non-empty), or
@@ -767,6 +850,7 @@ fn eval(a: &Dense, point: &[i64]) -> i64 {
 /// Banks of up to four expressions (every bank the workloads use) run with a
 /// fixed-size value array, which lets the compiler keep the values in registers; the
 /// visiting order and values are the same for every bank size.
+#[inline(always)]
 fn odometer(
     positions: &[usize],
     ext: &[usize],
@@ -783,6 +867,7 @@ fn odometer(
     }
 }
 
+#[inline(always)]
 fn odometer_n<const M: usize>(
     positions: &[usize],
     ext: &[usize],
@@ -799,11 +884,11 @@ fn odometer_n<const M: usize>(
         f(&vals);
         return;
     }
-    let exts: Vec<usize> = positions.iter().map(|&p| ext[p]).collect();
+    let exts: Small<usize> = positions.iter().map(|&p| ext[p]).collect();
     if exts.contains(&0) {
         return;
     }
-    let steps: Vec<[i64; M]> = positions
+    let steps: Small<[i64; M]> = positions
         .iter()
         .map(|&p| {
             let mut st = [0i64; M];
@@ -813,7 +898,7 @@ fn odometer_n<const M: usize>(
             st
         })
         .collect();
-    let mut idx = vec![0usize; np];
+    let mut idx: Small<usize> = smallvec![0usize; np];
     let inner = np - 1;
     let e_in = exts[inner];
     let step_in = steps[inner];
@@ -913,7 +998,7 @@ mod tests {
     #[test]
     fn odometer_visits_row_major_with_other_positions_at_their_lower_bound() {
         let a = Dense {
-            coef: vec![100, 10, 1],
+            coef: smallvec![100, 10, 1],
             constant: 0,
         };
         let mut seen = Vec::new();
@@ -924,15 +1009,53 @@ mod tests {
         assert_eq!(one, vec![700]);
     }
 
+    /// The contiguous shortcut gives exactly the plan's offsets (path, starts, run) on every
+    /// path choice, for views of several, one and zero elements, and the same error past the
+    /// element limit.
+    #[test]
+    fn the_contiguous_shortcut_equals_the_plan() {
+        let mut mem = Memory::new(crate::Target::Cayman);
+        let t = mem.alloc_hbm("t", DType::F16, &[6, 5]).unwrap();
+        let views = [
+            t.clone(),
+            crate::View::contiguous(t.alloc(), DType::F16, 7, vec![2, 1, 3]).unwrap(),
+            crate::View::contiguous(t.alloc(), DType::F16, 4, vec![1, 1]).unwrap(),
+            crate::View::contiguous(t.alloc(), DType::F16, 0, vec![3, 0]).unwrap(),
+        ];
+        for v in &views {
+            let a = Access::direct(v);
+            let planned = Planned::new(&mem, &a, "t").unwrap();
+            // (An empty view's row-major strides need not look contiguous: either way.)
+            assert!(
+                v.is_empty() || matches!(planned, Planned::Contiguous { .. }),
+                "{v:?}"
+            );
+            let plan = Plan::new(&mem, &a, "t").unwrap();
+            for choice in [PathChoice::Auto, PathChoice::General, PathChoice::Blocked] {
+                assert_eq!(
+                    planned.compute(&mem, OobMode::Error, choice).unwrap(),
+                    plan.compute(&mem, OobMode::Error, choice).unwrap(),
+                    "{v:?} {choice:?}"
+                );
+            }
+        }
+        let huge = crate::View::new(t.alloc(), DType::F16, 0, vec![1 << 40], vec![1]).unwrap();
+        let a = Access::direct(&huge);
+        assert_eq!(
+            Planned::new(&mem, &a, "t").unwrap_err(),
+            Plan::new(&mem, &a, "t").unwrap_err()
+        );
+    }
+
     #[test]
     fn range_is_exact_over_the_box_and_checked() {
         let a = Dense {
-            coef: vec![-2, 3],
+            coef: smallvec![-2, 3],
             constant: 1,
         };
         assert_eq!(range(&a, &[1, 0], &[3, 4]), Some((1 - 6, 1 - 2 + 9)));
         let big = Dense {
-            coef: vec![i64::MAX],
+            coef: smallvec![i64::MAX],
             constant: 0,
         };
         assert_eq!(range(&big, &[0], &[3]), None);

@@ -106,3 +106,57 @@ fn an_unwritten_input_fails_the_op_before_any_write() {
     }
     assert_eq!(m.read_f32(&out).unwrap(), vec![7.0; 8]);
 }
+
+/// `activation(square)` with its add reduction, on contiguous rows (the row path, lanes summed
+/// in blocks of rows) and on every other column (the general path): the same squares and the
+/// same in-order lane sums. 9 partitions, so one block of 8 lanes and one partial block.
+#[test]
+fn activation_rows_and_lane_sums_match_the_general_path() {
+    let mut m = Memory::new(Target::Mariana);
+    m.set_check_uninit(true).unwrap();
+    // Row p holds p, p + 0.5, -1, 2 (then four columns of 100 for the strided view to skip).
+    let vals: Vec<f32> = (0..9)
+        .flat_map(|p| {
+            let p = p as f32;
+            [p, 100.0, p + 0.5, 100.0, -1.0, 100.0, 2.0, 100.0]
+        })
+        .collect();
+    let x = tile(&mut m, 9, 8, &vals);
+    let dense: Vec<f32> = (0..9)
+        .flat_map(|p| {
+            let p = p as f32;
+            [p, p + 0.5, -1.0, 2.0]
+        })
+        .collect();
+    let xd = tile(&mut m, 9, 4, &dense);
+    // Hand-worked: the squares p^2, (p + 0.5)^2, 1, 4 and their sum 2p^2 + p + 5.25 (exact in
+    // fp32 for these p), times the scale 2 applied before squaring: (2x)^2 = 4 x^2.
+    let want_sq: Vec<f32> = (0..9)
+        .flat_map(|p| {
+            let p = p as f32;
+            [4.0 * p * p, 4.0 * (p + 0.5) * (p + 0.5), 4.0, 16.0]
+        })
+        .collect();
+    let want_sum: Vec<f32> = (0..9)
+        .map(|p| {
+            let p = p as f32;
+            4.0 * (2.0 * p * p + p + 5.25)
+        })
+        .collect();
+    for (what, data) in [("rows", xd.clone()), ("strided", columns(&x, 0, 4, 2))] {
+        let out = m.alloc_sbuf(DType::F32, &[9, 4]).unwrap();
+        let res = m.alloc_sbuf(DType::F32, &[9, 1]).unwrap();
+        let mut acc = Accumulators::new();
+        let args = Activation {
+            func: ActivationFunc::Square,
+            scale: Scalar::Imm(2.0),
+            reduce_op: Some(AluOp::Add),
+            reduce_cmd: ReduceCmd::ResetReduce,
+            reduce_res: Some(&res),
+            ..Activation::default()
+        };
+        activation(&mut m, &mut acc, &out, &data, &args).unwrap();
+        assert_eq!(m.read_f32(&out).unwrap(), want_sq, "{what}");
+        assert_eq!(m.read_f32(&res).unwrap(), want_sum, "{what}");
+    }
+}

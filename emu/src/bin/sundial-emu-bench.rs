@@ -15,6 +15,10 @@
 //!   (`Memory::set_check_uninit`), and `check_ratio = T_checked / T_indirect_load`, the
 //!   check's cost (its cost when off is the `T_indirect_load` figure itself: one flag test
 //!   per read);
+//! - fixed cost: `T_indirect_load - T_load`, what the op spends beyond moving its bytes
+//!   (validation, planning, offsets, the destination's offsets); shown as 0 when the
+//!   separately measured `T_load` is the larger (the big workloads, whose copy dominates and
+//!   whose two medians differ by noise);
 //! - `T_memcpy`: a plain copy of the same number of bytes between two preallocated,
 //!   pre-touched buffers (the smaller of the medians measured before and after the
 //!   others), and `memcpy_ratio = T_indirect_load / T_memcpy`.
@@ -69,6 +73,7 @@ struct Report {
     t_checked_ms: f64,
     check_ratio: f64,
     t_memcpy_ms: f64,
+    fixed_us: f64,
     bytes: usize,
     gbps: f64,
     memcpy_ratio: f64,
@@ -189,6 +194,7 @@ fn run(w: &Workload, seed: u64, repeat: usize) -> Result<Report> {
         t_checked_ms: t_checked * 1e3,
         check_ratio: t_checked / t_indirect_load,
         t_memcpy_ms: t_memcpy * 1e3,
+        fixed_us: (t_indirect_load - t_load).max(0.0) * 1e6,
         bytes,
         gbps: bytes as f64 / t_indirect_load / 1e9,
         memcpy_ratio: t_indirect_load / t_memcpy,
@@ -218,7 +224,7 @@ fn table(reports: &[Report], repeat: usize) -> String {
     let _ = writeln!(out);
     let _ = writeln!(
         out,
-        "{:<16} | {:<25} | {:<20} | {:<18} | {:>15} | {:>9} | {:>9} | {:>9} | {:>8} | {:>6} | {:>8} | {:>5}",
+        "{:<16} | {:<25} | {:<20} | {:<18} | {:>15} | {:>9} | {:>9} | {:>8} | {:>9} | {:>8} | {:>6} | {:>8} | {:>5}",
         "Workload",
         "Access expr",
         "Source shape",
@@ -226,17 +232,18 @@ fn table(reports: &[Report], repeat: usize) -> String {
         "T_indirect_load",
         "T_load",
         "T_offsets",
+        "fixed",
         "T_memcpy",
         "x memcpy",
         "GB/s",
         "MB moved",
         "agree"
     );
-    let _ = writeln!(out, "{}", "-".repeat(178));
+    let _ = writeln!(out, "{}", "-".repeat(189));
     for r in reports {
         let _ = writeln!(
             out,
-            "{:<16} | {:<25} | {:<20} | {:<18} | {:>12.3} ms | {:>6.3} ms | {:>6.3} ms | {:>6.3} ms | {:>7.2}x | {:>6.1} | {:>8.2} | {:>5}",
+            "{:<16} | {:<25} | {:<20} | {:<18} | {:>12.3} ms | {:>6.3} ms | {:>6.3} ms | {:>5.2} us | {:>6.3} ms | {:>7.2}x | {:>6.1} | {:>8.2} | {:>5}",
             r.workload,
             r.access,
             shape(&r.source_shape),
@@ -244,6 +251,7 @@ fn table(reports: &[Report], repeat: usize) -> String {
             r.t_indirect_load_ms,
             r.t_load_ms,
             r.t_offsets_ms,
+            r.fixed_us,
             r.t_memcpy_ms,
             r.memcpy_ratio,
             r.gbps,
@@ -294,7 +302,7 @@ fn table(reports: &[Report], repeat: usize) -> String {
     let _ = writeln!(out);
     let _ = writeln!(
         out,
-        "x memcpy = T_indirect_load / T_memcpy of the same bytes; vs seed = the seed's Python general path"
+        "fixed = T_indirect_load - T_load; x memcpy = T_indirect_load / T_memcpy of the same bytes; vs seed = the seed's Python general path"
     );
     let _ = writeln!(
         out,

@@ -59,6 +59,10 @@ pub struct AluRow {
     pub unary: bool,
     /// fp32 semantics `(lhs, rhs) -> result` (arithmetic operators).
     pub f32: Option<fn(f32, f32) -> f32>,
+    /// The same fp32 semantics compiled over slices (present exactly when [`AluRow::f32`]
+    /// is): the hot loops of the element-wise ops, one call per row, generated from the
+    /// row's own expression by `arith!` so the two cannot disagree.
+    pub slices: Option<SliceKernels>,
     /// Bit semantics `(lhs, rhs, width in bits) -> result`, inputs and result masked to
     /// the width (bitvec operators).
     pub bits: Option<fn(u64, u64, u32) -> u64>,
@@ -74,6 +78,69 @@ pub struct AluRow {
     pub refused: Option<&'static str>,
     /// Where the semantics come from.
     pub source: &'static str,
+}
+
+/// An arithmetic row's fp32 semantics `f` applied element by element over a row of values,
+/// in place (`x` is the left operand and receives the result).
+#[derive(Debug, Clone, Copy)]
+pub struct SliceKernels {
+    /// `x[i] = f(x[i], y[i])`.
+    pub vv: fn(&mut [f32], &[f32]),
+    /// `x[i] = f(x[i], s)`.
+    pub vs: fn(&mut [f32], f32),
+    /// `x[i] = f(s, x[i])` (a reversed operand).
+    pub sv: fn(&mut [f32], f32),
+}
+
+impl SliceKernels {
+    /// `x[i] = f(x[i], s)`, or `f(s, x[i])` when `reverse`.
+    #[inline]
+    pub fn scalar(&self, x: &mut [f32], s: f32, reverse: bool) {
+        if reverse {
+            (self.sv)(x, s)
+        } else {
+            (self.vs)(x, s)
+        }
+    }
+}
+
+/// The [`SliceKernels`] of the fp32 expression `$f` (a function path or a closure literal):
+/// three loops each calling `$f`, which the compiler inlines and vectorises.
+macro_rules! slices {
+    ($f:expr) => {{
+        #[inline(always)]
+        fn f(a: f32, b: f32) -> f32 {
+            let g: fn(f32, f32) -> f32 = $f;
+            g(a, b)
+        }
+        fn vv(x: &mut [f32], y: &[f32]) {
+            for (a, &b) in x.iter_mut().zip(y) {
+                *a = f(*a, b);
+            }
+        }
+        fn vs(x: &mut [f32], s: f32) {
+            for a in x.iter_mut() {
+                *a = f(*a, s);
+            }
+        }
+        fn sv(x: &mut [f32], s: f32) {
+            for a in x.iter_mut() {
+                *a = f(s, *a);
+            }
+        }
+        SliceKernels { vv, vs, sv }
+    }};
+}
+
+/// An arithmetic row of fp32 semantics `$f`, with its slice kernels.
+macro_rules! arith {
+    ($op:expr, $f:expr, $source:expr $(,)?) => {
+        AluRow {
+            f32: Some($f),
+            slices: Some(slices!($f)),
+            ..row($op, AluClass::Arith, $source)
+        }
+    };
 }
 
 const NKI: &str = "nki-aluop table";
@@ -192,19 +259,13 @@ const fn row(op: AluOp, class: AluClass, source: &'static str) -> AluRow {
         class,
         unary: false,
         f32: None,
+        slices: None,
         bits: None,
         int: None,
         gpsimd_int32: false,
         identity: None,
         refused: None,
         source,
-    }
-}
-
-const fn arith(op: AluOp, f: fn(f32, f32) -> f32, source: &'static str) -> AluRow {
-    AluRow {
-        f32: Some(f),
-        ..row(op, AluClass::Arith, source)
     }
 }
 
@@ -232,7 +293,7 @@ pub static ALU: [AluRow; 33] = {
         AluRow {
             bits: Some(|a, _, w| a & mask(w)),
             unary: true,
-            ..arith(O::Bypass, |a, _| a, "nki.isa.activate2 (nl.bypass)")
+            ..arith!(O::Bypass, |a, _| a, "nki.isa.activate2 (nl.bypass)")
         },
         AluRow {
             unary: true,
@@ -248,36 +309,36 @@ pub static ALU: [AluRow; 33] = {
             int: Some(i128::wrapping_add),
             gpsimd_int32: true,
             identity: Some(0.0),
-            ..arith(O::Add, add_f32, NKI)
+            ..arith!(O::Add, add_f32, NKI)
         },
         AluRow {
             int: Some(i128::wrapping_sub),
             gpsimd_int32: true,
-            ..arith(O::Subtract, subtract_f32, NKI)
+            ..arith!(O::Subtract, subtract_f32, NKI)
         },
         AluRow {
             int: Some(i128::wrapping_mul),
             gpsimd_int32: true,
             identity: Some(1.0),
-            ..arith(O::Mult, mult_f32, NKI)
+            ..arith!(O::Mult, mult_f32, NKI)
         },
-        arith(O::Divide, divide_f32, "nki.language.divide (numpy.divide)"),
+        arith!(O::Divide, divide_f32, "nki.language.divide (numpy.divide)"),
         AluRow {
             int: Some(i128::max),
             identity: Some(f32::NEG_INFINITY),
-            ..arith(O::Max, max_f32, "nki-aluop table; NaN rule: numpy.maximum")
+            ..arith!(O::Max, max_f32, "nki-aluop table; NaN rule: numpy.maximum")
         },
         AluRow {
             int: Some(i128::min),
             identity: Some(f32::INFINITY),
-            ..arith(O::Min, min_f32, "nki-aluop table; NaN rule: numpy.minimum")
+            ..arith!(O::Min, min_f32, "nki-aluop table; NaN rule: numpy.minimum")
         },
         bitvec(O::BitwiseAnd, |a, b, w| a & b & mask(w), NKI),
         bitvec(O::BitwiseOr, |a, b, w| (a | b) & mask(w), NKI),
         bitvec(O::BitwiseXor, |a, b, w| (a ^ b) & mask(w), NKI),
         AluRow {
             identity: Some(1.0),
-            ..arith(
+            ..arith!(
                 O::LogicalAnd,
                 |a, b| truth(nonzero(a) && nonzero(b)),
                 "nki-aluop table; truth rule: numpy.logical_and",
@@ -285,7 +346,7 @@ pub static ALU: [AluRow; 33] = {
         },
         AluRow {
             identity: Some(0.0),
-            ..arith(
+            ..arith!(
                 O::LogicalOr,
                 |a, b| truth(nonzero(a) || nonzero(b)),
                 "nki-aluop table; truth rule: numpy.logical_or",
@@ -293,7 +354,7 @@ pub static ALU: [AluRow; 33] = {
         },
         AluRow {
             identity: Some(0.0),
-            ..arith(
+            ..arith!(
                 O::LogicalXor,
                 |a, b| truth(nonzero(a) != nonzero(b)),
                 "nki-aluop table; truth rule: numpy.logical_xor",
@@ -305,24 +366,24 @@ pub static ALU: [AluRow; 33] = {
             shr,
             "nki-aluop table (nl.right_shift)",
         ),
-        arith(
+        arith!(
             O::IsEqual,
             |a, b| truth(a == b),
             "nki-aluop table (nl.equal)",
         ),
-        arith(
+        arith!(
             O::NotEqual,
             |a, b| truth(a != b),
             "nki-aluop table (nl.not_equal)",
         ),
-        arith(O::IsGt, |a, b| truth(a > b), "nki-aluop table (nl.greater)"),
-        arith(
+        arith!(O::IsGt, |a, b| truth(a > b), "nki-aluop table (nl.greater)"),
+        arith!(
             O::IsGe,
             |a, b| truth(a >= b),
             "nki-aluop table (nl.greater_equal)",
         ),
-        arith(O::IsLt, |a, b| truth(a < b), "nki-aluop table (nl.less)"),
-        arith(
+        arith!(O::IsLt, |a, b| truth(a < b), "nki-aluop table (nl.less)"),
+        arith!(
             O::IsLe,
             |a, b| truth(a <= b),
             "nki-aluop table (nl.less_equal)",
@@ -339,19 +400,19 @@ pub static ALU: [AluRow; 33] = {
             Arith,
             "elemwise_mul has no NKI name and no wire encoding (the BIR converter rejects it)",
         ),
-        arith(
+        arith!(
             O::Pow,
             pow,
             "nki-aluop table (nl.power); computed in f64, rounded once",
         ),
-        arith(
+        arith!(
             O::Mod,
             floored_mod,
             "floored modulo (numpy.mod), as the nki 0.3 simulator's mod",
         ),
         AluRow {
             unary: true,
-            ..arith(
+            ..arith!(
                 O::Rsqrt,
                 |a, _| rsqrt(a),
                 "nki-aluop table (nl.rsqrt); computed in f64, rounded once",
@@ -359,11 +420,11 @@ pub static ALU: [AluRow; 33] = {
         },
         AluRow {
             unary: true,
-            ..arith(O::Abs, |a, _| a.abs(), "nki-aluop table (nl.abs)")
+            ..arith!(O::Abs, |a, _| a.abs(), "nki-aluop table (nl.abs)")
         },
         AluRow {
             identity: Some(0.0),
-            ..arith(
+            ..arith!(
                 O::AbsMax,
                 |a, b| max_f32(a.abs(), b.abs()),
                 "nki.isa.activate2 reduce op nl.abs_max: max(|a|, |b|)",
@@ -371,7 +432,7 @@ pub static ALU: [AluRow; 33] = {
         },
         AluRow {
             identity: Some(f32::INFINITY),
-            ..arith(
+            ..arith!(
                 O::AbsMin,
                 |a, b| min_f32(a.abs(), b.abs()),
                 "nki.isa.activate2 reduce op nl.abs_min: min(|a|, |b|)",
@@ -494,6 +555,52 @@ mod tests {
                 "{} has no semantics and no refusal",
                 op.name()
             );
+        }
+    }
+
+    /// Every row's slice kernels compute its scalar function bit for bit, over special
+    /// values (zeros of both signs, infinities, NaN, subnormals) in every pairing.
+    #[test]
+    fn slice_kernels_equal_the_scalar_semantics_bit_for_bit() {
+        let vals = [
+            0.0f32,
+            -0.0,
+            1.0,
+            -2.5,
+            3.0,
+            7.0,
+            -7.0,
+            0.1,
+            1e-40,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        let (xs, ys): (Vec<f32>, Vec<f32>) = vals
+            .iter()
+            .flat_map(|&a| vals.iter().map(move |&b| (a, b)))
+            .unzip();
+        for r in &ALU {
+            assert_eq!(r.f32.is_some(), r.slices.is_some(), "{}", r.op.name());
+            let (Some(f), Some(k)) = (r.f32, r.slices) else {
+                continue;
+            };
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            let mut vv = xs.clone();
+            (k.vv)(&mut vv, &ys);
+            let want: Vec<f32> = xs.iter().zip(&ys).map(|(&a, &b)| f(a, b)).collect();
+            assert_eq!(bits(&vv), bits(&want), "{} vv", r.op.name());
+            for &s in &vals {
+                let mut x = xs.clone();
+                k.scalar(&mut x, s, false);
+                let want: Vec<f32> = xs.iter().map(|&a| f(a, s)).collect();
+                assert_eq!(bits(&x), bits(&want), "{} vs {s}", r.op.name());
+                let mut x = xs.clone();
+                k.scalar(&mut x, s, true);
+                let want: Vec<f32> = xs.iter().map(|&a| f(s, a)).collect();
+                assert_eq!(bits(&x), bits(&want), "{} sv {s}", r.op.name());
+            }
         }
     }
 

@@ -14,7 +14,7 @@
 //! memory: NKI reads vector offsets from SBUF, but the BIR-level ops this emulator also
 //! serves do not pin that, so the emulator does not enforce it.
 
-use super::{DmaOperand, Mode, Part, forbid_psum_read, transfer};
+use super::{DmaOperand, Mode, PartRef, forbid_psum_read, transfer_refs};
 use crate::access::{Access, OobMode};
 use crate::error::Result;
 use crate::memory::Memory;
@@ -30,11 +30,9 @@ pub fn dma_copy_indirect(
     oob: OobMode,
 ) -> Result<()> {
     forbid_psum_read(mem, OP, "the source", src.view())?;
-    let part = Part {
-        src: src.to_access(),
-        dst: dst.to_access(),
-    };
-    transfer(mem, OP, &[part], Mode::Copy, oob)
+    let (s, d) = (src.as_access(), dst.as_access());
+    let part = PartRef { src: &s, dst: &d };
+    transfer_refs(mem, OP, &[part], Mode::Copy, oob)
 }
 
 /// GenericIndirectLoad: the tile `dst` (row-major) receives the points of `src`.

@@ -12,10 +12,11 @@
 //!    written through [`Memory::write_list`] ([`crate::data::write`], replace or accumulate in
 //!    `f32`, plus the written-shadow).
 //!
-//! A single-part copy with equal dtypes into a contiguous, in-bounds destination in a
-//! different allocation reads straight into the destination bytes (no staging copy).
-//! That is a speed shortcut with the same result: the destination run is exactly the
-//! tile.
+//! A single-part copy with equal dtypes between two different allocations is not staged:
+//! into a contiguous, in-bounds destination it reads straight into the destination bytes,
+//! otherwise it copies run to run ([`crate::data::copy`]). Speed shortcuts with the same
+//! result: with two allocations no write of the op can be seen by its reads, so the staged
+//! tile would hold exactly what is copied.
 //!
 //! | module | op | public doc it restates |
 //! |---|---|---|
@@ -103,7 +104,7 @@ use crate::data::{Combine, SKIP};
 use crate::dtype::DType;
 use crate::error::{EmuError, Result};
 use crate::memory::{MemSpace, Memory};
-use crate::offsets::{Offsets, Plan};
+use crate::offsets::{Offsets, Planned};
 use crate::view::View;
 
 /// An operand of a DMA op: a plain view, or an access pattern (indirect or not).
@@ -121,6 +122,15 @@ impl DmaOperand<'_> {
         match self {
             DmaOperand::View(v) => Access::direct(v),
             DmaOperand::Access(a) => (*a).clone(),
+        }
+    }
+
+    /// The operand as an access, borrowed when it is one (no copy of its index views and
+    /// subscripts per op).
+    pub fn as_access(&self) -> std::borrow::Cow<'_, Access> {
+        match self {
+            DmaOperand::View(v) => std::borrow::Cow::Owned(Access::direct(v)),
+            DmaOperand::Access(a) => std::borrow::Cow::Borrowed(a),
         }
     }
 
@@ -167,11 +177,38 @@ pub fn transfer(
     mode: Mode,
     oob: OobMode,
 ) -> Result<()> {
+    let refs: Vec<PartRef<'_>> = parts
+        .iter()
+        .map(|p| PartRef {
+            src: &p.src,
+            dst: &p.dst,
+        })
+        .collect();
+    transfer_refs(mem, op, &refs, mode, oob)
+}
+
+/// A [`Part`] by reference (an op's own accesses, not copied).
+#[derive(Debug, Clone, Copy)]
+pub struct PartRef<'a> {
+    /// Where the tile is read from.
+    pub src: &'a Access,
+    /// Where the tile is written to.
+    pub dst: &'a Access,
+}
+
+/// [`transfer`] on borrowed parts.
+pub fn transfer_refs(
+    mem: &mut Memory,
+    op: &'static str,
+    parts: &[PartRef<'_>],
+    mode: Mode,
+    oob: OobMode,
+) -> Result<()> {
     // 1. Validate and compute every offset list before touching memory.
     let mut planned: Vec<(Offsets, Offsets, DType, DType)> = Vec::with_capacity(parts.len());
     for part in parts {
-        let sp = Plan::new(mem, &part.src, op)?;
-        let dp = Plan::new(mem, &part.dst, op)?;
+        let sp = Planned::new(mem, part.src, op)?;
+        let dp = Planned::new(mem, part.dst, op)?;
         if sp.num_points() != dp.num_points() {
             return Err(EmuError::shape(
                 op,
@@ -199,6 +236,10 @@ pub fn transfer(
             && let Some(range) = whole_run(mem, &part.dst.source, dof)?
         {
             return mem.read_into(op, sa, sd.size(), so.as_list(), da, range);
+        }
+        // Any other single copy part between two allocations: run to run, unstaged.
+        if mode == Mode::Copy && sd == dd && sa != da {
+            return mem.copy_list(op, sa, sd.size(), so.as_list(), da, dof.as_list());
         }
     }
 

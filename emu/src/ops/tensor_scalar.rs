@@ -64,6 +64,18 @@ impl Resolved {
     pub fn apply(&self, x: f32, p: usize) -> f32 {
         self.row.apply_f32_rev(x, self.values[p], self.reverse)
     }
+
+    /// The stage applied in place to row `x` of partition `p` (the row's slice kernel).
+    #[inline]
+    pub fn apply_row(&self, x: &mut [f32], p: usize) {
+        let s = self.values[p];
+        match &self.row.slices {
+            Some(k) => k.scalar(x, s, self.reverse),
+            None => x
+                .iter_mut()
+                .for_each(|v| *v = self.row.apply_f32_rev(*v, s, self.reverse)),
+        }
+    }
 }
 
 /// Resolves a stage for a `parts`-partition op; `what` names the operand in errors.
@@ -136,13 +148,10 @@ pub fn tensor_scalar_arith(
         .map(|st| resolve(mem, OP, "operand1", st, s.parts, true))
         .transpose()?;
     // fp32 tiles row by row, straight from memory; otherwise whole tiles.
-    let fast = tile::map_rows_f32(mem, OP, dst, &[data], |p, ins, out| {
-        for (o, &v) in out.iter_mut().zip(ins[0]) {
-            let t = r0.apply(v, p);
-            *o = match &r1 {
-                Some(r) => r.apply(t, p),
-                None => t,
-            };
+    let fast = tile::map_rows_f32(mem, OP, dst, &[data], |p, out, _| {
+        r0.apply_row(out, p);
+        if let Some(r) = &r1 {
+            r.apply_row(out, p);
         }
     })?;
     if fast {

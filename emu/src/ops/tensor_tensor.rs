@@ -122,11 +122,12 @@ pub fn tensor_tensor_arith(
         return tile::write_bits(mem, dst, &out);
     }
     // fp32 tiles row by row, straight from memory; otherwise whole tiles.
-    let fast = tile::map_rows_f32(mem, OP, dst, &[lhs, rhs], |_, ins, out| {
-        for ((o, &x), &y) in out.iter_mut().zip(ins[0]).zip(ins[1]) {
-            *o = row.apply_f32(x, y);
-        }
-    })?;
+    let fast = match row.slices {
+        Some(k) => tile::map_rows_f32(mem, OP, dst, &[lhs, rhs], |_, out, rest| {
+            (k.vv)(out, rest[0])
+        })?,
+        None => false,
+    };
     if fast {
         return Ok(());
     }

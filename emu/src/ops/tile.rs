@@ -288,22 +288,27 @@ pub(crate) fn store_f32(
     mem.write_bits_for(who, dst, &bits)
 }
 
-/// The fast path of an element-wise fp32 op, `out[p] = f(p, inputs[..][p])` row by row:
-/// when `dst` and every input are fp32 tiles whose partition rows are contiguous in-bounds
-/// runs ([`Memory::row_ranges`]), and `dst` either is an input's very tile or shares no byte
-/// with any input, each partition row is read from memory, computed and written back through
-/// row-sized buffers, with no whole-tile temporaries. Every input is checked for unwritten
-/// bytes before the first write, so a failing op still writes nothing. Returns `Ok(false)`
-/// without touching anything when the conditions do not hold: the caller then runs its
-/// general path, which computes the same values.
+/// The fast path of an element-wise fp32 op, row by row: when `dst` and every input are
+/// fp32 tiles whose partition rows are contiguous in-bounds runs ([`Memory::row_ranges`]),
+/// and `dst` either is an input's very tile or shares no byte with any input, each partition
+/// row `p` is decoded from memory into a row buffer, `f(p, out, rest)` computes it in place
+/// (`out` holds row `p` of `inputs[0]` on entry and the result on return, `rest` the rows of
+/// the other inputs), and the result is encoded straight into `dst`'s row. No whole-tile
+/// temporary, the dtype resolved once per op. Every input is checked for unwritten bytes
+/// before the first write, so a failing op still writes nothing. Returns `Ok(false)` without
+/// touching anything when the conditions do not hold (or `inputs` is empty): the caller then
+/// runs its general path, which computes the same values.
 pub(crate) fn map_rows_f32(
     mem: &mut Memory,
     who: &'static str,
     dst: &View,
     inputs: &[&View],
-    mut f: impl FnMut(usize, &[&[f32]], &mut [f32]),
+    mut f: impl FnMut(usize, &mut [f32], &[&[f32]]),
 ) -> Result<bool> {
-    if dst.dtype() != DType::F32 || inputs.iter().any(|v| v.dtype() != DType::F32) {
+    if inputs.is_empty()
+        || dst.dtype() != DType::F32
+        || inputs.iter().any(|v| v.dtype() != DType::F32)
+    {
         return Ok(false);
     }
     let Some(out_rows) = mem.row_ranges(dst) else {
@@ -331,24 +336,39 @@ pub(crate) fn map_rows_f32(
         mem.check_ranges_written(who, v.alloc(), rows)?;
     }
     let free = out_rows.first().map_or(0, |r| r.len() / 4);
-    let mut bufs: Vec<Vec<f32>> = inputs.iter().map(|_| vec![0f32; free]).collect();
     let mut out = vec![0f32; free];
-    let mut bytes = vec![0u8; free * 4];
+    let mut bufs: Vec<Vec<f32>> = inputs[1..].iter().map(|_| vec![0f32; free]).collect();
     for (p, dst_row) in out_rows.iter().enumerate() {
-        for ((v, rows), buf) in inputs.iter().zip(&in_rows).zip(bufs.iter_mut()) {
-            let src = &mem.bytes(v.alloc())?[rows[p].clone()];
-            for (x, c) in buf.iter_mut().zip(src.chunks_exact(4)) {
-                *x = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-            }
+        decode_f32(
+            &mem.bytes(inputs[0].alloc())?[in_rows[0][p].clone()],
+            &mut out,
+        );
+        for ((v, rows), buf) in inputs[1..].iter().zip(&in_rows[1..]).zip(bufs.iter_mut()) {
+            decode_f32(&mem.bytes(v.alloc())?[rows[p].clone()], buf);
         }
-        let views: Vec<&[f32]> = bufs.iter().map(Vec::as_slice).collect();
-        f(p, &views, &mut out);
-        for (c, v) in bytes.chunks_exact_mut(4).zip(&out) {
-            c.copy_from_slice(&v.to_le_bytes());
+        {
+            let rest: smallvec::SmallVec<[&[f32]; 4]> = bufs.iter().map(Vec::as_slice).collect();
+            f(p, &mut out, &rest);
         }
-        mem.write_range(dst.alloc(), dst_row.start, &bytes)?;
+        encode_f32_into(&out, mem.range_mut(dst.alloc(), dst_row.clone())?);
     }
     Ok(true)
+}
+
+/// Little-endian fp32 bytes into values (`out.len()` values of the front of `bytes`).
+#[inline]
+pub(crate) fn decode_f32(bytes: &[u8], out: &mut [f32]) {
+    for (x, c) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+        *x = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+    }
+}
+
+/// Values into little-endian fp32 bytes (the front of `bytes`).
+#[inline]
+pub(crate) fn encode_f32_into(values: &[f32], bytes: &mut [u8]) {
+    for (c, v) in bytes.chunks_exact_mut(4).zip(values) {
+        c.copy_from_slice(&v.to_le_bytes());
+    }
 }
 
 /// Whether any range of `a` shares a byte with any range of `b` (a sweep over both, sorted).
