@@ -85,7 +85,11 @@ fn rule_engine(v: &View<'_, '_>) -> Option<Engine> {
                 t.partitions() <= VECTOR_TRANSPOSE_MAX
                     && t.free_size().is_some_and(|f| f <= VECTOR_TRANSPOSE_MAX)
             });
-            Some(if small { Engine::Vector } else { Engine::Tensor })
+            Some(if small {
+                Engine::Vector
+            } else {
+                Engine::Tensor
+            })
         }
         _ => Some(resolved_default_engine(v.spec())),
     }
