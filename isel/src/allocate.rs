@@ -42,14 +42,12 @@
 
 use crate::ir::{int_attr, resolve_target, set_attr};
 use melior::{
-    ContextRef,
     ir::{
         BlockLike, RegionLike, Value, ValueLike,
         attribute::AttributeLike,
         operation::{OperationLike, OperationRef},
-        r#type::TypeId,
     },
-    pass::{ExternalPass, Pass, RunExternalPass, create_external},
+    pass::ExternalPass,
 };
 use std::collections::HashMap;
 use sundial_codegen::arch::ArchModel;
@@ -62,6 +60,7 @@ use sundial_passes::{
     memory::MemoryGraph,
     registry::{OptionKind, PassInfo, PassOption, PassOptions},
     rewrite::{collect, op_is, refuse, users},
+    step::{PassId, Step, create},
 };
 
 /// The attribute holding a tile's home partition.
@@ -71,9 +70,7 @@ pub const OFFSET_ATTR: &str = "sundial.offset";
 /// The attribute holding a kernel-local HBM tensor's number.
 pub const TENSOR_ATTR: &str = "sundial.tensor";
 
-#[repr(align(8))]
-struct PassId;
-static ALLOCATE_PASS_ID: PassId = PassId;
+static ALLOCATE_PASS_ID: PassId = PassId::new();
 
 /// The registry entry.
 pub static INFO: PassInfo = PassInfo {
@@ -86,37 +83,33 @@ pub static INFO: PassInfo = PassInfo {
         default: "",
         help: "Target whose memory sizes apply (default: the module's sundial.target)",
     }],
-    create,
+    create: create::<AllocatePass>,
 };
-
-fn create(options: &PassOptions) -> Pass {
-    let target = options.get("target").and_then(Target::from_name);
-    create_external(
-        AllocatePass { target },
-        TypeId::create(&ALLOCATE_PASS_ID),
-        "SundialAllocate",
-        INFO.name,
-        INFO.summary,
-        "",
-        &[],
-    )
-}
 
 #[derive(Clone, Debug)]
 struct AllocatePass {
     target: Option<Target>,
 }
 
-impl<'c> RunExternalPass<'c> for AllocatePass {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
+impl Step for AllocatePass {
+    const FLAG: &'static str = INFO.name;
+    const SUMMARY: &'static str = INFO.summary;
+    const CLASS: &'static str = "SundialAllocate";
+    const ID: &'static PassId = &ALLOCATE_PASS_ID;
 
-    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+    fn new(options: &PassOptions) -> Self {
+        AllocatePass {
+            target: options.get("target").and_then(Target::from_name),
+        }
+    }
+
+    fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool {
         let target = match resolve_target(&operation, self.target, INFO.name) {
             Ok(t) => t,
             Err(msg) => {
                 refuse(&operation, msg);
                 pass.signal_failure();
-                return;
+                return false;
             }
         };
         let mut ok = true;
@@ -126,6 +119,7 @@ impl<'c> RunExternalPass<'c> for AllocatePass {
         if !ok {
             pass.signal_failure();
         }
+        ok
     }
 }
 

@@ -30,9 +30,8 @@ use melior::{
         Operation, RegionLike, Value, ValueLike,
         block::BlockLike,
         operation::{OperationLike, OperationRef},
-        r#type::TypeId,
     },
-    pass::{ExternalPass, Pass, RunExternalPass, create_external},
+    pass::ExternalPass,
 };
 use std::collections::HashMap;
 use sundial_codegen::{
@@ -50,11 +49,10 @@ use sundial_dialects::{
 use sundial_passes::{
     registry::{OptionKind, PassInfo, PassOption, PassOptions},
     rewrite::{Rewriter, collect, erase_dead_views, op_is, refuse},
+    step::{PassId, Step, create},
 };
 
-#[repr(align(8))]
-struct PassId;
-static ISEL_PASS_ID: PassId = PassId;
+static ISEL_PASS_ID: PassId = PassId::new();
 
 /// The registry entry.
 pub static INFO: PassInfo = PassInfo {
@@ -67,37 +65,33 @@ pub static INFO: PassInfo = PassInfo {
         default: "",
         help: "Target to select for (default: the module's sundial.target)",
     }],
-    create,
+    create: create::<IselPass>,
 };
-
-fn create(options: &PassOptions) -> Pass {
-    let target = options.get("target").and_then(Target::from_name);
-    create_external(
-        IselPass { target },
-        TypeId::create(&ISEL_PASS_ID),
-        "SundialIsel",
-        INFO.name,
-        INFO.summary,
-        "",
-        &[],
-    )
-}
 
 #[derive(Clone, Debug)]
 struct IselPass {
     target: Option<Target>,
 }
 
-impl<'c> RunExternalPass<'c> for IselPass {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
+impl Step for IselPass {
+    const FLAG: &'static str = INFO.name;
+    const SUMMARY: &'static str = INFO.summary;
+    const CLASS: &'static str = "SundialIsel";
+    const ID: &'static PassId = &ISEL_PASS_ID;
 
-    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+    fn new(options: &PassOptions) -> Self {
+        IselPass {
+            target: options.get("target").and_then(Target::from_name),
+        }
+    }
+
+    fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool {
         let target = match resolve_target(&operation, self.target, INFO.name) {
             Ok(t) => t,
             Err(msg) => {
                 refuse(&operation, msg);
                 pass.signal_failure();
-                return;
+                return false;
             }
         };
         let mut ok = true;
@@ -107,6 +101,7 @@ impl<'c> RunExternalPass<'c> for IselPass {
         if !ok {
             pass.signal_failure();
         }
+        ok
     }
 }
 
