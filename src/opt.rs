@@ -25,7 +25,7 @@
 
 use crate::{
     expected,
-    render::{self, ColorMode, DiagnosticsFormat, RenderOptions},
+    render::{self, DiagnosticArgs, DiagnosticsFormat, RenderOptions},
     session::{RunOptions, Session},
     source,
 };
@@ -82,22 +82,9 @@ pub struct OptArgs {
     /// Print source locations.
     #[arg(long = "mlir-print-debuginfo")]
     pub print_debuginfo: bool,
-    /// Colour in diagnostics: on a terminal (`auto`), `always` or `never`.
-    #[arg(
-        long = "color",
-        value_enum,
-        default_value = "auto",
-        value_name = "WHEN"
-    )]
-    pub color: ColorMode,
-    /// Diagnostics as text (source snippets) or as one JSON object per line.
-    #[arg(
-        long = "diagnostics-format",
-        value_enum,
-        default_value = "text",
-        value_name = "FORMAT"
-    )]
-    pub diagnostics_format: DiagnosticsFormat,
+    /// Diagnostics: `--color`, `--diagnostics-format`.
+    #[command(flatten)]
+    pub diagnostics: DiagnosticArgs,
 }
 
 /// Accepts LLVM's single-dash long options (`-split-input-file`) by doubling the dash: every
@@ -206,7 +193,7 @@ fn list_ops() -> String {
 
 /// A diagnostic with no position (a driver error) in the requested format.
 fn driver_error(args: &OptArgs, name: &str, message: String) -> String {
-    match args.diagnostics_format {
+    match args.diagnostics.diagnostics_format {
         DiagnosticsFormat::Text => format!("sundial-opt: error: {message}\n"),
         DiagnosticsFormat::Json => render::render(
             &[Diagnostic::new(
@@ -357,10 +344,7 @@ fn run_input(args: &OptArgs, input: Input<'_>, input_name: &str) -> Outcome {
             print_ir_after_all: args.print_ir_after_all,
             timing: args.timing,
         },
-        render_options: RenderOptions {
-            format: args.diagnostics_format,
-            color: args.color.enabled(),
-        },
+        render_options: args.diagnostics.render_options(),
         input_name,
     };
     // A malformed pipeline is reported once, before any input is read as IR.

@@ -15,7 +15,7 @@ use sundial_dialects::diag::{Diagnostic, Severity};
 
 /// The rendering options are the tools' shared ones (`sundial-mc` renders bundles with the
 /// same flags): one definition, in the codegen crate both tools link.
-pub use sundial_codegen::render::{ColorMode, DiagnosticsFormat, RenderOptions};
+pub use sundial_codegen::render::{ColorMode, DiagnosticArgs, DiagnosticsFormat, RenderOptions};
 
 /// The rule name a message ends with (`... (rule: engine)`), if any.
 pub fn rule_of(message: &str) -> Option<&str> {

@@ -21,7 +21,7 @@
 
 use crate::{
     compile::{CompileOptions, Compiled, Emit},
-    render::{self, ColorMode, DiagnosticsFormat, RenderOptions},
+    render::{self, DiagnosticArgs},
     session::Session,
 };
 use clap::{Parser, ValueEnum};
@@ -80,22 +80,9 @@ pub struct TranslateArgs {
         value_name = "WHAT"
     )]
     pub emit: EmitArg,
-    /// Colour in diagnostics: on a terminal (`auto`), `always` or `never`.
-    #[arg(
-        long = "color",
-        value_enum,
-        default_value = "auto",
-        value_name = "WHEN"
-    )]
-    pub color: ColorMode,
-    /// Diagnostics as text (source snippets) or as one JSON object per line.
-    #[arg(
-        long = "diagnostics-format",
-        value_enum,
-        default_value = "text",
-        value_name = "FORMAT"
-    )]
-    pub diagnostics_format: DiagnosticsFormat,
+    /// Diagnostics: `--color`, `--diagnostics-format`.
+    #[command(flatten)]
+    pub diagnostics: DiagnosticArgs,
 }
 
 /// Accepts LLVM's single-dash long options (`-disassemble`), as the other tools do.
@@ -175,10 +162,7 @@ pub fn run(args: &TranslateArgs, input: &[u8], name: &str) -> Outcome {
             Emit::Bundles
         },
     };
-    let render_options = RenderOptions {
-        format: args.diagnostics_format,
-        color: args.color.enabled(),
-    };
+    let render_options = args.diagnostics.render_options();
     match session.compile(input, name, &options) {
         Err(diags) => Outcome {
             stderr: render::render(&diags, name, input, render_options),

@@ -67,6 +67,35 @@ impl ColorMode {
     }
 }
 
+/// The diagnostics options every tool takes, flattened into its arguments (`#[command(flatten)]`):
+/// one definition of `--color` and `--diagnostics-format` for `sundial-mc`, `sundial-opt`,
+/// `sundial-translate` and `sundial-run`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::Args)]
+pub struct DiagnosticArgs {
+    /// Colour in diagnostics: auto (standard error is a terminal and NO_COLOR is unset),
+    /// always or never.
+    #[arg(long = "color", value_enum, value_name = "WHEN", default_value_t)]
+    pub color: ColorMode,
+    /// Diagnostics as text (source snippets or bytes under each) or JSON, one object per line.
+    #[arg(
+        long = "diagnostics-format",
+        value_enum,
+        value_name = "FORMAT",
+        default_value_t
+    )]
+    pub diagnostics_format: DiagnosticsFormat,
+}
+
+impl DiagnosticArgs {
+    /// The rendering options these flags ask for (`auto` colour resolved now).
+    pub fn render_options(self) -> RenderOptions {
+        RenderOptions {
+            format: self.diagnostics_format,
+            color: self.color.enabled(),
+        }
+    }
+}
+
 /// Rendering options.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RenderOptions {

@@ -27,7 +27,7 @@ use sundial_dialects::{
 use super::{
     Program, RunConfig, RunError, compare, emu_target, find_function, function_name, npy, random,
 };
-use crate::render::{self, ColorMode, DiagnosticsFormat, RenderOptions};
+use crate::render::{self, DiagnosticArgs, DiagnosticsFormat, RenderOptions};
 use crate::session::{RunOptions, Session};
 
 /// `I=FILE`: an argument index and a file.
@@ -117,22 +117,9 @@ pub struct RunArgs {
     /// Print the time each phase took to stderr (as mlir-opt's --mlir-timing does).
     #[arg(long = "timing")]
     pub timing: bool,
-    /// Colour in diagnostics: on a terminal (`auto`), `always` or `never`.
-    #[arg(
-        long = "color",
-        value_enum,
-        default_value = "auto",
-        value_name = "WHEN"
-    )]
-    pub color: ColorMode,
-    /// Diagnostics as text (source snippets) or as one JSON object per line.
-    #[arg(
-        long = "diagnostics-format",
-        value_enum,
-        default_value = "text",
-        value_name = "FORMAT"
-    )]
-    pub diagnostics_format: DiagnosticsFormat,
+    /// Diagnostics: `--color`, `--diagnostics-format`.
+    #[command(flatten)]
+    pub diagnostics: DiagnosticArgs,
 }
 
 /// `--mx-scale-rule` values.
@@ -316,10 +303,7 @@ fn read_input(input: &str) -> Result<(Vec<u8>, String), String> {
 /// Runs `sundial-run` with parsed options: reads, checks, runs, writes (see the module doc).
 pub fn run(args: &RunArgs) -> Outcome {
     let mut phases = Phases::begin();
-    let options = RenderOptions {
-        format: args.diagnostics_format,
-        color: args.color.enabled(),
-    };
+    let options = args.diagnostics.render_options();
     let (buffer, name) = match read_input(&args.input) {
         Ok(r) => r,
         Err(msg) => {

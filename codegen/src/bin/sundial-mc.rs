@@ -47,7 +47,7 @@ use sundial_codegen::bundle::Bundle;
 use sundial_codegen::decode::split;
 use sundial_codegen::fields::Prov;
 use sundial_codegen::formats::{FORMATS, Format};
-use sundial_codegen::render::{self, ColorMode, DiagnosticsFormat, Input, RenderOptions};
+use sundial_codegen::render::{self, DiagnosticArgs, Input, RenderOptions};
 use sundial_codegen::text::{StreamError, assemble_stream, disassemble_stream};
 use sundial_codegen::{ArchModel, decode_instructions};
 
@@ -87,18 +87,9 @@ struct Cli {
     /// Output file (`-` or absent: standard output).
     #[arg(short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Colour in diagnostics: auto (standard error is a terminal and NO_COLOR is unset),
-    /// always or never.
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t)]
-    color: ColorMode,
-    /// Diagnostics as text (with the bytes or source under each) or JSON, one object per line.
-    #[arg(
-        long = "diagnostics-format",
-        value_enum,
-        value_name = "FORMAT",
-        default_value_t
-    )]
-    diagnostics_format: DiagnosticsFormat,
+    /// Diagnostics: `--color`, `--diagnostics-format`.
+    #[command(flatten)]
+    diagnostics: DiagnosticArgs,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -288,10 +279,7 @@ fn list_opcodes() -> String {
 
 fn run(cli: &Cli) -> Result<Vec<u8>, Failure> {
     let arch = cli.target.model();
-    let opts = RenderOptions {
-        format: cli.diagnostics_format,
-        color: cli.color.enabled(),
-    };
+    let opts = cli.diagnostics.render_options();
     let input = || read_input(cli.input.as_deref());
     let diags = |name| Diags { name, arch, opts };
     match cli.mode() {
