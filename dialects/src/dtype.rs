@@ -108,6 +108,17 @@ impl DtypeSet {
     pub const U32: DtypeSet = DtypeSet::of(&[Dtype::U32]);
     /// uint16 only.
     pub const U16: DtypeSet = DtypeSet::of(&[Dtype::U16]);
+    /// uint16 or uint32 (the top-8 index outputs).
+    pub const U16_U32: DtypeSet = DtypeSet::of(&[Dtype::U16, Dtype::U32]);
+    /// Integers of at most 32 bits (`rng`'s destinations).
+    pub const INT8_16_32: DtypeSet = DtypeSet::of(&[
+        Dtype::I8,
+        Dtype::I16,
+        Dtype::I32,
+        Dtype::U8,
+        Dtype::U16,
+        Dtype::U32,
+    ]);
     /// Index types accepted by indirect access patterns (`vector_offset`).
     pub const INDEX: DtypeSet =
         DtypeSet::of(&[Dtype::I32, Dtype::U32, Dtype::I64, Dtype::U64, Dtype::U16]);

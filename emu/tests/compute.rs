@@ -1690,7 +1690,7 @@ fn range_args<'a>(res: Option<&'a View>) -> RangeSelect<'a> {
     RangeSelect {
         comp_op0: AluOp::IsGe,
         comp_op1: AluOp::IsLt,
-        range_start: 0.0,
+        range_start: 0,
         on_false_value: f32::MIN,
         reduce: MaxReduce {
             reduce_op: AluOp::Max,
@@ -1717,7 +1717,7 @@ fn range_select_keeps_an_index_window_and_fills_fp32_min() {
     // downcast note).
     let db = sb(&mut m, DType::Bf16, &[2, 4]);
     let args = RangeSelect {
-        range_start: 1.0,
+        range_start: 1,
         ..range_args(None)
     };
     range_select(&mut m, &mut acc, &db, &x, &b0, &b1, &args).unwrap();
@@ -1749,16 +1749,17 @@ fn range_select_errors() {
         ..range_args(None)
     };
     is_invalid(range_select(&mut m, &mut acc, &d, &x, &b, &b, &fill));
-    let frac = RangeSelect {
-        range_start: 0.5,
-        ..range_args(None)
-    };
-    is_invalid(range_select(&mut m, &mut acc, &d, &x, &b, &b, &frac));
+    // range_start + 1 (the last index of a 2-wide tile) leaves the exact fp32 range.
     let far = RangeSelect {
-        range_start: 16_777_216.0,
+        range_start: 16_777_216,
         ..range_args(None)
     };
     is_invalid(range_select(&mut m, &mut acc, &d, &x, &b, &b, &far));
+    let below = RangeSelect {
+        range_start: -16_777_217,
+        ..range_args(None)
+    };
+    is_invalid(range_select(&mut m, &mut acc, &d, &x, &b, &b, &below));
     let ne = RangeSelect {
         comp_op1: AluOp::NotEqual,
         ..range_args(None)

@@ -256,7 +256,7 @@ module attributes {sundial.target = "cayman"} {
 
 // Collectives lower into the PSEUDO band, which has no public layout.
 module attributes {sundial.target = "cayman"} {
-  func.func @k20(%s: memref<128x64xbf16, "sbuf">, %h: memref<128x64xbf16, "hbm">, %h2: memref<128x64xbf16, "hbm">, %m: memref<2x2xui32, "hbm">, %it: memref<1x1xi32, "sbuf">, %rs: memref<1x1xi32, "sbuf">) {
+  func.func @k20(%s: memref<128x64xbf16, "sbuf">, %h: memref<128x64xbf16, "hbm">, %h2: memref<128x64xbf16, "hbm">, %m: memref<3x2xui32, "hbm">, %it: memref<1x1xi32, "sbuf">, %rs: memref<1x1xi32, "sbuf">) {
     // expected-error@+1 {{'nisa.all_reduce' op cannot be selected on cayman: all_reduce: unpinned: collectives lower into the PSEUDO band 0xc1-0xdf (compiler-generated, translated by the runtime): no public byte layout and no per-op pseudo sequence is recovered}}
     "nisa.all_reduce"(%s, %s) {replica_group = [array<i64: 0, 1>], op = "add", operandSegmentSizes = array<i32: 1, 1>}
         : (memref<128x64xbf16, "sbuf">, memref<128x64xbf16, "sbuf">) -> ()
@@ -271,7 +271,7 @@ module attributes {sundial.target = "cayman"} {
         : (memref<128x64xbf16, "hbm">, memref<128x64xbf16, "hbm">) -> ()
     // expected-error@+1 {{'nisa.all_to_all_v' op cannot be selected on cayman: all_to_all_v: unpinned: collectives lower into the PSEUDO band 0xc1-0xdf (compiler-generated, translated by the runtime): no public byte layout and no per-op pseudo sequence is recovered}}
     "nisa.all_to_all_v"(%h, %h2, %m) {replica_group = [array<i64: 0, 1>]}
-        : (memref<128x64xbf16, "hbm">, memref<128x64xbf16, "hbm">, memref<2x2xui32, "hbm">) -> ()
+        : (memref<128x64xbf16, "hbm">, memref<128x64xbf16, "hbm">, memref<3x2xui32, "hbm">) -> ()
     // expected-error@+1 {{'nisa.collective_permute' op cannot be selected on cayman: collective_permute: unpinned: collectives lower into the PSEUDO band 0xc1-0xdf (compiler-generated, translated by the runtime): no public byte layout and no per-op pseudo sequence is recovered}}
     "nisa.collective_permute"(%h, %h2) {source_target_pairs = [array<i64: 0, 1>, array<i64: 1, 0>]}
         : (memref<128x64xbf16, "hbm">, memref<128x64xbf16, "hbm">) -> ()
@@ -377,10 +377,19 @@ module attributes {sundial.target = "cayman"} {
 
 
 // The irbuilder's random ops: 0xe2, 0x4d, 0x77, 0x78 have no field tables, and the seed-setter has no opcode.
-module attributes {sundial.target = "cayman"} {
-  func.func @k27(%f: memref<128x64xf32, "sbuf">, %u: memref<128x64xui32, "sbuf">, %st: memref<128x6xui32, "sbuf">, %seed: memref<128x1xui32, "sbuf">) {
-    // expected-error@+1 {{'nisa.rand2' op cannot be selected on cayman: rand2: unpinned: no field table for opcode 0xe2: no source gives its byte layout}}
+// (rand2 exists on NeuronCore v4 only.)
+module attributes {sundial.target = "mariana"} {
+  func.func @k27_rand2(%f: memref<128x64xf32, "sbuf">) {
+    // expected-error@+1 {{'nisa.rand2' op cannot be selected on mariana: rand2: unpinned: no field table for opcode 0xe2: no source gives its byte layout}}
     "nisa.rand2"(%f) : (memref<128x64xf32, "sbuf">) -> ()
+    return
+  }
+}
+
+// -----
+
+module attributes {sundial.target = "cayman"} {
+  func.func @k27(%u: memref<128x64xui32, "sbuf">, %st: memref<128x6xui32, "sbuf">, %seed: memref<1x1xui32, "sbuf">) {
     // expected-error@+1 {{'nisa.rng' op cannot be selected on cayman: rng: unpinned: no field table for opcode 0x4d: no source gives its byte layout}}
     "nisa.rng"(%u) : (memref<128x64xui32, "sbuf">) -> ()
     // expected-error@+1 {{'nisa.rand_get_state' op cannot be selected on cayman: rand_get_state: unpinned: no field table for opcode 0x77: no source gives its byte layout}}
@@ -388,7 +397,7 @@ module attributes {sundial.target = "cayman"} {
     // expected-error@+1 {{'nisa.rand_set_state' op cannot be selected on cayman: rand_set_state: unpinned: no field table for opcode 0x78: no source gives its byte layout}}
     "nisa.rand_set_state"(%st) : (memref<128x6xui32, "sbuf">) -> ()
     // expected-error@+1 {{'nisa.set_rng_seed' op cannot be selected on cayman: set_rng_seed: unpinned: PseudoSetRngSeed (s_rng_opcode): the seed names the pseudo-instruction but gives no opcode}}
-    "nisa.set_rng_seed"(%seed) : (memref<128x1xui32, "sbuf">) -> ()
+    "nisa.set_rng_seed"(%seed) : (memref<1x1xui32, "sbuf">) -> ()
     return
   }
 }

@@ -142,11 +142,42 @@ func.func @pairs_shape(%t: memref<128x64xf32, "hbm">) {
 
 // -----
 
-// all_to_all_v metadata has one row per flag-selected field.
+// all_to_all_v metadata always has the receive-count row (the emulator reads rows 0, 1 and 3
+// and fills row 2): 2 rows were accepted here and refused by the emulator.
 func.func @a2av_metadata(%t: memref<1024x64xf32, "hbm">, %m: memref<2x4xui32, "hbm">) {
-  // expected-error@+1 {{operand 'metadata' must be [3, world_size] (send counts, send displacements, recv counts), got 2x4 (rule: all_to_all_v metadata)}}
-  "nisa.all_to_all_v"(%t, %t, %m) {replica_group = [array<i64: 0, 1, 2, 3>], recv_counts_known = true}
+  // expected-error@+1 {{operand 'metadata' must be 3x4 in HBM (send counts, send displacements, recv counts; one column per rank of a rank list), got 2x4 (rule: all_to_all_v metadata)}}
+  "nisa.all_to_all_v"(%t, %t, %m) {replica_group = [array<i64: 0, 1, 2, 3>]}
       : (memref<1024x64xf32, "hbm">, memref<1024x64xf32, "hbm">, memref<2x4xui32, "hbm">) -> ()
+  return
+}
+
+// -----
+
+// The columns are the ranks of one rank list, not the world.
+func.func @a2av_columns(%t: memref<1024x64xf32, "hbm">, %m: memref<4x4xui32, "hbm">) {
+  // expected-error@+1 {{operand 'metadata' must be 4x2 in HBM (send counts, send displacements, recv counts, recv displacements; one column per rank of a rank list), got 4x4 (rule: all_to_all_v metadata)}}
+  "nisa.all_to_all_v"(%t, %t, %m) {replica_group = [array<i64: 0, 1>, array<i64: 2, 3>], has_rdispls = true}
+      : (memref<1024x64xf32, "hbm">, memref<1024x64xf32, "hbm">, memref<4x4xui32, "hbm">) -> ()
+  return
+}
+
+// -----
+
+// In SBUF the metadata is (1, rows, G).
+func.func @a2av_sbuf(%t: memref<1024x64xf32, "hbm">, %m: memref<3x4xui32, "sbuf">) {
+  // expected-error@+1 {{operand 'metadata' must be 1x3x4 in SBUF (send counts, send displacements, recv counts; one column per rank of a rank list), got 3x4 (rule: all_to_all_v metadata)}}
+  "nisa.all_to_all_v"(%t, %t, %m) {replica_group = [array<i64: 0, 1, 2, 3>]}
+      : (memref<1024x64xf32, "hbm">, memref<1024x64xf32, "hbm">, memref<3x4xui32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// One metadata tensor serves every rank list, so they have one size.
+func.func @a2av_uneven(%t: memref<1024x64xf32, "hbm">, %m: memref<3x2xui32, "hbm">) {
+  // expected-error@+1 {{attribute 'replica_group': rank lists of different sizes (2, 1) cannot share one metadata tensor (rule: all_to_all_v metadata)}}
+  "nisa.all_to_all_v"(%t, %t, %m) {replica_group = [array<i64: 0, 1>, array<i64: 2>]}
+      : (memref<1024x64xf32, "hbm">, memref<1024x64xf32, "hbm">, memref<3x2xui32, "hbm">) -> ()
   return
 }
 

@@ -181,11 +181,81 @@ func.func @select_both(%d: memref<128x64xf32, "sbuf">, %p: memref<128x64xui8, "s
 
 // -----
 
-// ... and a tile on_false has dst's shape.
-func.func @select_on_false_shape(%d: memref<128x64xf32, "sbuf">, %p: memref<128x64xui8, "sbuf">, %f: memref<128x1xf32, "sbuf">) {
-  // expected-error@+1 {{operand 'on_false' has shape 128x1 but 'dst' has shape 128x64 (rule: shapes agree)}}
+// ... and a tile on_false is NKI's "vector of shape (on_true.shape[0], 1)", one value per
+// partition (it was required to have dst's shape, which the emulator refuses).
+func.func @select_on_false_shape(%d: memref<128x64xf32, "sbuf">, %p: memref<128x64xui8, "sbuf">, %f: memref<128x64xf32, "sbuf">) {
+  // expected-error@+1 {{operand 'on_false' must be a [128, 1] per-partition tile, got 128x64 (rule: per-partition operand)}}
   "nisa.select_reduce"(%d, %p, %d, %f) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>}
+      : (memref<128x64xf32, "sbuf">, memref<128x64xui8, "sbuf">, memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// on_true and predicate cannot both be in PSUM.
+func.func @select_psum(%d: memref<128x64xf32, "sbuf">, %p: memref<128x64xui8, "psum">, %t: memref<128x64xf32, "psum">) {
+  // expected-error@+1 {{operands 'on_true' and 'predicate' cannot both be in PSUM (rule: select_reduce psum)}}
+  "nisa.select_reduce"(%d, %p, %t) {on_false_value = 0.0 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}
+      : (memref<128x64xf32, "sbuf">, memref<128x64xui8, "psum">, memref<128x64xf32, "psum">) -> ()
+  return
+}
+
+// -----
+
+// reduce_res is a float tile ...
+func.func @select_int_res(%d: memref<128x64xf32, "sbuf">, %p: memref<128x64xui8, "sbuf">, %r: memref<128x1xi32, "sbuf">) {
+  // expected-error@+1 {{operand 'reduce_res': dtype i32 is not legal here}}
+  "nisa.select_reduce"(%d, %p, %d, %r) {on_false_value = 0.0 : f32, reduce_cmd = "reset_reduce", operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>}
+      : (memref<128x64xf32, "sbuf">, memref<128x64xui8, "sbuf">, memref<128x64xf32, "sbuf">, memref<128x1xi32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// ... that needs a reduction to read (the default idle leaves none) ...
+func.func @select_idle_res(%d: memref<128x64xf32, "sbuf">, %p: memref<128x64xui8, "sbuf">, %r: memref<128x1xf32, "sbuf">) {
+  // expected-error@+1 {{operand 'reduce_res' needs reduce_cmd reset_reduce or reduce: with idle the accumulators hold no result (rule: max-reduce command)}}
+  "nisa.select_reduce"(%d, %p, %d, %r) {on_false_value = 0.0 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>}
       : (memref<128x64xf32, "sbuf">, memref<128x64xui8, "sbuf">, memref<128x64xf32, "sbuf">, memref<128x1xf32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// ... and the max-reduce starts, continues or idles: no load_reduce.
+func.func @select_load_reduce(%d: memref<128x64xf32, "sbuf">, %p: memref<128x64xui8, "sbuf">) {
+  // expected-error@+1 {{attribute 'reduce_cmd': select_reduce takes idle, reset_reduce or reduce, not load_reduce (rule: max-reduce command)}}
+  "nisa.select_reduce"(%d, %p, %d) {on_false_value = 0.0 : f32, reduce_cmd = "load_reduce", operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}
+      : (memref<128x64xf32, "sbuf">, memref<128x64xui8, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// copy_predicated: src and predicate cannot both be in PSUM.
+func.func @copy_predicated_psum(%d: memref<128x64xf32, "sbuf">, %s: memref<128x64xf32, "psum">, %p: memref<128x64xui8, "psum">) {
+  // expected-error@+1 {{operands 'src' and 'predicate' cannot both be in PSUM (rule: copy_predicated psum)}}
+  "nisa.copy_predicated"(%d, %s, %p) : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "psum">, memref<128x64xui8, "psum">) -> ()
+  return
+}
+
+// -----
+
+// scalar_tensor_tensor: data and operand1 cannot both be in PSUM.
+func.func @stt_psum(%d: memref<128x64xf32, "sbuf">, %x: memref<128x64xf32, "psum">) {
+  // expected-error@+1 {{operands 'data' and 'operand1' cannot both be in PSUM (rule: scalar_tensor_tensor psum)}}
+  "nisa.scalar_tensor_tensor_arith"(%d, %x, %x) {op0 = "add", op1 = "mult", imm0 = 1.0 : f32}
+      : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "psum">, memref<128x64xf32, "psum">) -> ()
+  return
+}
+
+// -----
+
+// tensor_tensor_scan: data0 and data1 cannot both be in PSUM.
+func.func @scan_psum(%d: memref<128x64xf32, "sbuf">, %x: memref<128x64xf32, "psum">) {
+  // expected-error@+1 {{operands 'data0' and 'data1' cannot both be in PSUM (rule: tensor_tensor_scan psum)}}
+  "nisa.tensor_tensor_scan"(%d, %x, %x) {op0 = "mult", op1 = "add", initial_value = 0.0 : f32}
+      : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "psum">, memref<128x64xf32, "psum">) -> ()
   return
 }
 

@@ -74,11 +74,68 @@ func.func @find_index8_dst(%d: memref<128x16xui32, "sbuf">, %s: memref<128x64xf3
 
 // -----
 
+// ... into a 2-D [P, 8] tile (the emulator writes exactly that; 2x4 per partition was accepted).
+func.func @find_index8_dst_rank(%d: memref<128x2x4xui32, "sbuf">, %s: memref<128x64xf32, "sbuf">, %v: memref<128x8xf32, "sbuf">) {
+  // expected-error@+1 {{operand 'dst' must be a [128, 8] tile, got 128x2x4 (rule: 8 values)}}
+  "nisa.find_index8"(%d, %s, %v) : (memref<128x2x4xui32, "sbuf">, memref<128x64xf32, "sbuf">, memref<128x8xf32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// The searched data has 8 to 16384 elements per partition.
+func.func @find_index8_data(%d: memref<128x8xui16, "sbuf">, %s: memref<128x4xf32, "sbuf">, %v: memref<128x8xf32, "sbuf">) {
+  // expected-error@+1 {{operand 'data' must have 8 to 16384 elements per partition, got 4 (rule: top-8 data)}}
+  "nisa.find_index8"(%d, %s, %v) : (memref<128x8xui16, "sbuf">, memref<128x4xf32, "sbuf">, memref<128x8xf32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// max8's dst is a 2-D [P, 8] tile too.
+func.func @max8_dst_rank(%d: memref<128x2x4xf32, "sbuf">, %s: memref<128x64xf32, "sbuf">) {
+  // expected-error@+1 {{operand 'dst' must be a [128, 8] tile, got 128x2x4 (rule: 8 values)}}
+  "nisa.max8"(%d, %s) : (memref<128x2x4xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
 // match_replace8 rewrites data in place of dst.
 func.func @match_replace_shape(%d: memref<128x32xf32, "sbuf">, %s: memref<128x64xf32, "sbuf">, %v: memref<128x8xf32, "sbuf">) {
   // expected-error@+1 {{operand 'data' has shape 128x64 but 'dst' has shape 128x32 (rule: shapes agree)}}
   "nisa.max_index_and_match_replace"(%d, %s, %v) {imm_value = 0.0 : f32}
       : (memref<128x32xf32, "sbuf">, memref<128x64xf32, "sbuf">, memref<128x8xf32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// range_select's start is an integer ...
+func.func @range_select_frac(%d: memref<128x64xf32, "sbuf">, %b: memref<128x1xf32, "sbuf">) {
+  // expected-error@+1 {{attribute 'range_start': 1.5 is not an integer (rule: range_select start)}}
+  "nisa.range_select"(%d, %d, %b, %b) {comp_op0 = "is_ge", comp_op1 = "is_lt", range_start = 1.5 : f32}
+      : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">, memref<128x1xf32, "sbuf">, memref<128x1xf32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// ... whose indices stay exact in fp32: the last one here is 16777154 + 63 = 2^24 + 1.
+func.func @range_select_far(%d: memref<128x64xf32, "sbuf">, %b: memref<128x1xf32, "sbuf">) {
+  // expected-error@+1 {{attribute 'range_start': the indices reach 16777217, outside the exact fp32 range of +-2^24 (rule: range_select start)}}
+  "nisa.range_select"(%d, %d, %b, %b) {comp_op0 = "is_ge", comp_op1 = "is_lt", range_start = 16777154 : i64}
+      : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">, memref<128x1xf32, "sbuf">, memref<128x1xf32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// range_select's max-reduce takes idle, reset_reduce or reduce.
+func.func @range_select_cmd(%d: memref<128x64xf32, "sbuf">, %b: memref<128x1xf32, "sbuf">) {
+  // expected-error@+1 {{attribute 'reduce_cmd': range_select takes idle, reset_reduce or reduce, not reset (rule: max-reduce command)}}
+  "nisa.range_select"(%d, %d, %b, %b) {comp_op0 = "is_ge", comp_op1 = "is_lt", reduce_cmd = "reset"}
+      : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">, memref<128x1xf32, "sbuf">, memref<128x1xf32, "sbuf">) -> ()
   return
 }
 

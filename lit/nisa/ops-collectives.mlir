@@ -34,16 +34,21 @@ func.func @gather_scatter(%big: memref<256x64xf32, "hbm">, %small: memref<128x64
   return
 }
 
-// all_to_all_v: metadata rows are send counts, send displacements, receive counts and receive
-// displacements when both flags are set.
+// all_to_all_v: metadata rows are send counts, send displacements, receive counts (always
+// present: the collective fills them unless recv_counts_known) and, with has_rdispls, receive
+// displacements; one column per rank of a rank list; (rows, G) in HBM, (1, rows, G) in SBUF.
 // CHECK-LABEL: func.func @all_to_all_v
 // CHECK: "nisa.all_to_all_v"(%{{.*}}, %{{.*}}, %{{.*}}) {has_rdispls = true, recv_counts_known = true, replica_group = [array<i64: 0, 1, 2, 3>]}
-// CHECK: "nisa.all_to_all_v"(%{{.*}}, %{{.*}}, %{{.*}}) {replica_group = [array<i64: 0, 1, 2, 3>]} : (memref<1024x64xbf16, "hbm">, memref<1024x64xbf16, "hbm">, memref<2x4xui32, "sbuf">) -> ()
-func.func @all_to_all_v(%d: memref<1024x64xbf16, "hbm">, %s: memref<1024x64xbf16, "hbm">, %m4: memref<4x4xui32, "hbm">, %m2: memref<2x4xui32, "sbuf">) {
+// CHECK: "nisa.all_to_all_v"(%{{.*}}, %{{.*}}, %{{.*}}) {replica_group = [array<i64: 0, 1, 2, 3>]} : (memref<1024x64xbf16, "hbm">, memref<1024x64xbf16, "hbm">, memref<1x3x4xui32, "sbuf">) -> ()
+// CHECK: "nisa.all_to_all_v"(%{{.*}}, %{{.*}}, %{{.*}}) {recv_counts_known = true, replica_group = [array<i64: 0, 1>, array<i64: 2, 3>]} : (memref<1024x64xbf16, "hbm">, memref<1024x64xbf16, "hbm">, memref<3x2xui32, "hbm">) -> ()
+func.func @all_to_all_v(%d: memref<1024x64xbf16, "hbm">, %s: memref<1024x64xbf16, "hbm">, %m4: memref<4x4xui32, "hbm">, %m3: memref<1x3x4xui32, "sbuf">,
+                        %m32: memref<3x2xui32, "hbm">) {
   "nisa.all_to_all_v"(%d, %s, %m4) {replica_group = [array<i64: 0, 1, 2, 3>], recv_counts_known = true, has_rdispls = true}
       : (memref<1024x64xbf16, "hbm">, memref<1024x64xbf16, "hbm">, memref<4x4xui32, "hbm">) -> ()
-  "nisa.all_to_all_v"(%d, %s, %m2) {replica_group = [array<i64: 0, 1, 2, 3>]}
-      : (memref<1024x64xbf16, "hbm">, memref<1024x64xbf16, "hbm">, memref<2x4xui32, "sbuf">) -> ()
+  "nisa.all_to_all_v"(%d, %s, %m3) {replica_group = [array<i64: 0, 1, 2, 3>]}
+      : (memref<1024x64xbf16, "hbm">, memref<1024x64xbf16, "hbm">, memref<1x3x4xui32, "sbuf">) -> ()
+  "nisa.all_to_all_v"(%d, %s, %m32) {replica_group = [array<i64: 0, 1>, array<i64: 2, 3>], recv_counts_known = true}
+      : (memref<1024x64xbf16, "hbm">, memref<1024x64xbf16, "hbm">, memref<3x2xui32, "hbm">) -> ()
   return
 }
 

@@ -115,15 +115,15 @@ func.func @scalar_tensor_tensor(%d: memref<128x64xf32, "sbuf">, %a: memref<128x6
   return
 }
 
-// select_reduce: on_false as a tile with a max-reduce into reduce_res, then as a value.
+// select_reduce: on_false as a [P, 1] tile with a max-reduce into reduce_res, then as a value.
 // CHECK-LABEL: func.func @select_reduce
 // CHECK: "nisa.select_reduce"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>, reduce_cmd = "reset_reduce", reduce_op = "max", reverse_pred = true}
 // CHECK: "nisa.select_reduce"(%{{.*}}, %{{.*}}, %{{.*}}) {on_false_value = -1.000000e+00 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}
 func.func @select_reduce(%d: memref<128x64xf32, "sbuf">, %p: memref<128x64xui8, "sbuf">, %t: memref<128x64xbf16, "sbuf">,
-                         %f: memref<128x64xf32, "sbuf">, %r: memref<128x1xf32, "sbuf">) {
+                         %f: memref<128x1xf32, "sbuf">, %r: memref<128x1xf32, "sbuf">) {
   "nisa.select_reduce"(%d, %p, %t, %f, %r) {reduce_cmd = "reset_reduce", reduce_op = "max", reverse_pred = true,
                                             operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>}
-      : (memref<128x64xf32, "sbuf">, memref<128x64xui8, "sbuf">, memref<128x64xbf16, "sbuf">, memref<128x64xf32, "sbuf">, memref<128x1xf32, "sbuf">) -> ()
+      : (memref<128x64xf32, "sbuf">, memref<128x64xui8, "sbuf">, memref<128x64xbf16, "sbuf">, memref<128x1xf32, "sbuf">, memref<128x1xf32, "sbuf">) -> ()
   "nisa.select_reduce"(%d, %p, %t) {on_false_value = -1.0 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}
       : (memref<128x64xf32, "sbuf">, memref<128x64xui8, "sbuf">, memref<128x64xbf16, "sbuf">) -> ()
   return

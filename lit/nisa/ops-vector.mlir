@@ -41,14 +41,17 @@ func.func @dve_read_accumulator(%d: memref<128x1xf32, "sbuf">) {
 // CHECK: "nisa.find_index8"(%{{.*}}, %[[S]], %[[M]]) : (memref<128x8xui32, "sbuf">, memref<128x1024xf32, "sbuf">, memref<128x8xf32, "sbuf">) -> ()
 // CHECK: "nisa.max_index_and_match_replace"(%{{.*}}, %[[S]], %[[M]], %{{.*}}) {imm_value = 0xFF800000 : f32}
 // CHECK: "nisa.max_index_and_match_replace"(%{{.*}}, %[[S]], %[[M]]) {imm_value = 0.000000e+00 : f32}
+// CHECK: "nisa.find_index8"(%{{.*}}, %[[S]], %[[M]]) : (memref<128x8xui16, "sbuf">, memref<128x1024xf32, "sbuf">, memref<128x8xf32, "sbuf">) -> ()
 func.func @top8(%m: memref<128x8xf32, "sbuf">, %s: memref<128x1024xf32, "sbuf">, %idx: memref<128x8xui32, "sbuf">,
-                %r: memref<128x1024xf32, "sbuf">) {
+                %r: memref<128x1024xf32, "sbuf">, %idx16: memref<128x8xui16, "sbuf">) {
   "nisa.max8"(%m, %s) : (memref<128x8xf32, "sbuf">, memref<128x1024xf32, "sbuf">) -> ()
   "nisa.find_index8"(%idx, %s, %m) : (memref<128x8xui32, "sbuf">, memref<128x1024xf32, "sbuf">, memref<128x8xf32, "sbuf">) -> ()
   "nisa.max_index_and_match_replace"(%r, %s, %m, %idx) {imm_value = 0xFF800000 : f32}
       : (memref<128x1024xf32, "sbuf">, memref<128x1024xf32, "sbuf">, memref<128x8xf32, "sbuf">, memref<128x8xui32, "sbuf">) -> ()
   "nisa.max_index_and_match_replace"(%r, %s, %m) {imm_value = 0.0 : f32}
       : (memref<128x1024xf32, "sbuf">, memref<128x1024xf32, "sbuf">, memref<128x8xf32, "sbuf">) -> ()
+  // nc_find_index8 also writes uint16 indices (a miss is 0xFFFF), as the emulator does.
+  "nisa.find_index8"(%idx16, %s, %m) : (memref<128x8xui16, "sbuf">, memref<128x1024xf32, "sbuf">, memref<128x8xf32, "sbuf">) -> ()
   return
 }
 
@@ -57,6 +60,7 @@ func.func @top8(%m: memref<128x8xf32, "sbuf">, %s: memref<128x1024xf32, "sbuf">,
 // CHECK-LABEL: func.func @range_select
 // CHECK: "nisa.range_select"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {comp_op0 = "is_ge", comp_op1 = "is_lt", on_false_value = -3.40282347E+38 : f32, range_start = 6.400000e+01 : f32, reduce_cmd = "reset_reduce", reduce_op = "max"}
 // CHECK: "nisa.range_select"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {comp_op0 = "is_gt", comp_op1 = "is_le"}
+// CHECK: "nisa.range_select"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {comp_op0 = "is_ge", comp_op1 = "is_lt", range_start = 16777152 : i64}
 func.func @range_select(%d: memref<128x64xf32, "sbuf">, %t: memref<128x64xf32, "sbuf">, %b0: memref<128x1xf32, "sbuf">,
                         %b1: memref<128x1xf32, "sbuf">, %r: memref<128x1xf32, "sbuf">) {
   "nisa.range_select"(%d, %t, %b0, %b1, %r)
@@ -64,6 +68,9 @@ func.func @range_select(%d: memref<128x64xf32, "sbuf">, %t: memref<128x64xf32, "
        reduce_cmd = "reset_reduce", reduce_op = "max"}
       : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">, memref<128x1xf32, "sbuf">, memref<128x1xf32, "sbuf">, memref<128x1xf32, "sbuf">) -> ()
   "nisa.range_select"(%d, %t, %b0, %b1) {comp_op0 = "is_gt", comp_op1 = "is_le"}
+      : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">, memref<128x1xf32, "sbuf">, memref<128x1xf32, "sbuf">) -> ()
+  // NKI's range_start is an integer; the last index, 2^24 - 64 + 63, is still exact in fp32.
+  "nisa.range_select"(%d, %t, %b0, %b1) {comp_op0 = "is_ge", comp_op1 = "is_lt", range_start = 16777152 : i64}
       : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">, memref<128x1xf32, "sbuf">, memref<128x1xf32, "sbuf">) -> ()
   return
 }

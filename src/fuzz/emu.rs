@@ -748,7 +748,7 @@ mod compute {
                 let args = RangeSelect {
                     comp_op0: alu(p),
                     comp_op1: alu(p),
-                    range_start: imm,
+                    range_start: imm as i64,
                     on_false_value: f32v(p),
                     reduce: MaxReduce {
                         reduce_op: alu(p),

@@ -524,3 +524,67 @@ fn every_refused_op_has_a_lit_test() {
         "refusals without a lit test: {untested:?}"
     );
 }
+
+/// Forms on which the verifier and the emulator used to disagree, written the way both now
+/// accept (NKI's docstrings): each verifies and runs. Before, the verifier refused the first
+/// three (a `[P, 1]` select_reduce `on_false`, a uint16 find_index8 result, an integer
+/// range_start) and accepted forms the emulator then refused (see `lit/nisa/invalid-*.mlir`).
+const RECONCILED: &str = r#"
+module attributes {sundial.target = "mariana"} {
+  func.func @k(%a: memref<2x8xf32, "sbuf">, %p: memref<2x8xui8, "sbuf">, %f: memref<2x1xf32, "sbuf">,
+               %d: memref<2x8xf32, "sbuf">, %r: memref<2x1xf32, "sbuf">, %i: memref<2x8xui16, "sbuf">,
+               %v: memref<2x8xf32, "sbuf">, %seed: memref<1x1xui32, "sbuf">, %bits: memref<2x8xui16, "sbuf">,
+               %st: memref<2x24xui32, "sbuf">) {
+    "nisa.select_reduce"(%d, %p, %a, %f, %r) {reduce_cmd = "reset_reduce", operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>}
+        : (memref<2x8xf32, "sbuf">, memref<2x8xui8, "sbuf">, memref<2x8xf32, "sbuf">, memref<2x1xf32, "sbuf">, memref<2x1xf32, "sbuf">) -> ()
+    "nisa.find_index8"(%i, %a, %v) : (memref<2x8xui16, "sbuf">, memref<2x8xf32, "sbuf">, memref<2x8xf32, "sbuf">) -> ()
+    "nisa.range_select"(%d, %a, %f, %f, %r) {comp_op0 = "is_ge", comp_op1 = "is_lt", range_start = 3 : i64}
+        : (memref<2x8xf32, "sbuf">, memref<2x8xf32, "sbuf">, memref<2x1xf32, "sbuf">, memref<2x1xf32, "sbuf">, memref<2x1xf32, "sbuf">) -> ()
+    "nisa.set_rng_seed"(%seed) : (memref<1x1xui32, "sbuf">) -> ()
+    "nisa.rng"(%bits) : (memref<2x8xui16, "sbuf">) -> ()
+    "nisa.rand_get_state"(%st) {engine = "vector"} : (memref<2x24xui32, "sbuf">) -> ()
+    "nisa.rand2"(%a) {min = -1.0 : f32, max = 1.0 : f32} : (memref<2x8xf32, "sbuf">) -> ()
+    return
+  }
+}
+"#;
+
+#[test]
+fn forms_the_verifier_and_the_emulator_now_agree_on_run() {
+    let session = Session::new().unwrap();
+    let parsed = session.parse(RECONCILED.as_bytes(), "reconciled.mlir");
+    let module = parsed
+        .module
+        .unwrap_or_else(|| panic!("does not verify: {:?}", parsed.diagnostics));
+    let k = Program::prepare(find_function(&module, None).unwrap()).unwrap();
+    // a = 0..16 (distinct), vals = a's first row on both partitions, the bounds (f) 4 and 6.
+    let a: Vec<f32> = (0..16).map(|x| x as f32).collect();
+    let mut args: Vec<Vec<u8>> = k.args.iter().map(|x| vec![0; x.num_bytes()]).collect();
+    args[0] = f32_bytes(&a);
+    args[1] = vec![1, 0, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1];
+    args[2] = f32_bytes(&[4.0, 6.0]);
+    args[6] = f32_bytes(&[&a[..8], &a[..8]].concat());
+    let out = k
+        .execute(&args, &RunConfig::new(Target::Mariana))
+        .unwrap_or_else(|e| panic!("{}", e.message));
+    let u16s = |b: &[u8]| -> Vec<u16> {
+        b.chunks(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect()
+    };
+    // find_index8 of a[0, 0..8] in each row: row 0 finds them at 0..8; row 1 (8..16) finds
+    // none, each miss the uint16 all-ones.
+    assert_eq!(
+        u16s(&out.args[5]),
+        [
+            0, 1, 2, 3, 4, 5, 6, 7, 0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF
+        ]
+    );
+    // range_select: index = 3 + i kept where bound0 <= index < bound1 with both bounds the
+    // same tile, so nothing is kept: every element FP32_MIN, the max FP32_MIN.
+    let d: Vec<f32> = out.args[3]
+        .chunks(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert!(d.iter().all(|&x| x == f32::MIN), "{d:?}");
+}

@@ -55,17 +55,20 @@ pub fn check(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
             same_shape(v, "data0", "dst");
             same_shape(v, "data1", "dst");
             imm_or_tile(v, "initial_value", "initial", "data0");
+            not_both_psum(v, "data0", "data1", "(rule: tensor_tensor_scan psum)");
         }
         "scalar_tensor_tensor_arith" | "scalar_tensor_tensor_bitvec" => {
             same_shape(v, "data", "dst");
             same_shape(v, "operand1", "dst");
             imm_or_tile(v, "imm0", "operand0", "data");
+            not_both_psum(v, "data", "operand1", "(rule: scalar_tensor_tensor psum)");
         }
         "select_reduce" => select_reduce(v),
         "copy_predicated" => {
             same_shape(v, "src", "dst");
             same_shape(v, "predicate", "dst");
             same_dtype(v, "src", "dst");
+            not_both_psum(v, "src", "predicate", "(rule: copy_predicated psum)");
         }
         "memset" => memset(v),
         "tensor_copy" => tensor_copy(v, target),
@@ -75,6 +78,10 @@ pub fn check(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
         "max8" => max8(v),
         "find_index8" | "max_index_and_match_replace" => find_index8(v),
         "range_select" => range_select(v),
+        "rng" => rng(v, target),
+        "rand2" => rand2(v, target),
+        "rand_get_state" | "rand_set_state" => rand_state(v, target),
+        "set_rng_seed" => set_rng_seed(v),
         "dropout" => dropout(v),
         "bn_stats" => bn_stats(v),
         "bn_aggr" => bn_aggr(v),
@@ -588,11 +595,19 @@ fn sequence_bounds(v: &mut OpView<'_, '_, '_>) {
 fn tensor_tensor(v: &mut OpView<'_, '_, '_>) {
     same_shape(v, "lhs", "dst");
     same_shape(v, "rhs", "dst");
-    if let (Some(a), Some(b)) = (v.tile("lhs"), v.tile("rhs"))
-        && a.space == Space::Psum
-        && b.space == Space::Psum
+    not_both_psum(v, "lhs", "rhs", "(rule: tensor_tensor psum)");
+}
+
+/// NKI's "cannot both be in PSUM" for the two inputs `a` and `b`; `rule` is the message's
+/// `(rule: <op> psum)` tail, written out at each use so that each rule is named in the source.
+fn not_both_psum(v: &mut OpView<'_, '_, '_>, a: &str, b: &str, rule: &str) {
+    if let (Some(ta), Some(tb)) = (v.tile(a), v.tile(b))
+        && ta.space == Space::Psum
+        && tb.space == Space::Psum
     {
-        v.error("operands 'lhs' and 'rhs' cannot both be in PSUM (rule: tensor_tensor psum)");
+        v.error(format!(
+            "operands '{a}' and '{b}' cannot both be in PSUM {rule}"
+        ));
     }
 }
 
@@ -656,6 +671,8 @@ fn reduce_res(v: &mut OpView<'_, '_, '_>, data: &str) {
     }
 }
 
+/// NKI select_reduce: `on_false` is an fp32 scalar or a `(on_true.shape[0], 1)` tile (the
+/// emulator broadcasts it along the free axis), `on_true` and `predicate` not both in PSUM.
 fn select_reduce(v: &mut OpView<'_, '_, '_>) {
     same_shape(v, "on_true", "dst");
     same_shape(v, "predicate", "dst");
@@ -664,9 +681,11 @@ fn select_reduce(v: &mut OpView<'_, '_, '_>) {
     match (has_tile, has_imm) {
         (true, true) => v.error("give either operand 'on_false' or attribute 'on_false_value', not both (rule: immediate or tile)"),
         (false, false) => v.error("needs operand 'on_false' or attribute 'on_false_value' (rule: immediate or tile)"),
-        (true, false) => same_shape(v, "on_false", "dst"),
+        (true, false) => per_partition(v, "on_false", "on_true"),
         _ => {}
     }
+    not_both_psum(v, "on_true", "predicate", "(rule: select_reduce psum)");
+    max_reduce(v);
     reduce_res(v, "on_true");
     if let Some(t) = v.tile("on_true")
         && matches!(t.dtype, Dtype::I32 | Dtype::U32)
@@ -760,7 +779,7 @@ fn tensor_reduce(v: &mut OpView<'_, '_, '_>) {
 
 fn max8(v: &mut OpView<'_, '_, '_>) {
     same_partitions(v, "src", "dst");
-    let (Some(d), Some(s)) = (v.tile("dst"), v.tile("src")) else {
+    let Some(d) = v.tile("dst") else {
         return;
     };
     if d.free_size() != Some(8) {
@@ -768,11 +787,42 @@ fn max8(v: &mut OpView<'_, '_, '_>) {
             "operand 'dst' must hold 8 values per partition, got {} (rule: max8 dst)",
             d.free_size().unwrap_or(0)
         ));
+    } else {
+        eight_wide(v, "dst");
     }
+    top8_data(v, "src");
+}
+
+/// Rule `top-8 data`: the searched tile of the top-8 family has at most 3 dimensions and 8
+/// to 16384 elements per partition.
+fn top8_data(v: &mut OpView<'_, '_, '_>, name: &str) {
+    let Some(s) = v.tile(name) else { return };
     let n = s.free_size().unwrap_or(0);
     if !(8..=16384).contains(&n) {
+        let message =
+            format!("operand '{name}' must have 8 to 16384 elements per partition, got {n}");
+        if v.spec.name == "max8" {
+            v.error(format!("{message} (rule: max8 src)"));
+        } else {
+            v.error(format!("{message} (rule: top-8 data)"));
+        }
+    } else if s.shape.len() > 3 {
         v.error(format!(
-            "operand 'src' must have 8 to 16384 elements per partition, got {n} (rule: max8 src)"
+            "operand '{name}' has {} dimensions, at most 3 (rule: top-8 data)",
+            s.shape.len()
+        ));
+    }
+}
+
+/// Rule `8 values`: a per-partition result of the top-8 family is a 2-D `[P, 8]` tile.
+fn eight_wide(v: &mut OpView<'_, '_, '_>, name: &str) {
+    if let Some(t) = v.tile(name)
+        && t.shape.len() != 2
+    {
+        v.error(format!(
+            "operand '{name}' must be a [{}, 8] tile, got {} (rule: 8 values)",
+            t.partitions(),
+            t.shape_str()
         ));
     }
 }
@@ -780,25 +830,149 @@ fn max8(v: &mut OpView<'_, '_, '_>) {
 fn find_index8(v: &mut OpView<'_, '_, '_>) {
     same_partitions(v, "data", "dst");
     same_partitions(v, "vals", "data");
-    if let Some(t) = v.tile("vals")
-        && t.free_size() != Some(8)
+    top8_data(v, "data");
+    if let Some(t) = v.tile("vals") {
+        if t.free_size() != Some(8) {
+            v.error(format!(
+                "operand 'vals' must hold 8 values per partition, got {} (rule: 8 values)",
+                t.free_size().unwrap_or(0)
+            ));
+        } else if t.shape.len() > 3 {
+            v.error(format!(
+                "operand 'vals' has {} dimensions, at most 3 (rule: 8 values)",
+                t.shape.len()
+            ));
+        }
+    }
+    let index = if v.spec.name == "find_index8" {
+        "dst"
+    } else {
+        same_shape(v, "data", "dst");
+        same_partitions(v, "dst_idx", "data");
+        "dst_idx"
+    };
+    if let Some(t) = v.tile(index) {
+        if t.free_size() != Some(8) {
+            v.error(format!(
+                "operand '{index}' must hold 8 indices per partition, got {} (rule: 8 values)",
+                t.free_size().unwrap_or(0)
+            ));
+        } else {
+            eight_wide(v, index);
+        }
+    }
+}
+
+/// NKI rng: GpSimd from NeuronCore v3 (Vector everywhere).
+fn rng(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
+    if v.engine() == Engine::Gpsimd && target == Some(Target::Sunda) {
+        v.error("rng runs on GpSimd only from NeuronCore v3; use the Vector engine on sunda (rule: rng engine)");
+    }
+}
+
+/// NKI rand2: the Vector engine of NeuronCore v4. (The engine list and the minimum target
+/// belong in the op table, but the table must match the ISA table's row, which lists GpSimd
+/// too and no minimum target: the rule narrows it here.)
+fn rand2(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
+    if v.engine() != Engine::Vector {
+        v.error("rand2 runs on the Vector engine only (rule: rand2 engine)");
+    } else if matches!(target, Some(Target::Sunda | Target::Cayman)) {
+        v.error("rand2 needs NeuronCore v4 (mariana) (rule: rand2 engine)");
+    }
+    let min = v.float_attr("min").unwrap_or(0.0);
+    let max = v.float_attr("max").unwrap_or(1.0);
+    if min.is_nan() || max.is_nan() || min >= max {
+        v.error(format!(
+            "attributes 'min' ({min}) and 'max' ({max}): min must be less than max (rule: rand2 range)"
+        ));
+    }
+}
+
+/// NKI rand_get_state / rand_set_state: GpSimd (v3+) or Vector (v4+), one lane's XORWOW
+/// state per partition: 6 words on GpSimd, 24 on Vector.
+fn rand_state(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
+    let engine = v.engine();
+    if target == Some(Target::Sunda) {
+        v.error(format!(
+            "{} needs NeuronCore v3 (cayman) or newer (rule: prng state engine)",
+            v.spec.name
+        ));
+    } else if engine == Engine::Vector && matches!(target, Some(Target::Sunda | Target::Cayman)) {
+        v.error(format!(
+            "{} runs on the Vector engine only from NeuronCore v4 (mariana); use GpSimd (rule: prng state engine)",
+            v.spec.name
+        ));
+    }
+    let words = if engine == Engine::Vector { 24 } else { 6 };
+    let name = if v.spec.name == "rand_get_state" {
+        "dst"
+    } else {
+        "src"
+    };
+    if let Some(t) = v.tile(name)
+        && t.free_size() != Some(words)
     {
         v.error(format!(
-            "operand 'vals' must hold 8 values per partition, got {} (rule: 8 values)",
+            "operand '{name}' must hold the {words} state words of a {} lane per partition, got {} (rule: prng state size)",
+            if engine == Engine::Vector { "Vector" } else { "GpSimd" },
             t.free_size().unwrap_or(0)
         ));
     }
-    if v.spec.name == "find_index8" {
-        if let Some(t) = v.tile("dst")
-            && t.free_size() != Some(8)
-        {
+}
+
+/// NKI set_rng_seed: the Vector engine's generator, from one 32-bit seed, a `[1, 1]` tile. (The
+/// op table lists GpSimd too because the ISA table's row does.)
+fn set_rng_seed(v: &mut OpView<'_, '_, '_>) {
+    if v.engine() != Engine::Vector {
+        v.error("set_rng_seed seeds the Vector engine only; GpSimd's state is set with rand_set_state (rule: rng seed)");
+    }
+    if let Some(t) = v.tile("seed")
+        && t.num_elements() != Some(1)
+    {
+        v.error(format!(
+            "operand 'seed' must be a [1, 1] tile holding one 32-bit seed, got {} (rule: rng seed)",
+            t.shape_str()
+        ));
+    }
+}
+
+/// The max-reduce half of select_reduce and range_select: the Vector accumulators start
+/// (`reset_reduce`), continue (`reduce`) or are left alone (`idle`, which leaves no result for
+/// `reduce_res` to read).
+fn max_reduce(v: &mut OpView<'_, '_, '_>) {
+    let cmd = v.str_attr("reduce_cmd").unwrap_or_default();
+    let cmd = cmd.as_str();
+    if !matches!(cmd, "idle" | "reset_reduce" | "reduce") {
+        v.error(format!(
+            "attribute 'reduce_cmd': {} takes idle, reset_reduce or reduce, not {cmd} (rule: max-reduce command)",
+            v.spec.name
+        ));
+    } else if cmd == "idle" && v.value("reduce_res").is_some() {
+        v.error("operand 'reduce_res' needs reduce_cmd reset_reduce or reduce: with idle the accumulators hold no result (rule: max-reduce command)");
+    }
+}
+
+/// The range start must be an integer whose indices `range_start + i` stay exact in fp32
+/// (within 2^24), as the emulator computes them.
+fn range_start(v: &mut OpView<'_, '_, '_>) {
+    let start = match (v.int_attr("range_start"), v.float_attr("range_start")) {
+        (Some(i), _) => i as f64,
+        (None, Some(f)) if f.fract() == 0.0 => f,
+        (None, Some(f)) => {
             v.error(format!(
-                "operand 'dst' must hold 8 indices per partition, got {} (rule: 8 values)",
-                t.free_size().unwrap_or(0)
+                "attribute 'range_start': {f} is not an integer (rule: range_select start)"
             ));
+            return;
         }
-    } else {
-        same_shape(v, "data", "dst");
+        (None, None) => 0.0,
+    };
+    let free = v.tile("on_true").and_then(|t| t.free_size()).unwrap_or(1);
+    let last = start + (free.max(1) - 1) as f64;
+    let limit = f64::from(1u32 << 24);
+    if start.abs() > limit || last.abs() > limit {
+        v.error(format!(
+            "attribute 'range_start': the indices reach {last}, outside the exact fp32 range of +-2^24 (rule: range_select start)"
+        ));
     }
 }
 
@@ -806,6 +980,8 @@ fn range_select(v: &mut OpView<'_, '_, '_>) {
     same_shape(v, "on_true", "dst");
     per_partition(v, "bound0", "on_true");
     per_partition(v, "bound1", "on_true");
+    max_reduce(v);
+    range_start(v);
     reduce_res(v, "on_true");
     if let Some(f) = v.float_attr("on_false_value")
         && (f as f32) != f32::MIN
@@ -1108,16 +1284,37 @@ fn pairs(v: &mut OpView<'_, '_, '_>) {
     }
 }
 
+/// NKI all_to_all_v: the uint32 metadata has `rows` = 3 (send counts, send displacements,
+/// receive counts; the collective fills the receive counts unless `recv_counts_known`) or 4
+/// (with `has_rdispls`, the receive displacements), one column per member of a rank list:
+/// `(rows, G)` in HBM, `(1, rows, G)` in SBUF. Every rank list therefore has the same size G.
 fn all_to_all_v(v: &mut OpView<'_, '_, '_>) {
     replica_group(v);
     let Some(meta) = v.tile("metadata") else {
         return;
     };
-    let rows = 2 + v.bool_attr("recv_counts_known") as i64 + v.bool_attr("has_rdispls") as i64;
-    if meta.shape.len() != 2 || meta.shape[0] != rows {
+    let rows = 3 + v.bool_attr("has_rdispls") as i64;
+    let sizes: Vec<i64> = v
+        .attr("replica_group")
+        .and_then(i64_array_list)
+        .map(|g| g.iter().map(|l| l.len() as i64).collect())
+        .unwrap_or_default();
+    let Some(&g) = sizes.first() else { return };
+    if sizes.iter().any(|&n| n != g) {
         v.error(format!(
-            "operand 'metadata' must be [{rows}, world_size] (send counts, send displacements{}{}), got {} (rule: all_to_all_v metadata)",
-            if v.bool_attr("recv_counts_known") { ", recv counts" } else { "" },
+            "attribute 'replica_group': rank lists of different sizes ({}) cannot share one metadata tensor (rule: all_to_all_v metadata)",
+            sizes.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ")
+        ));
+        return;
+    }
+    let (want, space) = match meta.space {
+        Space::Sbuf => (vec![1, rows, g], "SBUF"),
+        _ => (vec![rows, g], "HBM"),
+    };
+    if meta.shape != want {
+        v.error(format!(
+            "operand 'metadata' must be {} in {space} (send counts, send displacements, recv counts{}; one column per rank of a rank list), got {} (rule: all_to_all_v metadata)",
+            shape_str(&want),
             if v.bool_attr("has_rdispls") { ", recv displacements" } else { "" },
             meta.shape_str()
         ));

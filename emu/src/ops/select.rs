@@ -227,8 +227,8 @@ pub struct RangeSelect<'a> {
     pub comp_op0: AluOp,
     /// Compares the index with bound1.
     pub comp_op1: AluOp,
-    /// The first index (an integer).
-    pub range_start: f32,
+    /// The first index: NKI's integer `range_start`.
+    pub range_start: i64,
     /// Must be FP32_MIN.
     pub on_false_value: f32,
     /// The max reduction.
@@ -281,21 +281,18 @@ pub fn range_select(
             ),
         ));
     }
-    let start = args.range_start;
-    if start.fract() != 0.0 {
-        return Err(EmuError::invalid(
-            OP,
-            format!("range_start {start} is not an integer"),
-        ));
-    }
-    let last = f64::from(start) + d.free.saturating_sub(1) as f64;
-    let limit = f64::from(1u32 << 24);
-    if f64::from(start).abs() > limit || last.abs() > limit {
+    // The index is compared in fp32: every `range_start + i` must be exact there.
+    let limit = 1i64 << 24;
+    let last = args
+        .range_start
+        .saturating_add(i64::try_from(d.free.saturating_sub(1)).unwrap_or(i64::MAX));
+    if args.range_start.saturating_abs() > limit || last.saturating_abs() > limit {
         return Err(EmuError::invalid(
             OP,
             format!("range_start + index reaches {last}, outside the exact fp32 range ±2^24"),
         ));
     }
+    let start = args.range_start as f32;
     let b0 = tile::scalar_values(mem, OP, "bound0", &Scalar::Tile(bound0), d.parts, true)?;
     let b1 = tile::scalar_values(mem, OP, "bound1", &Scalar::Tile(bound1), d.parts, true)?;
     let begin = max_reduce_start(mem, acc, OP, &args.reduce, d.parts)?;

@@ -22,7 +22,8 @@
 
 use sundial_emu::{
     Activation, AffineSelect, BitStage, Cumulative, Exponential, FreeReduce, MatmulMxOptions,
-    MatmulOptions, MaxReduce, PerfOptMode, RangeSelect, Scalar, ScanOps, Stage, TensorStage, View,
+    MatmulOptions, MaxReduce, Number, PerfOptMode, RangeSelect, Scalar, ScanOps, Stage,
+    TensorStage, View,
 };
 
 use sundial_dialects::verify::nki_parity::VECTOR_TRANSPOSE_MAX;
@@ -378,15 +379,23 @@ pub fn match_replace8(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
     op.emu(r)
 }
 
-/// `nisa.range_select`, on the Vector accumulators.
+/// `nisa.range_select`, on the Vector accumulators. `range_start` is NKI's integer; an
+/// integral float literal (the dialect accepts both) means the same integer.
 pub fn range_select(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
     let (dst, on_true) = (op.tile("dst")?, op.tile("on_true")?);
     let (b0, b1) = (op.tile("bound0")?, op.tile("bound1")?);
     let res = op.opt_tile("reduce_res")?;
+    let range_start = match op.number("range_start")? {
+        Number::Int(i) => i,
+        Number::Float(f) if f.fract() == 0.0 && f.abs() < 9.0e18 => f as i64,
+        Number::Float(f) => {
+            return Err(op.error(format!("attribute 'range_start': {f} is not an integer")));
+        }
+    };
     let args = RangeSelect {
         comp_op0: alu(op, "comp_op0")?,
         comp_op1: alu(op, "comp_op1")?,
-        range_start: op.float("range_start")?,
+        range_start,
         on_false_value: op.float("on_false_value")?,
         reduce: MaxReduce {
             reduce_op: alu(op, "reduce_op")?,
