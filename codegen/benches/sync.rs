@@ -17,7 +17,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use sundial_codegen::arch::ArchModel;
-use sundial_codegen::model::{Engine, EventSemaphore, Instruction, Op, SyncInfo};
+use sundial_codegen::model::{Engine, EventSemaphore, Instruction, Op};
 use sundial_codegen::sync::{Item, Queue, Region, SyncItem, SyncOptions, SyncPlan, assign_sync};
 use sundial_codegen::{Bundle, bundle_count, generate};
 
@@ -87,50 +87,25 @@ fn kernel(insts: &[(Instruction, &'static ArchModel)]) -> Vec<Item> {
 }
 
 /// The bundles-to-be of a plan, with their targets, as a caller emits them: each stamped
-/// instruction, each barrier as an EventSemaphore wait on its consumer's queue, and a Matmul's
-/// update moved to an EventSemaphore right after it (the MATMUL bundle has no sync band).
+/// instruction, and each barrier or signal as its EventSemaphore ([`SyncItem::event`]).
 fn stamped<'a>(
     plan: &SyncPlan,
     insts: &[(Instruction, &'a ArchModel)],
 ) -> Vec<(Instruction, &'a ArchModel)> {
-    let event = |engine, wait0, update| Instruction {
-        id: 0,
-        engine,
-        sync: SyncInfo::default(),
-        op: Op::EventSemaphore(EventSemaphore {
-            wait0,
-            wait1: None,
-            update,
-        }),
-    };
     let mut out = Vec::with_capacity(plan.items.len());
     for e in &plan.items {
-        match e {
-            SyncItem::Item {
-                index,
-                inst: Some(i),
-                ..
-            } => {
-                let mut i = (**i).clone();
-                let arch = insts[*index].1;
-                let after = match (&i.op, i.sync.update) {
-                    (Op::Matmul(_) | Op::MatmulMx(_), Some(u)) => {
-                        i.sync.update = None;
-                        Some(event(i.engine, None, Some(u)))
-                    }
-                    _ => None,
-                };
-                out.push((i, arch));
-                out.extend(after.map(|a| (a, arch)));
-            }
-            SyncItem::Barrier {
-                queue,
-                wait,
-                consumer,
-                ..
-            } => out.push((event(queue.engine(), Some(*wait), None), insts[*consumer].1)),
+        let arch = match e {
+            SyncItem::Item { index, .. }
+            | SyncItem::Signal {
+                signaller: index, ..
+            } => insts[*index].1,
+            SyncItem::Barrier { consumer, .. } => insts[*consumer].1,
+        };
+        match (e, e.event()) {
+            (SyncItem::Item { inst: Some(i), .. }, _) => out.push(((**i).clone(), arch)),
+            (_, Some(event)) => out.push((event, arch)),
             // None here: every item of the kernel carries its instruction.
-            SyncItem::Item { inst: None, .. } => {}
+            (_, None) => {}
         }
     }
     out
@@ -188,7 +163,7 @@ fn main() {
     let (s, e) = (median(sync_t), median(enc_t));
     println!(
         "sync report: {} instructions on {} queues, {} bundles; {} hazard edges, {} waits, {} \
-         barriers, {} semaphores; assign_sync {:.1} ms ({:.0} ns/instruction), generate of the \
+         barriers, {} signals, {} semaphores; assign_sync {:.1} ms ({:.0} ns/instruction), generate of the \
          {} stamped instructions and events {:.1} ms ({:.0} ns/instruction); ratio sync/encode = {:.2}",
         insts.len(),
         {
@@ -201,6 +176,7 @@ fn main() {
         plan.hazards.edge_count(),
         plan.waits.edge_count(),
         plan.barrier_count(),
+        plan.signal_count(),
         plan.semaphores.len(),
         s.as_secs_f64() * 1e3,
         s.as_secs_f64() * 1e9 / insts.len() as f64,

@@ -46,17 +46,19 @@
 //!
 //! Memory is cut into *bands*: for SBUF and PSUM, the partition intervals between consecutive
 //! partition bounds of any region of the program (a region covers whole bands); for HBM, one
-//! band per tensor. For each band and each ordered pair of queues (producer `P`, consumer `C`)
-//! the index keeps two maps of disjoint byte intervals, each holding the latest item of `P`
-//! that wrote (resp. read) those bytes: an access of `P` overwrites its range (a later item of
-//! one queue supersedes the earlier ones). An item of `C` scans the maps of each `P` over its
-//! regions (the writers for what it reads; writers and readers for what it writes) and takes
-//! the latest item found per `P`. Every entry it scans is then deleted from the `(P, C)` maps:
-//! once the item is placed, `C`'s clock covers the latest producer found, hence every entry
-//! scanned, for every later item of `C`. Each entry is therefore scanned once, and the work is
-//! `O(E log E)` for `E` = the (band, byte range, consumer queue) entries the regions make,
-//! about `regions x bands covered x queues`; [`MAX_INDEX_ENTRIES`] bounds it before anything
-//! is built.
+//! band per tensor. A band no queue writes meets no hazard and is dropped. Each remaining band
+//! is cut into *segments* at the byte bounds of the regions covering it, so a region covers
+//! whole segments of each band it covers. Per band, two segment trees over its segments (the
+//! latest writers and the latest readers) hold in every node one lane per queue: the latest
+//! item of that queue that touched the node's bytes. An item records itself in its queue's lane
+//! over its regions' segments (`O(log segments)` per band covered), and one query over its
+//! regions returns the latest writer (for what it reads) or reader and writer (for what it
+//! writes) of *every* queue at once (`O(log segments)` nodes, each a vector of lanes). Items
+//! are recorded in program order, so a later item always carries a larger value than the
+//! earlier ones: a max-tree whose tags never need pushing down. The work is
+//! `O(C log S + C x Q)` for `C` = the (region, band covered) pairs, `S` the segments of a band
+//! and `Q` the queues; [`MAX_INDEX_ENTRIES`] bounds `C x Q` and [`MAX_INDEX_CELLS`] the trees'
+//! memory, both before anything is built.
 //!
 //! # The shared +0x08 dword
 //!
@@ -80,10 +82,11 @@
 //! standalone EventSemaphore ops; the GPSIMD headers put EVENTS at bytes 4..12 of every struct.
 //! Following the crate's safe rule (EVENTS on every op), this pass stamps waits and updates
 //! inline on every queue, Tensor included. The Matmul encoder still refuses an update on its
-//! last (MATMUL) bundle (`EncodeError::MatmulSyncUpdate`): a caller moves a Matmul's update
-//! to an EventSemaphore right after it on the same queue, which completes only after it. An
-//! EventSemaphore item gets its wait and update in its op fields (its encoder refuses
-//! instruction sync).
+//! last (MATMUL) bundle (`EncodeError::MatmulSyncUpdate`), so for a Matmul or MatmulMx item
+//! the pass places the update in a [`SyncItem::Signal`] right after it on the same queue (an
+//! EventSemaphore carrying only the update, [`SyncItem::event`]), which completes only after
+//! it; its wait stays inline. An EventSemaphore item gets its wait and update in its op fields
+//! (its encoder refuses instruction sync).
 
 use std::collections::HashMap;
 use std::fmt;
@@ -92,7 +95,9 @@ use std::ops::Range;
 use petgraph::graph::{DiGraph, NodeIndex};
 
 use crate::enums::{BirUpdateMode, BirWaitMode};
-use crate::model::{Engine, Instruction, Op, Space, SyncInfo, SyncUpdate, SyncWait};
+use crate::model::{
+    Engine, EventSemaphore, Instruction, Op, Space, SyncInfo, SyncUpdate, SyncWait,
+};
 
 /// Semaphores per NeuronCore (GPSIMD: the EVT_SEM array; the band's index is one byte).
 pub const NUM_SEMAPHORES: u16 = 256;
@@ -104,7 +109,7 @@ pub const NUM_SEMAPHORES: u16 = 256;
 pub const MAX_CLOCK_CELLS: usize = 1 << 24;
 
 /// The most interval-index entries one program may make (every region's bands covered, times
-/// the queues that may consume it; see the module docs): the index's time and memory.
+/// the other queues its queries answer for; see the module docs): the index's time.
 pub const MAX_INDEX_ENTRIES: usize = 1 << 26;
 
 /// The most segment-tree lanes the index may hold per kind (writers, readers): for every band
@@ -481,13 +486,27 @@ pub enum SyncItem {
         /// The item it is inserted for.
         consumer: usize,
     },
+    /// A standalone update placed right after `signaller` on its queue, carrying the update of
+    /// an instruction whose last bundle has no sync band (Matmul, MatmulMx: see the module
+    /// docs). A queue runs in order, so it completes only once the signaller has, and counts
+    /// for it: an EventSemaphore-style bundle carrying only this update.
+    Signal {
+        /// The queue it runs on (the signaller's).
+        queue: Queue,
+        /// The update.
+        update: SyncUpdate,
+        /// The item whose completion it signals.
+        signaller: usize,
+    },
 }
 
 impl SyncItem {
     /// The queue the entry runs on.
     pub fn queue(&self) -> Queue {
         match self {
-            SyncItem::Item { queue, .. } | SyncItem::Barrier { queue, .. } => *queue,
+            SyncItem::Item { queue, .. }
+            | SyncItem::Barrier { queue, .. }
+            | SyncItem::Signal { queue, .. } => *queue,
         }
     }
 
@@ -496,6 +515,7 @@ impl SyncItem {
         match self {
             SyncItem::Item { sync, .. } => sync.wait,
             SyncItem::Barrier { wait, .. } => Some(*wait),
+            SyncItem::Signal { .. } => None,
         }
     }
 
@@ -504,7 +524,29 @@ impl SyncItem {
         match self {
             SyncItem::Item { sync, .. } => sync.update,
             SyncItem::Barrier { .. } => None,
+            SyncItem::Signal { update, .. } => Some(*update),
         }
+    }
+
+    /// The EventSemaphore (0xA0) a standalone entry is encoded as, on its queue's engine: a
+    /// barrier's wait in `wait0`, a signal's update in `update`. `None` for an input item
+    /// (its instruction is in [`SyncItem::Item::inst`]).
+    pub fn event(&self) -> Option<Instruction> {
+        let (wait0, update) = match self {
+            SyncItem::Item { .. } => return None,
+            SyncItem::Barrier { wait, .. } => (Some(*wait), None),
+            SyncItem::Signal { update, .. } => (None, Some(*update)),
+        };
+        Some(Instruction {
+            id: 0,
+            engine: self.queue().engine(),
+            sync: SyncInfo::default(),
+            op: Op::EventSemaphore(EventSemaphore {
+                wait0,
+                wait1: None,
+                update,
+            }),
+        })
     }
 }
 
@@ -531,26 +573,51 @@ pub struct SyncPlan {
     /// The waits kept after reduction: an edge producer -> consumer per wait (inline or
     /// barrier), weighted with the wait; same nodes as `hazards`.
     pub waits: DiGraph<usize, SyncWait>,
-    /// The program in order: every input item, with barriers inserted before their consumers.
+    /// The program in order: every input item, with barriers inserted before their consumers
+    /// and signals right after their signallers.
     pub items: Vec<SyncItem>,
     /// The semaphores used, in the order they were allocated.
     pub semaphores: Vec<Semaphore>,
     /// The position in `items` of each input item.
     slots: Vec<usize>,
+    /// Barriers inserted.
+    barriers: usize,
 }
 
 impl SyncPlan {
-    /// The band of input item `index`, if there is such an item.
+    /// The band of input item `index`, if there is such an item (without the update a
+    /// [`SyncItem::Signal`] carries for it).
     pub fn sync_info(&self, index: usize) -> Option<SyncInfo> {
         match self.items.get(*self.slots.get(index)?)? {
             SyncItem::Item { sync, .. } => Some(*sync),
-            SyncItem::Barrier { .. } => None,
+            SyncItem::Barrier { .. } | SyncItem::Signal { .. } => None,
+        }
+    }
+
+    /// The update input item `index` signals with, wherever it is placed: in its band, or in
+    /// the [`SyncItem::Signal`] right after it.
+    pub fn update_of(&self, index: usize) -> Option<SyncUpdate> {
+        let slot = *self.slots.get(index)?;
+        match (self.items.get(slot)?, self.items.get(slot + 1)) {
+            (
+                SyncItem::Item { sync, .. },
+                Some(SyncItem::Signal {
+                    update, signaller, ..
+                }),
+            ) if *signaller == index && sync.update.is_none() => Some(*update),
+            (SyncItem::Item { sync, .. }, _) => sync.update,
+            _ => None,
         }
     }
 
     /// The number of barriers inserted.
     pub fn barrier_count(&self) -> usize {
-        self.items.len() - self.slots.len()
+        self.barriers
+    }
+
+    /// The number of signals inserted.
+    pub fn signal_count(&self) -> usize {
+        self.items.len() - self.slots.len() - self.barriers
     }
 }
 
@@ -561,24 +628,6 @@ pub fn assign_sync(items: &[Item], opts: &SyncOptions) -> Result<SyncPlan, SyncE
             first: opts.first_semaphore,
             max: opts.max_semaphores,
         });
-    }
-    for (i, it) in items.iter().enumerate() {
-        if let Some(inst) = &it.inst {
-            if inst.engine != it.queue.engine {
-                return Err(SyncError::EngineMismatch {
-                    item: i,
-                    queue: it.queue,
-                    engine: inst.engine,
-                });
-            }
-            // An EventSemaphore's waits and update are its op fields (its `sync` must stay
-            // empty, `EncodeError::EventSemaphoreSync`): they are the band this pass owns.
-            let event_synced = matches!(&inst.op, Op::EventSemaphore(e)
-                if e.wait0.is_some() || e.wait1.is_some() || e.update.is_some());
-            if inst.sync != SyncInfo::default() || event_synced {
-                return Err(SyncError::AlreadySynced { item: i });
-            }
-        }
     }
     let lay = Layout::of(items)?;
     let (hazards, targets) = reduce(items, &lay)?;
@@ -594,9 +643,15 @@ struct Layout {
     qid: Vec<usize>,
     /// Each item's 1-based position on its queue.
     pos: Vec<u32>,
+    /// Every item's reads then writes, copied out: item `j`'s reads are
+    /// `regions[region_off[2j]..region_off[2j + 1]]`, its writes up to `region_off[2j + 2]`.
+    regions: Vec<Region>,
+    region_off: Vec<usize>,
 }
 
 impl Layout {
+    /// One pass over the items (they are large: each may hold an instruction): checks each
+    /// item's instruction, numbers the queues and copies the regions out.
     fn of(items: &[Item]) -> Result<Layout, SyncError> {
         let n = items.len();
         let mut ids: HashMap<Queue, usize> = HashMap::new();
@@ -604,8 +659,21 @@ impl Layout {
         let mut len_of: Vec<u32> = Vec::new();
         let mut qid = Vec::with_capacity(n);
         let mut pos = Vec::with_capacity(n);
-        for it in items {
-            let q = *ids.entry(it.queue).or_insert_with(|| {
+        let mut regions = Vec::new();
+        let mut region_off = Vec::with_capacity(2 * n + 1);
+        region_off.push(0);
+        for (i, it) in items.iter().enumerate() {
+            if let Some(inst) = &it.inst {
+                check_inst(i, it.queue, inst)?;
+            }
+            // A program has few queues: a short scan beats hashing every item.
+            let known = if queues.len() <= 16 {
+                queues.iter().position(|&q| q == it.queue)
+            } else {
+                ids.get(&it.queue).copied()
+            };
+            let q = known.unwrap_or_else(|| {
+                ids.insert(it.queue, queues.len());
                 queues.push(it.queue);
                 len_of.push(0);
                 queues.len() - 1
@@ -615,6 +683,10 @@ impl Layout {
             len_of[q] = len_of[q].saturating_add(1);
             qid.push(q);
             pos.push(len_of[q]);
+            regions.extend(it.reads.iter().cloned());
+            region_off.push(regions.len());
+            regions.extend(it.writes.iter().cloned());
+            region_off.push(regions.len());
         }
         if n.saturating_mul(queues.len()) > MAX_CLOCK_CELLS {
             return Err(SyncError::TooManyQueues {
@@ -622,8 +694,42 @@ impl Layout {
                 queues: queues.len(),
             });
         }
-        Ok(Layout { queues, qid, pos })
+        Ok(Layout {
+            queues,
+            qid,
+            pos,
+            regions,
+            region_off,
+        })
     }
+
+    /// Item `j`'s reads and writes.
+    fn sides(&self, j: usize) -> [(bool, &[Region]); 2] {
+        let o = &self.region_off;
+        [
+            (false, &self.regions[o[2 * j]..o[2 * j + 1]]),
+            (true, &self.regions[o[2 * j + 1]..o[2 * j + 2]]),
+        ]
+    }
+}
+
+/// Checks that item `i`'s instruction is for its queue's engine and carries no sync yet.
+fn check_inst(i: usize, queue: Queue, inst: &Instruction) -> Result<(), SyncError> {
+    if inst.engine != queue.engine {
+        return Err(SyncError::EngineMismatch {
+            item: i,
+            queue,
+            engine: inst.engine,
+        });
+    }
+    // An EventSemaphore's waits and update are its op fields (its `sync` must stay
+    // empty, `EncodeError::EventSemaphoreSync`): they are the band this pass owns.
+    let event_synced = matches!(&inst.op, Op::EventSemaphore(e)
+        if e.wait0.is_some() || e.wait1.is_some() || e.update.is_some());
+    if inst.sync != SyncInfo::default() || event_synced {
+        return Err(SyncError::AlreadySynced { item: i });
+    }
+    Ok(())
 }
 
 /// The graph of the cross-queue hazards left to order ([`SyncPlan::hazards`]; node `k` is item
@@ -648,13 +754,10 @@ struct Bands {
 }
 
 impl Bands {
-    fn of(items: &[Item]) -> Bands {
+    fn of(regions: &[Region]) -> Bands {
         let (mut sbuf, mut psum) = (Vec::new(), Vec::new());
         let mut tensors = HashMap::new();
-        for r in items
-            .iter()
-            .flat_map(|it| it.reads.iter().chain(&it.writes))
-        {
+        for r in regions {
             if r.is_empty() {
                 continue;
             }
@@ -844,18 +947,19 @@ struct Index {
 impl Index {
     /// Builds the index of a program after checking [`MAX_INDEX_ENTRIES`] and
     /// [`MAX_INDEX_CELLS`].
-    fn of(items: &[Item], nq: usize) -> Result<Index, SyncError> {
-        let bands = Bands::of(items);
+    fn of(lay: &Layout) -> Result<Index, SyncError> {
+        let (n, nq) = (lay.qid.len(), lay.queues.len());
+        let bands = Bands::of(&lay.regions);
         let nbands = Bands::count(&bands.sbuf) + Bands::count(&bands.psum) + bands.tensors.len();
         let consumers = nq.saturating_sub(1).max(1);
         // The cells of every item's reads then writes; `cell_off` as `Index::off`.
         let mut cells: Vec<Cells> = Vec::new();
-        let mut cell_off: Vec<u32> = Vec::with_capacity(2 * items.len() + 1);
+        let mut cell_off: Vec<u32> = Vec::with_capacity(2 * n + 1);
         cell_off.push(0);
         let mut written = vec![false; nbands];
         let mut entries = 0usize;
-        for it in items {
-            for (side, rs) in [(false, &it.reads), (true, &it.writes)] {
+        for j in 0..n {
+            for (side, rs) in lay.sides(j) {
                 for c in rs.iter().filter_map(|r| bands.cells(r)) {
                     let n = (c.bands.1 - c.bands.0) as usize;
                     entries = entries.saturating_add(n.saturating_mul(consumers));
@@ -981,7 +1085,7 @@ impl Index {
 fn reduce(items: &[Item], lay: &Layout) -> Result<(HazardGraph, Targets), SyncError> {
     let (n, nq) = (items.len(), lay.queues.len());
     let (qid, pos) = (&lay.qid, &lay.pos);
-    let mut index = Index::of(items, nq)?;
+    let mut index = Index::of(lay)?;
     let mut hazards: HazardGraph = DiGraph::with_capacity(n, n);
     for k in 0..n {
         hazards.add_node(k);
@@ -1182,6 +1286,12 @@ fn stamp(inst: &mut Instruction, sync: SyncInfo) {
     }
 }
 
+/// Whether an op's last bundle has no sync band to carry an update (its encoder refuses one:
+/// `EncodeError::MatmulSyncUpdate`, the MATMUL bundle of Matmul and MatmulMx).
+fn no_update_band(op: &Op) -> bool {
+    matches!(op, Op::Matmul(_) | Op::MatmulMx(_))
+}
+
 /// Step 4: the output program, barriers included, and the graph of the waits.
 fn emit(
     items: &[Item],
@@ -1197,6 +1307,7 @@ fn emit(
     }
     let mut out = Vec::with_capacity(n);
     let mut slots = Vec::with_capacity(n);
+    let mut barriers = 0;
     for (j, it) in items.iter().enumerate() {
         let list = &sems.waits[targets.at[j] as usize..targets.at[j + 1] as usize];
         for &(t, wait) in list {
@@ -1208,6 +1319,7 @@ fn emit(
             None => (None, &[][..]),
         };
         for &(t, wait) in before {
+            barriers += 1;
             out.push(SyncItem::Barrier {
                 queue: it.queue,
                 wait,
@@ -1225,9 +1337,12 @@ fn emit(
             }),
             _ => None,
         };
+        // An instruction whose last bundle has no sync band signals through a standalone
+        // update right after it instead.
+        let separate = update.is_some() && it.inst.as_ref().is_some_and(|i| no_update_band(&i.op));
         let sync = SyncInfo {
             wait: inline.map(|(_, w)| w),
-            update,
+            update: if separate { None } else { update },
         };
         slots.push(out.len());
         out.push(SyncItem::Item {
@@ -1241,6 +1356,13 @@ fn emit(
                 b
             }),
         });
+        if let (true, Some(update)) = (separate, update) {
+            out.push(SyncItem::Signal {
+                queue: it.queue,
+                update,
+                signaller: j,
+            });
+        }
     }
     SyncPlan {
         hazards,
@@ -1248,5 +1370,6 @@ fn emit(
         items: out,
         semaphores: sems.list.clone(),
         slots,
+        barriers,
     }
 }
