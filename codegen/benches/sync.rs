@@ -9,8 +9,10 @@
 //! and GpSimd read tiles into tiles. Every item conflicts with recent items of other queues.
 //!
 //! Printed: the time of `assign_sync` and of `generate` on the stamped instructions (median of
-//! several rounds each, interleaved), their ratio, and the sync time per item at 25k, 50k and
-//! 100k items (near-linear scaling keeps it flat). Reproduce with
+//! several rounds each, interleaved), their ratio, the time of `assign_sync` on the same items
+//! without their instructions (the pass's own work, without copying instructions into the
+//! plan), and the sync time per item at 25k, 50k and 100k items, both ways (near-linear
+//! scaling keeps it flat). Reproduce with
 //! `cargo bench -p sundial-codegen --bench sync`; `SUNDIAL_BENCH_INSTS` changes the size.
 
 use std::hint::black_box;
@@ -152,15 +154,25 @@ fn main() {
     let mut out = vec![[0u8; 64]; total];
     assert_eq!(encode_all(&stamped, &mut out), total);
 
+    // The same program without its instructions: the pass's own work (hazards, reduction,
+    // semaphores), without copying the (large) instructions into the plan.
+    let bare: Vec<Item> = items
+        .iter()
+        .map(|it| Item {
+            inst: None,
+            ..it.clone()
+        })
+        .collect();
     let rounds = 7;
-    let (mut sync_t, mut enc_t) = (Vec::new(), Vec::new());
+    let (mut sync_t, mut enc_t, mut bare_t) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..rounds {
         sync_t.push(time_sync(&items, 1));
+        bare_t.push(time_sync(&bare, 1));
         let t = Instant::now();
         black_box(encode_all(black_box(&stamped), black_box(&mut out)));
         enc_t.push(t.elapsed());
     }
-    let (s, e) = (median(sync_t), median(enc_t));
+    let (s, e, bare_s) = (median(sync_t), median(enc_t), median(bare_t));
     println!(
         "sync report: {} instructions on {} queues, {} bundles; {} hazard edges, {} waits, {} \
          barriers, {} signals, {} semaphores; assign_sync {:.1} ms ({:.0} ns/instruction), generate of the \
@@ -185,11 +197,18 @@ fn main() {
         e.as_secs_f64() * 1e9 / insts.len() as f64,
         s.as_secs_f64() / e.as_secs_f64()
     );
+    println!(
+        "sync without instructions (items carry regions only): {:.1} ms ({:.0} ns/item)",
+        bare_s.as_secs_f64() * 1e3,
+        bare_s.as_secs_f64() * 1e9 / insts.len() as f64
+    );
     // Scaling: the sync time per item on prefixes of the kernel.
-    let mut line = String::from("sync scaling (ns per instruction):");
-    for n in [count as usize / 4, count as usize / 2, count as usize] {
-        let t = time_sync(&items[..n], 5);
-        line += &format!(" {n}: {:.0}", t.as_secs_f64() * 1e9 / n as f64);
+    for (name, items) in [("with instructions", &items), ("without", &bare)] {
+        let mut line = format!("sync scaling, {name} (ns per item):");
+        for n in [count as usize / 4, count as usize / 2, count as usize] {
+            let t = time_sync(&items[..n], 5);
+            line += &format!(" {n}: {:.0}", t.as_secs_f64() * 1e9 / n as f64);
+        }
+        println!("{line}");
     }
-    println!("{line}");
 }
