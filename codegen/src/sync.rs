@@ -1310,6 +1310,8 @@ fn emit(
     let mut barriers = 0;
     for (j, it) in items.iter().enumerate() {
         let list = &sems.waits[targets.at[j] as usize..targets.at[j + 1] as usize];
+        // From the layout: the item itself is only read for its instruction.
+        let queue = lay.queues[lay.qid[j]];
         for &(t, wait) in list {
             waits.add_edge(NodeIndex::new(t), NodeIndex::new(j), wait);
         }
@@ -1321,7 +1323,7 @@ fn emit(
         for &(t, wait) in before {
             barriers += 1;
             out.push(SyncItem::Barrier {
-                queue: it.queue,
+                queue,
                 wait,
                 waits_for: t,
                 consumer: j,
@@ -1347,7 +1349,7 @@ fn emit(
         slots.push(out.len());
         out.push(SyncItem::Item {
             index: j,
-            queue: it.queue,
+            queue,
             sync,
             waits_for: inline.map(|(t, _)| t),
             inst: it.inst.as_ref().map(|i| {
@@ -1358,7 +1360,7 @@ fn emit(
         });
         if let (true, Some(update)) = (separate, update) {
             out.push(SyncItem::Signal {
-                queue: it.queue,
+                queue,
                 update,
                 signaller: j,
             });
