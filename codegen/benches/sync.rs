@@ -9,15 +9,17 @@
 //! and GpSimd read tiles into tiles. Every item conflicts with recent items of other queues.
 //!
 //! Printed: the time of `assign_sync` and of `generate` on the stamped instructions (median of
-//! several rounds each, interleaved), their ratio, and the sync time per item at 25k, 50k and
-//! 100k items (near-linear scaling keeps it flat). Reproduce with
+//! several rounds each, interleaved), their ratio, the time of `assign_sync` on the same items
+//! without their instructions (the pass's own work, without copying instructions into the
+//! plan), and the sync time per item at 25k, 50k and 100k items, both ways (near-linear
+//! scaling keeps it flat). Reproduce with
 //! `cargo bench -p sundial-codegen --bench sync`; `SUNDIAL_BENCH_INSTS` changes the size.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use sundial_codegen::arch::ArchModel;
-use sundial_codegen::model::{Engine, EventSemaphore, Instruction, Op, SyncInfo};
+use sundial_codegen::model::{Engine, EventSemaphore, Instruction, Op};
 use sundial_codegen::sync::{Item, Queue, Region, SyncItem, SyncOptions, SyncPlan, assign_sync};
 use sundial_codegen::{Bundle, bundle_count, generate};
 
@@ -87,50 +89,25 @@ fn kernel(insts: &[(Instruction, &'static ArchModel)]) -> Vec<Item> {
 }
 
 /// The bundles-to-be of a plan, with their targets, as a caller emits them: each stamped
-/// instruction, each barrier as an EventSemaphore wait on its consumer's queue, and a Matmul's
-/// update moved to an EventSemaphore right after it (the MATMUL bundle has no sync band).
+/// instruction, and each barrier or signal as its EventSemaphore ([`SyncItem::event`]).
 fn stamped<'a>(
     plan: &SyncPlan,
     insts: &[(Instruction, &'a ArchModel)],
 ) -> Vec<(Instruction, &'a ArchModel)> {
-    let event = |engine, wait0, update| Instruction {
-        id: 0,
-        engine,
-        sync: SyncInfo::default(),
-        op: Op::EventSemaphore(EventSemaphore {
-            wait0,
-            wait1: None,
-            update,
-        }),
-    };
     let mut out = Vec::with_capacity(plan.items.len());
     for e in &plan.items {
-        match e {
-            SyncItem::Item {
-                index,
-                inst: Some(i),
-                ..
-            } => {
-                let mut i = (**i).clone();
-                let arch = insts[*index].1;
-                let after = match (&i.op, i.sync.update) {
-                    (Op::Matmul(_) | Op::MatmulMx(_), Some(u)) => {
-                        i.sync.update = None;
-                        Some(event(i.engine, None, Some(u)))
-                    }
-                    _ => None,
-                };
-                out.push((i, arch));
-                out.extend(after.map(|a| (a, arch)));
-            }
-            SyncItem::Barrier {
-                queue,
-                wait,
-                consumer,
-                ..
-            } => out.push((event(queue.engine(), Some(*wait), None), insts[*consumer].1)),
+        let arch = match e {
+            SyncItem::Item { index, .. }
+            | SyncItem::Signal {
+                signaller: index, ..
+            } => insts[*index].1,
+            SyncItem::Barrier { consumer, .. } => insts[*consumer].1,
+        };
+        match (e, e.event()) {
+            (SyncItem::Item { inst: Some(i), .. }, _) => out.push(((**i).clone(), arch)),
+            (_, Some(event)) => out.push((event, arch)),
             // None here: every item of the kernel carries its instruction.
-            SyncItem::Item { inst: None, .. } => {}
+            (_, None) => {}
         }
     }
     out
@@ -177,18 +154,28 @@ fn main() {
     let mut out = vec![[0u8; 64]; total];
     assert_eq!(encode_all(&stamped, &mut out), total);
 
+    // The same program without its instructions: the pass's own work (hazards, reduction,
+    // semaphores), without copying the (large) instructions into the plan.
+    let bare: Vec<Item> = items
+        .iter()
+        .map(|it| Item {
+            inst: None,
+            ..it.clone()
+        })
+        .collect();
     let rounds = 7;
-    let (mut sync_t, mut enc_t) = (Vec::new(), Vec::new());
+    let (mut sync_t, mut enc_t, mut bare_t) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..rounds {
         sync_t.push(time_sync(&items, 1));
+        bare_t.push(time_sync(&bare, 1));
         let t = Instant::now();
         black_box(encode_all(black_box(&stamped), black_box(&mut out)));
         enc_t.push(t.elapsed());
     }
-    let (s, e) = (median(sync_t), median(enc_t));
+    let (s, e, bare_s) = (median(sync_t), median(enc_t), median(bare_t));
     println!(
         "sync report: {} instructions on {} queues, {} bundles; {} hazard edges, {} waits, {} \
-         barriers, {} semaphores; assign_sync {:.1} ms ({:.0} ns/instruction), generate of the \
+         barriers, {} signals, {} semaphores; assign_sync {:.1} ms ({:.0} ns/instruction), generate of the \
          {} stamped instructions and events {:.1} ms ({:.0} ns/instruction); ratio sync/encode = {:.2}",
         insts.len(),
         {
@@ -201,6 +188,7 @@ fn main() {
         plan.hazards.edge_count(),
         plan.waits.edge_count(),
         plan.barrier_count(),
+        plan.signal_count(),
         plan.semaphores.len(),
         s.as_secs_f64() * 1e3,
         s.as_secs_f64() * 1e9 / insts.len() as f64,
@@ -209,11 +197,18 @@ fn main() {
         e.as_secs_f64() * 1e9 / insts.len() as f64,
         s.as_secs_f64() / e.as_secs_f64()
     );
+    println!(
+        "sync without instructions (items carry regions only): {:.1} ms ({:.0} ns/item)",
+        bare_s.as_secs_f64() * 1e3,
+        bare_s.as_secs_f64() * 1e9 / insts.len() as f64
+    );
     // Scaling: the sync time per item on prefixes of the kernel.
-    let mut line = String::from("sync scaling (ns per instruction):");
-    for n in [count as usize / 4, count as usize / 2, count as usize] {
-        let t = time_sync(&items[..n], 5);
-        line += &format!(" {n}: {:.0}", t.as_secs_f64() * 1e9 / n as f64);
+    for (name, items) in [("with instructions", &items), ("without", &bare)] {
+        let mut line = format!("sync scaling, {name} (ns per item):");
+        for n in [count as usize / 4, count as usize / 2, count as usize] {
+            let t = time_sync(&items[..n], 5);
+            line += &format!(" {n}: {:.0}", t.as_secs_f64() * 1e9 / n as f64);
+        }
+        println!("{line}");
     }
-    println!("{line}");
 }

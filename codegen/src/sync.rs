@@ -46,17 +46,19 @@
 //!
 //! Memory is cut into *bands*: for SBUF and PSUM, the partition intervals between consecutive
 //! partition bounds of any region of the program (a region covers whole bands); for HBM, one
-//! band per tensor. For each band and each ordered pair of queues (producer `P`, consumer `C`)
-//! the index keeps two maps of disjoint byte intervals, each holding the latest item of `P`
-//! that wrote (resp. read) those bytes: an access of `P` overwrites its range (a later item of
-//! one queue supersedes the earlier ones). An item of `C` scans the maps of each `P` over its
-//! regions (the writers for what it reads; writers and readers for what it writes) and takes
-//! the latest item found per `P`. Every entry it scans is then deleted from the `(P, C)` maps:
-//! once the item is placed, `C`'s clock covers the latest producer found, hence every entry
-//! scanned, for every later item of `C`. Each entry is therefore scanned once, and the work is
-//! `O(E log E)` for `E` = the (band, byte range, consumer queue) entries the regions make,
-//! about `regions x bands covered x queues`; [`MAX_INDEX_ENTRIES`] bounds it before anything
-//! is built.
+//! band per tensor. A band no queue writes meets no hazard and is dropped. Each remaining band
+//! is cut into *segments* at the byte bounds of the regions covering it, so a region covers
+//! whole segments of each band it covers. Per band, two segment trees over its segments (the
+//! latest writers and the latest readers) hold in every node one lane per queue: the latest
+//! item of that queue that touched the node's bytes. An item records itself in its queue's lane
+//! over its regions' segments (`O(log segments)` per band covered), and one query over its
+//! regions returns the latest writer (for what it reads) or reader and writer (for what it
+//! writes) of *every* queue at once (`O(log segments)` nodes, each a vector of lanes). Items
+//! are recorded in program order, so a later item always carries a larger value than the
+//! earlier ones: a max-tree whose tags never need pushing down. The work is
+//! `O(C log S + C x Q)` for `C` = the (region, band covered) pairs, `S` the segments of a band
+//! and `Q` the queues; [`MAX_INDEX_ENTRIES`] bounds `C x Q` and [`MAX_INDEX_CELLS`] the trees'
+//! memory, both before anything is built.
 //!
 //! # The shared +0x08 dword
 //!
@@ -80,12 +82,13 @@
 //! standalone EventSemaphore ops; the GPSIMD headers put EVENTS at bytes 4..12 of every struct.
 //! Following the crate's safe rule (EVENTS on every op), this pass stamps waits and updates
 //! inline on every queue, Tensor included. The Matmul encoder still refuses an update on its
-//! last (MATMUL) bundle (`EncodeError::MatmulSyncUpdate`): a caller moves a Matmul's update
-//! to an EventSemaphore right after it on the same queue, which completes only after it. An
-//! EventSemaphore item gets its wait and update in its op fields (its encoder refuses
-//! instruction sync).
+//! last (MATMUL) bundle (`EncodeError::MatmulSyncUpdate`), so for a Matmul or MatmulMx item
+//! the pass places the update in a [`SyncItem::Signal`] right after it on the same queue (an
+//! EventSemaphore carrying only the update, [`SyncItem::event`]), which completes only after
+//! it; its wait stays inline. An EventSemaphore item gets its wait and update in its op fields
+//! (its encoder refuses instruction sync).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fmt;
 use std::ops::Range;
 
@@ -106,8 +109,13 @@ pub const NUM_SEMAPHORES: u16 = 256;
 pub const MAX_CLOCK_CELLS: usize = 1 << 24;
 
 /// The most interval-index entries one program may make (every region's bands covered, times
-/// the queues that may consume it; see the module docs): the index's time and memory.
+/// the other queues its queries answer for; see the module docs): the index's time.
 pub const MAX_INDEX_ENTRIES: usize = 1 << 26;
+
+/// The most segment-tree lanes the index may hold per kind (writers, readers): for every band
+/// some queue writes, two nodes per segment between its byte boundaries (padded to a power of
+/// two), one lane per queue. 128 MiB of `u32`s for both kinds, tags and maxima.
+pub const MAX_INDEX_CELLS: usize = 1 << 23;
 
 /// One in-order instruction queue: an engine, and for DMA which of its queues.
 ///
@@ -389,6 +397,20 @@ pub enum SyncError {
         /// PSUM partition bands.
         psum_bands: usize,
     },
+    /// The index's segment trees would pass [`MAX_INDEX_CELLS`].
+    #[error(
+        "program's regions make {cells} interval-index cells (at band {band}, which its \
+         regions' byte ranges cut into {segments} segments: bands x segments x queues); at \
+         most {MAX_INDEX_CELLS}"
+    )]
+    IndexTooLarge {
+        /// Cells counted, up to the first band past the limit.
+        cells: usize,
+        /// That band (SBUF bands, then PSUM bands, then one per HBM tensor).
+        band: usize,
+        /// Its segments.
+        segments: usize,
+    },
     /// An item's instruction is for another engine than its queue's.
     #[error("item {item} is on queue {queue} but its instruction is for engine {engine:?}")]
     EngineMismatch {
@@ -464,13 +486,27 @@ pub enum SyncItem {
         /// The item it is inserted for.
         consumer: usize,
     },
+    /// A standalone update placed right after `signaller` on its queue, carrying the update of
+    /// an instruction whose last bundle has no sync band (Matmul, MatmulMx: see the module
+    /// docs). A queue runs in order, so it completes only once the signaller has, and counts
+    /// for it: an EventSemaphore-style bundle carrying only this update.
+    Signal {
+        /// The queue it runs on (the signaller's).
+        queue: Queue,
+        /// The update.
+        update: SyncUpdate,
+        /// The item whose completion it signals.
+        signaller: usize,
+    },
 }
 
 impl SyncItem {
     /// The queue the entry runs on.
     pub fn queue(&self) -> Queue {
         match self {
-            SyncItem::Item { queue, .. } | SyncItem::Barrier { queue, .. } => *queue,
+            SyncItem::Item { queue, .. }
+            | SyncItem::Barrier { queue, .. }
+            | SyncItem::Signal { queue, .. } => *queue,
         }
     }
 
@@ -479,6 +515,7 @@ impl SyncItem {
         match self {
             SyncItem::Item { sync, .. } => sync.wait,
             SyncItem::Barrier { wait, .. } => Some(*wait),
+            SyncItem::Signal { .. } => None,
         }
     }
 
@@ -487,7 +524,29 @@ impl SyncItem {
         match self {
             SyncItem::Item { sync, .. } => sync.update,
             SyncItem::Barrier { .. } => None,
+            SyncItem::Signal { update, .. } => Some(*update),
         }
+    }
+
+    /// The EventSemaphore (0xA0) a standalone entry is encoded as, on its queue's engine: a
+    /// barrier's wait in `wait0`, a signal's update in `update`. `None` for an input item
+    /// (its instruction is in [`SyncItem::Item::inst`]).
+    pub fn event(&self) -> Option<Instruction> {
+        let (wait0, update) = match self {
+            SyncItem::Item { .. } => return None,
+            SyncItem::Barrier { wait, .. } => (Some(*wait), None),
+            SyncItem::Signal { update, .. } => (None, Some(*update)),
+        };
+        Some(Instruction {
+            id: 0,
+            engine: self.queue().engine(),
+            sync: SyncInfo::default(),
+            op: Op::EventSemaphore(EventSemaphore {
+                wait0,
+                wait1: None,
+                update,
+            }),
+        })
     }
 }
 
@@ -514,26 +573,51 @@ pub struct SyncPlan {
     /// The waits kept after reduction: an edge producer -> consumer per wait (inline or
     /// barrier), weighted with the wait; same nodes as `hazards`.
     pub waits: DiGraph<usize, SyncWait>,
-    /// The program in order: every input item, with barriers inserted before their consumers.
+    /// The program in order: every input item, with barriers inserted before their consumers
+    /// and signals right after their signallers.
     pub items: Vec<SyncItem>,
     /// The semaphores used, in the order they were allocated.
     pub semaphores: Vec<Semaphore>,
     /// The position in `items` of each input item.
     slots: Vec<usize>,
+    /// Barriers inserted.
+    barriers: usize,
 }
 
 impl SyncPlan {
-    /// The band of input item `index`, if there is such an item.
+    /// The band of input item `index`, if there is such an item (without the update a
+    /// [`SyncItem::Signal`] carries for it).
     pub fn sync_info(&self, index: usize) -> Option<SyncInfo> {
         match self.items.get(*self.slots.get(index)?)? {
             SyncItem::Item { sync, .. } => Some(*sync),
-            SyncItem::Barrier { .. } => None,
+            SyncItem::Barrier { .. } | SyncItem::Signal { .. } => None,
+        }
+    }
+
+    /// The update input item `index` signals with, wherever it is placed: in its band, or in
+    /// the [`SyncItem::Signal`] right after it.
+    pub fn update_of(&self, index: usize) -> Option<SyncUpdate> {
+        let slot = *self.slots.get(index)?;
+        match (self.items.get(slot)?, self.items.get(slot + 1)) {
+            (
+                SyncItem::Item { sync, .. },
+                Some(SyncItem::Signal {
+                    update, signaller, ..
+                }),
+            ) if *signaller == index && sync.update.is_none() => Some(*update),
+            (SyncItem::Item { sync, .. }, _) => sync.update,
+            _ => None,
         }
     }
 
     /// The number of barriers inserted.
     pub fn barrier_count(&self) -> usize {
-        self.items.len() - self.slots.len()
+        self.barriers
+    }
+
+    /// The number of signals inserted.
+    pub fn signal_count(&self) -> usize {
+        self.items.len() - self.slots.len() - self.barriers
     }
 }
 
@@ -545,28 +629,10 @@ pub fn assign_sync(items: &[Item], opts: &SyncOptions) -> Result<SyncPlan, SyncE
             max: opts.max_semaphores,
         });
     }
-    for (i, it) in items.iter().enumerate() {
-        if let Some(inst) = &it.inst {
-            if inst.engine != it.queue.engine {
-                return Err(SyncError::EngineMismatch {
-                    item: i,
-                    queue: it.queue,
-                    engine: inst.engine,
-                });
-            }
-            // An EventSemaphore's waits and update are its op fields (its `sync` must stay
-            // empty, `EncodeError::EventSemaphoreSync`): they are the band this pass owns.
-            let event_synced = matches!(&inst.op, Op::EventSemaphore(e)
-                if e.wait0.is_some() || e.wait1.is_some() || e.update.is_some());
-            if inst.sync != SyncInfo::default() || event_synced {
-                return Err(SyncError::AlreadySynced { item: i });
-            }
-        }
-    }
     let lay = Layout::of(items)?;
     let (hazards, targets) = reduce(items, &lay)?;
     let sems = allocate(&lay, &targets, opts)?;
-    Ok(emit(items, &lay, hazards, &sems))
+    Ok(emit(items, &lay, hazards, &targets, &sems))
 }
 
 /// The queues of a program: dense ids in order of first use, and each item's place.
@@ -577,9 +643,15 @@ struct Layout {
     qid: Vec<usize>,
     /// Each item's 1-based position on its queue.
     pos: Vec<u32>,
+    /// Every item's reads then writes, copied out: item `j`'s reads are
+    /// `regions[region_off[2j]..region_off[2j + 1]]`, its writes up to `region_off[2j + 2]`.
+    regions: Vec<Region>,
+    region_off: Vec<usize>,
 }
 
 impl Layout {
+    /// One pass over the items (they are large: each may hold an instruction): checks each
+    /// item's instruction, numbers the queues and copies the regions out.
     fn of(items: &[Item]) -> Result<Layout, SyncError> {
         let n = items.len();
         let mut ids: HashMap<Queue, usize> = HashMap::new();
@@ -587,8 +659,21 @@ impl Layout {
         let mut len_of: Vec<u32> = Vec::new();
         let mut qid = Vec::with_capacity(n);
         let mut pos = Vec::with_capacity(n);
-        for it in items {
-            let q = *ids.entry(it.queue).or_insert_with(|| {
+        let mut regions = Vec::new();
+        let mut region_off = Vec::with_capacity(2 * n + 1);
+        region_off.push(0);
+        for (i, it) in items.iter().enumerate() {
+            if let Some(inst) = &it.inst {
+                check_inst(i, it.queue, inst)?;
+            }
+            // A program has few queues: a short scan beats hashing every item.
+            let known = if queues.len() <= 16 {
+                queues.iter().position(|&q| q == it.queue)
+            } else {
+                ids.get(&it.queue).copied()
+            };
+            let q = known.unwrap_or_else(|| {
+                ids.insert(it.queue, queues.len());
                 queues.push(it.queue);
                 len_of.push(0);
                 queues.len() - 1
@@ -598,6 +683,10 @@ impl Layout {
             len_of[q] = len_of[q].saturating_add(1);
             qid.push(q);
             pos.push(len_of[q]);
+            regions.extend(it.reads.iter().cloned());
+            region_off.push(regions.len());
+            regions.extend(it.writes.iter().cloned());
+            region_off.push(regions.len());
         }
         if n.saturating_mul(queues.len()) > MAX_CLOCK_CELLS {
             return Err(SyncError::TooManyQueues {
@@ -605,8 +694,42 @@ impl Layout {
                 queues: queues.len(),
             });
         }
-        Ok(Layout { queues, qid, pos })
+        Ok(Layout {
+            queues,
+            qid,
+            pos,
+            regions,
+            region_off,
+        })
     }
+
+    /// Item `j`'s reads and writes.
+    fn sides(&self, j: usize) -> [(bool, &[Region]); 2] {
+        let o = &self.region_off;
+        [
+            (false, &self.regions[o[2 * j]..o[2 * j + 1]]),
+            (true, &self.regions[o[2 * j + 1]..o[2 * j + 2]]),
+        ]
+    }
+}
+
+/// Checks that item `i`'s instruction is for its queue's engine and carries no sync yet.
+fn check_inst(i: usize, queue: Queue, inst: &Instruction) -> Result<(), SyncError> {
+    if inst.engine != queue.engine {
+        return Err(SyncError::EngineMismatch {
+            item: i,
+            queue,
+            engine: inst.engine,
+        });
+    }
+    // An EventSemaphore's waits and update are its op fields (its `sync` must stay
+    // empty, `EncodeError::EventSemaphoreSync`): they are the band this pass owns.
+    let event_synced = matches!(&inst.op, Op::EventSemaphore(e)
+        if e.wait0.is_some() || e.wait1.is_some() || e.update.is_some());
+    if inst.sync != SyncInfo::default() || event_synced {
+        return Err(SyncError::AlreadySynced { item: i });
+    }
+    Ok(())
 }
 
 /// The graph of the cross-queue hazards left to order ([`SyncPlan::hazards`]; node `k` is item
@@ -631,13 +754,10 @@ struct Bands {
 }
 
 impl Bands {
-    fn of(items: &[Item]) -> Bands {
+    fn of(regions: &[Region]) -> Bands {
         let (mut sbuf, mut psum) = (Vec::new(), Vec::new());
         let mut tensors = HashMap::new();
-        for r in items
-            .iter()
-            .flat_map(|it| it.reads.iter().chain(&it.writes))
-        {
+        for r in regions {
             if r.is_empty() {
                 continue;
             }
@@ -710,328 +830,364 @@ impl Bands {
     }
 }
 
-/// Disjoint half-open byte intervals, each holding the latest item (of one queue) that
-/// touched it: start -> (end, item).
-#[derive(Default)]
-struct Intervals(BTreeMap<u64, (u64, u32)>);
+/// One band's share of a region, as the index sees it: the band's trees (their first lane in
+/// [`Trees`] and their leaf count, a power of two) and the segments `lo..hi` between the band's
+/// byte boundaries that the region covers.
+#[derive(Clone, Copy)]
+struct Part {
+    base: u32,
+    size: u32,
+    lo: u32,
+    hi: u32,
+}
 
-impl Intervals {
-    /// Sets `[a, b)` to `item`, later than every item in the map (`scratch` is reused).
-    fn assign(&mut self, (a, b): (u64, u64), item: u32, scratch: &mut Vec<(u64, u64, u32)>) {
-        // The intervals meeting [a, b), found backwards from the last one starting before `b`
-        // (they are disjoint and sorted, so the walk stops at the first that ends by `a`).
-        scratch.clear();
-        scratch.extend(
-            self.0
-                .range(..b)
-                .rev()
-                .take_while(|(_, (e, _))| *e > a)
-                .map(|(&s, &(e, x))| (s, e, x)),
-        );
-        for &(s, e, x) in scratch.iter() {
-            self.0.remove(&s);
-            // The parts outside [a, b) keep their item.
-            if s < a {
-                self.0.insert(s, (a, x));
+/// Max-trees of one kind (latest writers, or latest readers) for every band some queue writes:
+/// a segment tree over the band's segments whose nodes hold one lane per queue, the index (+1,
+/// 0 for none) of the latest item of that queue that touched the node's bytes. `tag` holds the
+/// largest value assigned to a node's whole range, `sub` the largest anywhere below it. Items
+/// are recorded in program order, so an assignment is always the largest value yet: taking the
+/// maximum is overwriting, and no tag ever needs pushing down.
+struct Trees {
+    tag: Vec<u32>,
+    sub: Vec<u32>,
+}
+
+/// `out[q] = max(out[q], xs[q])` lane by lane.
+fn max_into(out: &mut [u32], xs: &[u32]) {
+    for (o, &x) in out.iter_mut().zip(xs) {
+        *o = (*o).max(x);
+    }
+}
+
+impl Trees {
+    fn new(lanes: usize) -> Trees {
+        Trees {
+            tag: vec![0; lanes],
+            sub: vec![0; lanes],
+        }
+    }
+
+    /// Lane by lane, the latest item of each queue over the part's segments, maxed into `out`.
+    fn query(&self, p: Part, nq: usize, out: &mut [u32]) {
+        let (size, base) = (p.size as usize, p.base as usize);
+        let at = |v: usize| base + v * nq;
+        let (mut l, mut r) = (p.lo as usize + size, p.hi as usize + size);
+        // The parents of the two end leaves: every ancestor of a node of the range's cover is
+        // an ancestor of one of them, and each covers a leaf of the range, so its tag counts.
+        let (mut a, mut b) = (l >> 1, (r - 1) >> 1);
+        while l < r {
+            if l & 1 == 1 {
+                max_into(out, &self.sub[at(l)..at(l) + nq]);
+                l += 1;
             }
-            if e > b {
-                self.0.insert(b, (e, x));
+            if r & 1 == 1 {
+                r -= 1;
+                max_into(out, &self.sub[at(r)..at(r) + nq]);
             }
+            l >>= 1;
+            r >>= 1;
         }
-        self.0.insert(a, (b, item));
+        while a != b {
+            max_into(out, &self.tag[at(a)..at(a) + nq]);
+            max_into(out, &self.tag[at(b)..at(b) + nq]);
+            a >>= 1;
+            b >>= 1;
+        }
+        while a >= 1 {
+            max_into(out, &self.tag[at(a)..at(a) + nq]);
+            a >>= 1;
+        }
     }
 
-    /// The latest item over `[a, b)`, if any; the starts of the intervals met are pushed to
-    /// `hit`.
-    fn scan(&self, (a, b): (u64, u64), hit: &mut Vec<u64>) -> Option<u32> {
-        let mut best = None;
-        for (&s, &(_, x)) in self.0.range(..b).rev().take_while(|(_, (e, _))| *e > a) {
-            best = best.max(Some(x));
-            hit.push(s);
+    /// Records `value` (larger than every value recorded before) as queue `q`'s latest item
+    /// over the part's segments.
+    fn assign(&mut self, p: Part, nq: usize, q: usize, value: u32) {
+        let (size, base) = (p.size as usize, p.base as usize);
+        let at = |v: usize| base + v * nq + q;
+        let (mut l, mut r) = (p.lo as usize + size, p.hi as usize + size);
+        let (mut a, mut b) = (l >> 1, (r - 1) >> 1);
+        while l < r {
+            if l & 1 == 1 {
+                self.tag[at(l)] = value;
+                self.sub[at(l)] = value;
+                l += 1;
+            }
+            if r & 1 == 1 {
+                r -= 1;
+                self.tag[at(r)] = value;
+                self.sub[at(r)] = value;
+            }
+            l >>= 1;
+            r >>= 1;
         }
-        best
+        // Every ancestor of the cover contains an end leaf, which now holds `value`.
+        while a != b {
+            self.sub[at(a)] = value;
+            self.sub[at(b)] = value;
+            a >>= 1;
+            b >>= 1;
+        }
+        while a >= 1 {
+            self.sub[at(a)] = value;
+            a >>= 1;
+        }
     }
 }
 
-/// The latest writers and readers of one producer queue, for one consumer queue, in one band.
-#[derive(Default)]
-struct Latest {
-    writers: Intervals,
-    readers: Intervals,
-}
-
-/// (band, producer queue id, consumer queue id).
-type IndexKey = (u32, u32, u32);
-
-/// The queues that read and that write each band anywhere in the program, as bit masks over
-/// queue ids (a queue id past 63 counts as both, always): an entry no later item could scan is
-/// never recorded, and a producer that never touches a band is never looked up.
-struct Touch {
-    readers: Vec<u64>,
-    writers: Vec<u64>,
-}
-
-impl Touch {
-    fn has(masks: &[u64], band: u32, q: u32) -> bool {
-        q >= 64 || masks.get(band as usize).is_some_and(|m| m >> q & 1 != 0)
-    }
-
-    fn add(masks: &mut Vec<u64>, band: u32, q: usize) {
-        let b = band as usize;
-        if masks.len() <= b {
-            masks.resize(b + 1, 0);
-        }
-        if q < 64 {
-            masks[b] |= 1 << q;
-        }
-    }
-}
-
-/// A multiplicative hash for the index keys (small integers from this pass, not input text).
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u32(&mut self, x: u32) {
-        self.write_u64(u64::from(x));
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-/// Step 1's index (module docs) and the scratch of one item's scans.
+/// Step 1's index (module docs): every item's parts, and the writer and reader trees.
 struct Index {
-    maps: HashMap<IndexKey, Latest, std::hash::BuildHasherDefault<KeyHasher>>,
-    touch: Touch,
-    /// Intervals the current item met: (key, in the writers map, start).
-    hits: Vec<(IndexKey, bool, u64)>,
-    scratch: Vec<(u64, u64, u32)>,
-    starts: Vec<u64>,
+    /// The parts of item `j`'s reads are `parts[off[2j]..off[2j + 1]]`, of its writes
+    /// `parts[off[2j + 1]..off[2j + 2]]`.
+    parts: Vec<Part>,
+    off: Vec<u32>,
+    writers: Trees,
+    readers: Trees,
 }
 
 impl Index {
-    /// Scans the maps of producer `p` for consumer `c` over `cells`: the latest writer
-    /// (`writers`) or reader, recording what it met.
-    fn scan(&mut self, cells: Cells, p: u32, c: u32, writers: bool) -> Option<u32> {
-        let mut best = None;
-        let masks = if writers {
-            &self.touch.writers
-        } else {
-            &self.touch.readers
-        };
-        for band in cells.bands.0..cells.bands.1 {
-            if !Touch::has(masks, band, p) {
-                continue;
-            }
-            let key = (band, p, c);
-            let Some(l) = self.maps.get(&key) else {
-                continue;
-            };
-            let map = if writers { &l.writers } else { &l.readers };
-            self.starts.clear();
-            best = best.max(map.scan(cells.bytes, &mut self.starts));
-            self.hits
-                .extend(self.starts.iter().map(|&s| (key, writers, s)));
-        }
-        best
-    }
-
-    /// Deletes every interval the current item met (its queue's clock now covers them).
-    fn forget_hits(&mut self) {
-        for (key, writers, s) in self.hits.drain(..) {
-            if let Some(l) = self.maps.get_mut(&key) {
-                let map = if writers {
-                    &mut l.writers
-                } else {
-                    &mut l.readers
-                };
-                map.0.remove(&s);
-            }
-        }
-    }
-
-    /// Records item `j` of queue `p` as the latest writer (`writers`) or reader of `cells` for
-    /// consumer queue `c`.
-    fn record(&mut self, cells: Cells, p: u32, c: u32, writers: bool, j: u32) {
-        for band in cells.bands.0..cells.bands.1 {
-            // Who could scan the entry: a writer is met by c's reads and writes, a reader by
-            // c's writes only.
-            let t = &self.touch;
-            let scanned =
-                Touch::has(&t.writers, band, c) || (writers && Touch::has(&t.readers, band, c));
-            if !scanned {
-                continue;
-            }
-            let l = self.maps.entry((band, p, c)).or_default();
-            let map = if writers {
-                &mut l.writers
-            } else {
-                &mut l.readers
-            };
-            map.assign(cells.bytes, j, &mut self.scratch);
-        }
-    }
-}
-
-/// The cells of every item's reads and writes, after checking [`MAX_INDEX_ENTRIES`].
-#[allow(clippy::type_complexity)]
-fn cells_of(
-    items: &[Item],
-    qid: &[usize],
-    nq: usize,
-) -> Result<(Vec<(Vec<Cells>, Vec<Cells>)>, Touch), SyncError> {
-    let bands = Bands::of(items);
-    let consumers = nq.saturating_sub(1).max(1);
-    let mut entries = 0usize;
-    let mut out = Vec::with_capacity(items.len());
-    let mut touch = Touch {
-        readers: Vec::new(),
-        writers: Vec::new(),
-    };
-    for (it, &q) in items.iter().zip(qid) {
-        let mut side = |rs: &[Region], masks: &mut Vec<u64>| -> Result<Vec<Cells>, SyncError> {
-            let mut v = Vec::with_capacity(rs.len());
-            for c in rs.iter().filter_map(|r| bands.cells(r)) {
-                for band in c.bands.0..c.bands.1 {
-                    Touch::add(masks, band, q);
+    /// Builds the index of a program after checking [`MAX_INDEX_ENTRIES`] and
+    /// [`MAX_INDEX_CELLS`].
+    fn of(lay: &Layout) -> Result<Index, SyncError> {
+        let (n, nq) = (lay.qid.len(), lay.queues.len());
+        let bands = Bands::of(&lay.regions);
+        let nbands = Bands::count(&bands.sbuf) + Bands::count(&bands.psum) + bands.tensors.len();
+        let consumers = nq.saturating_sub(1).max(1);
+        // The cells of every item's reads then writes; `cell_off` as `Index::off`.
+        let mut cells: Vec<Cells> = Vec::new();
+        let mut cell_off: Vec<u32> = Vec::with_capacity(2 * n + 1);
+        cell_off.push(0);
+        let mut written = vec![false; nbands];
+        let mut entries = 0usize;
+        for j in 0..n {
+            for (side, rs) in lay.sides(j) {
+                for c in rs.iter().filter_map(|r| bands.cells(r)) {
+                    let n = (c.bands.1 - c.bands.0) as usize;
+                    entries = entries.saturating_add(n.saturating_mul(consumers));
+                    if entries > MAX_INDEX_ENTRIES {
+                        return Err(SyncError::TooManyIndexEntries {
+                            entries,
+                            sbuf_bands: Bands::count(&bands.sbuf),
+                            psum_bands: Bands::count(&bands.psum),
+                        });
+                    }
+                    if side {
+                        written[c.bands.0 as usize..c.bands.1 as usize].fill(true);
+                    }
+                    cells.push(c);
                 }
-                let n = (c.bands.1 - c.bands.0) as usize;
-                entries = entries.saturating_add(n.saturating_mul(consumers));
-                if entries > MAX_INDEX_ENTRIES {
-                    return Err(SyncError::TooManyIndexEntries {
-                        entries,
-                        sbuf_bands: Bands::count(&bands.sbuf),
-                        psum_bands: Bands::count(&bands.psum),
+                // At most MAX_INDEX_ENTRIES cells: the offsets fit.
+                cell_off.push(cells.len() as u32);
+            }
+        }
+        // The byte boundaries of each written band (a region of a band no queue writes meets
+        // no hazard there): bucketed by band, then sorted and deduplicated in place.
+        let mut start = vec![0usize; nbands + 1];
+        for c in &cells {
+            for band in c.bands.0..c.bands.1 {
+                if written[band as usize] {
+                    start[band as usize + 1] += 2;
+                }
+            }
+        }
+        for b in 0..nbands {
+            start[b + 1] += start[b];
+        }
+        let mut coords = vec![0u64; start[nbands]];
+        let mut fill = start.clone();
+        for c in &cells {
+            for band in c.bands.0..c.bands.1 {
+                let b = band as usize;
+                if written[b] {
+                    coords[fill[b]] = c.bytes.0;
+                    coords[fill[b] + 1] = c.bytes.1;
+                    fill[b] += 2;
+                }
+            }
+        }
+        // After compaction band b's boundaries are coords[first[b]..first[b + 1]].
+        let mut first = vec![0usize; nbands + 1];
+        let mut kept = 0;
+        for b in 0..nbands {
+            let s = &mut coords[start[b]..start[b + 1]];
+            s.sort_unstable();
+            let mut len = 0;
+            for k in 0..s.len() {
+                if len == 0 || s[k] != s[len - 1] {
+                    s[len] = s[k];
+                    len += 1;
+                }
+            }
+            coords.copy_within(start[b]..start[b] + len, kept);
+            first[b] = kept;
+            kept += len;
+        }
+        first[nbands] = kept;
+        // The trees of each written band: its segments padded to a power of two, two nodes a
+        // leaf, one lane a queue.
+        let mut tree = vec![(0u32, 0u32); nbands];
+        let mut lanes = 0usize;
+        for b in 0..nbands {
+            let bounds = first[b + 1] - first[b];
+            if bounds < 2 {
+                continue;
+            }
+            let size = (bounds - 1).next_power_of_two();
+            tree[b] = (lanes as u32, size as u32);
+            lanes = lanes.saturating_add((2 * size).saturating_mul(nq));
+            if lanes > MAX_INDEX_CELLS {
+                return Err(SyncError::IndexTooLarge {
+                    cells: lanes,
+                    band: b,
+                    segments: bounds - 1,
+                });
+            }
+        }
+        let mut parts = Vec::with_capacity(cells.len());
+        let mut off = Vec::with_capacity(cell_off.len());
+        off.push(0);
+        for w in cell_off.windows(2) {
+            for c in &cells[w[0] as usize..w[1] as usize] {
+                for band in c.bands.0..c.bands.1 {
+                    let b = band as usize;
+                    if !written[b] {
+                        continue;
+                    }
+                    let bounds = &coords[first[b]..first[b + 1]];
+                    // Both ends are boundaries of the band (collected above): exact positions.
+                    let at = |x: u64| bounds.partition_point(|&y| y < x) as u32;
+                    parts.push(Part {
+                        base: tree[b].0,
+                        size: tree[b].1,
+                        lo: at(c.bytes.0),
+                        hi: at(c.bytes.1),
                     });
                 }
-                v.push(c);
             }
-            Ok(v)
-        };
-        let reads = side(&it.reads, &mut touch.readers)?;
-        let writes = side(&it.writes, &mut touch.writers)?;
-        out.push((reads, writes));
+            off.push(parts.len() as u32);
+        }
+        Ok(Index {
+            parts,
+            off,
+            writers: Trees::new(lanes),
+            readers: Trees::new(lanes),
+        })
     }
-    Ok((out, touch))
+
+    /// The parts of item `j`'s reads and writes.
+    fn sides(&self, j: usize) -> (Range<usize>, Range<usize>) {
+        let o = |k: usize| self.off[k] as usize;
+        (o(2 * j)..o(2 * j + 1), o(2 * j + 1)..o(2 * j + 2))
+    }
 }
 
 /// Steps 1 and 2: the hazard graph, and for each item the producers it must wait for (at most
-/// one per other queue, in program order).
-fn reduce(items: &[Item], lay: &Layout) -> Result<(HazardGraph, Vec<Vec<usize>>), SyncError> {
+/// one per other queue, in program order): item `j`'s are `targets[at[j]..at[j + 1]]`.
+fn reduce(items: &[Item], lay: &Layout) -> Result<(HazardGraph, Targets), SyncError> {
     let (n, nq) = (items.len(), lay.queues.len());
     let (qid, pos) = (&lay.qid, &lay.pos);
-    let (cells, touch) = cells_of(items, qid, nq)?;
-    let mut hazards: HazardGraph = DiGraph::with_capacity(n, 0);
+    let mut index = Index::of(lay)?;
+    let mut hazards: HazardGraph = DiGraph::with_capacity(n, n);
     for k in 0..n {
         hazards.add_node(k);
     }
-    // The last item of each queue: no entry is recorded for a consumer queue with no item left.
-    let mut last_of = vec![0usize; nq];
-    for (j, &q) in qid.iter().enumerate() {
-        last_of[q] = j;
-    }
-    let mut index = Index {
-        maps: HashMap::default(),
-        touch,
-        hits: Vec::new(),
-        scratch: Vec::new(),
-        starts: Vec::new(),
-    };
     // completed[j * nq + q]: how many items of queue q are known complete once j completes
     // (n * nq is bounded by MAX_CLOCK_CELLS, and nq <= n).
     let mut completed = vec![0u32; n * nq];
     // The clock of the last item of each queue (what its next item starts with).
     let mut tail = vec![0u32; nq * nq];
-    let mut targets: Vec<Vec<usize>> = Vec::with_capacity(n);
-    // Per producer queue, the latest item found by each scan kind (RAW, WAR, WAW).
-    let mut found: Vec<[Option<u32>; 3]> = vec![[None; 3]; nq];
-    // latest[q]: the latest producer on queue q the current item must be ordered after.
-    let mut latest: Vec<Option<usize>> = vec![None; nq];
+    let mut targets = Targets {
+        list: Vec::with_capacity(n),
+        at: Vec::with_capacity(n + 1),
+    };
+    targets.at.push(0);
+    // Per queue, the latest item (+1) found by each scan kind: RAW, WAR, WAW.
+    let (mut raw, mut war, mut waw) = (vec![0u32; nq], vec![0u32; nq], vec![0u32; nq]);
     // The current item's clock and needed producers (reused: no allocation per item).
     let (mut clock, mut needed): (Vec<u32>, Vec<usize>) = (Vec::new(), Vec::new());
 
     for j in 0..n {
         let qj = qid[j];
-        let (reads, writes) = &cells[j];
+        let (reads, writes) = index.sides(j);
         clock.clear();
         clock.extend_from_slice(&tail[qj * nq..(qj + 1) * nq]);
-        found.iter_mut().for_each(|f| *f = [None; 3]);
-        latest.iter_mut().for_each(|l| *l = None);
+        raw.fill(0);
+        war.fill(0);
+        waw.fill(0);
+        for &p in &index.parts[reads.clone()] {
+            index.writers.query(p, nq, &mut raw);
+        }
+        for &p in &index.parts[writes.clone()] {
+            index.readers.query(p, nq, &mut war);
+            index.writers.query(p, nq, &mut waw);
+        }
+        needed.clear();
         for p in (0..nq).filter(|&p| p != qj) {
-            let f = &mut found[p];
-            for &c in reads {
-                f[0] = f[0].max(index.scan(c, p as u32, qj as u32, true));
-            }
-            for &c in writes {
-                f[1] = f[1].max(index.scan(c, p as u32, qj as u32, false));
-                f[2] = f[2].max(index.scan(c, p as u32, qj as u32, true));
-            }
-            let Some(i) = f.iter().flatten().copied().max() else {
+            let top = raw[p].max(war[p]).max(waw[p]);
+            if top == 0 {
                 continue;
-            };
-            let i = i as usize;
+            }
+            let i = top as usize - 1;
             // Already ordered by j's queue (program order and its earlier waits): no hazard
             // left to order, and no edge.
             if clock[p] >= pos[i] {
                 continue;
             }
             let h = Hazards {
-                raw: f[0] == Some(i as u32),
-                war: f[1] == Some(i as u32),
-                waw: f[2] == Some(i as u32),
+                raw: raw[p] == top,
+                war: war[p] == top,
+                waw: waw[p] == top,
             };
             hazards.add_edge(NodeIndex::new(i), NodeIndex::new(j), h);
-            latest[p] = Some(i);
+            needed.push(i);
         }
-        index.forget_hits();
 
-        // The producers the queue's own order does not already cover.
-        needed.clear();
-        needed.extend(latest.iter().flatten().copied());
         // Keep a producer unless another needed producer is known to complete after it. Known
         // completion is a strict partial order, so of two producers at most one drops the other.
-        let mut kept: Vec<usize> = needed
-            .iter()
-            .copied()
-            .filter(|&t| {
-                !needed
-                    .iter()
-                    .any(|&o| o != t && completed[o * nq + qid[t]] >= pos[t])
-            })
-            .collect();
-        kept.sort_unstable();
-        for &t in &kept {
-            let tc = &completed[t * nq..(t + 1) * nq];
-            for (c, &x) in clock.iter_mut().zip(tc) {
-                *c = (*c).max(x);
+        let from = targets.list.len();
+        for &t in &needed {
+            let dropped = needed
+                .iter()
+                .any(|&o| o != t && completed[o * nq + qid[t]] >= pos[t]);
+            if !dropped {
+                targets.list.push(t);
             }
+        }
+        let kept = &mut targets.list[from..];
+        kept.sort_unstable();
+        for &t in kept.iter() {
+            max_into(&mut clock, &completed[t * nq..(t + 1) * nq]);
         }
         clock[qj] = pos[j];
         completed[j * nq..(j + 1) * nq].copy_from_slice(&clock);
         tail[qj * nq..(qj + 1) * nq].copy_from_slice(&clock);
-        targets.push(kept);
+        targets.at.push(targets.list.len() as u32);
 
-        // j becomes the latest writer / reader of its regions for every queue still to come.
-        let jj = j as u32;
-        for c in (0..nq).filter(|&c| c != qj && last_of[c] > j) {
-            for &r in reads {
-                index.record(r, qj as u32, c as u32, false, jj);
-            }
-            for &w in writes {
-                index.record(w, qj as u32, c as u32, true, jj);
-            }
+        // j becomes its queue's latest writer / reader of its regions (after its own scans).
+        // At most MAX_CLOCK_CELLS items: the value fits.
+        let value = j as u32 + 1;
+        for k in reads {
+            let p = index.parts[k];
+            index.readers.assign(p, nq, qj, value);
+        }
+        for k in writes {
+            let p = index.parts[k];
+            index.writers.assign(p, nq, qj, value);
         }
     }
     Ok((hazards, targets))
+}
+
+/// Each item's producers to wait for, in program order: item `j`'s are
+/// `list[at[j]..at[j + 1]]`.
+struct Targets {
+    list: Vec<usize>,
+    at: Vec<u32>,
+}
+
+impl Targets {
+    fn of(&self, j: usize) -> &[usize] {
+        &self.list[self.at[j] as usize..self.at[j + 1] as usize]
+    }
 }
 
 /// Step 3's result: who signals, the semaphores, and each item's waits.
@@ -1042,20 +1198,17 @@ struct Semaphores {
     sem_of: Vec<Option<u8>>,
     /// The semaphores, in allocation order.
     list: Vec<Semaphore>,
-    /// Each item's waits: (producer, wait), producers in program order.
-    waits: Vec<Vec<(usize, SyncWait)>>,
+    /// Each item's waits: (producer, wait), producers in program order; item `j`'s are
+    /// `waits[at[j]..at[j + 1]]` with the offsets of its [`Targets`].
+    waits: Vec<(usize, SyncWait)>,
 }
 
 /// Step 3: ranks the signallers of each queue and gives each producer queue waited on one
 /// semaphore, in order of first need.
-fn allocate(
-    lay: &Layout,
-    targets: &[Vec<usize>],
-    opts: &SyncOptions,
-) -> Result<Semaphores, SyncError> {
-    let (n, nq) = (targets.len(), lay.queues.len());
+fn allocate(lay: &Layout, targets: &Targets, opts: &SyncOptions) -> Result<Semaphores, SyncError> {
+    let (n, nq) = (lay.qid.len(), lay.queues.len());
     let mut signals = vec![false; n];
-    for t in targets.iter().flatten() {
+    for t in &targets.list {
         signals[*t] = true;
     }
     let mut rank = vec![0u32; n];
@@ -1076,10 +1229,9 @@ fn allocate(
     }
     let mut sem_of: Vec<Option<u8>> = vec![None; nq];
     let mut list: Vec<Semaphore> = Vec::new();
-    let mut waits: Vec<Vec<(usize, SyncWait)>> = Vec::with_capacity(n);
-    for (j, ts) in targets.iter().enumerate() {
-        let mut mine = Vec::with_capacity(ts.len());
-        for &t in ts {
+    let mut waits: Vec<(usize, SyncWait)> = Vec::with_capacity(targets.list.len());
+    for j in 0..n {
+        for &t in targets.of(j) {
             let q = lay.qid[t];
             let sem = match sem_of[q] {
                 Some(sem) => sem,
@@ -1110,9 +1262,8 @@ fn allocate(
                 sem,
                 value: rank[t],
             };
-            mine.push((t, wait));
+            waits.push((t, wait));
         }
-        waits.push(mine);
     }
     Ok(Semaphores {
         signals,
@@ -1122,33 +1273,45 @@ fn allocate(
     })
 }
 
-/// `inst` with `sync` stamped: into its band, or for an EventSemaphore (whose encoder takes
-/// waits and update as op fields and refuses instruction sync) into its `wait0` / `update`
-/// fields, which `assign_sync` checked are free.
-fn stamp(inst: Instruction, sync: SyncInfo) -> Instruction {
-    match inst.op {
-        Op::EventSemaphore(e) => Instruction {
-            op: Op::EventSemaphore(EventSemaphore {
-                wait0: sync.wait,
-                update: sync.update,
-                ..e
-            }),
-            ..inst
-        },
-        _ => inst.with_sync(sync),
+/// Stamps `sync` on `inst`: into its band, or for an EventSemaphore (whose encoder takes waits
+/// and update as op fields and refuses instruction sync) into its `wait0` / `update` fields,
+/// which `assign_sync` checked are free.
+fn stamp(inst: &mut Instruction, sync: SyncInfo) {
+    match &mut inst.op {
+        Op::EventSemaphore(e) => {
+            e.wait0 = sync.wait;
+            e.update = sync.update;
+        }
+        _ => inst.sync = sync,
     }
 }
 
+/// Whether an op's last bundle has no sync band to carry an update (its encoder refuses one:
+/// `EncodeError::MatmulSyncUpdate`, the MATMUL bundle of Matmul and MatmulMx).
+fn no_update_band(op: &Op) -> bool {
+    matches!(op, Op::Matmul(_) | Op::MatmulMx(_))
+}
+
 /// Step 4: the output program, barriers included, and the graph of the waits.
-fn emit(items: &[Item], lay: &Layout, hazards: HazardGraph, sems: &Semaphores) -> SyncPlan {
+fn emit(
+    items: &[Item],
+    lay: &Layout,
+    hazards: HazardGraph,
+    targets: &Targets,
+    sems: &Semaphores,
+) -> SyncPlan {
     let n = items.len();
-    let mut waits: DiGraph<usize, SyncWait> = DiGraph::with_capacity(n, 0);
+    let mut waits: DiGraph<usize, SyncWait> = DiGraph::with_capacity(n, sems.waits.len());
     for k in 0..n {
         waits.add_node(k);
     }
     let mut out = Vec::with_capacity(n);
     let mut slots = Vec::with_capacity(n);
-    for (j, (it, list)) in items.iter().zip(&sems.waits).enumerate() {
+    let mut barriers = 0;
+    for (j, it) in items.iter().enumerate() {
+        let list = &sems.waits[targets.at[j] as usize..targets.at[j + 1] as usize];
+        // From the layout: the item itself is only read for its instruction.
+        let queue = lay.queues[lay.qid[j]];
         for &(t, wait) in list {
             waits.add_edge(NodeIndex::new(t), NodeIndex::new(j), wait);
         }
@@ -1158,8 +1321,9 @@ fn emit(items: &[Item], lay: &Layout, hazards: HazardGraph, sems: &Semaphores) -
             None => (None, &[][..]),
         };
         for &(t, wait) in before {
+            barriers += 1;
             out.push(SyncItem::Barrier {
-                queue: it.queue,
+                queue,
                 wait,
                 waits_for: t,
                 consumer: j,
@@ -1175,18 +1339,32 @@ fn emit(items: &[Item], lay: &Layout, hazards: HazardGraph, sems: &Semaphores) -
             }),
             _ => None,
         };
+        // An instruction whose last bundle has no sync band signals through a standalone
+        // update right after it instead.
+        let separate = update.is_some() && it.inst.as_ref().is_some_and(|i| no_update_band(&i.op));
         let sync = SyncInfo {
             wait: inline.map(|(_, w)| w),
-            update,
+            update: if separate { None } else { update },
         };
         slots.push(out.len());
         out.push(SyncItem::Item {
             index: j,
-            queue: it.queue,
+            queue,
             sync,
             waits_for: inline.map(|(t, _)| t),
-            inst: it.inst.clone().map(|i| Box::new(stamp(i, sync))),
+            inst: it.inst.as_ref().map(|i| {
+                let mut b = Box::new(i.clone());
+                stamp(&mut b, sync);
+                b
+            }),
         });
+        if let (true, Some(update)) = (separate, update) {
+            out.push(SyncItem::Signal {
+                queue,
+                update,
+                signaller: j,
+            });
+        }
     }
     SyncPlan {
         hazards,
@@ -1194,5 +1372,6 @@ fn emit(items: &[Item], lay: &Layout, hazards: HazardGraph, sems: &Semaphores) -
         items: out,
         semaphores: sems.list.clone(),
         slots,
+        barriers,
     }
 }

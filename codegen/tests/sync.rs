@@ -1078,6 +1078,14 @@ fn check_plan(items: &[Item], plan: &SyncPlan, bad: &BTreeSet<(usize, usize)>) {
                 }
                 seen += 1;
             }
+            // Right after its signaller, on its queue, which carries no update itself.
+            SyncItem::Signal {
+                queue, signaller, ..
+            } => {
+                assert_eq!(*signaller + 1, seen);
+                assert_eq!(*queue, items[*signaller].queue);
+                assert!(plan.sync_info(*signaller).unwrap().update.is_none());
+            }
         }
     }
     assert_eq!(seen, n);
@@ -1085,7 +1093,7 @@ fn check_plan(items: &[Item], plan: &SyncPlan, bad: &BTreeSet<(usize, usize)>) {
     // Updates exactly on the items someone waits on; one semaphore per queue waited on, whose
     // signal count is its number of updates.
     for j in 0..n {
-        let u = plan.sync_info(j).unwrap().update;
+        let u = plan.update_of(j);
         assert_eq!(u.is_some(), waited.contains(&j), "update on item {j}");
     }
     let waited_queues: BTreeSet<String> =
@@ -1099,7 +1107,7 @@ fn check_plan(items: &[Item], plan: &SyncPlan, bad: &BTreeSet<(usize, usize)>) {
     assert_eq!(sem_queues.len(), plan.semaphores.len());
     let mut ups = [0u32; 256];
     for j in 0..n {
-        if let Some(u) = plan.sync_info(j).unwrap().update {
+        if let Some(u) = plan.update_of(j) {
             ups[u.sem as usize] += 1;
         }
     }
@@ -1160,4 +1168,129 @@ proptest! {
     fn shrinking_random_programs(items in prop::collection::vec(item_strategy(), 1..60), seed: u64) {
         check_program(&items, &mut Rng(seed));
     }
+}
+
+/// A segment tree per written band, one lane per queue: 257 queues (256 DMA queues and
+/// Vector) writing one byte each of one SBUF band, 4097 distinct bytes in all, cut the band
+/// into 8193 segments; padded to 16384 leaves, two nodes a leaf, 257 lanes a node: 8421376
+/// cells, past 2^23 = 8388608. Clocks (4097 x 257) and entries (4097 x 256) stay in bounds.
+#[test]
+fn too_large_index_trees_are_an_error() {
+    let items: Vec<Item> = (0..4097u32)
+        .map(|k| {
+            let q = if k < 256 { Queue::dma(k as u8) } else { V };
+            Item::new(q).write(sbr(0..1, 2 * k..2 * k + 1))
+        })
+        .collect();
+    let e = assign_sync(&items, &SyncOptions::default()).unwrap_err();
+    assert_eq!(
+        e,
+        SyncError::IndexTooLarge {
+            cells: 8_421_376,
+            band: 0,
+            segments: 8193
+        }
+    );
+    const { assert!(8_421_376 > MAX_INDEX_CELLS) };
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "program's regions make 8421376 interval-index cells (at band 0, which its regions' \
+             byte ranges cut into 8193 segments: bands x segments x queues); at most \
+             {MAX_INDEX_CELLS}"
+        )
+    );
+}
+
+/// The MATMUL bundle has no sync band (the encoder refuses an update on it): a Matmul that
+/// is waited on keeps its wait inline and signals through a `SyncItem::Signal` right after
+/// it on its queue, whose EventSemaphore encodes; the simulator honours it.
+#[test]
+fn matmul_signals_through_a_standalone_update() {
+    use common::pe_dma::{mm, mmx};
+    for (inst, target) in [(mm(|_| {}), Target::Sunda), (mmx(|_| {}), Target::Mariana)] {
+        let inst = inst.with_sync(SyncInfo::default());
+        let (x, bank) = (sbr(0..64, 0x100..0x300), Region::psum(0..32, 0..0x200));
+        let items = vec![
+            Item::new(D0).write(x.clone()),
+            Item::new(T)
+                .read(x)
+                .write(bank.clone())
+                .with_inst(inst.clone()),
+            Item::new(S).read(bank),
+        ];
+        let p = plan(&items);
+        assert_eq!(p.items.len(), 4);
+        assert_eq!(p.signal_count(), 1);
+        assert_eq!(p.barrier_count(), 0);
+        // The matmul: its wait on Dma0 inline, no update in its band.
+        assert_eq!(p.sync_info(1), Some(sync(wait(0, 1), None)));
+        assert_eq!(
+            p.items[2],
+            SyncItem::Signal {
+                queue: T,
+                update: inc(1).unwrap(),
+                signaller: 1
+            }
+        );
+        assert_eq!(p.update_of(1), inc(1));
+        assert_eq!(p.sync_info(2), Some(sync(wait(1, 1), None)));
+        assert_eq!(p.items[2].wait(), None);
+        assert_eq!(p.items[2].update(), inc(1));
+        // Both encode: the stamped matmul (its update refused, `MatmulSyncUpdate`, had it
+        // stayed), and the signal as an EventSemaphore carrying only the update.
+        let arch = target.model();
+        let m = stamped(&p, 1);
+        assert_eq!(m.sync, sync(wait(0, 1), None));
+        generate_vec(&m, arch).expect("the stamped matmul encodes");
+        assert_eq!(
+            generate_vec(&m.clone().with_sync(sync(wait(0, 1), inc(1))), arch).unwrap_err(),
+            sundial_codegen::EncodeError::MatmulSyncUpdate
+        );
+        let ev = p.items[2].event().expect("a signal is an event");
+        assert_eq!(ev.engine, Engine::Tensor);
+        assert_eq!(
+            ev.op,
+            Op::EventSemaphore(EventSemaphore {
+                wait0: None,
+                wait1: None,
+                update: inc(1)
+            })
+        );
+        let b = generate_vec(&ev, arch).expect("the signal encodes");
+        let lifted = decode_instructions(b.as_flattened(), arch).expect("lifts");
+        assert_eq!(lifted[0].op, ev.op);
+        assert_eq!(p.items[1].event(), None);
+        // Run by the simulator: S never starts before the matmul completed.
+        let bad = conflicts(&items);
+        let mut rng = Rng(7);
+        for _ in 0..100 {
+            simulate(&items, &p, &bad, &mut rng);
+        }
+    }
+    // A matmul nobody waits on gets no signal.
+    let items = vec![Item::new(T).with_inst(mm(|_| {}).with_sync(SyncInfo::default()))];
+    let p = plan(&items);
+    assert_eq!((p.items.len(), p.signal_count()), (1, 0));
+}
+
+/// A barrier's event carries its wait, on the consumer's engine.
+#[test]
+fn barrier_event_carries_its_wait() {
+    let b = SyncItem::Barrier {
+        queue: S,
+        wait: wait(3, 2).unwrap(),
+        waits_for: 0,
+        consumer: 1,
+    };
+    let ev = b.event().unwrap();
+    assert_eq!((ev.engine, ev.sync), (Engine::Scalar, SyncInfo::default()));
+    assert_eq!(
+        ev.op,
+        Op::EventSemaphore(EventSemaphore {
+            wait0: wait(3, 2),
+            wait1: None,
+            update: None
+        })
+    );
 }

@@ -103,39 +103,29 @@ pub fn synchronise(lowered: &[Lowered<'_, '_>]) -> Result<Vec<Scheduled>, String
             SyncItem::Item {
                 index, queue, inst, ..
             } => {
-                let mut inst = *inst.ok_or("the sync plan lost an instruction")?;
-                // The MATMUL bundle has no sync band (codegen's `MatmulSyncUpdate`, conflict
-                // #8): a matmul signals through an EventSemaphore right after it on its queue,
-                // which completes only once the matmul has (a queue runs in order).
-                let signal_after = match (&inst.op, inst.sync.update) {
-                    (Op::Matmul(_) | Op::MatmulMx(_), Some(update)) => {
-                        inst.sync.update = None;
-                        Some(update)
-                    }
-                    _ => None,
-                };
+                let inst = *inst.ok_or("the sync plan lost an instruction")?;
                 out.push(Scheduled {
                     queue,
                     inst,
                     origin: Some(index),
                 });
-                if let Some(update) = signal_after {
-                    out.push(Scheduled {
-                        queue,
-                        inst: Instruction {
-                            id: 0,
-                            engine: queue.engine(),
-                            sync: SyncInfo::default(),
-                            op: Op::EventSemaphore(EventSemaphore {
-                                wait0: None,
-                                wait1: None,
-                                update: Some(update),
-                            }),
-                        },
-                        origin: None,
-                    });
-                }
             }
+            // The update of a matmul (whose MATMUL bundle has no sync band, conflict #8), as
+            // an EventSemaphore right after it on its queue.
+            SyncItem::Signal { queue, update, .. } => out.push(Scheduled {
+                queue,
+                inst: Instruction {
+                    id: 0,
+                    engine: queue.engine(),
+                    sync: SyncInfo::default(),
+                    op: Op::EventSemaphore(EventSemaphore {
+                        wait0: None,
+                        wait1: None,
+                        update: Some(update),
+                    }),
+                },
+                origin: None,
+            }),
             SyncItem::Barrier { queue, wait, .. } => out.push(Scheduled {
                 queue,
                 inst: Instruction {
