@@ -634,12 +634,13 @@ fn range_select<'c>(
             "the 0x9b read-out companion of RangeSelect needs a 'reduce_res' destination".into(),
         );
     }
-    let origin = v.float_attr("range_start").unwrap_or(0.0);
-    if origin.fract() != 0.0 || origin.abs() > (1u64 << 24) as f64 {
-        return Err(format!(
-            "attribute 'range_start': {origin} is not an integer within 2^24: RangeSelect's base is the integer index origin the encoder converts to fp32"
-        ));
-    }
+    // The verifier's start rule (`range_select start`) has made `range_start` an integer,
+    // written as an integer or an integral float, whose indices stay within +-2^24: RangeSelect's
+    // base is the integer index origin the encoder converts to fp32.
+    let origin = v
+        .int_attr("range_start")
+        .or_else(|| v.float_attr("range_start").map(|f| f as i64))
+        .unwrap_or(0);
     let mut b = start(v, sel)?;
     b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
     b = ap(b, "src", &pattern(v, "on_true")?, ctx)?;
@@ -649,7 +650,7 @@ fn range_select<'c>(
     b = copy_str(b, v, "comp_op0", "comp_op0")?;
     b = copy_str(b, v, "comp_op1", "comp_op1")?;
     b = b
-        .i64("range_start", origin as i64)
+        .i64("range_start", origin)
         .map_err(|e| e.to_string())?;
     b = copy_attr(b, v, "on_false_value", "fill_value")?;
     b = b
