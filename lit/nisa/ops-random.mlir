@@ -19,11 +19,11 @@ func.func @rand(%f: memref<128x64xf32, "sbuf">, %b: memref<128x64xbf16, "sbuf">,
 // seed it from a [P, 1] tile.
 // CHECK-LABEL: func.func @state
 // CHECK: "nisa.rand_get_state"(%{{.*}}) : (memref<128x6xui32, "sbuf">) -> ()
-// CHECK: "nisa.rand_set_state"(%{{.*}}) {engine = "vector"} : (memref<128x24xi32, "sbuf">) -> ()
+// CHECK: "nisa.rand_set_state"(%{{.*}}) {engine = "vector"} : (memref<128x24xui32, "sbuf">) -> ()
 // CHECK: "nisa.set_rng_seed"(%{{.*}}) {engine = "gpsimd"} : (memref<128x1xui32, "sbuf">) -> ()
-func.func @state(%g: memref<128x6xui32, "sbuf">, %v: memref<128x24xi32, "sbuf">, %seed: memref<128x1xui32, "sbuf">) {
+func.func @state(%g: memref<128x6xui32, "sbuf">, %v: memref<128x24xui32, "sbuf">, %seed: memref<128x1xui32, "sbuf">) {
   "nisa.rand_get_state"(%g) : (memref<128x6xui32, "sbuf">) -> ()
-  "nisa.rand_set_state"(%v) {engine = "vector"} : (memref<128x24xi32, "sbuf">) -> ()
+  "nisa.rand_set_state"(%v) {engine = "vector"} : (memref<128x24xui32, "sbuf">) -> ()
   "nisa.set_rng_seed"(%seed) {engine = "gpsimd"} : (memref<128x1xui32, "sbuf">) -> ()
   return
 }

@@ -49,7 +49,7 @@ func.func @tensor_tensor(%a: memref<128x64xi32, "sbuf">, %b: memref<128x64xui32,
 // CHECK: "nisa.device_print"(%{{.*}}) {prefix = "x"}
 func.func @defaults(%x: memref<128x64xf32, "sbuf">, %h: memref<128x64xf32, "hbm">,
                     %w: memref<128x128xbf16, "sbuf">, %ps: memref<128x64xf32, "psum">, %m: memref<128x64xbf16, "sbuf">,
-                    %st: memref<128x6xi32, "sbuf">, %io: memref<128x64xi32, "sbuf">) {
+                    %st: memref<128x6xui32, "sbuf">, %io: memref<128x64xi32, "sbuf">) {
   %t = "nisa.alloc"() : () -> memref<128x64xf32, "sbuf">
   "nisa.tensor_scalar_arith"(%t, %x) {op0 = "mult", imm0 = 2.0 : f32, operandSegmentSizes = array<i32: 1, 1, 0, 0>}
       : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
@@ -62,7 +62,7 @@ func.func @defaults(%x: memref<128x64xf32, "sbuf">, %h: memref<128x64xf32, "hbm"
   "nisa.matmul"(%ps, %w, %m) : (memref<128x64xf32, "psum">, memref<128x128xbf16, "sbuf">, memref<128x64xbf16, "sbuf">) -> ()
   "nisa.dma_copy"(%x, %h) : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "hbm">) -> ()
   "nisa.rand2"(%t) : (memref<128x64xf32, "sbuf">) -> ()
-  "nisa.rand_get_state"(%st) : (memref<128x6xi32, "sbuf">) -> ()
+  "nisa.rand_get_state"(%st) : (memref<128x6xui32, "sbuf">) -> ()
   "nisa.generic_load"(%x, %h) : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "hbm">) -> ()
   "nisa.device_print"(%x) {prefix = "x"} : (memref<128x64xf32, "sbuf">) -> ()
   return
