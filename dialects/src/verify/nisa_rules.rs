@@ -272,17 +272,10 @@ pub(super) fn ap_at(v: &mut OpView<'_, '_, '_>, offset: i64, bounds: Option<&str
         return;
     };
     let Some(src) = v.tile("tensor") else { return };
-    // An access pattern on a view (an `ap` included) composes with it (view_rules); one on an
-    // indirect access pattern cannot, nor one on a `dynamic_ap`, whose offset is not static.
+    // An access pattern on a view (an `ap` or a `dynamic_ap` included) composes with it
+    // (view_rules); one on an indirect access pattern cannot.
     let def = defining_op(src_value);
-    if def
-        .as_ref()
-        .is_some_and(|d| crate::ffi::op_name(d.to_raw()) == "nisa.dynamic_ap")
-    {
-        v.error("operand 'tensor': cannot specify an access pattern on an already indexed tensor (rule: no nested ap)");
-        return;
-    }
-    let on_view = def.is_some_and(|d| super::view_rules::is_view_op(&d));
+    let on_view = def.is_some_and(|d| super::view_rules::is_chain_op(&d));
     if on_view && is_indirect_ap(src_value) {
         v.error("operand 'tensor': cannot specify an access pattern on an indirect access pattern, whose addresses depend on the index values (rule: no nested ap)");
         return;
