@@ -183,6 +183,24 @@ fn tt(op: AluOp, a: &[f32], b: &[f32]) -> Result<Vec<f32>> {
 }
 
 #[test]
+fn pow_on_the_vector_engine_is_the_composite_form_of_nl_power() {
+    // tensor_tensor_arith pow names the Vector engine before sundial-decompose moves it to
+    // tensor_tensor_power on GpSimd: the same fp32 power (2^10 = 1024, 9^0.5 = 3), and the
+    // Vector engine reads a PSUM operand.
+    let mut m = mem();
+    let x = sb_f32(&mut m, &[1, 2], &[2.0, 9.0]);
+    let y = sb_f32(&mut m, &[1, 2], &[10.0, 0.5]);
+    let d = sb(&mut m, DType::F32, &[1, 2]);
+    tensor_tensor_arith(&mut m, &d, &x, &y, AluOp::Pow, Some(Engine::Vector)).unwrap();
+    assert_eq!(f32s(&m, &d), vec![1024.0, 3.0]);
+    let p = ps(&mut m, DType::F32, &[1, 2]);
+    m.write_f32(&p, &[2.0, 9.0]).unwrap();
+    let e = sb(&mut m, DType::F32, &[1, 2]);
+    tensor_tensor_arith(&mut m, &e, &p, &y, AluOp::Pow, Some(Engine::Vector)).unwrap();
+    assert_eq!(f32s(&m, &e), vec![1024.0, 3.0]);
+}
+
+#[test]
 fn arithmetic_operators_follow_the_alu_table() {
     use AluOp::*;
     assert_eq!(
@@ -372,15 +390,23 @@ fn tensor_tensor_errors() {
         AluOp::Add,
         Some(Engine::Vector),
     ));
-    // Power runs on GpSimd: no PSUM, not on Vector.
+    // Power runs on GpSimd: no PSUM there; not on the Scalar engine.
     is_memory_err(tensor_tensor_power(&mut m, &d, &p1, &x));
+    is_memory_err(tensor_tensor_arith(
+        &mut m,
+        &d,
+        &p1,
+        &x,
+        AluOp::Pow,
+        Some(Engine::GpSimd),
+    ));
     is_unsupported(tensor_tensor_arith(
         &mut m,
         &d,
         &x,
         &x,
         AluOp::Pow,
-        Some(Engine::Vector),
+        Some(Engine::Scalar),
     ));
     // More than 128 partitions.
     let big = View::new(x.alloc(), DType::F32, 0, vec![129, 1], vec![1, 1]).unwrap();

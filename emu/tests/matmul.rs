@@ -529,6 +529,52 @@ fn mx_scales_live_at_the_start_of_each_quadrant() {
 }
 
 #[test]
+fn a_logical_scale_tile_holds_one_row_per_8_partitions() {
+    // The same product with [K/8, cols] scale tiles (the logical scale tensor): row r at
+    // partition r. Rows 0..4 hold 2^0 and rows 4..8 2^1 for the stationary tile; the moving
+    // scales are all 2^0: 32 x 4 x 1 + 32 x 4 x 2 = 384 (hand-computed).
+    let mut m = Memory::new(Target::Mariana);
+    let st = m.alloc_sbuf(DType::Fp8E4m3FnX4, &[64, 2]).unwrap();
+    m.write_bits(&st, &[x4([1.0; 4]); 128]).unwrap();
+    let mv = m.alloc_sbuf(DType::Fp8E4m3FnX4, &[64, 1]).unwrap();
+    m.write_bits(&mv, &[x4([1.0; 4]); 64]).unwrap();
+    let ss = m.alloc_sbuf(DType::U8, &[8, 2]).unwrap();
+    let codes: Vec<i64> = (0..8)
+        .flat_map(|r| if r < 4 { [127, 127] } else { [128, 128] })
+        .collect();
+    m.write_i64(&ss, &codes).unwrap();
+    let ms = m.alloc_sbuf(DType::U8, &[8, 1]).unwrap();
+    m.write_i64(&ms, &[127; 8]).unwrap();
+    let dst = m.alloc_psum(DType::F32, &[2, 1]).unwrap();
+    nc_matmul_mx(
+        &mut m,
+        &dst,
+        &st,
+        &mv,
+        &ss,
+        &ms,
+        &MatmulMxOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(m.read_f32(&dst).unwrap(), vec![384.0, 384.0]);
+    // 9 partitions is neither the logical tile nor one reaching quadrant 1's rows (35).
+    let odd = m.alloc_sbuf(DType::U8, &[9, 2]).unwrap();
+    m.write_i64(&odd, &[127; 18]).unwrap();
+    assert!(matches!(
+        nc_matmul_mx(
+            &mut m,
+            &dst,
+            &st,
+            &mv,
+            &odd,
+            &ms,
+            &MatmulMxOptions::default()
+        ),
+        Err(EmuError::Shape { .. })
+    ));
+}
+
+#[test]
 fn mx_matmul_error_paths() {
     let mut m = Memory::new(Target::Mariana);
     let st = m.alloc_sbuf(DType::Fp8E4m3FnX4, &[32, 2]).unwrap();

@@ -117,6 +117,21 @@ fn scales_go_to_the_first_four_partitions_of_each_quadrant() {
 }
 
 #[test]
+fn a_logical_scale_tile_takes_group_row_g_at_partition_g() {
+    // The source of the quadrant test into an [8, 2] scale tile (the logical [P/8, F/4]
+    // scale tensor): group g's codes 127 + g - 15 at partition g, hand-computed.
+    let mut m = Memory::new(Target::Mariana);
+    let src = m.alloc_sbuf(DType::F16, &[64, 8]).unwrap();
+    let vals: Vec<f32> = (0..64 * 8i32).map(|i| 2f32.powi(i / 8 / 8)).collect();
+    m.write_f32(&src, &vals).unwrap();
+    let dst = m.alloc_sbuf(DType::Fp8E5m2X4, &[64, 2]).unwrap();
+    let scale = m.alloc_sbuf(DType::Fp8E8m0, &[8, 2]).unwrap();
+    quantize_mx(&mut m, &dst, &scale, &src, MxScaleRule::GoldenEmax).unwrap();
+    let want: Vec<u64> = (0..8u64).flat_map(|g| [g + 112, g + 112]).collect();
+    assert_eq!(m.read_bits(&scale).unwrap(), want);
+}
+
+#[test]
 fn quantize_mx_error_paths() {
     let mut m = Memory::new(Target::Mariana);
     let src = source(&mut m);

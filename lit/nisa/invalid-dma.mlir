@@ -216,3 +216,64 @@ func.func @generic_indirect_dtype(%d: memref<128x64xf32, "sbuf">, %s: memref<409
   "nisa.generic_indirect_load"(%d, %s, %i) : (memref<128x64xf32, "sbuf">, memref<4096x64xbf16, "hbm">, memref<128x1xui32, "sbuf">) -> ()
   return
 }
+
+// -----
+
+// An indirect operand makes dma_compute a read-modify-write (NKI: "Scatter RMW:
+// dst(HBM)[indices] = dst(HBM)[indices] + src(SB)"): the data source must be in SBUF, not HBM.
+func.func @compute_scatter_from_hbm(%table: memref<4096x64xf32, "hbm">, %idx: memref<128x1xi32, "sbuf">,
+                                    %rows: memref<128x64xf32, "hbm">) {
+  %a = "nisa.ap"(%table, %idx) {pattern = array<i64: 64, 128, 1, 64>, operandSegmentSizes = array<i32: 1, 1, 0>}
+      : (memref<4096x64xf32, "hbm">, memref<128x1xi32, "sbuf">) -> memref<128x64xf32, "hbm">
+  // expected-error@+1 {{a scatter read-modify-write writes an indirect HBM 'dst' from an SBUF source (rule: dma_compute read-modify-write)}}
+  "nisa.dma_compute"(%a, %a, %rows) : (memref<128x64xf32, "hbm">, memref<128x64xf32, "hbm">, memref<128x64xf32, "hbm">) -> ()
+  return
+}
+
+// -----
+
+// It takes exactly two sources ...
+func.func @compute_rmw_three(%table: memref<4096x64xf32, "hbm">, %idx: memref<128x1xi32, "sbuf">,
+                             %rows: memref<128x64xf32, "hbm">) {
+  %a = "nisa.ap"(%table, %idx) {pattern = array<i64: 64, 128, 1, 64>, operandSegmentSizes = array<i32: 1, 1, 0>}
+      : (memref<4096x64xf32, "hbm">, memref<128x1xi32, "sbuf">) -> memref<128x64xf32, "hbm">
+  // expected-error@+1 {{an indirect operand makes this a read-modify-write, which takes exactly 2 sources (the destination and the data), got 3 (rule: dma_compute read-modify-write)}}
+  "nisa.dma_compute"(%a, %a, %rows, %rows) : (memref<128x64xf32, "hbm">, memref<128x64xf32, "hbm">, memref<128x64xf32, "hbm">, memref<128x64xf32, "hbm">) -> ()
+  return
+}
+
+// -----
+
+// ... one of them the destination itself ...
+func.func @compute_rmw_not_dst(%table: memref<4096x64xf32, "hbm">, %idx: memref<128x1xi32, "sbuf">,
+                               %rows: memref<128x64xf32, "hbm">) {
+  %a = "nisa.ap"(%table, %idx) {pattern = array<i64: 64, 128, 1, 64>, operandSegmentSizes = array<i32: 1, 1, 0>}
+      : (memref<4096x64xf32, "hbm">, memref<128x1xi32, "sbuf">) -> memref<128x64xf32, "hbm">
+  // expected-error@+1 {{a read-modify-write needs one source to be 'dst' itself (rule: dma_compute read-modify-write)}}
+  "nisa.dma_compute"(%a, %rows, %rows) : (memref<128x64xf32, "hbm">, memref<128x64xf32, "hbm">, memref<128x64xf32, "hbm">) -> ()
+  return
+}
+
+// -----
+
+// ... with unique indices ...
+func.func @compute_rmw_repeats(%table: memref<4096x64xf32, "hbm">, %idx: memref<128x1xi32, "sbuf">,
+                               %rows: memref<128x64xf32, "hbm">) {
+  %a = "nisa.ap"(%table, %idx) {pattern = array<i64: 64, 128, 1, 64>, operandSegmentSizes = array<i32: 1, 1, 0>}
+      : (memref<4096x64xf32, "hbm">, memref<128x1xi32, "sbuf">) -> memref<128x64xf32, "hbm">
+  // expected-error@+1 {{a read-modify-write needs unique_indices = true (NKI: non-unique indices are not supported) (rule: dma_compute read-modify-write)}}
+  "nisa.dma_compute"(%a, %a, %rows) {unique_indices = false} : (memref<128x64xf32, "hbm">, memref<128x64xf32, "hbm">, memref<128x64xf32, "hbm">) -> ()
+  return
+}
+
+// -----
+
+// ... and a gather reads HBM into SBUF ("Gather RMW: dst(SB) = dst(SB) + src(HBM)[indices]").
+func.func @compute_gather_from_sbuf(%t: memref<128x64xf32, "sbuf">, %idx: memref<128x1xi32, "sbuf">,
+                                    %d: memref<128x64xf32, "sbuf">) {
+  %g = "nisa.ap"(%t, %idx) {pattern = array<i64: 64, 128, 1, 64>, operandSegmentSizes = array<i32: 1, 1, 0>}
+      : (memref<128x64xf32, "sbuf">, memref<128x1xi32, "sbuf">) -> memref<128x64xf32, "sbuf">
+  // expected-error@+1 {{a gather read-modify-write reads an indirect HBM source into an SBUF 'dst' (rule: dma_compute read-modify-write)}}
+  "nisa.dma_compute"(%d, %d, %g) : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
+  return
+}

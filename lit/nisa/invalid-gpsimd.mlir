@@ -209,3 +209,21 @@ func.func @generic_partition_reduce_bitvec(%d: memref<1x8xf32, "sbuf">, %s: memr
   "nisa.tensor_partition_reduce"(%d, %s) {op = "bitwise_or"} : (memref<1x8xf32, "sbuf">, memref<128x8xf32, "sbuf">) -> ()
   return
 }
+
+// -----
+
+// The PRNG state transfers take uint32 tiles (NKI rand_get_state / rand_set_state: "must be
+// uint32"), as the emulator reads and writes them.
+func.func @rand_get_state_int32(%st: memref<128x6xi32, "sbuf">) {
+  // expected-error@+1 {{operand 'dst': dtype i32 is not legal here (legal: ui32) (rule: operand dtype)}}
+  "nisa.rand_get_state"(%st) : (memref<128x6xi32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+func.func @rand_set_state_int32(%st: memref<128x24xi32, "sbuf">) {
+  // expected-error@+1 {{operand 'src': dtype i32 is not legal here (legal: ui32) (rule: operand dtype)}}
+  "nisa.rand_set_state"(%st) {engine = "vector"} : (memref<128x24xi32, "sbuf">) -> ()
+  return
+}

@@ -174,3 +174,46 @@ func.func @runtime_step(%x: memref<128x512xf32, "hbm">, %t: memref<128x512xf32, 
   }
   return
 }
+
+// Views of a dynamic access pattern fold over the allocation it indexes, as they do at run
+// time: a slice of each 2x4 block, and an access pattern on a dynamic one (one row of it).
+// CHECK-LABEL: func.func @views_of_dynamic
+// CHECK: "nisa.slice"
+// CHECK: "nisa.ap"
+func.func @views_of_dynamic(%x: memref<8x8xf32, "hbm">, %t: memref<128x64xf32, "sbuf">, %o: memref<2x2xf32, "hbm">,
+                            %r: memref<1x32xf32, "sbuf">) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    %blk = "nisa.dynamic_ap"(%x, %i) {pattern = array<i64: 8, 2, 1, 4>}
+        : (memref<8x8xf32, "hbm">, index) -> memref<2x4xf32, "hbm">
+    %s = "nisa.slice"(%blk) {start = array<i64: 0, 1>} : (memref<2x4xf32, "hbm">) -> memref<2x2xf32, "hbm">
+    "nisa.dma_copy"(%o, %s) : (memref<2x2xf32, "hbm">, memref<2x2xf32, "hbm">) -> ()
+    %off = arith.muli %i, %c2 : index
+    %v = "nisa.dynamic_ap"(%t, %off) {pattern = array<i64: 64, 128, 1, 32>}
+        : (memref<128x64xf32, "sbuf">, index) -> memref<128x32xf32, "sbuf">
+    %w = "nisa.ap"(%v) {pattern = array<i64: 32, 1, 1, 32>, offset = 32}
+        : (memref<128x32xf32, "sbuf">) -> memref<1x32xf32, "sbuf">
+    "nisa.tensor_copy"(%r, %w) : (memref<1x32xf32, "sbuf">, memref<1x32xf32, "sbuf">) -> ()
+  }
+  return
+}
+
+// A dynamic access pattern on a slice: four consecutive elements of the 8x4 view start a row
+// at every offset the loop gives (0 and 4), so the pattern folds at both.
+// CHECK-LABEL: func.func @dynamic_on_a_view
+func.func @dynamic_on_a_view(%x: memref<8x8xf32, "hbm">, %o: memref<4xf32, "hbm">) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %half = "nisa.slice"(%x) {start = array<i64: 0, 0>} : (memref<8x8xf32, "hbm">) -> memref<8x4xf32, "hbm">
+  scf.for %i = %c0 to %c2 step %c1 {
+    %off = arith.muli %i, %c4 : index
+    %row = "nisa.dynamic_ap"(%half, %off) {pattern = array<i64: 1, 4>}
+        : (memref<8x4xf32, "hbm">, index) -> memref<4xf32, "hbm">
+    "nisa.dma_copy"(%o, %row) : (memref<4xf32, "hbm">, memref<4xf32, "hbm">) -> ()
+  }
+  return
+}

@@ -68,18 +68,48 @@ const CANNOT_RUN: &[(&str, &str, &str)] = &[
     ),
     (
         "lit/passes/sundial-decompose.mlir",
-        "pow_tensor",
-        "its tensor_tensor_arith pow names the Vector engine, the emulator runs pow on GpSimd only",
-    ),
-    (
-        "lit/passes/sundial-decompose.mlir",
         "untouched",
         "ALU op mod_int has no public semantics",
     ),
     (
-        "lit/passes/sundial-generic-load-to-gather.mlir",
-        "dge",
-        "its dma_compute scatters into SBUF from HBM; the emulator's read-modify-write scatter needs an HBM destination and an SBUF source",
+        "lit/passes/sundial-middle-end.mlir",
+        "logical",
+        "a logical tile of more than 128 partitions (the pass's input form): the emulator allocates physical tiles, which only the pass's output has",
+    ),
+    (
+        "lit/passes/sundial-partition-tiling.mlir",
+        "elementwise",
+        "a logical tile of more than 128 partitions (the pass's input form): the emulator allocates physical tiles, which only the pass's output has",
+    ),
+    (
+        "lit/passes/sundial-partition-tiling.mlir",
+        "iota",
+        "a logical tile of more than 128 partitions (the pass's input form): the emulator allocates physical tiles, which only the pass's output has",
+    ),
+    (
+        "lit/passes/sundial-partition-tiling.mlir",
+        "average",
+        "tensor_partition_reduce is a middle-end form, which runs only after sundial-legalize-partition-reduce",
+    ),
+    (
+        "lit/passes/sundial-partition-tiling.mlir",
+        "max_and_or",
+        "tensor_partition_reduce is a middle-end form, which runs only after sundial-legalize-partition-reduce",
+    ),
+    (
+        "lit/passes/sundial-partition-tiling.mlir",
+        "matmul_k",
+        "a logical tile of more than 128 partitions (the pass's input form): the emulator allocates physical tiles, which only the pass's output has",
+    ),
+    (
+        "lit/passes/sundial-partition-tiling.mlir",
+        "core_groups",
+        "a logical tile of more than 128 partitions (the pass's input form): the emulator allocates physical tiles, which only the pass's output has",
+    ),
+    (
+        "lit/passes/sundial-partition-tiling.mlir",
+        "loop",
+        "a logical tile of more than 128 partitions (the pass's input form): the emulator allocates physical tiles, which only the pass's output has",
     ),
     (
         "lit/passes/sundial-legalize-partition-reduce.mlir",
@@ -117,11 +147,6 @@ const CANNOT_RUN: &[(&str, &str, &str)] = &[
         "GpSimd native int32 divide has no public semantics",
     ),
     (
-        "lit/passes/sundial-resolve-engine.mlir",
-        "defaults",
-        "its rand_get_state writes an int32 state tile, which the verifier accepts and the emulator refuses (uint32 only)",
-    ),
-    (
         "lit/passes/sundial-unroll.mlir",
         "register_loop",
         "a register (!nisa.reg) argument: sundial-run passes tiles only",
@@ -140,11 +165,6 @@ const CANNOT_RUN: &[(&str, &str, &str)] = &[
         "lit/nisa/ops-loops.mlir",
         "runtime_step",
         "index arguments (run-time loop bounds): sundial-run passes tiles only",
-    ),
-    (
-        "examples/mx_matmul.mlir",
-        "mx",
-        "its [16, 64] scale tiles verify, but the emulator's matmul_mx wants each 32-partition quadrant's 4 scale rows at the quadrant's start (reaching partition 99)",
     ),
     (
         "lit/run/views.mlir",

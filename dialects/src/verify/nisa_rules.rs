@@ -279,17 +279,10 @@ pub(super) fn ap_at(v: &mut OpView<'_, '_, '_>, offset: i64, bounds: Option<&str
         return;
     };
     let Some(src) = v.tile("tensor") else { return };
-    // An access pattern on a view (an `ap` included) composes with it (view_rules); one on an
-    // indirect access pattern cannot, nor one on a `dynamic_ap`, whose offset is not static.
+    // An access pattern on a view (an `ap` or a `dynamic_ap` included) composes with it
+    // (view_rules); one on an indirect access pattern cannot.
     let def = defining_op(src_value);
-    if def
-        .as_ref()
-        .is_some_and(|d| crate::ffi::op_name(d.to_raw()) == "nisa.dynamic_ap")
-    {
-        v.error("operand 'tensor': cannot specify an access pattern on an already indexed tensor (rule: no nested ap)");
-        return;
-    }
-    let on_view = def.is_some_and(|d| super::view_rules::is_view_op(&d));
+    let on_view = def.is_some_and(|d| super::view_rules::is_chain_op(&d));
     if on_view && is_indirect_ap(src_value) {
         v.error("operand 'tensor': cannot specify an access pattern on an indirect access pattern, whose addresses depend on the index values (rule: no nested ap)");
         return;
@@ -1396,7 +1389,10 @@ fn scalar_tile(v: &mut OpView<'_, '_, '_>, name: &str) {
     }
 }
 
+/// `dma_compute`: 1 to 16 sources of dst's shape, scales 1.0, and the two read-modify-write
+/// modes of NKI's `dma_compute` when an operand is an indirect access pattern ([`dma_rmw`]).
 fn dma_compute(v: &mut OpView<'_, '_, '_>) {
+    dma_rmw(v);
     let srcs = v.tiles("srcs");
     if srcs.is_empty() || srcs.len() > 16 {
         v.error(format!(
@@ -1430,6 +1426,70 @@ fn dma_compute(v: &mut OpView<'_, '_, '_>) {
         } else if !all_one {
             v.error("attribute 'scales': only 1.0 is supported (rule: dma_compute scales)");
         }
+    }
+}
+
+/// The read-modify-write modes of `dma_compute` (NKI `dma_compute`: "Scatter RMW:
+/// dst(HBM)[indices] = dst(HBM)[indices] + src(SB)", "Gather RMW: dst(SB) = dst(SB) +
+/// src(HBM)[indices]"), as the emulator runs them: exactly two sources, one of them `dst`
+/// itself, `unique_indices = true`; a scatter writes an indirect HBM `dst` from an SBUF
+/// source, a gather reads an indirect HBM source into an SBUF `dst`.
+fn dma_rmw(v: &mut OpView<'_, '_, '_>) {
+    let Some(dst) = v.value("dst") else { return };
+    let srcs = v.values("srcs");
+    let scatter = is_indirect_ap(dst);
+    if !scatter && !srcs.iter().any(|s| is_indirect_ap(*s)) {
+        return;
+    }
+    const RULE: &str = "(rule: dma_compute read-modify-write)";
+    if srcs.len() != 2 {
+        v.error(format!(
+            "an indirect operand makes this a read-modify-write, which takes exactly 2 sources (the destination and the data), got {} {RULE}",
+            srcs.len()
+        ));
+        return;
+    }
+    let Some(other) = (if srcs[0] == dst {
+        Some(srcs[1])
+    } else if srcs[1] == dst {
+        Some(srcs[0])
+    } else {
+        None
+    }) else {
+        v.error(format!(
+            "a read-modify-write needs one source to be 'dst' itself {RULE}"
+        ));
+        return;
+    };
+    if !v.bool_attr("unique_indices") {
+        v.error(format!(
+            "a read-modify-write needs unique_indices = true (NKI: non-unique indices are not supported) {RULE}"
+        ));
+        return;
+    }
+    let space =
+        |value: melior::ir::Value<'_, '_>| Tile::from_type(value.r#type()).ok().map(|t| t.space);
+    let (want_dst, want_other, what) = if scatter {
+        (
+            Space::Hbm,
+            Space::Sbuf,
+            "a scatter read-modify-write writes an indirect HBM 'dst' from an SBUF source",
+        )
+    } else {
+        (
+            Space::Sbuf,
+            Space::Hbm,
+            "a gather read-modify-write reads an indirect HBM source into an SBUF 'dst'",
+        )
+    };
+    if scatter && is_indirect_ap(other) {
+        v.error(format!(
+            "both operands of a scatter read-modify-write are indirect {RULE}"
+        ));
+        return;
+    }
+    if space(dst) != Some(want_dst) || space(other) != Some(want_other) {
+        v.error(format!("{what} {RULE}"));
     }
 }
 

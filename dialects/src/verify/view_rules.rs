@@ -6,6 +6,16 @@
 //! [`crate::fold::fold`], the one folding function. A chain that does not fold is reported at
 //! the op whose step fails, with the rule of the [`FoldErrorKind`]; a failure at an earlier
 //! view op is that op's own error and is not repeated.
+//!
+//! A chain runs through `nisa.dynamic_ap` as it does at run time (the emulator driver folds
+//! the whole chain over the allocation, the dynamic offset added in): a view of a dynamic
+//! access pattern is folded over the allocation the pattern indexes, not from the pattern's
+//! result, so a chain that no strided pattern addresses is refused here and not only when it
+//! runs. The dynamic offset is taken at the smallest and at the largest value it reaches over
+//! the iteration space when the verifier can bound it ([`crate::loops::extremes`]), else at 0
+//! (the static `offset` alone): what a later view can fold does not depend on the offset when
+//! the dynamic pattern indexes the allocation itself, and its bounds are the dynamic pattern's
+//! own rule.
 
 use super::{OpView, defining_op, i64_array_value, int_value};
 use crate::{
@@ -53,21 +63,85 @@ impl From<&str> for ChainError {
     }
 }
 
+/// Whether `op` is a `nisa.dynamic_ap`.
+pub fn is_dynamic_ap(op: &OperationRef<'_, '_>) -> bool {
+    op_name(op.to_raw()) == "nisa.dynamic_ap"
+}
+
+/// Whether `op` is a step of a chain of views: a view op ([`is_view_op`]) or a
+/// `nisa.dynamic_ap` (a view whose offset is known at run time).
+pub fn is_chain_op(op: &OperationRef<'_, '_>) -> bool {
+    is_view_op(op) || is_dynamic_ap(op)
+}
+
+/// The values a `nisa.dynamic_ap`'s dynamic offset is folded at (see the module doc): its
+/// smallest and largest value over the iteration space when the verifier bounds it, else 0.
+fn dynamic_offsets(op: &OperationRef<'_, '_>) -> Vec<i64> {
+    use crate::loops::{Extremes, eval_index, extremes, grid_of};
+    let grid = grid_of(op.to_raw()).ok().flatten();
+    let range = op
+        .operand(1)
+        .ok()
+        .and_then(|d| eval_index(d.to_raw()))
+        .map(|e| extremes(&e, grid.as_deref()));
+    match range {
+        Some(Extremes::Range(lo, hi)) => [lo.value, hi.value]
+            .into_iter()
+            .filter_map(|v| i64::try_from(v).ok())
+            .collect(),
+        _ => vec![0],
+    }
+}
+
 /// The chain of views producing `value`: the tile of its base (the first value no view op
-/// produces, e.g. an `alloc` result or an argument) and the steps from it, base first.
+/// nor `nisa.dynamic_ap` produces, e.g. an `alloc` result or an argument) and the steps from
+/// it, base first. A `nisa.dynamic_ap` is its static part ([`step_of`]).
 pub fn view_chain(value: Value<'_, '_>) -> Result<(Tile, Vec<ViewStep>), ChainError> {
+    let (tile, chains) = view_chains(value)?;
+    Ok((tile, chains.into_iter().next().unwrap_or_default()))
+}
+
+/// [`view_chain`] at each value the dynamic offsets take (see the module doc): the first
+/// chain takes every dynamic access pattern at its smallest offset, the second (when one is
+/// bounded) at its largest. Never empty.
+fn view_chains(value: Value<'_, '_>) -> Result<(Tile, Vec<Vec<ViewStep>>), ChainError> {
     let mut steps = Vec::new();
+    // Per step: the dynamic offsets to add (empty for a static view).
+    let mut dynamic: Vec<Vec<i64>> = Vec::new();
     let mut cursor = value.to_raw();
     loop {
         let current = unsafe { Value::from_raw(cursor) };
-        let Some(op) = defining_op(current).filter(is_view_op) else {
+        let Some(op) = defining_op(current).filter(is_chain_op) else {
             steps.reverse();
-            return Ok((Tile::from_type(current.r#type())?, steps));
+            dynamic.reverse();
+            let tile = Tile::from_type(current.r#type())?;
+            let variants = dynamic.iter().map(Vec::len).max().unwrap_or(0).max(1);
+            let chains = (0..variants)
+                .map(|k| {
+                    let mut chain = steps.clone();
+                    for (step, offsets) in chain.iter_mut().zip(&dynamic) {
+                        if let (ViewStep::Ap { offset, .. }, Some(&d)) =
+                            (step, offsets.get(k).or(offsets.last()))
+                        {
+                            // Past 64 bits the static step stands (the dynamic pattern's own
+                            // rule reports the offset).
+                            *offset = offset.checked_add(d).unwrap_or(*offset);
+                        }
+                    }
+                    chain
+                })
+                .collect();
+            return Ok((tile, chains));
         };
         if steps.len() >= MAX_CHAIN {
             return Err(ChainError::TooLong);
         }
         steps.push(step_of(&op)?);
+        dynamic.push(if is_dynamic_ap(&op) {
+            dynamic_offsets(&op)
+        } else {
+            Vec::new()
+        });
         cursor = op
             .operand(0)
             .map_err(|_| ChainError::from("a view op without its tensor operand"))?
@@ -223,7 +297,7 @@ pub fn check(v: &mut OpView<'_, '_, '_>) {
 /// own step.
 pub fn fold_at(v: &mut OpView<'_, '_, '_>) {
     let Ok(result) = v.op.result(0) else { return };
-    let (base, chain) = match view_chain(Value::from(result)) {
+    let (base, chains) = match view_chains(Value::from(result)) {
         Ok(found) => found,
         // Too long a chain is this op's error; a malformed op on the way reports its own.
         Err(ChainError::TooLong) => {
@@ -239,13 +313,39 @@ pub fn fold_at(v: &mut OpView<'_, '_, '_>) {
         elem_bytes: base.dtype.byte_size() as i64,
         on_chip: base.space != crate::enums::Space::Hbm,
     };
-    if let Err(e) = fold(&base, &chain) {
-        // A failure at an earlier view op is that op's error. The access pattern on the
-        // allocation is checked by the `ap` rule with the same arithmetic; should the two ever
-        // disagree, the failure is reported here rather than lost.
-        let first_ap = e.step == 0 && matches!(chain.first(), Some(ViewStep::Ap { .. }));
-        if e.step + 1 == chain.len() || first_ap {
-            v.error(fold_message(&e));
+    let dynamic_base = defining_op(Value::from(result))
+        .map(|op| first_op_is_dynamic(&op))
+        .unwrap_or(false);
+    for chain in &chains {
+        if let Err(e) = fold(&base, chain) {
+            // A failure at an earlier view op is that op's error. The static access pattern on
+            // the allocation is checked by the `ap` rule with the same arithmetic; should the
+            // two ever disagree, the failure is reported here rather than lost. (A dynamic one
+            // checks its own bounds over the iteration space, or leaves them to the run.)
+            let first_ap =
+                e.step == 0 && !dynamic_base && matches!(chain.first(), Some(ViewStep::Ap { .. }));
+            if e.step + 1 == chain.len() || first_ap {
+                v.error(fold_message(&e));
+            }
+            return;
         }
     }
+}
+
+/// Whether the chain `op` ends starts with a `nisa.dynamic_ap` on its base.
+fn first_op_is_dynamic(op: &OperationRef<'_, '_>) -> bool {
+    let mut cursor = op.to_raw();
+    for _ in 0..=MAX_CHAIN {
+        let current = unsafe { OperationRef::from_raw(cursor) };
+        let Some(next) = current
+            .operand(0)
+            .ok()
+            .and_then(defining_op)
+            .filter(is_chain_op)
+        else {
+            return is_dynamic_ap(&current);
+        };
+        cursor = next.to_raw();
+    }
+    false
 }

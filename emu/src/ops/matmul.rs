@@ -43,7 +43,9 @@
 //! `float8_e8m0fnu`) E8M0 codes, one per 8 partitions x 1 x4 element: the scale of data
 //! partition `k`, column `c` is at scale partition `(k/32)*32 + (k%32)/8` (each 32-partition
 //! quadrant keeps its 4 scale rows at its start), column `c`; extra scale columns are
-//! ignored. Then
+//! ignored. A scale tile of exactly `K / 8` partitions is the logical `[K/8, cols]` scale
+//! tensor instead (NKI's scale geometry check, which the verifier accepts): row `k / 8` at
+//! partition `k / 8`. Then
 //!
 //! ```text
 //! dst[i, j] = sum_k sum_q (st[k, i].q * 2^(ss[k, i] - 127)) * (mv[k, j].q * 2^(ms[k, j] - 127))
@@ -425,12 +427,12 @@ pub fn nc_matmul_mx(
 fn read_scales(mem: &Memory, scale: &View, what: &str, k: usize, cols: usize) -> Result<Vec<u8>> {
     let (sp, sf) = part_free(OP_MX, what, scale)?;
     let rows = k / 8;
-    let last = scale_partition(rows - 1);
+    let last = scale_row_partition(rows - 1, sp, rows);
     if sp <= last || sf < cols {
         return Err(EmuError::shape(
             OP_MX,
             format!(
-                "{what} [{sp}, {sf}] must reach partition {last} and hold {cols} columns \
+                "{what} [{sp}, {sf}] must be the logical [{rows}, {cols}] scale tile or reach partition {last} and hold {cols} columns \
                  (each 32-partition quadrant keeps its 4 scale rows at its start)"
             ),
         ));
@@ -438,7 +440,7 @@ fn read_scales(mem: &Memory, scale: &View, what: &str, k: usize, cols: usize) ->
     let codes = mem.read_bits_for(OP_MX, scale)?;
     let mut out = Vec::with_capacity(rows * cols);
     for r in 0..rows {
-        let p = scale_partition(r);
+        let p = scale_row_partition(r, sp, rows);
         out.extend(codes[p * sf..p * sf + cols].iter().map(|&c| c as u8));
     }
     Ok(out)
@@ -448,6 +450,19 @@ fn read_scales(mem: &Memory, scale: &View, what: &str, k: usize, cols: usize) ->
 /// per 32-partition quadrant, at the quadrant's start).
 pub(crate) fn scale_partition(r: usize) -> usize {
     r / 4 * QUADRANT_PARTITIONS + r % 4
+}
+
+/// The partition of logical scale row `r` in a scale tile of `tile_partitions` partitions for
+/// `rows` logical rows: a tile of exactly `rows` partitions is the logical `[P/8, F/4]` scale
+/// tensor (NKI's `check_mx_scale` geometry, which the verifier accepts), row `r` at partition
+/// `r`; any other tile is the quadrant layout ([`scale_partition`]). The two agree up to 4
+/// rows (P <= 32).
+pub(crate) fn scale_row_partition(r: usize, tile_partitions: usize, rows: usize) -> usize {
+    if tile_partitions == rows {
+        r
+    } else {
+        scale_partition(r)
+    }
 }
 
 /// The four lanes of every x4 element of `data` (`[k][cols]`), each times its scale.

@@ -17,7 +17,11 @@
 //! - **Bitvec operators**: integer tiles treated as bit patterns, no cast. We require the
 //!   three tiles to have the same width (NKI does not say how widths would mix).
 //! - **`nl.power`** (`tensor_tensor_power`, or `tensor_tensor_arith` with `pow`) runs on
-//!   GpSimd in fp32, so no tile may be in PSUM.
+//!   GpSimd in fp32, so no tile may be in PSUM. `tensor_tensor_arith` with `pow` on the
+//!   Vector engine is NISA's composite form (no Vector instruction computes it;
+//!   `sundial-decompose` rewrites it into `tensor_tensor_power` on GpSimd, and selection
+//!   refuses it): it computes the same fp32 `data1 ** data2`, on any on-chip tiles the Vector
+//!   engine reads, so a kernel runs the same before and after the decomposition.
 //! - `data1` and `data2` cannot both be in PSUM; GpSimd cannot access PSUM at all.
 
 use super::alu::{AluClass, AluOp, checked_row};
@@ -61,16 +65,18 @@ pub fn tensor_tensor_arith(
 ) -> Result<()> {
     const OP: &str = "tensor_tensor_arith";
     if op == AluOp::Pow {
-        if !matches!(engine, None | Some(Engine::GpSimd)) {
-            return Err(EmuError::unsupported(
+        return match engine {
+            None | Some(Engine::GpSimd) => power(mem, OP, dst, lhs, rhs, Space::Sbuf),
+            // The composite form (module doc): the value is nl.power's.
+            Some(Engine::Vector) => power(mem, OP, dst, lhs, rhs, Space::OnChip),
+            Some(e) => Err(EmuError::unsupported(
                 OP,
                 format!(
-                    "pow runs on the GpSimd engine, not {}",
-                    engine.map_or(Engine::UNKNOWN_NAME, Engine::name)
+                    "pow runs on the GpSimd engine (or as the Vector engine's composite form), not {}",
+                    e.name()
                 ),
-            ));
-        }
-        return power(mem, OP, dst, lhs, rhs);
+            )),
+        };
     }
     let row = checked_row(OP, op, AluClass::Arith)?;
     let any_psum = operands(mem, OP, dst, lhs, rhs, Space::OnChip)?;
@@ -143,12 +149,20 @@ pub fn tensor_tensor_arith(
 
 /// `tensor_tensor_power`: `dst = lhs ** rhs` in fp32 on GpSimd (all tiles in SBUF).
 pub fn tensor_tensor_power(mem: &mut Memory, dst: &View, lhs: &View, rhs: &View) -> Result<()> {
-    power(mem, "tensor_tensor_power", dst, lhs, rhs)
+    power(mem, "tensor_tensor_power", dst, lhs, rhs, Space::Sbuf)
 }
 
-fn power(mem: &mut Memory, who: &'static str, dst: &View, lhs: &View, rhs: &View) -> Result<()> {
+/// `dst = lhs ** rhs` in fp32, the tiles in `space`.
+fn power(
+    mem: &mut Memory,
+    who: &'static str,
+    dst: &View,
+    lhs: &View,
+    rhs: &View,
+    space: Space,
+) -> Result<()> {
     let row = checked_row(who, AluOp::Pow, AluClass::Arith)?;
-    operands(mem, who, dst, lhs, rhs, Space::Sbuf)?;
+    operands(mem, who, dst, lhs, rhs, space)?;
     tile::scalar_dtype(who, "dst", dst.dtype())?;
     let a = tile::read_f32(mem, who, "data1", lhs)?;
     let b = tile::read_f32(mem, who, "data2", rhs)?;
