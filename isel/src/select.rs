@@ -649,9 +649,7 @@ fn range_select<'c>(
     b = ap(b, "reduce_res", &pattern(v, "reduce_res")?, ctx)?;
     b = copy_str(b, v, "comp_op0", "comp_op0")?;
     b = copy_str(b, v, "comp_op1", "comp_op1")?;
-    b = b
-        .i64("range_start", origin)
-        .map_err(|e| e.to_string())?;
+    b = b.i64("range_start", origin).map_err(|e| e.to_string())?;
     b = copy_attr(b, v, "on_false_value", "fill_value")?;
     b = b
         .str("reduce_cmd", &reduce_cmd(v)?)
