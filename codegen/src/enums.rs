@@ -253,9 +253,8 @@ pub const fn alu_to_wire(op: BirAluOp, core: CoreGen) -> Option<u8> {
 
 /// A BIR `ActivationFunctionType` (0..29, bundle-layouts §4x.2, CC 59807467556 names), the
 /// vocabulary the NISA and BIR dialects write in an activation's function attribute and the
-/// emulator's activation table is keyed by. No encoder here writes the ACTIVATE function byte
-/// (ACTIVATE has no field table: `formats::LAYOUT_GAPS`), so the BIR -> wire map of §4x.2 is
-/// not stated here.
+/// emulator's activation table is keyed by. [`ActivationFunc::wire`] gives the ACTIVATE
+/// `activation_func` byte (+0x23) of §4x.2.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 #[allow(missing_docs)] // the variant names are the BIR names
@@ -373,7 +372,47 @@ impl ActivationFunc {
     pub fn from_name(name: &str) -> Option<ActivationFunc> {
         ActivationFunc::ALL.into_iter().find(|f| f.name() == name)
     }
+
+    /// The wire `activation_func` byte: `ACTFUNC_map[BIR ActivationFunctionType]` (bundle-layouts
+    /// §4x.2, CC CERTAIN; the v2 and v4 tables are identical), indexed by BIR order.
+    pub const WIRE: [u8; 30] = [
+        1, 30, 2, 3, 4, 5, 6, 7, 9, 8, 29, 10, 21, 19, 28, 31, 23, 24, 25, 26, 38, 32, 22, 128, 33,
+        129, 34, 36, 37, 35,
+    ];
+
+    /// The wire `activation_func` byte of this function ([`ActivationFunc::WIRE`]).
+    pub fn wire(self) -> u8 {
+        ActivationFunc::WIRE[self as usize]
+    }
+
+    /// The function whose wire byte is `code` (the map is one-to-one).
+    pub fn from_wire(code: u8) -> Option<ActivationFunc> {
+        ActivationFunc::ALL.into_iter().find(|f| f.wire() == code)
+    }
+
+    /// Whether the 0x21 encoder writes the second immediate (`imm`, +0x2C) for this function:
+    /// wire byte 4 (Prelu) or 0x80/0x81 (Copy/Reciprocal), the CC gate of §4x.2
+    /// (`func == 4 || (u8)(func + 0x80) <= 1`).
+    pub fn takes_imm(self) -> bool {
+        activation_takes_imm(self.wire())
+    }
 }
+
+/// [`ActivationFunc::takes_imm`] on a wire byte.
+pub fn activation_takes_imm(code: u8) -> bool {
+    code == 4 || code.wrapping_add(0x80) <= 1
+}
+
+/// The ACTIVATE `activation_func` wire names: [`ActivationFunc::WIRE`] with the dialect names.
+pub const ACTIVATION_FUNCS: NameTable = &{
+    let mut t = [(0u8, ""); 30];
+    let mut i = 0;
+    while i < 30 {
+        t[i] = (ActivationFunc::WIRE[i], ActivationFunc::NAMES[i]);
+        i += 1;
+    }
+    t
+};
 
 impl std::fmt::Display for ActivationFunc {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -438,6 +477,10 @@ pub fn accum_from_wire(wire: u8) -> Option<BirAccumulation> {
 
 /// `IMM_SRC` (header): where a scalar operand comes from.
 pub const IMM_SRCS: NameTable = &[(0, "inst"), (1, "ptr"), (2, "reg_ptr")];
+
+/// `IMM_SRC_N` (header, ACTIVATE `bias_src_n`): the inverted-polarity twin of [`IMM_SRCS`], 0 a
+/// pointer and 1 inline (bundle-layouts conflict #12; CC: 0 = mem-ptr, 1 = inline, 2 = reg).
+pub const IMM_SRCS_N: NameTable = &[(0, "ptr"), (1, "inst"), (2, "reg_ptr")];
 
 /// `WAIT_MODE` wire names. Header (GPSIMD) values 0x00/0x01/0x04/0x05/0x8x/0xFE; 0x07 from the CC
 /// sync page (event set-then-clear). CONFLICT #7: the header names 0x04 WAIT_FOR_SEM_GT_IMM, the
@@ -566,7 +609,15 @@ mod tests {
 
     #[test]
     fn tables_have_unique_codes_and_names() {
-        for t in [ALU_OPS, ACCUM_CMDS, IMM_SRCS, WAIT_MODES, UPDATE_MODES] {
+        for t in [
+            ALU_OPS,
+            ACCUM_CMDS,
+            IMM_SRCS,
+            IMM_SRCS_N,
+            ACTIVATION_FUNCS,
+            WAIT_MODES,
+            UPDATE_MODES,
+        ] {
             for (i, a) in t.iter().enumerate() {
                 for b in &t[i + 1..] {
                     assert_ne!(a.0, b.0);
@@ -599,5 +650,26 @@ mod tests {
         assert_eq!(ActivationFunc::Copy.name(), "copy");
         assert_eq!(ActivationFunc::IsFinite as u8, 29);
         assert_eq!(ActivationFunc::from_name("swish"), None);
+        // §4x.2 by hand: Identity 1, Exp 7, Gelu 23, Copy 0x80, Reciprocal 0x81, IsFinite 35.
+        assert_eq!(ActivationFunc::Identity.wire(), 1);
+        assert_eq!(ActivationFunc::Exp.wire(), 7);
+        assert_eq!(ActivationFunc::Gelu.wire(), 23);
+        assert_eq!(ActivationFunc::Copy.wire(), 0x80);
+        assert_eq!(ActivationFunc::Reciprocal.wire(), 0x81);
+        assert_eq!(ActivationFunc::IsFinite.wire(), 35);
+        assert_eq!(ActivationFunc::from_wire(29), Some(ActivationFunc::Rsqrt));
+        assert_eq!(ActivationFunc::from_wire(0), None);
+        let gated: Vec<_> = ActivationFunc::ALL
+            .into_iter()
+            .filter(|f| f.takes_imm())
+            .collect();
+        assert_eq!(
+            gated,
+            [
+                ActivationFunc::Prelu,
+                ActivationFunc::Copy,
+                ActivationFunc::Reciprocal
+            ]
+        );
     }
 }

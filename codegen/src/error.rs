@@ -220,6 +220,19 @@ pub enum EncodeError {
     /// TENSOR_SCALAR_SELECT: an inline predicate must be 0 or 1 (header).
     #[error("pred_imm: an inline predicate must be 0 or 1, found {0}")]
     PredImmNotBool(u32),
+    /// ACTIVATE: the second immediate (+0x2C) is written exactly for the functions of the CC
+    /// gate (Prelu, Copy, Reciprocal; bundle-layouts §4x.2).
+    #[error(
+        "activation {func}: the second immediate `imm` is {} for this function (only prelu, copy \
+         and reciprocal take one)",
+        if *takes { "required" } else { "not allowed" }
+    )]
+    ActivationImm {
+        /// The function's dialect name.
+        func: &'static str,
+        /// Whether the function takes the immediate.
+        takes: bool,
+    },
     // PE, MX, DMA and event encoders.
     /// The MATMUL bundle has no sync band (conflict #8, settled for the CC capstone): the wait
     /// of a Matmul goes on its LDWEIGHTS bundle, an update has nowhere to go.

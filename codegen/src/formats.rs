@@ -1006,7 +1006,7 @@ pub mod more;
 
 /// Every format the decoder knows (one per opcode; per-target layouts that replace one of these
 /// on some core are in `pe_dma::TARGET_LAYOUTS`, see [`by_opcode_on`]).
-pub static FORMATS: [&Format; 47] = [
+pub static FORMATS: [&Format; 48] = [
     &STREAM_SHUFFLE,
     &STREAM_TRANSPOSE_FWD,
     &STREAM_TRANSPOSE,
@@ -1044,6 +1044,7 @@ pub static FORMATS: [&Format; 47] = [
     &compute3d::TENSOR_SCALAR_CACHE_CUMULATIVE,
     &compute3d::EXPONENTIAL,
     &compute3d::TENSOR_SCALAR_SELECT,
+    &compute3d::ACTIVATE,
     &compute3d::ACTIVATION_READ_ACCUMULATOR,
     // PE, MX, DMA and event formats.
     &LDWEIGHTS,
@@ -1078,13 +1079,7 @@ static BY_OPCODE: [Option<&Format>; 256] = {
 
 /// Why an opcode the ISA table names has no field table: the fact no source gives. Opcodes not
 /// listed have no byte layout in any source at all ([`layout_gap`]).
-pub const LAYOUT_GAPS: [(u8, &str); 5] = [
-    (
-        0x21,
-        "ACTIVATE: no source gives the offsets of in_dtype, out_dtype, num_active_channels or \
-         the accumulate byte (bundle-layouts §4.0 family A names the slots, conflict #12 the \
-         immediates, §4x.2 activation_func at +0x23)",
-    ),
+pub const LAYOUT_GAPS: [(u8, &str); 4] = [
     (
         0x25,
         "ACTIVATE2: no source gives the MEM_PATTERN2D src/dst slot offsets (§4.13 gives the \

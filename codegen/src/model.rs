@@ -18,8 +18,8 @@ use crate::formats::compute4d::opcode as compute4d_opcode;
 pub use compute4d::*;
 pub mod compute3d;
 pub use compute3d::{
-    ActivationReadAccumulator, CopyPredicated, ImmOperand, TensorScalar, TensorScalarSelect,
-    TensorTensor, TsForm,
+    Activation, ActivationReadAccumulator, CopyPredicated, ImmOperand, TensorScalar,
+    TensorScalarSelect, TensorTensor, TsForm,
 };
 
 // PE, MX, DMA and event ops.
@@ -749,6 +749,8 @@ pub enum Op {
     TensorScalar(TensorScalar),
     /// TensorScalarSelect (S3D3_TS_SELECT).
     TensorScalarSelect(TensorScalarSelect),
+    /// Activation (ACTIVATE 0x21).
+    Activation(Activation),
     /// ActivationReadAccumulator (D1_RD 0x24).
     ActivationReadAccumulator(ActivationReadAccumulator),
     // PE, MX, DMA and event ops.
@@ -823,6 +825,8 @@ pub enum OpKind {
     TensorScalar,
     /// TensorScalarSelect.
     TensorScalarSelect,
+    /// Activation.
+    Activation,
     /// ActivationReadAccumulator.
     ActivationReadAccumulator,
     // PE, MX, DMA and event ops.
@@ -865,7 +869,7 @@ pub struct OpInfo {
 
 /// The op table (seed DVE page; engines from isa-table §1). The opcodes of the seed ops are read
 /// from the formats' tables.
-pub const OPS: [OpInfo; 32] = [
+pub const OPS: [OpInfo; 33] = [
     OpInfo {
         kind: OpKind::StreamShuffle,
         name: "stream_shuffle",
@@ -1045,6 +1049,13 @@ pub const OPS: [OpInfo; 32] = [
         family: crate::arch::Family::TensorScalarSelect,
     },
     OpInfo {
+        kind: OpKind::Activation,
+        name: "activation",
+        opcodes: &[c3::ACTIVATE.opcode],
+        engine: Engine::Scalar,
+        family: crate::arch::Family::Activation,
+    },
+    OpInfo {
         kind: OpKind::ActivationReadAccumulator,
         name: "activation_read_accumulator",
         opcodes: &[c3::ACTIVATION_READ_ACCUMULATOR.opcode],
@@ -1163,6 +1174,7 @@ impl Op {
             Op::CopyPredicated(_) => OpKind::CopyPredicated,
             Op::TensorScalar(_) => OpKind::TensorScalar,
             Op::TensorScalarSelect(_) => OpKind::TensorScalarSelect,
+            Op::Activation(_) => OpKind::Activation,
             Op::ActivationReadAccumulator(_) => OpKind::ActivationReadAccumulator,
             // PE, MX, DMA and event ops.
             Op::Matmul(_) => OpKind::Matmul,
@@ -1211,6 +1223,7 @@ impl OpKind {
             OpKind::TensorTensor => const { r("tensor_tensor_arith") },
             OpKind::CopyPredicated => const { r("copy_predicated") },
             OpKind::TensorScalar => const { r("tensor_scalar_arith") },
+            OpKind::Activation => const { r("activation") },
             OpKind::ActivationReadAccumulator => const { r("activation_read_accumulator") },
             OpKind::Matmul => const { r("matmul") },
             OpKind::MatmulMx => const { r("matmul_mx") },
@@ -1363,6 +1376,7 @@ impl std::fmt::Display for Instruction {
             Op::CopyPredicated(o) => o.fmt_fields(f)?,
             Op::TensorScalar(o) => o.fmt_fields(f)?,
             Op::TensorScalarSelect(o) => o.fmt_fields(f)?,
+            Op::Activation(o) => o.fmt_fields(f)?,
             Op::ActivationReadAccumulator(o) => o.fmt_fields(f)?,
             // PE, MX, DMA and event ops.
             Op::Matmul(_)

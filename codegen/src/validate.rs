@@ -191,6 +191,10 @@ rules! {
     "tss_imm_src", Header, "0x98 src1_imm_src/pred_imm_src are IMM_SRC codes";
     "tss_pred_imm_inline_bool", Header, "0x98 inline pred_imm is 0 or 1";
     "tss_pred_imm_dtype", Header, "0x98 pred_imm_dtype is an integer dtype of the width of dtype";
+    "act_imm_src", Header, "ACTIVATE imm_src / scale_src are IMM_SRC codes, bias_src_n an IMM_SRC_N code";
+    "act_accumulator_cmd", Header, "ACTIVATE accumulator_cmd is an ACCUM_CMD (its offset +0x0E is assumed)";
+    "act_func_known", Local, "ACTIVATE activation_func is a code of the BIR -> wire map (bundle-layouts 4x.2)";
+    "act_imm_gate", Local, "ACTIVATE imm_src and imm are zero unless the function is Prelu, Copy or Reciprocal (the CC gate)";
     // PE, MX, DMA and event formats (validate/pe_dma.rs).
     "pe_active_rows_cols", Header, "LDWEIGHTS/MATMUL num_active_rows and num_active_cols in 1..=partitions";
     "pe_group_mask", Header, "row_grp / col_grp are 4-bit quadrant masks {1,2,4,8,3,0xC,0xF} (conflict #14: header masks)";

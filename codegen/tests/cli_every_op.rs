@@ -10,7 +10,7 @@ mod compute4d_cases;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-use common::compute3d::{act_read, pred, ts, ts_reduce, tss, tt, tt_gpsimd};
+use common::compute3d::{act, act_read, pred, ts, ts_reduce, tss, tt, tt_gpsimd};
 use common::pe_dma::{d2d, dind, es, mm, mmx, qmx};
 // The `more` group (0xBF, 0xF1, 0x7B, 0x65).
 use common::more::{bn, dequant, gxp, sb2sb};
@@ -136,6 +136,7 @@ fn every_op() -> Vec<(Target, Instruction)> {
             }),
         ),
         (Target::Cayman, tss(|_| {})),
+        (Target::Cayman, act(|_| {})),
         (Target::Cayman, act_read()),
         (Target::Cayman, mm(|_| {})),
         (Target::Mariana, mm(|_| {})),

@@ -1,6 +1,7 @@
 //! Golden (instruction, hex, text) triples of the 3D-slot compute formats, transcribed by hand
-//! from bundle-layouts §4.1 (S3S3D3_TT), §4.2 (S3D3_TS), §4.11 (S3D3_TS_SELECT) and §4.13
-//! (D1_RD). Each triple is checked both ways: encode == hex, disassemble(hex) == text,
+//! from bundle-layouts §4.1 (S3S3D3_TT), §4.2 (S3D3_TS), §4.11 (S3D3_TS_SELECT), §4.13
+//! (D1_RD) and §4.0 / conflict #12 / §4x.2 (ACTIVATE 0x21, four offsets assumed: its goldens
+//! say so). Each triple is checked both ways: encode == hex, disassemble(hex) == text,
 //! assemble(text) == hex, the validators accept it, COLLECT reports its opcodes, and the hex
 //! lifts back to the instruction itself (every sample is in canonical form).
 //!
@@ -18,7 +19,9 @@ use common::compute3d::*;
 use common::*;
 use sundial_codegen::arch::Target;
 use sundial_codegen::dtype::BirDtype::*;
-use sundial_codegen::enums::{BirAccumulation, BirAluOp, BirUpdateMode, BirWaitMode};
+use sundial_codegen::enums::{
+    ActivationFunc, BirAccumulation, BirAluOp, BirUpdateMode, BirWaitMode,
+};
 use sundial_codegen::model::*;
 use sundial_codegen::text::{assemble, disassemble};
 use sundial_codegen::validate::validate_bundle;
@@ -497,6 +500,83 @@ fn activation_read_accumulator_0x24() {
     );
 }
 
+// ACTIVATE 0x21 (family A, bundle-layouts §4.0; header immediates of conflict #12; function
+// byte §4x.2). PINS AN ASSUMPTION: the in_dtype +0x20, out_dtype +0x21, channels +0x22 and
+// accumulator_cmd +0x0E offsets are this crate's analogy (ACTIVATE2 / TENSOR_SCALAR), no
+// source places them on 0x21.
+
+#[test]
+fn activate_0x21_pins_assumed_offsets() {
+    // +0x0C imm_src INST 0, +0x0D scale_src INST 0, +0x0E accumulate: Idle writes
+    // ZERO_ACCUMULATE 3 (CC), +0x0F bias_src_n PTR = 0 (inverted polarity); src TENSOR3D at
+    // +0x10; +0x20 fp32 0a, +0x21 bf16 06, +0x22 32, +0x23 gelu = 23 = 0x17; +0x24 scale 2.0f
+    // 0x40000000, +0x28 bias pointer 0x100, +0x2C imm 0; dst TENSOR3D at +0x30.
+    golden(
+        Target::Sunda,
+        &act(|_| {}),
+        &[(
+            format!(
+                "21100000 00000000 00000000 00000300 00000000 {T3} \
+                 0a062017 00000040 00010000 00000000 00040000 {T3}"
+            ),
+            format!(
+                "activate {EV0} imm_src=inst scale_src=inst accumulator_cmd=zero_accumulate \
+                 bias_src_n=ptr src_mem_pattern={} in_dtype=fp32 out_dtype=bf16 \
+                 num_active_channels=32 activation_func=gelu scale_value=0x40000000 bias=0x100 \
+                 imm=0x0 dst_mem_pattern={}",
+                t3("sb[0]+0x0"),
+                t3("sb[0]+0x400")
+            ),
+        )],
+    );
+}
+
+#[test]
+fn activate_0x21_prelu_with_second_immediate_and_accumulate() {
+    // Prelu = wire 4 takes the second immediate (CC gate): +0x0C imm_src INST, +0x2C 0.25f =
+    // 0x3e800000. Scale from register 3 (+0x0D REG_PTR 2, +0x24 3); bias inline -1.0f
+    // (+0x0F IMM_SRC_N inline = 1, +0x28 0xbf800000); AddAccumulate -> ACCUMULATE 2 at +0x0E
+    // (assumed offset); fp32 in and out.
+    let inst = act(|a| {
+        a.dst = sb(0, 0x400, 32, 64, Float32);
+        a.func = ActivationFunc::Prelu;
+        a.imm = Some(ImmOperand::Fp32(0.25));
+        a.scale = ImmOperand::Reg(3);
+        a.bias = ImmOperand::Fp32(-1.0);
+        a.accumulate = BirAccumulation::AddAccumulate;
+    });
+    golden(
+        Target::Cayman,
+        &inst,
+        &[(
+            format!(
+                "21100000 00000000 00000000 00020201 00000000 {T3} \
+                 0a0a2004 03000000 000080bf 0000803e 00040000 {T3}"
+            ),
+            format!(
+                "activate {EV0} imm_src=inst scale_src=reg_ptr accumulator_cmd=accumulate \
+                 bias_src_n=inst src_mem_pattern={} in_dtype=fp32 out_dtype=fp32 \
+                 num_active_channels=32 activation_func=prelu scale_value=0x3 bias=0xbf800000 \
+                 imm=0x3e800000 dst_mem_pattern={}",
+                t3("sb[0]+0x0"),
+                t3("sb[0]+0x400")
+            ),
+        )],
+    );
+}
+
+#[test]
+fn activate_zero_accumulate_writes_the_idle_byte() {
+    // CC: BIR Idle and ZeroAccumulate both write 3, so ZeroAccumulate lifts as Idle.
+    let inst = act(|a| a.accumulate = BirAccumulation::ZeroAccumulate);
+    let b = generate_vec(&inst, Target::Sunda.model()).unwrap();
+    assert_eq!(b[0][0x0E], 3);
+    assert_eq!(
+        decode_instructions(&b.concat(), Target::Sunda.model()).unwrap(),
+        vec![act(|_| {})]
+    );
+}
+
 #[test]
 fn instruction_text() {
     assert_eq!(
@@ -519,6 +599,20 @@ fn instruction_text() {
         pred(Bfloat16).to_string(),
         "copy_predicated mask=Uint8@sb[0]+0x0/32[1:64] src=Float32@sb[0]+0x400/32[1:64] \
          dst=Bfloat16@sb[0]+0x800/32[1:64]"
+    );
+    assert_eq!(
+        act(|a| a.func = ActivationFunc::Copy).to_string(),
+        "activation src=Float32@sb[0]+0x0/32[1:64] dst=Bfloat16@sb[0]+0x400/32[1:64] func=copy \
+         bias=ptr:0x100 scale=imm:2.0 accumulate=Idle"
+    );
+    assert_eq!(
+        act(|a| {
+            a.func = ActivationFunc::Copy;
+            a.imm = Some(ImmOperand::Fp32(1.0));
+        })
+        .to_string(),
+        "activation src=Float32@sb[0]+0x0/32[1:64] dst=Bfloat16@sb[0]+0x400/32[1:64] func=copy \
+         bias=ptr:0x100 scale=imm:2.0 accumulate=Idle imm=imm:1.0"
     );
     assert_eq!(
         act_read().to_string(),

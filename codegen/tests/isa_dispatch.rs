@@ -268,6 +268,15 @@ fn probes(t: Target) -> Vec<Probe> {
         Float32,
         &[],
     ));
+    // ACTIVATE 0x21 (mariana's case is the unpinned 0x25).
+    if t != Target::Mariana {
+        v.push(simple(
+            "activation",
+            common::compute3d::act(|_| {}),
+            Bfloat16,
+            &[Float32],
+        ));
+    }
     // PE, MX and DMA.
     v.push(simple("matmul", mm(|_| {}), Float32, &[Bfloat16, Bfloat16]));
     v.push(simple(

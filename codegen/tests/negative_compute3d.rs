@@ -8,7 +8,7 @@ use common::compute3d::*;
 use common::*;
 use sundial_codegen::arch::{CAYMAN, Family, MARIANA, SUNDA, Target};
 use sundial_codegen::dtype::BirDtype::*;
-use sundial_codegen::enums::{BirAccumulation, BirAluOp};
+use sundial_codegen::enums::{ActivationFunc, BirAccumulation, BirAluOp};
 use sundial_codegen::model::*;
 use sundial_codegen::validate::validate_bundle;
 use sundial_codegen::{
@@ -252,6 +252,58 @@ fn select_and_read_accumulator_encoder_errors() {
     vec_rd.engine = Engine::Vector;
     assert!(matches!(
         err(&vec_rd, Sunda),
+        EncodeError::EngineMismatch { .. }
+    ));
+}
+
+#[test]
+fn activation_encoder_errors() {
+    use Target::*;
+    // Mariana's ISA case is ACTIVATE2 0x25, whose slot offsets no source gives.
+    match err(&act(|_| {}), Mariana) {
+        EncodeError::Unpinned { op, missing } => {
+            assert_eq!(op, "activation");
+            assert!(missing.starts_with("ACTIVATE2"), "{missing}");
+        }
+        e => panic!("expected unpinned, got {e:?}"),
+    }
+    assert_eq!(
+        err(&act(|a| a.imm = Some(ImmOperand::Fp32(1.0))), Sunda),
+        EncodeError::ActivationImm {
+            func: "gelu",
+            takes: false
+        }
+    );
+    assert_eq!(
+        err(&act(|a| a.func = ActivationFunc::Prelu), Sunda),
+        EncodeError::ActivationImm {
+            func: "prelu",
+            takes: true
+        }
+    );
+    assert_eq!(
+        err(&act(|a| a.accumulate = BirAccumulation::Accumulate), Sunda),
+        EncodeError::AccumNotEncodable(BirAccumulation::Accumulate)
+    );
+    assert_eq!(
+        err(&act(|a| a.bias = ImmOperand::Int(1)), Sunda),
+        EncodeError::ImmKind {
+            field: "bias",
+            expected: "fp32"
+        }
+    );
+    assert_eq!(
+        err(&act(|a| a.scale = ImmOperand::Reg(64)), Sunda),
+        EncodeError::RegisterOutOfRange(64)
+    );
+    assert_eq!(
+        err(&act(|a| a.src = sb(0, 0, 32, 64, Float32r)), Sunda),
+        EncodeError::DtypeNotEncodable(Float32r)
+    );
+    let mut vec_act = act(|_| {});
+    vec_act.engine = Engine::Vector;
+    assert!(matches!(
+        err(&vec_act, Sunda),
         EncodeError::EngineMismatch { .. }
     ));
 }

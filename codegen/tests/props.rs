@@ -304,6 +304,7 @@ fn aps(op: &mut Op) -> Vec<&mut AccessPattern> {
             _ => vec![&mut o.src, &mut o.dst],
         },
         Op::TensorScalarSelect(o) => vec![&mut o.src, &mut o.dst],
+        Op::Activation(o) => vec![&mut o.src, &mut o.dst],
         Op::ActivationReadAccumulator(o) => vec![&mut o.dst],
         // PE, DMA and event ops (their properties are in props_pe_dma.rs).
         Op::Matmul(o) => vec![&mut o.weights, &mut o.moving, &mut o.dst],
@@ -408,6 +409,7 @@ fn mutate(r: &mut Rng, inst: &mut Instruction) {
             | Op::CopyPredicated(_)
             | Op::TensorScalar(_)
             | Op::TensorScalarSelect(_)
+            | Op::Activation(_)
             | Op::ActivationReadAccumulator(_) => {}
             // PE, DMA and event ops (their properties are in props_pe_dma.rs).
             Op::Matmul(_)

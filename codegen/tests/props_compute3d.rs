@@ -13,7 +13,9 @@ use proptest::prelude::*;
 use sundial_codegen::arch::Target;
 use sundial_codegen::decode::decode;
 use sundial_codegen::dtype::BirDtype::{self, *};
-use sundial_codegen::enums::{BirAccumulation, BirAluOp, BirUpdateMode, BirWaitMode};
+use sundial_codegen::enums::{
+    ActivationFunc, BirAccumulation, BirAluOp, BirUpdateMode, BirWaitMode,
+};
 use sundial_codegen::formats::compute3d::GROUP;
 use sundial_codegen::model::*;
 use sundial_codegen::text::{assemble, disassemble, format_decoded, parse_line};
@@ -95,7 +97,9 @@ fn instruction(seed: u64, t: Target) -> Instruction {
     let r = &mut Rng(seed | 1);
     let parts = r.pick(&[1, 16, 32, 64, 120]);
     let nums = counts(r);
-    let mut inst = match r.below(5) {
+    // ACTIVATE 0x21 is not encodable on mariana (its ISA case is the unpinned 0x25).
+    let kinds = if t == Target::Mariana { 5 } else { 6 };
+    let mut inst = match r.below(kinds) {
         0 => {
             // Bitvec ops on integer data (the 0x51 dtype rule); arithmetic on anything.
             let bitvec = r.coin();
@@ -207,6 +211,28 @@ fn instruction(seed: u64, t: Target) -> Instruction {
                 pred_imm_dtype: pd,
                 scalar: imm(r, !float),
                 pred,
+            }))
+        }
+        5 => {
+            let func = r.pick(&ActivationFunc::ALL);
+            let (di, dd) = (
+                r.pick(&[Float32, Bfloat16, Float16]),
+                r.pick(&[Float32, Bfloat16, Float16]),
+            );
+            Instruction::new(Op::Activation(Activation {
+                src: ap(r, parts, &nums, di),
+                dst: ap(r, parts, &nums, dd),
+                func,
+                bias: imm(r, false),
+                scale: imm(r, false),
+                imm: func.takes_imm().then(|| imm(r, false)),
+                // ZeroAccumulate writes the byte Idle writes (CC), so it lifts as Idle.
+                accumulate: r.pick(&[
+                    BirAccumulation::Idle,
+                    BirAccumulation::Zero,
+                    BirAccumulation::AddAccumulate,
+                    BirAccumulation::LoadAccumulate,
+                ]),
             }))
         }
         _ => {

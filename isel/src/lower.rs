@@ -11,7 +11,7 @@ use crate::address;
 use melior::ir::operation::OperationRef;
 use sundial_codegen::{
     arch::ArchModel,
-    enums::{BirAccumulation, BirAluOp},
+    enums::{ActivationFunc, BirAccumulation, BirAluOp},
     model::{
         AccessPattern, BirAxisList, BoundCheckReg, DgeComputeOp, Dim, Dims, DmaCompletion,
         DmaDirect2d, DmaPattern2d, Engine, GenPattern, ImmOperand, Instruction, Iota, MemLoc,
@@ -104,6 +104,10 @@ pub static LOWERINGS: &[Lowering] = &[
     Lowering {
         bir: "tensor_scalar_cache",
         lower: tensor_scalar_cache,
+    },
+    Lowering {
+        bir: "activation",
+        lower: activation,
     },
     Lowering {
         bir: "read_accumulator",
@@ -689,20 +693,29 @@ fn scalar(
         return Ok(ImmOperand::Fp32(v as f32));
     }
     if c.view.attr(tile).is_some() {
-        let s = c.static_ap(tile)?;
-        reads.push(region(&s)?);
-        let ap = model_ap(&s, tile)?;
-        // ASSUMPTION: the PARTITION_OFFSET pointer is the operand's start address word (each
-        // partition reads its own value there).
-        let word = sundial_codegen::addr4::word(&ap.start, c.arch)
-            .map_err(|e| format!("attribute '{tile}': {e}"))?;
-        return Ok(ImmOperand::Ptr(word));
+        return tile_pointer(c, tile, reads);
     }
     Ok(if int {
         ImmOperand::Int(0)
     } else {
         ImmOperand::Fp32(0.0)
     })
+}
+
+/// A per-partition operand tile as an `IMM_SRC` ptr operand (the tile is read).
+fn tile_pointer(
+    c: &Ctx<'_, '_, '_>,
+    tile: &str,
+    reads: &mut Vec<Region>,
+) -> Result<ImmOperand, String> {
+    let s = c.static_ap(tile)?;
+    reads.push(region(&s)?);
+    let ap = model_ap(&s, tile)?;
+    // ASSUMPTION: the PARTITION_OFFSET pointer is the operand's start address word (each
+    // partition reads its own value there).
+    let word = sundial_codegen::addr4::word(&ap.start, c.arch)
+        .map_err(|e| format!("attribute '{tile}': {e}"))?;
+    Ok(ImmOperand::Ptr(word))
 }
 
 fn tensor_scalar(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
@@ -946,6 +959,53 @@ fn tensor_scalar_cache(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
 
 /// `bir.read_accumulator` on the Scalar engine (0x24). The Vector read-out 0x9b exists in the
 /// model only as a companion bundle.
+/// `bir.activation` -> ACTIVATE 0x21: the scale is the `scale_ap` tile's pointer or the `scale`
+/// immediate (1.0 by default), the bias the `bias_ap` tile's pointer or 0.0, the second
+/// immediate `alpha` (0.0 by default) for the functions that take one.
+fn activation(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
+    let (src, r) = c.on_chip("src")?;
+    let (dst, w) = c.on_chip("dst")?;
+    let name = c
+        .view
+        .str_attr("func")
+        .ok_or("attribute 'func' is missing")?;
+    let func = ActivationFunc::from_name(&name)
+        .ok_or_else(|| format!("attribute 'func': unknown activation function '{name}'"))?;
+    let mut reads = vec![r];
+    let scale = if c.view.attr("scale_ap").is_some() {
+        tile_pointer(c, "scale_ap", &mut reads)?
+    } else {
+        ImmOperand::Fp32(c.view.float_attr("scale").unwrap_or(1.0) as f32)
+    };
+    let bias = if c.view.attr("bias_ap").is_some() {
+        tile_pointer(c, "bias_ap", &mut reads)?
+    } else {
+        ImmOperand::Fp32(0.0)
+    };
+    let imm = match (func.takes_imm(), c.view.attr("alpha").is_some()) {
+        (true, _) => Some(fp32(c, "alpha")?),
+        (false, false) => None,
+        (false, true) => {
+            return Err(format!(
+                "attribute 'alpha': function '{name}' takes no second immediate"
+            ));
+        }
+    };
+    Ok(Built {
+        op: Op::Activation(sundial_codegen::model::Activation {
+            src,
+            dst,
+            func,
+            bias,
+            scale,
+            imm,
+            accumulate: accumulation(c)?,
+        }),
+        reads,
+        writes: vec![w],
+    })
+}
+
 fn read_accumulator(c: &Ctx<'_, '_, '_>) -> Result<Built, String> {
     if c.opcodes != [0x24] {
         return Err("a standalone Vector read-out (0x9b) has no instruction-model op".into());

@@ -283,6 +283,12 @@ pub static RULES: &[Rule] = &[
         build: tensor_scalar_cache_cumulative,
     },
     Rule {
+        op: "activation",
+        bir: "activation",
+        inputs: &["data"],
+        build: activation,
+    },
+    Rule {
         op: "activation_read_accumulator",
         bir: "read_accumulator",
         inputs: &[],
@@ -842,6 +848,53 @@ fn tensor_scalar_cache_cumulative<'c>(
     for name in ["imm0", "imm1"] {
         b = copy_attr(b, v, name, name)?;
     }
+    b = b
+        .str("reduce_cmd", &reduce_cmd(v)?)
+        .map_err(|e| e.to_string())?;
+    finish(Ok::<_, String>(b))
+}
+
+/// `nisa.activation` -> `bir.activation` 0x21 (ACTIVATE; mariana's 0x25 is refused by the ISA
+/// table as unpinned): the function, `scale_value` or the per-partition `scale` tile, the
+/// per-partition `bias` tile, `alpha` (the second immediate) and `reduce_cmd` (the Scalar
+/// engine's accumulate command, read out by `nisa.activation_read_accumulator`).
+fn activation<'c>(
+    v: &View<'c, '_>,
+    sel: &Selection,
+    _facts: &Facts,
+) -> Result<Operation<'c>, String> {
+    let ctx = v.op().context();
+    if v.value("reduce_res").is_some() {
+        return Err("operand 'reduce_res': the ISA table gives activation the one bundle 0x21 and pins no sequence reading its accumulation out into reduce_res (0x21 then the 0x24 read-out)".into());
+    }
+    if let Some(op) = v.str_attr("reduce_op")
+        && op != "add"
+    {
+        return Err(format!(
+            "attribute 'reduce_op': '{op}' (the ACTIVATE accumulator adds; no other reduction is pinned)"
+        ));
+    }
+    let func = v.str_attr("op").ok_or("attribute 'op' is missing")?;
+    let f = sundial_dialects::enums::ActivationFunc::from_name(&func)
+        .ok_or_else(|| format!("attribute 'op': unknown activation function '{func}'"))?;
+    if v.attr("alpha").is_some() && !f.takes_imm() {
+        return Err(format!(
+            "attribute 'alpha': ACTIVATE writes its second immediate only for prelu, copy and reciprocal, not '{func}'"
+        ));
+    }
+    let mut b = start(v, sel)?;
+    b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
+    b = ap(b, "src", &pattern(v, "data")?, ctx)?;
+    b = b.str("func", &func).map_err(|e| e.to_string())?;
+    if v.value("scale").is_some() {
+        b = ap(b, "scale_ap", &pattern(v, "scale")?, ctx)?;
+    } else {
+        b = copy_attr(b, v, "scale_value", "scale")?;
+    }
+    if v.value("bias").is_some() {
+        b = ap(b, "bias_ap", &pattern(v, "bias")?, ctx)?;
+    }
+    b = copy_attr(b, v, "alpha", "alpha")?;
     b = b
         .str("reduce_cmd", &reduce_cmd(v)?)
         .map_err(|e| e.to_string())?;

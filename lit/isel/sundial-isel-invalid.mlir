@@ -137,3 +137,34 @@ module attributes {sundial.target = "cayman"} {
     return
   }
 }
+
+// -----
+
+// nisa.activation's accumulate form: the ISA table pins no 0x21 + read-out sequence.
+module attributes {sundial.target = "cayman"} {
+  func.func @activation_reduce(%in: memref<128x64xf32, "hbm">) {
+    %x = "nisa.alloc"() : () -> memref<128x64xf32, "sbuf">
+    %y = "nisa.alloc"() : () -> memref<128x64xf32, "sbuf">
+    %s = "nisa.alloc"() : () -> memref<128x1xf32, "sbuf">
+    "nisa.dma_copy"(%x, %in) : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "hbm">) -> ()
+    // expected-error@+1 {{'nisa.activation' op operand 'reduce_res': the ISA table gives activation the one bundle 0x21 and pins no sequence reading its accumulation out into reduce_res (0x21 then the 0x24 read-out)}}
+    "nisa.activation"(%y, %x, %s) {op = "exp", reduce_op = "add", reduce_cmd = "reset_reduce", operandSegmentSizes = array<i32: 1, 1, 0, 0, 1>}
+        : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">, memref<128x1xf32, "sbuf">) -> ()
+    return
+  }
+}
+
+// -----
+
+// ACTIVATE writes the second immediate (alpha) only for prelu, copy and reciprocal.
+module attributes {sundial.target = "cayman"} {
+  func.func @activation_alpha(%in: memref<128x64xf32, "hbm">) {
+    %x = "nisa.alloc"() : () -> memref<128x64xf32, "sbuf">
+    %y = "nisa.alloc"() : () -> memref<128x64xf32, "sbuf">
+    "nisa.dma_copy"(%x, %in) : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "hbm">) -> ()
+    // expected-error@+1 {{'nisa.activation' op attribute 'alpha': ACTIVATE writes its second immediate only for prelu, copy and reciprocal, not 'exp'}}
+    "nisa.activation"(%y, %x) {op = "exp", alpha = 0.5 : f32, operandSegmentSizes = array<i32: 1, 1, 0, 0, 0>}
+        : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
+    return
+  }
+}

@@ -241,10 +241,11 @@ module attributes {sundial.target = "mariana"} {
 // -----
 
 
-// activation: ACTIVATE 0x21 (0x25 on mariana) has no field table.
-module attributes {sundial.target = "cayman"} {
+// activation on mariana: the ISA table's case is ACTIVATE2 0x25, whose src/dst slot offsets no
+// source gives (0x21 is selected elsewhere: activation.mlir).
+module attributes {sundial.target = "mariana"} {
   func.func @k19(%d: memref<128x512xbf16, "sbuf">, %x: memref<128x512xf32, "psum">) {
-    // expected-error@+1 {{'nisa.activation' op cannot be selected on cayman: activation: unpinned: no field table for opcode 0x21: ACTIVATE: no source gives the offsets of in_dtype, out_dtype, num_active_channels or the accumulate byte (bundle-layouts §4.0 family A names the slots, conflict #12 the immediates, §4x.2 activation_func at +0x23)}}
+    // expected-error@+1 {{'nisa.activation' op cannot be selected on mariana: activation: unpinned: no field table for opcode 0x25: ACTIVATE2: no source gives the MEM_PATTERN2D src/dst slot offsets (§4.13 gives the control band; family A's TENSOR3D at +0x10 would overlap it)}}
     "nisa.activation"(%d, %x) {op = "relu", operandSegmentSizes = array<i32: 1, 1, 0, 0, 0>}
         : (memref<128x512xbf16, "sbuf">, memref<128x512xf32, "psum">) -> ()
     return

@@ -49,7 +49,7 @@
 // GIVEN: # dma.bin: 1 bundles
 // DISAGREE: error: the module's sundial.target is "cayman" but the target option says "sunda"
 // TWO: error: the module holds 2 functions with a body: compile one kernel per module
-// UNPINNED: unpinned.mlir:7:5: error: 'nisa.activation' op cannot be selected on cayman: activation: unpinned: no field table for opcode 0x21
+// UNPINNED: unpinned.mlir:7:5: error: 'nisa.activation' op cannot be selected on mariana: activation: unpinned: no field table for opcode 0x25
 // ENCODE: four-dims.mlir:10:5: error: 'bir.tensor_tensor' op cannot be encoded: TENSOR3D access pattern must be [1, 3]D after dropping unit dims; found 4 free dims
 // PIPELINE: error: 'nope': MLIR Textual PassPipeline Parser:1:1: error: 'nope' does not refer to a registered pass or pass pipeline
 // NOOUT: sundial-translate: error: bundles go to a directory: give -o OUTDIR (or --disassemble / --emit=bir)

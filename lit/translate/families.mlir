@@ -3,6 +3,8 @@
 // DMA-indirect gather and scatter (0xbb).
 // RUN: sundial-translate %S/../isel/range-select.mlir --disassemble | FileCheck %s --check-prefix=RANGE
 // RUN: sundial-translate %S/../isel/dma-indirect.mlir --disassemble | FileCheck %s --check-prefix=INDIRECT
+// ACTIVATE 0x21 on the Scalar queue, then its accumulator read-out 0x24.
+// RUN: sundial-translate %S/../isel/activation.mlir --disassemble | FileCheck %s --check-prefix=ACT
 // A kernel written in BIR: the wide stream transpose with the lane map of its 0x69 half.
 // RUN: sundial-translate %S/Inputs/bir-transpose.mlir --disassemble | FileCheck %s --check-prefix=WIDE
 
@@ -24,3 +26,11 @@
 // WIDE: # vector.bin: 2 bundles
 // WIDE-NEXT: stream_transpose {{.*}}num_active_channels=32
 // WIDE-NEXT: stream_shuffle {{.*}}immediate=010003020504070609080b0a0d0c0f0e111013121514171619181b1a1d1c1f1e
+
+// exp(2x + bias[p]) into bf16 with the bias tile by pointer (bias_src_n=ptr, the
+// inverted IMM_SRC_N polarity: 0 = pointer); Idle writes ZERO_ACCUMULATE (the CC's 0x21 rule);
+// prelu with alpha 0.25 (0x3e800000) in the second immediate and the scale tile by pointer.
+// ACT: # scalar.bin: 3 bundles
+// ACT-NEXT: activate {{.*}}imm_src=inst scale_src=inst accumulator_cmd=zero_accumulate bias_src_n=ptr src_mem_pattern=t3d(sb[0]+0x0;1,1,1;64,1,1) in_dtype=fp32 out_dtype=bf16 num_active_channels=128 activation_func=exp scale_value=0x40000000 bias=0x100 imm=0x0
+// ACT-NEXT: activate {{.*}}scale_src=ptr accumulator_cmd=zero_accumulate bias_src_n=inst {{.*}}activation_func=prelu scale_value=0x100 bias=0x0 imm=0x3e800000
+// ACT-NEXT: activation_read_accumulator {{.*}}dtype=fp32 negated=0 num_active_channels=128

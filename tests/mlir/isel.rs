@@ -475,6 +475,7 @@ fn canonical(mut inst: Instruction, core: CoreGen) -> Instruction {
             mx_scale(&mut o.dst_scale, o.dst.partitions());
             vec![&mut o.src, &mut o.dst]
         }
+        Op::Activation(o) => vec![&mut o.src, &mut o.dst],
         Op::ActivationReadAccumulator(o) => vec![&mut o.dst],
         Op::RangeSelect(o) => vec![&mut o.src, &mut o.dst, &mut o.reduce_res],
         Op::DmaDirect2d(_) | Op::DmaIndirect(_) | Op::EventSemaphore(_) => vec![],

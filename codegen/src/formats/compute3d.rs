@@ -1,14 +1,15 @@
 //! Field tables of the 3D-slot compute formats: S3S3D3_TT (TENSOR_TENSOR 0x41/0x51, the bf16
 //! opcodes 0x8a/0x8b/0x8f, COPY/CAST_PREDICATED 0x72/0x99),
 //! S3D3_TS (TENSOR_SCALAR 0x43/0x53/0x93/0x9a/0xe6, EXPONENTIAL 0x30), S3D3_TS_SELECT 0x98 and
-//! the Scalar engine's D1_RD read-out 0x24; plus the ALU-class tables their rules read.
+//! the Scalar engine's ACTIVATE 0x21 and D1_RD read-out 0x24; plus the ALU-class tables their
+//! rules read.
 //!
-//! Sources: bundle-layouts §4.1, §4.2, §4.11, §4.13 (header-derived tables unless a row says
-//! otherwise) and §4x.
+//! Sources: bundle-layouts §4.0, §4.1, §4.2, §4.11, §4.13, conflict #12 (header-derived tables
+//! unless a row says otherwise) and §4x.
 
 use super::{Format, dst, events, f, read_acc, src};
 use crate::arch::Family;
-use crate::enums::{ACCUM_CMDS, ALU_OPS, IMM_SRCS};
+use crate::enums::{ACCUM_CMDS, ACTIVATION_FUNCS, ALU_OPS, IMM_SRCS, IMM_SRCS_N};
 use crate::fields::{DtypeRef, Field, Kind, Prov};
 
 /// Fields of S3S3D3_TT (64 B, header `aws_neuron_isa_tpb_s3s3d3_tt.h`, compile-asserted).
@@ -458,8 +459,152 @@ pub static ACTIVATION_READ_ACCUMULATOR: Format = Format {
     reserved_rule: "reserved_zero",
 };
 
+/// Fields of ACTIVATE 0x21 (CC family A "3D 2-slot", bundle-layouts §4.0: src TENSOR3D at +0x10,
+/// control band +0x20..+0x2F, dst MEM_PATTERN3D at +0x30; the header immediates of conflict #12;
+/// §4x.2 for the function byte).
+///
+/// Four bytes no source places for 0x21: `in_dtype`, `out_dtype`, `num_active_channels` and the
+/// accumulate command. They are [`Prov::Assumption`] rows, each stating its analogy: the dtypes
+/// and channels take the +0x20/+0x21/+0x22 of both ACTIVATE2 0x25 (CC) and the other family-A
+/// user TENSOR_SCALAR 0x43 (header), which agree; the accumulate byte cannot sit where either
+/// puts it (+0x1A of 0x25 is inside 0x21's src slot, +0x0C of 0x43 is 0x21's header `imm_src`),
+/// so it takes +0x0E, the one byte of the +0x0C..+0x0F band conflict #12 leaves unnamed.
+pub mod act {
+    use super::*;
+    /// +0x0C second-immediate source.
+    pub const IMM_SRC: Field = f(
+        "imm_src",
+        0x0C,
+        Kind::Enum(IMM_SRCS),
+        Prov::Header,
+        "IMM_SRC of `imm` (+0x2C), conflict #12 (header imm_src@12; CC 'imm1' naming)",
+    );
+    /// +0x0D scale source.
+    pub const SCALE_SRC: Field = f(
+        "scale_src",
+        0x0D,
+        Kind::Enum(IMM_SRCS),
+        Prov::Header,
+        "IMM_SRC of `scale_value` (+0x24), conflict #12 (header scale_src@13)",
+    );
+    /// +0x0E accumulate command (assumed offset).
+    pub const ACCUMULATOR_CMD: Field = f(
+        "accumulator_cmd",
+        0x0E,
+        Kind::Enum(ACCUM_CMDS),
+        Prov::Assumption,
+        "ACCUM_CMD (§4x.3; the 0x21 encoder writes ZERO_ACCUMULATE 3 for BIR Idle, CC CERTAIN).          OFFSET ASSUMED: no source places it on 0x21; 0x25 has it at +0x1A (inside 0x21's src          slot) and 0x43 at +0x0C (0x21's imm_src), so the band's unnamed byte +0x0E",
+    );
+    /// +0x0F bias source (inverted polarity).
+    pub const BIAS_SRC_N: Field = f(
+        "bias_src_n",
+        0x0F,
+        Kind::Enum(IMM_SRCS_N),
+        Prov::Header,
+        "IMM_SRC_N of `bias` (+0x28): 0 pointer, 1 inline, 2 register (header bias_src_n@15 =          CC imm0_src @+0x0F, conflict #12 consistent)",
+    );
+    /// +0x10 source.
+    pub const SRC: Field = src(
+        "src_mem_pattern",
+        0x10,
+        Kind::Mem(3),
+        DtypeRef::Byte(0x20),
+        Prov::Compiler,
+        "TENSOR3D (MEM_PATTERN3D union with INDIRECT16B), family A src slot (§4.0, CC capstone)",
+    );
+    /// +0x20 in dtype (assumed offset).
+    pub const IN_DTYPE: Field = f(
+        "in_dtype",
+        0x20,
+        Kind::Dtype,
+        Prov::Assumption,
+        "OFFSET ASSUMED by analogy: ACTIVATE2 +0x20 in_dtype (CC) and family-A TENSOR_SCALAR          +0x20 in_dtype (header); FP32R not allowed",
+    );
+    /// +0x21 out dtype (assumed offset).
+    pub const OUT_DTYPE: Field = f(
+        "out_dtype",
+        0x21,
+        Kind::Dtype,
+        Prov::Assumption,
+        "OFFSET ASSUMED by analogy: ACTIVATE2 +0x21 out_dtype (CC) and TENSOR_SCALAR +0x21",
+    );
+    /// +0x22 active channels (assumed offset).
+    pub const ACTIVE: Field = f(
+        "num_active_channels",
+        0x22,
+        Kind::U8,
+        Prov::Assumption,
+        "OFFSET ASSUMED by analogy: ACTIVATE2 +0x22 channels (CC), TENSOR_SCALAR +0x22 and D1_RD          0x24 +0x22 (the Scalar engine's read-out); source partition count",
+    );
+    /// +0x23 activation function.
+    pub const ACTIVATION_FUNC: Field = f(
+        "activation_func",
+        0x23,
+        Kind::Enum(ACTIVATION_FUNCS),
+        Prov::Compiler,
+        "ACTFUNC_map[BIR ActivationFunctionType] (§4x.2, CC CERTAIN: +0x23 in Activate and          Activate2); a raw PWP table index (header)",
+    );
+    /// +0x24 scale.
+    pub const SCALE_VALUE: Field = f(
+        "scale_value",
+        0x24,
+        Kind::Hex32,
+        Prov::Header,
+        "IMM_VAL_INST_FIELD: fp32 bits inline, pointer or register (header scale_value@36).          CONFLICT #12: the CC says its encoder never writes +0x24..+0x27; kept for the header",
+    );
+    /// +0x28 bias.
+    pub const BIAS: Field = f(
+        "bias",
+        0x28,
+        Kind::Hex32,
+        Prov::Header,
+        "IMM_VAL_INST_FIELD (header bias@40 = CC imm0 value @+0x28)",
+    );
+    /// +0x2C second immediate.
+    pub const IMM: Field = f(
+        "imm",
+        0x2C,
+        Kind::Hex32,
+        Prov::Header,
+        "IMM_VAL_INST_FIELD (header imm@44); written only for Prelu, Copy and Reciprocal (the CC          second-immediate gate, §4x.2), zero otherwise",
+    );
+    /// +0x30 destination.
+    pub const DST: Field = dst(
+        "dst_mem_pattern",
+        0x30,
+        Kind::Tensor(3),
+        DtypeRef::Byte(0x21),
+        Prov::Compiler,
+        "TENSOR3D, family A dst slot (§4.0)",
+    );
+}
+
+/// 0x21 ACTIVATE (the Scalar engine's activation, [`act`]).
+pub static ACTIVATE: Format = Format {
+    opcode: 0x21,
+    mnemonic: "activate",
+    struct_name: "ACTIVATE (family A, offsets partly assumed)",
+    family: Family::Activation,
+    fields: with_events![
+        act::IMM_SRC,
+        act::SCALE_SRC,
+        act::ACCUMULATOR_CMD,
+        act::BIAS_SRC_N,
+        act::SRC,
+        act::IN_DTYPE,
+        act::OUT_DTYPE,
+        act::ACTIVE,
+        act::ACTIVATION_FUNC,
+        act::SCALE_VALUE,
+        act::BIAS,
+        act::IMM,
+        act::DST,
+    ],
+    reserved_rule: "reserved_zero",
+};
+
 /// The formats of this group (each is also in `formats::FORMATS`).
-pub static GROUP: [&Format; 15] = [
+pub static GROUP: [&Format; 16] = [
     &TENSOR_TENSOR_ARITH,
     &TENSOR_TENSOR_BITVEC,
     &TENSOR_TENSOR_ADD_BF16,
@@ -474,6 +619,7 @@ pub static GROUP: [&Format; 15] = [
     &TENSOR_SCALAR_CACHE_CUMULATIVE,
     &EXPONENTIAL,
     &TENSOR_SCALAR_SELECT,
+    &ACTIVATE,
     &ACTIVATION_READ_ACCUMULATOR,
 ];
 
@@ -566,7 +712,7 @@ mod tests {
                 "{}",
                 f.mnemonic
             );
-            assert!(is_tt(f.opcode) || is_ts(f.opcode) || f.opcode == 0x98 || f.opcode == 0x24);
+            assert!(is_tt(f.opcode) || is_ts(f.opcode) || [0x98, 0x21, 0x24].contains(&f.opcode));
         }
         assert!(!owns(0x9b) && !owns(0xbc));
     }

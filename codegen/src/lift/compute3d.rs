@@ -18,9 +18,11 @@ use super::{byte, dtype, int, mem_ap, tensor_ap};
 use crate::arch::ArchModel;
 use crate::bundle::Bundle;
 use crate::dtype::WireDtype;
-use crate::enums::{BirAccumulation, BirAluOp, accum_from_wire, alu_from_wire};
+use crate::enums::{
+    ActivationFunc, BirAccumulation, BirAluOp, accum_from_wire, activation_takes_imm, alu_from_wire,
+};
 use crate::fields::Field;
-use crate::formats::compute3d::{self as c3, ts, tss, tt};
+use crate::formats::compute3d::{self as c3, act, ts, tss, tt};
 use crate::formats::read_acc as rd;
 use crate::isa::{self, SelectQuery};
 use crate::model::*;
@@ -35,6 +37,8 @@ pub(super) fn lift(g: &[&Bundle], arch: &ArchModel) -> Instruction {
         Instruction::new(Op::TensorScalar(tensor_scalar(g, arch)))
     } else if op == c3::TENSOR_SCALAR_SELECT.opcode {
         Instruction::new(Op::TensorScalarSelect(select(a, arch)))
+    } else if op == c3::ACTIVATE.opcode {
+        Instruction::new(Op::Activation(activation(a, arch)))
     } else {
         Instruction::new(Op::ActivationReadAccumulator(ActivationReadAccumulator {
             dst: read_out(a, arch),
@@ -141,6 +145,42 @@ fn immediate(src: u8, v: u32, int: bool) -> ImmOperand {
         2 => ImmOperand::Reg(v as u8),
         _ if int => ImmOperand::Int(v),
         _ => ImmOperand::Fp32(f32::from_bits(v)),
+    }
+}
+
+/// An ACTIVATE 0x21 bundle. Immediates lift as `Fp32` when inline; `bias_src_n` is inverted
+/// back to an `IMM_SRC`; the accumulate byte 3 (which both BIR `Idle` and `ZeroAccumulate`
+/// write) lifts as `Idle`; an unknown function byte lifts as Identity and an unknown accumulate
+/// byte as Idle (the re-encoding check reports the byte).
+fn activation(a: &Bundle, arch: &ArchModel) -> Activation {
+    let parts = byte(act::ACTIVE, a) as u32;
+    let imm = |s: u8, v: Field| immediate(s, int(v, a) as u32, false);
+    let code = byte(act::ACTIVATION_FUNC, a);
+    let bias_src = crate::ops::invert_imm_src(byte(act::BIAS_SRC_N, a));
+    let accumulate = match byte(act::ACCUMULATOR_CMD, a) {
+        3 => BirAccumulation::Idle,
+        w => accum_from_wire(w).unwrap_or(BirAccumulation::Idle),
+    };
+    Activation {
+        src: mem_ap(
+            act::SRC,
+            a,
+            parts,
+            dtype(byte(act::IN_DTYPE, a), arch),
+            arch,
+        ),
+        dst: AccessPattern::Static(tensor_ap(
+            act::DST,
+            a,
+            parts,
+            dtype(byte(act::OUT_DTYPE, a), arch),
+            arch,
+        )),
+        func: ActivationFunc::from_wire(code).unwrap_or(ActivationFunc::Identity),
+        bias: imm(bias_src, act::BIAS),
+        scale: imm(byte(act::SCALE_SRC, a), act::SCALE_VALUE),
+        imm: activation_takes_imm(code).then(|| imm(byte(act::IMM_SRC, a), act::IMM)),
+        accumulate,
     }
 }
 

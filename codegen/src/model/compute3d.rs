@@ -1,13 +1,13 @@
 //! Instruction-model types of the 3D-slot compute formats: TENSOR_TENSOR (S3S3D3_TT, with the
 //! predicated copy/cast on the same struct), TENSOR_SCALAR (S3D3_TS and its cache/transpose/
 //! exponential forms), TENSOR_SCALAR_SELECT (S3D3_TS_SELECT) and the Scalar engine's
-//! accumulator read-out (D1_RD 0x24), with their one-line text forms.
+//! ACTIVATE (0x21) and accumulator read-out (D1_RD 0x24), with their one-line text forms.
 //!
 //! Every field says where on the wire it goes (`formats::compute3d` holds the offsets).
 
 use super::AccessPattern;
 use crate::dtype::BirDtype;
-use crate::enums::{BirAccumulation, BirAluOp};
+use crate::enums::{ActivationFunc, BirAccumulation, BirAluOp};
 
 /// A scalar operand of an `IMM_SRC` + `IMM_VAL_INST_FIELD` pair (header S3D3_TS): an inline
 /// immediate typed by the opcode (fp32 for the arithmetic forms, an integer for the bitvec
@@ -122,6 +122,31 @@ pub struct ActivationReadAccumulator {
     pub dst: AccessPattern,
 }
 
+/// ACTIVATE 0x21 (Scalar engine): `dst = func(src * scale + bias)`, optionally accumulated in
+/// the engine's accumulators (read out by [`ActivationReadAccumulator`]). `formats::compute3d::act`
+/// holds the offsets, four of them assumed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Activation {
+    /// `src_mem_pattern` (+0x10); its dtype is `in_dtype` (+0x20).
+    pub src: AccessPattern,
+    /// `dst_mem_pattern` (+0x30); its dtype is `out_dtype` (+0x21).
+    pub dst: AccessPattern,
+    /// `activation_func` (+0x23), the wire byte of `ActivationFunc::wire`.
+    pub func: ActivationFunc,
+    /// `bias_src_n` / `bias` (+0x0F / +0x28): inline `Fp32`, or `Ptr` / `Reg` for a
+    /// per-partition bias tile.
+    pub bias: ImmOperand,
+    /// `scale_src` / `scale_value` (+0x0D / +0x24): inline `Fp32`, or `Ptr` / `Reg` for a
+    /// per-partition scale tile.
+    pub scale: ImmOperand,
+    /// `imm_src` / `imm` (+0x0C / +0x2C): the second immediate, present exactly when the
+    /// function takes one (`ActivationFunc::takes_imm`: Prelu, Copy, Reciprocal).
+    pub imm: Option<ImmOperand>,
+    /// `accumulator_cmd` (+0x0E, assumed offset). BIR `Idle` and `ZeroAccumulate` both write
+    /// ZERO_ACCUMULATE (3), the CC's 0x21 rule, so the byte 3 lifts as `Idle`.
+    pub accumulate: BirAccumulation,
+}
+
 impl std::fmt::Display for ImmOperand {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match *self {
@@ -190,6 +215,21 @@ impl TensorScalarSelect {
             " src={} dst={} reversed_pred={} pred_imm_dtype={:?} scalar={} pred={}",
             self.src, self.dst, self.reversed_pred, self.pred_imm_dtype, self.scalar, self.pred
         )
+    }
+}
+
+impl Activation {
+    /// The op's fields in the instruction text.
+    pub(crate) fn fmt_fields(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            " src={} dst={} func={} bias={} scale={} accumulate={:?}",
+            self.src, self.dst, self.func, self.bias, self.scale, self.accumulate
+        )?;
+        if let Some(imm) = self.imm {
+            write!(f, " imm={imm}")?;
+        }
+        Ok(())
     }
 }
 

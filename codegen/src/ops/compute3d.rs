@@ -17,7 +17,7 @@ use crate::bundle::{Sink, setup_header, setup_sync};
 use crate::dtype::{BirDtype, WireDtype};
 use crate::enums::{BirAccumulation, BirAluOp, accum_to_wire, alu_to_wire};
 use crate::error::EncodeError;
-use crate::formats::compute3d::{self as c3, ts, tss, tt};
+use crate::formats::compute3d::{self as c3, act, ts, tss, tt};
 use crate::formats::read_acc as rd;
 use crate::indirect::assign_access_3d;
 use crate::isa::{self, SelectQuery};
@@ -345,6 +345,92 @@ fn read_accumulator<S: Sink>(
     Ok(())
 }
 
+/// The ISA row the Activation encoder reads (resolved at compile time).
+const ACTIVATION: &isa::Row = isa::row_const("activation");
+
+/// The opcode of an Activation on the target, read from the ISA table. Only 0x21 has a field
+/// table: a target whose case is another opcode (mariana's 0x25 ACTIVATE2) is unpinned, with
+/// the layout gap that keeps it so.
+pub(crate) fn activation_select(
+    inst: &Instruction,
+    o: &Activation,
+    arch: &ArchModel,
+) -> Result<&'static [u8], EncodeError> {
+    let q = SelectQuery::new(arch.target)
+        .on_engine(inst.engine)
+        .with_dtypes(o.dst.dtype(), &[o.src.dtype()]);
+    let d = table(ACTIVATION, &q, |_| true)?;
+    match d.opcodes {
+        [op] if *op == c3::ACTIVATE.opcode => Ok(d.opcodes),
+        [op, ..] => Err(EncodeError::Unpinned {
+            op: "activation",
+            missing: crate::formats::layout_gap(*op),
+        }),
+        [] => Err(EncodeError::Unpinned {
+            op: "activation",
+            missing: "an ISA-table opcode sequence",
+        }),
+    }
+}
+
+/// Activation: one ACTIVATE 0x21 bundle. The accumulate byte is the CC's: BIR `Idle` writes
+/// ZERO_ACCUMULATE (3), every other command its `ACCUM_CMD`; the second immediate is written
+/// exactly for the functions of the CC gate ([`crate::enums::ActivationFunc::takes_imm`]).
+pub(super) fn encode_activation<S: Sink>(
+    inst: &Instruction,
+    o: &Activation,
+    arch: &ArchModel,
+    sink: &mut S,
+) -> Result<(), EncodeError> {
+    activation_select(inst, o, arch)?;
+    let acc = match o.accumulate {
+        BirAccumulation::Idle => 3,
+        a => accum_to_wire(a).ok_or(EncodeError::AccumNotEncodable(a))?,
+    };
+    let (sb, vb) = imm(o.bias, false, "bias")?;
+    let (ss, vs) = imm(o.scale, false, "scale_value")?;
+    let (si, vi) = match (o.imm, o.func.takes_imm()) {
+        (Some(x), true) => imm(x, false, "imm")?,
+        (None, false) => (0, 0),
+        (Some(_), false) | (None, true) => {
+            return Err(EncodeError::ActivationImm {
+                func: o.func.name(),
+                takes: o.func.takes_imm(),
+            });
+        }
+    };
+    let in_dtype = super::in_wire(o.src.dtype(), arch)?;
+    let dst = static_only(&o.dst, "activation dst_mem_pattern")?;
+    let b = sink.begin()?;
+    setup_header(b, c3::ACTIVATE.opcode);
+    setup_sync(b, &inst.sync, true, true)?;
+    act::IMM_SRC.put_u8(b, si);
+    act::SCALE_SRC.put_u8(b, ss);
+    act::ACCUMULATOR_CMD.put_u8(b, acc);
+    // IMM_SRC_N: the inverted polarity of IMM_SRC (0 <-> 1; the register source stays 2).
+    act::BIAS_SRC_N.put_u8(b, invert_imm_src(sb));
+    assign_access_3d(act::SRC.slot(b), &o.src, arch)?;
+    act::IN_DTYPE.put_u8(b, in_dtype);
+    act::OUT_DTYPE.put_u8(b, wire(dst.dtype, arch));
+    act::ACTIVE.put_u8(b, active(&o.src, arch)?);
+    act::ACTIVATION_FUNC.put_u8(b, o.func.wire());
+    act::SCALE_VALUE.put_u32(b, vs);
+    act::BIAS.put_u32(b, vb);
+    act::IMM.put_u32(b, vi);
+    assign_static::<3>(act::DST.slot::<16>(b), dst, arch)?;
+    sink.end();
+    Ok(())
+}
+
+/// `IMM_SRC` <-> `IMM_SRC_N` (an involution: 0 and 1 swap, 2 stays).
+pub(crate) fn invert_imm_src(s: u8) -> u8 {
+    match s {
+        0 => 1,
+        1 => 0,
+        x => x,
+    }
+}
+
 /// ActivationReadAccumulator: one D1_RD bundle, opcode 0x24.
 pub(super) fn encode_act_read<S: Sink>(
     inst: &Instruction,
@@ -400,6 +486,7 @@ pub(crate) fn opcodes(inst: &Instruction, arch: &ArchModel) -> &'static [u8] {
         Op::TensorTensor(o) => tt_select(o, inst.engine, arch).map_or(fallback, |(ops, _)| ops),
         Op::CopyPredicated(o) => predicated_select(inst, o, arch).unwrap_or(fallback),
         Op::TensorScalar(o) => ts_select(inst, o, arch).map_or(fallback, |(ops, _, _)| ops),
+        Op::Activation(o) => activation_select(inst, o, arch).unwrap_or(fallback),
         _ => fallback,
     }
 }

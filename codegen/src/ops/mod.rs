@@ -93,6 +93,7 @@ pub fn gather_chunks(index_elements: u64) -> u64 {
     index_elements.div_ceil(GATHER_CHUNK)
 }
 
+pub(crate) use compute3d::invert_imm_src;
 pub(crate) use cross_lane_reduce::dst_count as cross_lane_dst_count;
 /// Chunk `k` of a Gather over `n` index elements: its continuation flag (0x68 +0x24: 0 on chunk
 /// 0, 1 after) and its element count (0x67 +0x28: 512, the rest on the last chunk).
@@ -143,6 +144,7 @@ pub(crate) fn bundle_count(inst: &Instruction) -> usize {
         | Op::CopyPredicated(_)
         | Op::TensorScalar(_)
         | Op::TensorScalarSelect(_)
+        | Op::Activation(_)
         | Op::ActivationReadAccumulator(_) => 1,
         // PE, MX, DMA and event ops.
         Op::Matmul(_) | Op::MatmulMx(_) => 2,
@@ -213,6 +215,7 @@ pub(crate) fn encode<S: Sink>(
         Op::CopyPredicated(o) => compute3d::encode_predicated(inst, o, arch, sink),
         Op::TensorScalar(o) => compute3d::encode_ts(inst, o, arch, sink),
         Op::TensorScalarSelect(o) => compute3d::encode_tss(inst, o, arch, sink),
+        Op::Activation(o) => compute3d::encode_activation(inst, o, arch, sink),
         Op::ActivationReadAccumulator(o) => compute3d::encode_act_read(inst, o, arch, sink),
         // PE, MX, DMA and event ops.
         Op::Matmul(o) => matmul::encode(inst, o, arch, sink),
@@ -365,6 +368,7 @@ fn generate_with(inst: &Instruction, arch: &ArchModel, out: &mut [Bundle]) -> Op
         | Op::CopyPredicated(_)
         | Op::TensorScalar(_)
         | Op::TensorScalarSelect(_)
+        | Op::Activation(_)
         | Op::ActivationReadAccumulator(_) => None,
         // PE, MX, DMA and event ops have no fast path: declining sends them to `encode`.
         Op::Matmul(_)

@@ -13,10 +13,10 @@ use crate::addr4::{ADDR_MASK, REG_BIT, SHAPE_BIT, get_u32};
 use crate::arch::Family;
 use crate::bundle::Bundle;
 use crate::dtype::{BirDtype, WIRE_FP32R, WireDtype, bir_to_wire};
-use crate::enums::alu_from_wire;
+use crate::enums::{ActivationFunc, activation_takes_imm, alu_from_wire};
 use crate::fields::Field;
 use crate::formats::Format;
-use crate::formats::compute3d::{self as c3, ts, tss, tt};
+use crate::formats::compute3d::{self as c3, act, ts, tss, tt};
 use crate::isa::{self, SelectQuery};
 use crate::model::Engine;
 
@@ -95,6 +95,7 @@ pub(super) const fn rules_of(op: u8) -> Option<Rules> {
         Layout::Tt => Some(tt_rules),
         Layout::Ts => Some(ts_rules),
         Layout::Other if op == c3::TENSOR_SCALAR_SELECT.opcode => Some(|c, _, b| tss_rules(c, b)),
+        Layout::Other if op == c3::ACTIVATE.opcode => Some(|c, _, b| act_rules(c, b)),
         Layout::Other if op == c3::ACTIVATION_READ_ACCUMULATOR.opcode => {
             Some(|c, _, b| d1_rd_rules(c, b))
         }
@@ -372,6 +373,55 @@ fn tss_rules(c: &mut Ctx, b: &Bundle) {
                 p.0, d.0
             ),
         );
+    }
+}
+
+fn act_rules(c: &mut Ctx, b: &Bundle) {
+    active_range(c, b, act::ACTIVE);
+    start_active(c, b, &act::SRC, act::ACTIVE);
+    for f in [&act::IMM_SRC, &act::SCALE_SRC, &act::BIAS_SRC_N] {
+        if b[at(f)] > 2 {
+            c.fail(
+                "act_imm_src",
+                at(f),
+                format!("{} {} is not an immediate source code", f.name, b[at(f)]),
+            );
+        }
+    }
+    let acc = b[at(&act::ACCUMULATOR_CMD)];
+    if acc > 4 {
+        c.fail(
+            "act_accumulator_cmd",
+            at(&act::ACCUMULATOR_CMD),
+            format!("accumulator_cmd {acc} is not an ACCUM_CMD"),
+        );
+    }
+    let code = b[at(&act::ACTIVATION_FUNC)];
+    if ActivationFunc::from_wire(code).is_none() {
+        c.fail(
+            "act_func_known",
+            at(&act::ACTIVATION_FUNC),
+            format!("activation_func {code:#04x} is no BIR activation function's code"),
+        );
+    }
+    if !activation_takes_imm(code) {
+        if b[at(&act::IMM_SRC)] != 0 {
+            c.fail(
+                "act_imm_gate",
+                at(&act::IMM_SRC),
+                format!("imm_src is set but activation_func {code:#04x} takes no second immediate"),
+            );
+        }
+        let v = get_u32(b, at(&act::IMM));
+        if v != 0 {
+            c.fail(
+                "act_imm_gate",
+                at(&act::IMM),
+                format!(
+                    "imm {v:#x} is set but activation_func {code:#04x} takes no second immediate"
+                ),
+            );
+        }
     }
 }
 

@@ -5,7 +5,7 @@ use super::{sb, sbd};
 use sundial_codegen::arch::Target;
 use sundial_codegen::bundle::Bundle;
 use sundial_codegen::dtype::BirDtype::{self, *};
-use sundial_codegen::enums::{BirAccumulation, BirAluOp};
+use sundial_codegen::enums::{ActivationFunc, BirAccumulation, BirAluOp};
 use sundial_codegen::generate_vec;
 use sundial_codegen::model::*;
 use sundial_codegen::validate::validate_bundle;
@@ -78,6 +78,22 @@ pub fn tss(f: impl FnOnce(&mut TensorScalarSelect)) -> Instruction {
     };
     f(&mut t);
     Instruction::new(Op::TensorScalarSelect(t))
+}
+
+/// The sample Activation: gelu of fp32 src at 0x0 into bf16 dst at 0x400, scale inline 2.0,
+/// bias a per-partition pointer 0x100, no accumulation; edited by `f`.
+pub fn act(f: impl FnOnce(&mut Activation)) -> Instruction {
+    let mut a = Activation {
+        src: sb(0, 0, 32, 64, Float32),
+        dst: sb(0, 0x400, 32, 64, Bfloat16),
+        func: ActivationFunc::Gelu,
+        bias: ImmOperand::Ptr(0x100),
+        scale: ImmOperand::Fp32(2.0),
+        imm: None,
+        accumulate: BirAccumulation::Idle,
+    };
+    f(&mut a);
+    Instruction::new(Op::Activation(a))
 }
 
 /// ActivationReadAccumulator to a 32-partition fp32 vector at SBUF 0x800.
@@ -207,5 +223,27 @@ pub fn rule_cases() -> Vec<RuleCase> {
     add("tss_pred_imm_dtype", 0x23, Cayman, &sel, &|b| {
         b[0x23] = 0x0A
     }); // a float
+    let activation = act(|_| {});
+    add("act_imm_src", 0x0C, Sunda, &activation, &|b| b[0x0C] = 3);
+    add("act_imm_src", 0x0D, Sunda, &activation, &|b| b[0x0D] = 7);
+    add("act_imm_src", 0x0F, Sunda, &activation, &|b| b[0x0F] = 3);
+    add("act_accumulator_cmd", 0x0E, Sunda, &activation, &|b| {
+        b[0x0E] = 5
+    });
+    add("act_func_known", 0x23, Sunda, &activation, &|b| b[0x23] = 0);
+    add("act_func_known", 0x23, Sunda, &activation, &|b| {
+        b[0x23] = 0x82
+    });
+    // gelu takes no second immediate
+    add("act_imm_gate", 0x0C, Sunda, &activation, &|b| b[0x0C] = 1);
+    add("act_imm_gate", 0x2C, Sunda, &activation, &|b| b[0x2C] = 1);
+    add(
+        "has_valid_active_channel_range",
+        0x22,
+        Sunda,
+        &activation,
+        &|b| b[0x22] = 0,
+    );
+    add("valid_dtype", 0x20, Sunda, &activation, &|b| b[0x20] = 0x0B); // FP32R in
     v
 }

@@ -1,5 +1,5 @@
-// Input of errors.mlir: an activation, whose ACTIVATE opcode has no field table.
-module attributes {sundial.target = "cayman"} {
+// Input of errors.mlir: an activation on mariana, whose ACTIVATE2 opcode 0x25 has no field table.
+module attributes {sundial.target = "mariana"} {
   func.func @act(%o: memref<128x64xf32, "hbm">) {
     %x = "nisa.alloc"() : () -> memref<128x64xf32, "sbuf">
     %y = "nisa.alloc"() : () -> memref<128x64xf32, "sbuf">
