@@ -2,7 +2,7 @@
 // become per-partition operand patterns (bound0_ap / bound1_ap), range_start the integer
 // index origin (the S2D2_RS header's base, +0x10), on_false_value the fill value (fill_val,
 // +0x14: -FLT_MAX), and the max-reduction is read out to reduce_res (the 0x9b companion).
-// RUN: sundial-opt %s -split-input-file --pass-pipeline='builtin.module(sundial-allocate,sundial-isel)' | FileCheck %s
+// RUN: sundial-opt %s --pass-pipeline='builtin.module(sundial-allocate,sundial-isel)' | FileCheck %s
 
 // Keep the scores of columns in [lo, hi) of each row (a causal or sliding-window mask), and
 // their maximum.
@@ -27,21 +27,3 @@ module attributes {sundial.target = "cayman"} {
   }
 }
 
-// -----
-
-// An integer range_start (the verifier takes i64 as well as an integral float) is the same base.
-// CHECK-LABEL: func.func @integer_start
-// CHECK: "bir.range_select"(){{.*}}range_start = -5 : i64
-module attributes {sundial.target = "cayman"} {
-  func.func @integer_start(%scores: memref<128x64xf32, "hbm">) {
-    %s = "nisa.alloc"() : () -> memref<128x64xf32, "sbuf">
-    %lo = "nisa.alloc"() : () -> memref<128x1xf32, "sbuf">
-    %m = "nisa.alloc"() : () -> memref<128x1xf32, "sbuf">
-    "nisa.dma_copy"(%s, %scores) : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "hbm">) -> ()
-    "nisa.memset"(%lo) {value = 0.0 : f32, engine = "vector"} : (memref<128x1xf32, "sbuf">) -> ()
-    "nisa.range_select"(%s, %s, %lo, %lo, %m) {comp_op0 = "is_ge", comp_op1 = "is_lt", range_start = -5 : i64}
-        : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">, memref<128x1xf32, "sbuf">, memref<128x1xf32, "sbuf">, memref<128x1xf32, "sbuf">) -> ()
-    "nisa.dma_copy"(%scores, %s) : (memref<128x64xf32, "hbm">, memref<128x64xf32, "sbuf">) -> ()
-    return
-  }
-}
