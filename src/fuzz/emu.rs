@@ -477,7 +477,7 @@ mod compute {
         let derived = match p.u8() % 8 {
             0..=4 => None,
             5 => base
-                .slice(p.size() % 3, p.size(), p.size(), 1 + p.size())
+                .slice(p.size() % 3, p.size(), p.size(), p.size().saturating_add(1))
                 .ok(),
             6 => base.flatten_free().ok(),
             _ => {
