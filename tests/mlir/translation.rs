@@ -27,46 +27,6 @@ use sundial_dialects::enums::Target;
 /// Kernels that cannot run, as `(file, function, why)`.
 const CANNOT_RUN: &[(&str, &str, &str)] = &[
     (
-        "lit/passes/sundial-middle-end.mlir",
-        "logical",
-        "a logical tile beyond 128 partitions (the pass's input form): the emulator models the physical 128-partition SBUF and PSUM",
-    ),
-    (
-        "lit/passes/sundial-partition-tiling.mlir",
-        "elementwise",
-        "a logical tile beyond 128 partitions (the pass's input form): the emulator models the physical 128-partition SBUF and PSUM",
-    ),
-    (
-        "lit/passes/sundial-partition-tiling.mlir",
-        "iota",
-        "a logical tile beyond 128 partitions (the pass's input form): the emulator models the physical 128-partition SBUF and PSUM",
-    ),
-    (
-        "lit/passes/sundial-partition-tiling.mlir",
-        "matmul_k",
-        "a logical tile beyond 128 partitions (the pass's input form): the emulator models the physical 128-partition SBUF and PSUM",
-    ),
-    (
-        "lit/passes/sundial-partition-tiling.mlir",
-        "core_groups",
-        "a logical tile beyond 128 partitions (the pass's input form): the emulator models the physical 128-partition SBUF and PSUM",
-    ),
-    (
-        "lit/passes/sundial-partition-tiling.mlir",
-        "loop",
-        "a logical tile beyond 128 partitions (the pass's input form): the emulator models the physical 128-partition SBUF and PSUM",
-    ),
-    (
-        "lit/passes/sundial-partition-tiling.mlir",
-        "average",
-        "tensor_partition_reduce is a middle-end form, which runs only after sundial-legalize-partition-reduce",
-    ),
-    (
-        "lit/passes/sundial-partition-tiling.mlir",
-        "max_and_or",
-        "tensor_partition_reduce is a middle-end form, which runs only after sundial-legalize-partition-reduce",
-    ),
-    (
         "lit/passes/sundial-decompose.mlir",
         "pow_tensor",
         "its tensor_tensor_arith pow names the Vector engine, the emulator runs pow on GpSimd only",
@@ -80,31 +40,6 @@ const CANNOT_RUN: &[(&str, &str, &str)] = &[
         "lit/passes/sundial-generic-load-to-gather.mlir",
         "dge",
         "its dma_compute scatters into SBUF from HBM; the emulator's read-modify-write scatter needs an HBM destination and an SBUF source",
-    ),
-    (
-        "lit/passes/sundial-legalize-partition-reduce.mlir",
-        "direct",
-        "tensor_partition_reduce is the pass's input form, which runs only after the pass",
-    ),
-    (
-        "lit/passes/sundial-legalize-partition-reduce.mlir",
-        "psum",
-        "tensor_partition_reduce is the pass's input form, which runs only after the pass",
-    ),
-    (
-        "lit/passes/sundial-legalize-partition-reduce.mlir",
-        "min",
-        "tensor_partition_reduce is the pass's input form, which runs only after the pass",
-    ),
-    (
-        "lit/passes/sundial-legalize-partition-reduce.mlir",
-        "free_axes",
-        "tensor_partition_reduce is the pass's input form, which runs only after the pass",
-    ),
-    (
-        "lit/passes/sundial-legalize-partition-reduce.mlir",
-        "logical",
-        "tensor_partition_reduce is the pass's input form, which runs only after the pass",
     ),
     (
         "lit/passes/sundial-resolve-dge.mlir",
@@ -409,21 +344,10 @@ fn every_pass_test_and_kernel_computes_the_same_after_its_pipeline() {
         let text = std::fs::read_to_string(&suite.path).unwrap();
         for (line, chunk) in chunks(&text) {
             let before = session.parse_at(chunk.as_bytes(), &file, line);
-            let Some(mut before_module) = before.module else {
+            let Some(before_module) = before.module else {
                 // Chunks that do not verify are the expected-error cases of a positive file.
                 continue;
             };
-            if suite.pipeline.contains("sundial-middle-end")
-                && chunk.contains("nisa.tensor_partition_reduce")
-            {
-                let legalize = "builtin.module(sundial-legalize-partition-reduce)";
-                if session
-                    .run_pipeline(&mut before_module, legalize, &Default::default(), &file)
-                    .is_err()
-                {
-                    continue;
-                }
-            }
             let tolerance = suite.tolerance.or(chunk
                 .contains("sundial.contract")
                 .then_some(CONTRACT_TOLERANCE));

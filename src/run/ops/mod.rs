@@ -93,6 +93,7 @@ pub static HANDLERS: &[Handler] = table![
     "nisa.tensor_scalar_affine_select" => compute::affine_select,
     "nisa.cross_lane_reduce_arith" => compute::cross_lane_reduce_arith,
     "nisa.cross_lane_reduce_bitvec" => compute::cross_lane_reduce_bitvec,
+    "nisa.tensor_partition_reduce" => compute::tensor_partition_reduce,
     "nisa.gather" => data::gather,
     "nisa.indirect_copy" => data::indirect_copy,
     "nisa.nonzero_with_count" => compute::nonzero_with_count,
@@ -230,12 +231,6 @@ pub static REFUSED: &[(&str, Why)] = &[
         "nisa.core_barrier",
         Why::NotInEmulator(
             "the emulator has no core_barrier: the programs of a launch grid run one after another, so no program can wait for another",
-        ),
-    ),
-    (
-        "nisa.tensor_partition_reduce",
-        Why::NotWired(
-            "a middle-end form: run the kernel after sundial-legalize-partition-reduce, which rewrites it to cross_lane_reduce_*",
         ),
     ),
 ];
