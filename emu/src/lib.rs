@@ -63,8 +63,8 @@ pub use ops::alu::AluOp;
 pub use ops::copy::{Number, memset, tensor_copy};
 pub use ops::iota::{AffineSelect, iota, tensor_scalar_affine_select};
 pub use ops::reduce::{
-    cross_lane_reduce_arith, cross_lane_reduce_bitvec, tensor_partition_reduce, tensor_reduce_arith,
-    tensor_reduce_bitvec,
+    cross_lane_reduce_arith, cross_lane_reduce_bitvec, tensor_partition_reduce,
+    tensor_reduce_arith, tensor_reduce_bitvec,
 };
 pub use ops::scalar_tensor_tensor::{TensorStage, scalar_tensor_tensor_arith};
 pub use ops::scan::{Cumulative, ScanOps, tensor_scalar_cache_cumulative, tensor_tensor_scan};

@@ -19,7 +19,10 @@ fn a_logical_machine_has_the_width_rounded_up_and_the_target_bytes_per_partition
     assert_eq!(m.bytes(t.alloc()).unwrap().len(), 384 * 224 * 1024);
     assert!(m.sbuf_view(DType::F32, 380, 0, &[4, 1]).is_ok());
     let e = m.sbuf_view(DType::F32, 380, 0, &[5, 1]).unwrap_err();
-    assert!(e.to_string().contains("partitions 380..+5 exceed 384"), "{e}");
+    assert!(
+        e.to_string().contains("partitions 380..+5 exceed 384"),
+        "{e}"
+    );
     // PSUM: the same width, 8 banks of 2 KiB per partition.
     let p = m.alloc_psum(DType::F32, &[384, 512]).unwrap();
     assert_eq!(m.bytes(p.alloc()).unwrap().len(), 384 * 16 * 1024);
@@ -35,7 +38,10 @@ fn the_physical_machine_keeps_its_128_partitions() {
     let mut m = Memory::new(Target::Mariana);
     assert_eq!(m.partitions(), 128);
     let e = m.alloc_sbuf(DType::F32, &[256, 4]).unwrap_err();
-    assert!(e.to_string().contains("partitions 0..+256 exceed 128"), "{e}");
+    assert!(
+        e.to_string().contains("partitions 0..+256 exceed 128"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -48,8 +54,9 @@ fn a_logical_machine_wider_than_the_cap_is_refused_before_allocating() {
     for wide in [2049, usize::MAX] {
         let e = Memory::logical(Target::Sunda, wide).unwrap_err();
         assert!(
-            e.to_string()
-                .contains(&format!("a logical tile of {wide} partitions is wider than the 2048")),
+            e.to_string().contains(&format!(
+                "a logical tile of {wide} partitions is wider than the 2048"
+            )),
             "{e}"
         );
     }
@@ -81,10 +88,17 @@ fn per_lane_engine_state_refuses_logical_tiles() {
     let mut m = Memory::logical(Target::Cayman, 256).unwrap();
     let d = m.alloc_sbuf(DType::F32, &[256, 1]).unwrap();
     let e = dve_read_accumulator(&mut m, &Accumulators::new(), &d, false).unwrap_err();
-    assert!(e.to_string().contains("the accumulators have 128 lanes"), "{e}");
+    assert!(
+        e.to_string().contains("the accumulators have 128 lanes"),
+        "{e}"
+    );
     let r = m.alloc_sbuf(DType::U32, &[256, 4]).unwrap();
     let e = rng(&mut m, &mut RngState::default(), &r, Engine::Vector).unwrap_err();
-    assert!(e.to_string().contains("past 128"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("more than the 128 physical partitions this op's semantics name"),
+        "{e}"
+    );
 }
 
 /// K = 256 on a logical machine runs as two K blocks of 128 accumulated into PSUM. The
@@ -165,15 +179,22 @@ fn tensor_partition_reduce_refuses_bad_axes_shapes_and_operators() {
     let wide = m.alloc_sbuf(DType::F32, &[2, 4]).unwrap();
     for (axis, what) in [
         (&[2][..], "must be 0 and optionally the trailing free axes"),
-        (&[0, 1][..], "must be 0 and optionally the trailing free axes"),
-        (&[0, 1, 2, 3][..], "must be 0 and optionally the trailing free axes"),
+        (
+            &[0, 1][..],
+            "must be 0 and optionally the trailing free axes",
+        ),
+        (
+            &[0, 1, 2, 3][..],
+            "must be 0 and optionally the trailing free axes",
+        ),
     ] {
         let e = tensor_partition_reduce(&mut m, &d2, &s, AluOp::Add, axis).unwrap_err();
         assert!(e.to_string().contains(what), "{axis:?}: {e}");
     }
     let e = tensor_partition_reduce(&mut m, &d4, &s, AluOp::Add, &[0, 2]).unwrap_err();
     assert!(
-        e.to_string().contains("dst must be 1 partition x 2 elements, not 1 x 4"),
+        e.to_string()
+            .contains("dst must be 1 partition x 2 elements, not 1 x 4"),
         "{e}"
     );
     let e = tensor_partition_reduce(&mut m, &wide, &s, AluOp::Add, &[0]).unwrap_err();

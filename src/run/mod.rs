@@ -651,7 +651,8 @@ impl<'c, 'a> Program<'c, 'a> {
             ));
         }
         let ranks = config.rank_count();
-        let mut machine = Machine::with_partitions(*config, self.partitions).map_err(RunError::new)?;
+        let mut machine =
+            Machine::with_partitions(*config, self.partitions).map_err(RunError::new)?;
         machine.grid = self.grid.clone();
         let mut views = Vec::with_capacity(self.args.len());
         for (arg, value) in self.args.iter().zip(&self.block_args) {

@@ -11,6 +11,10 @@
 //! table). Pipelines: a pass test's own pass (the file's name), `sundial-unroll` for the loop
 //! tests, `sundial-unroll` and `sundial-middle-end` for the kernels.
 //!
+//! Kernels whose pipeline reassociates an fp32 sum (partition reductions over logical tiles
+//! wider than 128 partitions, cut into blocks by `sundial-partition-tiling`) are listed in
+//! [`REASSOCIATED`] with the values found, and compared with [`REASSOCIATION_TOLERANCE`].
+//!
 //! `sundial-infer-intrinsic{contract=true}` folds chains over intermediates narrower than
 //! fp32 into one fp32 computation, which is not bit-exact: its kernels are compared with the
 //! tolerance [`CONTRACT_TOLERANCE`] instead (relative to the larger magnitude, and absolute
@@ -26,6 +30,11 @@ use sundial_dialects::enums::Target;
 
 /// Kernels that cannot run, as `(file, function, why)`.
 const CANNOT_RUN: &[(&str, &str, &str)] = &[
+    (
+        "lit/passes/sundial-partition-tiling.mlir",
+        "core_groups",
+        "its indirect_copy writes dst [256, 16] with the default num_valid_indices (16 x the index's 16 free elements = 256 slots per core): dst holds 16 elements per partition, not 256 (the emulator's local_gather shape rule, before and after tiling)",
+    ),
     (
         "lit/passes/sundial-decompose.mlir",
         "pow_tensor",
@@ -102,6 +111,32 @@ const CANNOT_RUN: &[(&str, &str, &str)] = &[
         "an expected-error case of the run test",
     ),
 ];
+
+/// Kernels whose pipeline reassociates an fp32 sum, as `(file, function, why)`: bit-exact
+/// comparison fails on them (the test checks that it still does, so the list stays true),
+/// and they are compared with [`REASSOCIATION_TOLERANCE`] instead. A partition reduction
+/// over a logical tile of more than 128 partitions sums each 128-partition block from zero
+/// (the hardware's cross-lane reduction reaches 128 partitions) and then adds the partials,
+/// where the emulator's `tensor_partition_reduce` sums all partitions in order; the order
+/// of summation across partitions is not specified (pass-rules, the wiki), so neither is
+/// wrong, and no tiling reproduces one sequential sum. Found with the inputs of seed 11.
+const REASSOCIATED: &[(&str, &str, &str)] = &[
+    (
+        "lit/passes/sundial-partition-tiling.mlir",
+        "average",
+        "the average over 256 partitions adds two block partials, then scales by 1/256: argument 1 [0, 0] is -0.0025244136 (0xbb2570a2) summed in order, -0.0025244146 (0xbb2570a6) tiled",
+    ),
+    (
+        "lit/passes/sundial-middle-end.mlir",
+        "logical",
+        "the add over 256 partitions becomes two cross-lane partials combined on Vector: argument 1 [0, 0] is -2.0848136 (0xc0056d96) summed in order, -2.0848129 (0xc0056d93) tiled",
+    ),
+];
+
+/// The tolerance of a reassociated fp32 sum (see [`REASSOCIATED`]): sums of at most a few
+/// hundred inputs in [-1, 1), relative to the larger magnitude and absolute below 1; each
+/// order's rounding error is below n 2^-24 times the sum of magnitudes, far inside it.
+pub const REASSOCIATION_TOLERANCE: f32 = 1.0 / 1024.0;
 
 /// The tolerance of a contract-enabled fma: two roundings of a bf16 intermediate (2^-8
 /// relative each), relative to the larger magnitude and absolute below 1.
@@ -367,6 +402,35 @@ fn every_pass_test_and_kernel_computes_the_same_after_its_pipeline() {
             }
             for name in function_names(&before_module) {
                 let listed = CANNOT_RUN.iter().find(|(f, n, _)| *f == file && *n == name);
+                let reassociated = REASSOCIATED
+                    .iter()
+                    .any(|(f, n, _)| *f == file && *n == name);
+                if reassociated {
+                    match validate(&before_module, &after, &name, tolerance) {
+                        Ok(()) => stale.push(format!(
+                            "{file} @{name} is bit-exact now: remove it from REASSOCIATED"
+                        )),
+                        Err(why) if why.starts_with("DIFFERS") => {
+                            match validate(
+                                &before_module,
+                                &after,
+                                &name,
+                                Some(REASSOCIATION_TOLERANCE),
+                            ) {
+                                Ok(()) => compared += 1,
+                                Err(why) => failures.push(format!(
+                                    "{file}:{line} @{name} under {} beyond the reassociation tolerance: {why}",
+                                    suite.pipeline
+                                )),
+                            }
+                        }
+                        Err(why) => failures.push(format!(
+                            "{file}:{line} @{name} under {} cannot run: {why}",
+                            suite.pipeline
+                        )),
+                    }
+                    continue;
+                }
                 match validate(&before_module, &after, &name, tolerance) {
                     Ok(()) => {
                         compared += 1;

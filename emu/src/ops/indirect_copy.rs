@@ -86,12 +86,7 @@ pub fn indirect_copy(
     let p = src.shape()[0];
     const G: usize = PARTITIONS_PER_GPSIMD_CORE;
     let limit = mem.partitions();
-    if index.shape()[0] != p
-        || dst.shape()[0] != p
-        || !p.is_multiple_of(G)
-        || p > limit
-        || p == 0
-    {
+    if index.shape()[0] != p || dst.shape()[0] != p || !p.is_multiple_of(G) || p > limit || p == 0 {
         return Err(EmuError::shape(
             OP,
             format!(

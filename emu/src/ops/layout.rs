@@ -10,7 +10,19 @@ use crate::target::{PARTITIONS, PSUM_BYTES_PER_PARTITION};
 use crate::view::View;
 
 /// The partition count and the flattened free size of an operand (at most 128 partitions).
+/// These ops name physical partitions or engine lanes, so a logical machine's wider tiles
+/// (`Memory::logical`) are refused with the reason.
 pub(crate) fn part_free(op: &'static str, what: &str, v: &View) -> Result<(usize, usize)> {
+    if v.shape().first().is_some_and(|&p| p > PARTITIONS) {
+        return Err(EmuError::shape(
+            op,
+            format!(
+                "{what} has {} partitions, more than the {PARTITIONS} physical partitions this \
+                 op's semantics name: a logical tile runs through it only after partition tiling",
+                v.shape()[0]
+            ),
+        ));
+    }
     part_free_within(op, what, v, PARTITIONS)
 }
 

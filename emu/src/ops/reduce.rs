@@ -20,7 +20,9 @@
 //!
 //! - `dst[:, f] = op over p of data[p, f]` for every free element `f`; arithmetic `add`,
 //!   `average` (the mean) or `max` in fp32; bitvec `bitwise_or` / `bitwise_and` on raw
-//!   bits;
+//!   bits, and `bitwise_xor` (a firmware op of CROSS_LANE_REDUCE_BITVEC beyond NKI's
+//!   surface, as `average` is of the arithmetic form: the op table keeps both; its fold is
+//!   the free-axis `tensor_reduce_bitvec` xor's, exact on raw bits);
 //! - the reduced row is broadcast to every partition of `dst` (which has data's elements
 //!   per partition and any partition count: the third-party wiki's description of the
 //!   simulator).
@@ -214,11 +216,11 @@ pub fn cross_lane_reduce_bitvec(
     op: AluOp,
 ) -> Result<()> {
     const OP: &str = "cross_lane_reduce_bitvec";
-    if !matches!(op, AluOp::BitwiseOr | AluOp::BitwiseAnd) {
+    if !matches!(op, AluOp::BitwiseOr | AluOp::BitwiseAnd | AluOp::BitwiseXor) {
         return Err(EmuError::invalid(
             OP,
             format!(
-                "{} is not a bitvec partition reduction (bitwise_or, bitwise_and)",
+                "{} is not a bitvec partition reduction (bitwise_or, bitwise_and, bitwise_xor)",
                 op.name()
             ),
         ));
@@ -276,52 +278,55 @@ pub fn tensor_partition_reduce(
         ));
     }
     let (parts, free) = (s.parts, s.free);
-    match checked_row(OP, op, AluClass::Arith) {
-        Ok(_) => {
-            tile::scalar_dtype(OP, "dst", dst.dtype())?;
-            // Validates the operator (refusals, non-reductions) before reading anything.
-            alu::reduce_f32(OP, op, &[])?;
-            let x = tile::read_f32(mem, OP, "src", src)?;
-            // Average sums throughout and divides once by everything it reduced.
-            let (stage, count) = match op {
-                AluOp::Average => (AluOp::Add, (parts * len) as f32),
-                other => (other, 1.0),
-            };
-            let mut column = Vec::with_capacity(parts);
-            let mut row = Vec::with_capacity(kept);
-            for k in 0..kept {
-                column.clear();
-                for p in 0..parts {
-                    let run = &x[p * free + k * len..p * free + (k + 1) * len];
-                    column.push(if free_axes == 0 {
-                        run[0]
-                    } else {
-                        alu::reduce_f32(OP, stage, run)?
-                    });
-                }
-                let r = alu::reduce_f32(OP, stage, &column)?;
-                row.push(if op == AluOp::Average {
-                    alu::divide_f32(r, count)
+    // `average` is arithmetic here (the mean), though it has no element-wise row.
+    let arith = op == AluOp::Average || checked_row(OP, op, AluClass::Arith).is_ok();
+    if arith {
+        tile::scalar_dtype(OP, "dst", dst.dtype())?;
+        // Validates the operator (refusals, non-reductions) before reading anything.
+        alu::reduce_f32(OP, op, &[])?;
+        let x = tile::read_f32(mem, OP, "src", src)?;
+        // Average sums throughout and divides once by everything it reduced.
+        let (stage, count) = match op {
+            AluOp::Average => (AluOp::Add, (parts * len) as f32),
+            other => (other, 1.0),
+        };
+        let mut column = Vec::with_capacity(parts);
+        let mut row = Vec::with_capacity(kept);
+        for k in 0..kept {
+            column.clear();
+            for p in 0..parts {
+                let run = &x[p * free + k * len..p * free + (k + 1) * len];
+                column.push(if free_axes == 0 {
+                    run[0]
                 } else {
-                    r
+                    alu::reduce_f32(OP, stage, run)?
                 });
             }
-            tile::store_f32(mem, OP, "dst", dst, &row)
+            let r = alu::reduce_f32(OP, stage, &column)?;
+            row.push(if op == AluOp::Average {
+                alu::divide_f32(r, count)
+            } else {
+                r
+            });
         }
-        Err(_) => {
-            let r = checked_row(OP, op, AluClass::Bitvec)?;
-            let width = same_width(OP, &[("dst", dst), ("src", src)])?;
-            let id = alu::bits_identity(OP, op, width)?;
-            let x = tile::read_bits(mem, OP, src)?;
-            let row: Vec<u64> = (0..kept)
-                .map(|k| {
-                    (0..parts).fold(id, |a, p| {
-                        let run = &x[p * free + k * len..p * free + (k + 1) * len];
-                        r.apply_bits(a, run.iter().fold(id, |b, &v| r.apply_bits(b, v, width)), width)
-                    })
+        tile::store_f32(mem, OP, "dst", dst, &row)
+    } else {
+        let r = checked_row(OP, op, AluClass::Bitvec)?;
+        let width = same_width(OP, &[("dst", dst), ("src", src)])?;
+        let id = alu::bits_identity(OP, op, width)?;
+        let x = tile::read_bits(mem, OP, src)?;
+        let row: Vec<u64> = (0..kept)
+            .map(|k| {
+                (0..parts).fold(id, |a, p| {
+                    let run = &x[p * free + k * len..p * free + (k + 1) * len];
+                    r.apply_bits(
+                        a,
+                        run.iter().fold(id, |b, &v| r.apply_bits(b, v, width)),
+                        width,
+                    )
                 })
-                .collect();
-            tile::write_bits(mem, dst, &row)
-        }
+            })
+            .collect();
+        tile::write_bits(mem, dst, &row)
     }
 }
