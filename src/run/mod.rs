@@ -8,7 +8,11 @@
 //!   launch grid (`sundial.grid`), and checks, before anything runs, that the body is one
 //!   block of ops with handlers and `scf.for` loops (whose bodies are checked the same way;
 //!   an op without a handler is refused with the reason [`ops::REFUSED`] gives) and that the
-//!   constant-bound loops stay within [`exec::MAX_LOOP_ITERATIONS`];
+//!   constant-bound loops stay within [`exec::MAX_LOOP_ITERATIONS`]; it also finds the widest
+//!   on-chip tile ([`Program::partitions`]): a kernel before partition tiling may hold logical
+//!   tiles of more than 128 partitions, and runs on a logical machine that wide
+//!   (`sundial_emu::Memory::logical`, at most `sundial_emu::MAX_LOGICAL_PARTITIONS`, refused
+//!   beyond at the op or argument before anything runs);
 //! - [`npy`]: the argument arrays (dtype and shape checked against the argument's type);
 //!   [`random`]: `--random-inputs`;
 //! - [`Program::execute`]: sets up a [`Machine`] as a [`RunConfig`] says (ranks, the

@@ -211,8 +211,6 @@ pub enum Why {
     NotInEmulator(&'static str),
     /// What the op's operands and attributes can say does not fit a run of the emulator.
     Vocabulary(&'static str),
-    /// The emulator could run it, but this driver does not execute the form yet.
-    NotWired(&'static str),
 }
 
 /// Every NISA op without a row in [`HANDLERS`], and why.
@@ -247,7 +245,7 @@ pub fn refusal(name: &str) -> Option<String> {
                 Ok(()) => "the emulator has no public semantics for it".to_string(),
             }
         }
-        Why::NotInEmulator(why) | Why::Vocabulary(why) | Why::NotWired(why) => why.to_string(),
+        Why::NotInEmulator(why) | Why::Vocabulary(why) => why.to_string(),
     })
 }
 
