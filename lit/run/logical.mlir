@@ -1,7 +1,9 @@
 // sundial-run on a kernel with logical tiles (before sundial-partition-tiling): SBUF tiles of
 // 300 partitions run on a logical machine of 3 x 128 partitions, with the target's bytes per
 // partition; the partition-parallel ops take every partition and the partition reduction
-// reduces all 300. The same kernel after partition tiling computes the same bits.
+// reduces all 300. After partition tiling the kernel computes the same bits on these inputs
+// (integers, whose sums are exact in fp32; on random floats the tiled sum, block partials
+// then their sum, differs in the last bits: the translation test's REASSOCIATED list).
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: python3 %S/Inputs/npy.py write %t/in.npy '<f4' 300,2 iota
 // RUN: sundial-run %s --arg 0=%t/in.npy --save 1=%t/out.npy --save 2=%t/sum.npy
