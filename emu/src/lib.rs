@@ -6,8 +6,9 @@
 //!
 //! - [`dtype`]: element types and their conversions; [`target`]: geometry (the codegen
 //!   crate's architecture model and [`Target`] vocabulary).
-//! - [`memory`]: HBM allocations, SBUF and PSUM, uninitialised-read fill and the opt-in
-//!   uninitialised-read check (a written-shadow per allocation).
+//! - [`memory`]: HBM allocations, SBUF and PSUM (the physical 128 partitions, or a logical
+//!   machine with more for kernels before partition tiling), uninitialised-read fill and the
+//!   opt-in uninitialised-read check (a written-shadow per allocation).
 //! - [`view`]: typed strided views over allocations.
 //! - [`access`]: the access model (subscripts, variable space, order, `oob_mode`).
 //! - [`indirection`]: the one definition of `indirect_dim` and of the index tiles an indirect
@@ -44,7 +45,7 @@ pub use access::{Access, Affine, IndirectTerm, OobMode, Subscript, VarSpace};
 pub use data::{Combine, OffsetList, SKIP};
 pub use dtype::DType;
 pub use error::{EmuError, MAX_ELEMENTS, Result};
-pub use memory::{AllocId, MAX_HBM_BYTES, MemSpace, Memory};
+pub use memory::{AllocId, MAX_HBM_BYTES, MAX_LOGICAL_PARTITIONS, MemSpace, Memory};
 pub use offsets::{Offsets, Path, PathChoice, Plan};
 pub use ops::DmaOperand;
 pub use ops::dma_compute::{ReduceOp, dma_compute};
@@ -62,7 +63,8 @@ pub use ops::alu::AluOp;
 pub use ops::copy::{Number, memset, tensor_copy};
 pub use ops::iota::{AffineSelect, iota, tensor_scalar_affine_select};
 pub use ops::reduce::{
-    cross_lane_reduce_arith, cross_lane_reduce_bitvec, tensor_reduce_arith, tensor_reduce_bitvec,
+    cross_lane_reduce_arith, cross_lane_reduce_bitvec, tensor_partition_reduce,
+    tensor_reduce_arith, tensor_reduce_bitvec,
 };
 pub use ops::scalar_tensor_tensor::{TensorStage, scalar_tensor_tensor_arith};
 pub use ops::scan::{Cumulative, ScanOps, tensor_scalar_cache_cumulative, tensor_tensor_scan};

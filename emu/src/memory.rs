@@ -48,6 +48,17 @@
 //!
 //! SBUF and PSUM are created lazily, on first use, so that a [`Memory`] used only for
 //! HBM work (tests, the benchmark) does not pay for 34 MiB it never touches.
+//!
+//! **Logical machines.** Before partition tiling a NISA kernel may hold *logical* SBUF/PSUM
+//! tiles of more than 128 partitions (legal NISA in the middle end, issue 9). To run such a
+//! kernel, [`Memory::logical`] builds a memory whose on-chip partition count is a parameter:
+//! the widest tile rounded up to a multiple of the target's 128 partitions (at most
+//! [`MAX_LOGICAL_PARTITIONS`]), each partition with the target's bytes (SBUF per target,
+//! PSUM 8 banks of 2 KiB). Addressing, allocation and every check are the physical ones
+//! with that count in place of 128. [`Memory::new`] is the physical machine, and the
+//! partition count only ever changes through [`Memory::logical`]. Ops whose semantics name
+//! physical lanes (the accumulators, the random generators, quadrants, GpSimd cores beyond
+//! the eighth) keep the physical bound and refuse wider operands (each op's doc says which).
 
 use crate::access::Access;
 use crate::data::{self, Combine, OffsetList};
@@ -65,6 +76,12 @@ const OP: &str = "memory";
 /// allocated instead of exhausting the host (an emulator limit, not a hardware one; the
 /// benchmark workloads' largest tensor is 1 GiB).
 pub const MAX_HBM_BYTES: usize = 1 << 32;
+
+/// The most on-chip partitions a logical machine ([`Memory::logical`]) has: 2048, 16 blocks
+/// of the target's 128 (an emulator limit, not a hardware one: a logical SBUF of 2048
+/// partitions is 512 MiB of host memory on mariana; the widest logical tile of the pass
+/// tests has 1000 partitions).
+pub const MAX_LOGICAL_PARTITIONS: usize = 16 * PARTITIONS;
 
 /// Identifies one allocation of a [`Memory`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -117,6 +134,8 @@ struct TileRecord {
 #[derive(Debug)]
 pub struct Memory {
     target: Target,
+    /// On-chip partitions: [`PARTITIONS`], or more on a logical machine (module doc).
+    partitions: usize,
     allocs: Vec<Allocation>,
     sbuf: Option<AllocId>,
     psum: Option<AllocId>,
@@ -143,6 +162,7 @@ impl Memory {
     pub fn new(target: Target) -> Memory {
         Memory {
             target,
+            partitions: PARTITIONS,
             allocs: Vec::new(),
             sbuf: None,
             psum: None,
@@ -153,6 +173,40 @@ impl Memory {
             fill_unallocated: true,
             tiles: Vec::new(),
         }
+    }
+
+    /// An empty logical machine for `target` (module doc) whose SBUF and PSUM hold at least
+    /// `partitions` partitions: the count rounded up to a multiple of the target's
+    /// [`PARTITIONS`] (a count of at most 128 gives the physical machine). More than
+    /// [`MAX_LOGICAL_PARTITIONS`] is a memory error, before anything is allocated.
+    pub fn logical(target: Target, partitions: usize) -> Result<Memory> {
+        let rounded = partitions
+            .max(1)
+            .checked_next_multiple_of(PARTITIONS)
+            .filter(|&p| p <= MAX_LOGICAL_PARTITIONS)
+            .ok_or_else(|| {
+                EmuError::memory(
+                    OP,
+                    format!(
+                        "a logical tile of {partitions} partitions is wider than the \
+                         {MAX_LOGICAL_PARTITIONS} partitions the emulator's logical machine has"
+                    ),
+                )
+            })?;
+        let mut m = Memory::new(target);
+        m.partitions = rounded;
+        Ok(m)
+    }
+
+    /// The on-chip partition count: [`PARTITIONS`] on the physical machine, more on a
+    /// logical one ([`Memory::logical`]).
+    pub fn partitions(&self) -> usize {
+        self.partitions
+    }
+
+    /// True for a logical machine (more on-chip partitions than the target has).
+    pub fn is_logical(&self) -> bool {
+        self.partitions > PARTITIONS
     }
 
     /// Turns the uninitialised-read check on or off (module doc). Bytes of allocations
@@ -283,7 +337,8 @@ impl Memory {
         if let Some(id) = self.sbuf {
             return Ok(id);
         }
-        let bytes = self.on_chip_bytes(crate::target::sbuf_bytes(self.target))?;
+        let len = self.partitions * crate::target::sbuf_bytes_per_partition(self.target);
+        let bytes = self.on_chip_bytes(len)?;
         let id = self.push("sbuf".to_string(), MemSpace::Sbuf, bytes, false)?;
         self.sbuf = Some(id);
         Ok(id)
@@ -294,19 +349,20 @@ impl Memory {
         if let Some(id) = self.psum {
             return Ok(id);
         }
-        let bytes = self.on_chip_bytes(PARTITIONS * PSUM_BYTES_PER_PARTITION)?;
+        let bytes = self.on_chip_bytes(self.partitions * PSUM_BYTES_PER_PARTITION)?;
         let id = self.push("psum".to_string(), MemSpace::Psum, bytes, false)?;
         self.psum = Some(id);
         Ok(id)
     }
 
-    /// The bytes of an on-chip memory of `len` bytes (the target's fixed size): `0xFF`, or
+    /// The bytes of an on-chip memory of `len` bytes (the machine's fixed size): `0xFF`, or
     /// zeros left to the operating system's lazily mapped zero pages when the fill is off.
     fn on_chip_bytes(&self, len: usize) -> Result<Vec<u8>> {
         if self.fill_unallocated {
             raw_filled(len, 0xFF)
         } else {
-            // A fixed size of the target (at most 32 MiB), not one read from input.
+            // A fixed size of the machine (at most 32 MiB physical, 512 MiB logical, bounded
+            // by MAX_LOGICAL_PARTITIONS), not one read from input.
             Ok(vec![0u8; len])
         }
     }
@@ -322,7 +378,12 @@ impl Memory {
     ) -> Result<View> {
         let bpp = crate::target::sbuf_bytes_per_partition(self.target);
         let id = self.sbuf()?;
-        on_chip_view(id, dtype, bpp, start_partition, byte_offset, bpp, shape)
+        let geometry = OnChip {
+            partitions: self.partitions,
+            partition_bytes: bpp,
+            limit: bpp,
+        };
+        on_chip_view(id, dtype, geometry, start_partition, byte_offset, shape)
     }
 
     /// A view of PSUM bank `bank`: `shape[0]` partitions from `start_partition`, the
@@ -344,13 +405,17 @@ impl Memory {
             ));
         }
         let id = self.psum()?;
+        let geometry = OnChip {
+            partitions: self.partitions,
+            partition_bytes: PSUM_BYTES_PER_PARTITION,
+            limit: PSUM_BYTES_PER_PARTITION,
+        };
         on_chip_view(
             id,
             dtype,
-            PSUM_BYTES_PER_PARTITION,
+            geometry,
             start_partition,
             bank * PSUM_BANK_BYTES + byte_offset,
-            PSUM_BYTES_PER_PARTITION,
             shape,
         )
     }
@@ -1076,27 +1141,42 @@ fn free_bytes(dtype: DType, shape: &[usize]) -> Result<usize> {
         .ok_or_else(|| EmuError::overflow(OP, "a tile's bytes per partition"))
 }
 
+/// The geometry of a partition-major on-chip allocation.
+#[derive(Clone, Copy)]
+struct OnChip {
+    /// Partitions (128, or more on a logical machine).
+    partitions: usize,
+    /// Bytes from one partition to the next.
+    partition_bytes: usize,
+    /// Bytes a view may reach within a partition.
+    limit: usize,
+}
+
 /// A view over a partition-major on-chip allocation.
 fn on_chip_view(
     id: AllocId,
     dtype: DType,
-    partition_bytes: usize,
+    geometry: OnChip,
     start_partition: usize,
     byte_offset: usize,
-    limit: usize,
     shape: &[usize],
 ) -> Result<View> {
+    let OnChip {
+        partitions,
+        partition_bytes,
+        limit,
+    } = geometry;
     let esize = dtype.size();
     let parts = *shape
         .first()
         .ok_or_else(|| EmuError::shape(OP, "an on-chip tile needs a partition dimension"))?;
     if start_partition
         .checked_add(parts)
-        .is_none_or(|end| end > PARTITIONS)
+        .is_none_or(|end| end > partitions)
     {
         return Err(EmuError::memory(
             OP,
-            format!("partitions {start_partition}..+{parts} exceed {PARTITIONS}"),
+            format!("partitions {start_partition}..+{parts} exceed {partitions}"),
         ));
     }
     if !byte_offset.is_multiple_of(esize) {

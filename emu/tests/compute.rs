@@ -1169,7 +1169,10 @@ fn partition_reductions_broadcast_the_reduced_row() {
     assert_eq!(bits(&m, &db), vec![0x01, 0x10]);
     cross_lane_reduce_bitvec(&mut m, &db, &b, AluOp::BitwiseOr).unwrap();
     assert_eq!(bits(&m, &db), vec![0xFF, 0x11]);
-    is_invalid(cross_lane_reduce_bitvec(&mut m, &db, &b, AluOp::BitwiseXor));
+    // 0x0F ^ 0xF1 = 0xFE, 0x11 ^ 0x10 = 0x01 (the firmware's xor, kept by the op table).
+    cross_lane_reduce_bitvec(&mut m, &db, &b, AluOp::BitwiseXor).unwrap();
+    assert_eq!(bits(&m, &db), vec![0xFE, 0x01]);
+    is_invalid(cross_lane_reduce_bitvec(&mut m, &db, &b, AluOp::Add));
 }
 
 // ------------------------------------------------------------------------ activation

@@ -71,8 +71,25 @@
 // RUN: python3 %S/Inputs/npy.py dump %t/stats.npy + dump %t/aggr.npy | FileCheck %s --check-prefix=STATS
 // STATS: {{^}}3.0 3.0 8.0 3.0 4.0 8.0{{$}}
 // STATS: {{^}}3.5 2.9166667461395264{{$}}
+//
+// The generic tensor_partition_reduce (the middle end's form), over partitions and then the
+// trailing free axes of a (as the op table and sundial-legalize-partition-reduce define it).
+// RUN: sundial-run %s --func partition_reduce --arg 0=%t/a.npy --save 1=%t/avg.npy --save 2=%t/all.npy --save 3=%t/max.npy
+// RUN: python3 %S/Inputs/npy.py dump %t/avg.npy + dump %t/all.npy + dump %t/max.npy | FileCheck %s --check-prefix=PARTRED
+// columns of a averaged: (1.5+7)/2, (-2-0.5)/2, (3.25+4)/2, (0+8)/2
+// PARTRED: {{^}}4.25 -1.25 3.625 4.0{{$}}
+// everything added: 2.75 + 18.5
+// PARTRED: {{^}}21.25{{$}}
+// PARTRED: {{^}}8.0{{$}}
 
 module attributes {sundial.target = "mariana"} {
+  func.func @partition_reduce(%a: memref<2x4xf32, "sbuf">, %avg: memref<1x4xf32, "sbuf">, %all: memref<1x1xf32, "sbuf">,
+                              %max: memref<1x1xf32, "sbuf">) {
+    "nisa.tensor_partition_reduce"(%avg, %a) {op = "average"} : (memref<1x4xf32, "sbuf">, memref<2x4xf32, "sbuf">) -> ()
+    "nisa.tensor_partition_reduce"(%all, %a) {op = "add", axis = array<i64: 0, 1>} : (memref<1x1xf32, "sbuf">, memref<2x4xf32, "sbuf">) -> ()
+    "nisa.tensor_partition_reduce"(%max, %a) {op = "max", axis = array<i64: 0, 1>} : (memref<1x1xf32, "sbuf">, memref<2x4xf32, "sbuf">) -> ()
+    return
+  }
   func.func @reduce(%a: memref<2x4xf32, "sbuf">, %sum: memref<2x1xf32, "sbuf">, %negmax: memref<2x1xf32, "sbuf">,
                     %u: memref<2x4xui32, "sbuf">, %or: memref<2x1xui32, "sbuf">, %col: memref<1x4xf32, "sbuf">,
                     %m: memref<2x4xui32, "sbuf">, %and: memref<1x4xui32, "sbuf">) {

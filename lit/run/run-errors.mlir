@@ -12,7 +12,6 @@
 // RUN: not ls %t/never.npy
 // RUN: not sundial-run %s --func swap_cores --ranks 2 2>&1 | FileCheck %s --check-prefix=SENDRECV
 // RUN: not sundial-run %s --func permute_reduce --ranks 2 2>&1 | FileCheck %s --check-prefix=PERMREDUCE
-// RUN: not sundial-run %s --func partition_reduce 2>&1 | FileCheck %s --check-prefix=PARTREDUCE
 // RUN: not sundial-run %s --func reduce_all 2>&1 | FileCheck %s --check-prefix=NORANKS
 // RUN: not sundial-run %s --func region 2>&1 | FileCheck %s --check-prefix=REGION
 // RUN: not sundial-run %s --func constant 2>&1 | FileCheck %s --check-prefix=CONSTANT
@@ -37,6 +36,11 @@
 // On-chip memory: a PSUM argument larger than a bank, and SBUF filled by two big tiles.
 // RUN: not sundial-run %s --func psum_arg 2>&1 | FileCheck %s --check-prefix=PSUM
 // RUN: not sundial-run %s --func sbuf_full 2>&1 | FileCheck %s --check-prefix=SBUF
+//
+// Logical tiles (before partition tiling) run on a logical machine of at most 2048
+// partitions: a wider tile is refused before anything runs, at the op or the argument.
+// RUN: not sundial-run %s --func too_wide 2>&1 | FileCheck %s --check-prefix=WIDE
+// RUN: not sundial-run %s --func too_wide_arg 2>&1 | FileCheck %s --check-prefix=WIDEARG
 //
 // Sizes: arguments and HBM allocations beyond the 1 GiB sundial-run allocates.
 // RUN: not sundial-run %s --func huge_arg 2>&1 | FileCheck %s --check-prefix=HUGEARG
@@ -64,11 +68,6 @@ module attributes {sundial.target = "mariana"} {
     "nisa.collective_permute_reduce"(%h, %h, %h) {source_target_pairs = [array<i64: 0, 1>, array<i64: 1, 0>], op = "add"}
         : (memref<4x2xf32, "hbm">, memref<4x2xf32, "hbm">, memref<4x2xf32, "hbm">) -> ()
 // PERMREDUCE: run-errors.mlir:[[@LINE-2]]:5: error: op 'nisa.collective_permute_reduce' cannot run on the emulator: the emulator refuses it: collective_permute_reduce: refused: the op collective_permute_reduce has no public semantics
-    return
-  }
-  func.func @partition_reduce(%d: memref<1x64xf32, "sbuf">, %s: memref<128x64xf32, "sbuf">) {
-    "nisa.tensor_partition_reduce"(%d, %s) {op = "add"} : (memref<1x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
-// PARTREDUCE: run-errors.mlir:[[@LINE-1]]:5: error: op 'nisa.tensor_partition_reduce' cannot run on the emulator: a middle-end form: run the kernel after sundial-legalize-partition-reduce, which rewrites it to cross_lane_reduce_*
     return
   }
   func.func @reduce_all(%h: memref<4x2xf32, "hbm">) {
@@ -128,6 +127,15 @@ module attributes {sundial.target = "mariana"} {
     %x = "nisa.alloc"() {name = "x"} : () -> memref<128x40000xf32, "sbuf">
     %y = "nisa.alloc"() {name = "y"} : () -> memref<128x40000xf32, "sbuf">
 // SBUF: run-errors.mlir:[[@LINE-1]]:10: error: 'nisa.alloc' op cannot allocate the tile: memory: memory error: SBUF full: a tile of 160000 bytes per partition at offset 160000 exceeds 262144
+    return
+  }
+  func.func @too_wide(%a: memref<4xf32, "hbm">) {
+    %x = "nisa.alloc"() {name = "x"} : () -> memref<2049x4xf32, "sbuf">
+// WIDE: run-errors.mlir:[[@LINE-1]]:10: error: 'nisa.alloc' op: a logical tile of 2049 partitions is wider than the 2048 partitions of the emulator's logical machine (MAX_LOGICAL_PARTITIONS): run the kernel after sundial-partition-tiling
+    return
+  }
+  func.func @too_wide_arg(%a: memref<4096x1xf32, "psum">) {
+// WIDEARG: run-errors.mlir:[[@LINE-1]]:3: error: function @too_wide_arg: a logical tile of 4096 partitions is wider than the 2048 partitions of the emulator's logical machine (MAX_LOGICAL_PARTITIONS): run the kernel after sundial-partition-tiling
     return
   }
   func.func @huge_arg(%a: memref<1099511627776xi8, "hbm">) {

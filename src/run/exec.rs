@@ -177,8 +177,21 @@ fn key(value: melior::ir::Value<'_, '_>) -> usize {
 impl Machine {
     /// An empty machine as `config` says (ranks, the uninitialised-read check).
     pub fn new(config: RunConfig) -> Result<Machine, String> {
+        Machine::with_partitions(config, sundial_emu::target::PARTITIONS)
+    }
+
+    /// [`Machine::new`] whose memories have at least `partitions` on-chip partitions: the
+    /// physical machine up to the target's 128, a logical one beyond
+    /// (`sundial_emu::Memory::logical`: for kernels with logical tiles, before partition
+    /// tiling).
+    pub fn with_partitions(config: RunConfig, partitions: usize) -> Result<Machine, String> {
         let n = config.rank_count();
-        let mut group = RankGroup::new(config.target, n).map_err(|e| e.to_string())?;
+        let mut group = if partitions > sundial_emu::target::PARTITIONS {
+            RankGroup::logical(config.target, n, partitions)
+        } else {
+            RankGroup::new(config.target, n)
+        }
+        .map_err(|e| e.to_string())?;
         // On before anything exists, so that every byte starts unwritten.
         group
             .set_check_uninit(config.check_uninit)

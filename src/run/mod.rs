@@ -8,7 +8,11 @@
 //!   launch grid (`sundial.grid`), and checks, before anything runs, that the body is one
 //!   block of ops with handlers and `scf.for` loops (whose bodies are checked the same way;
 //!   an op without a handler is refused with the reason [`ops::REFUSED`] gives) and that the
-//!   constant-bound loops stay within [`exec::MAX_LOOP_ITERATIONS`];
+//!   constant-bound loops stay within [`exec::MAX_LOOP_ITERATIONS`]; it also finds the widest
+//!   on-chip tile ([`Program::partitions`]): a kernel before partition tiling may hold logical
+//!   tiles of more than 128 partitions, and runs on a logical machine that wide
+//!   (`sundial_emu::Memory::logical`, at most `sundial_emu::MAX_LOGICAL_PARTITIONS`, refused
+//!   beyond at the op or argument before anything runs);
 //! - [`npy`]: the argument arrays (dtype and shape checked against the argument's type);
 //!   [`random`]: `--random-inputs`;
 //! - [`Program::execute`]: sets up a [`Machine`] as a [`RunConfig`] says (ranks, the
@@ -225,6 +229,30 @@ struct Loop<'c, 'a> {
 /// How deep loops may nest (a bound on the recursion a hostile kernel can cause).
 pub const MAX_LOOP_DEPTH: usize = 64;
 
+/// The widest on-chip tile (partition count) among the values `steps` produce and the
+/// values they use, with the op it is on; `widest` holds the widest so far.
+fn widest_tile<'c, 'a>(steps: &[Step<'c, 'a>], widest: &mut Option<(i64, OperationRef<'c, 'a>)>) {
+    for step in steps {
+        let o = match step {
+            Step::Op(o, _) => *o,
+            Step::Loop(l) => {
+                widest_tile(&l.body, widest);
+                continue;
+            }
+        };
+        let results = (0..o.result_count()).filter_map(|i| o.result(i).ok().map(|r| r.r#type()));
+        let operands = (0..o.operand_count()).filter_map(|i| o.operand(i).ok().map(|v| v.r#type()));
+        for ty in results.chain(operands) {
+            if let Ok(t) = Tile::from_type(ty)
+                && t.space != Space::Hbm
+                && widest.is_none_or(|(w, _)| t.partitions() > w)
+            {
+                *widest = Some((t.partitions(), o));
+            }
+        }
+    }
+}
+
 /// A function ready to run: its arguments, its launch grid and its body's ops with their
 /// handlers (loops with theirs).
 pub struct Program<'c, 'a> {
@@ -234,6 +262,11 @@ pub struct Program<'c, 'a> {
     pub args: Vec<ArgInfo>,
     /// The launch grid (`sundial.grid` of the module), when it names one.
     pub grid: Option<Vec<i64>>,
+    /// The on-chip partitions the run's memory has: the target's 128, or, for a kernel with
+    /// logical tiles wider than that (before partition tiling), the widest tile's partition
+    /// count, for which [`Program::execute`] builds a logical machine
+    /// (`sundial_emu::Memory::logical`).
+    pub partitions: usize,
     block_args: Vec<BlockArgument<'c, 'a>>,
     steps: Vec<Step<'c, 'a>>,
 }
@@ -471,10 +504,34 @@ impl<'c, 'a> Program<'c, 'a> {
         let steps = prepare_block(block, &fname, 0)?;
         let mut total = 0u128;
         static_iterations(&steps, 1, &mut total)?;
+        let mut widest = None;
+        widest_tile(&steps, &mut widest);
+        let arg_parts = args
+            .iter()
+            .filter(|a| a.tile.space != Space::Hbm)
+            .map(|a| a.tile.partitions())
+            .max()
+            .unwrap_or(0);
+        let (width, at) = match widest {
+            Some((w, o)) if w > arg_parts => (w, Some(o)),
+            _ => (arg_parts, None),
+        };
+        let limit = sundial_emu::MAX_LOGICAL_PARTITIONS as i64;
+        if width > limit {
+            let message = format!(
+                "a logical tile of {width} partitions is wider than the {limit} partitions of the emulator's logical machine (MAX_LOGICAL_PARTITIONS): run the kernel after sundial-partition-tiling"
+            );
+            return Err(match at {
+                Some(o) => RunError::at(&o, format!("'{}' op: {message}", op_name(o.to_raw()))),
+                None => RunError::at(&func, format!("function @{fname}: {message}")),
+            });
+        }
+        let physical = sundial_emu::target::PARTITIONS;
         Ok(Program {
             func,
             args,
             grid,
+            partitions: (width.max(0) as usize).max(physical),
             block_args,
             steps,
         })
@@ -598,7 +655,8 @@ impl<'c, 'a> Program<'c, 'a> {
             ));
         }
         let ranks = config.rank_count();
-        let mut machine = Machine::new(*config).map_err(RunError::new)?;
+        let mut machine =
+            Machine::with_partitions(*config, self.partitions).map_err(RunError::new)?;
         machine.grid = self.grid.clone();
         let mut views = Vec::with_capacity(self.args.len());
         for (arg, value) in self.args.iter().zip(&self.block_args) {

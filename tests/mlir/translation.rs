@@ -11,6 +11,10 @@
 //! table). Pipelines: a pass test's own pass (the file's name), `sundial-unroll` for the loop
 //! tests, `sundial-unroll` and `sundial-middle-end` for the kernels.
 //!
+//! Kernels whose pipeline reassociates an fp32 sum (partition reductions over logical tiles
+//! wider than 128 partitions, cut into blocks by `sundial-partition-tiling`) are listed in
+//! [`REASSOCIATED`] with the values found, and compared with [`REASSOCIATION_TOLERANCE`].
+//!
 //! `sundial-infer-intrinsic{contract=true}` folds chains over intermediates narrower than
 //! fp32 into one fp32 computation, which is not bit-exact: its kernels are compared with the
 //! tolerance [`CONTRACT_TOLERANCE`] instead (relative to the larger magnitude, and absolute
@@ -27,44 +31,9 @@ use sundial_dialects::enums::Target;
 /// Kernels that cannot run, as `(file, function, why)`.
 const CANNOT_RUN: &[(&str, &str, &str)] = &[
     (
-        "lit/passes/sundial-middle-end.mlir",
-        "logical",
-        "a logical tile beyond 128 partitions (the pass's input form): the emulator models the physical 128-partition SBUF and PSUM",
-    ),
-    (
-        "lit/passes/sundial-partition-tiling.mlir",
-        "elementwise",
-        "a logical tile beyond 128 partitions (the pass's input form): the emulator models the physical 128-partition SBUF and PSUM",
-    ),
-    (
-        "lit/passes/sundial-partition-tiling.mlir",
-        "iota",
-        "a logical tile beyond 128 partitions (the pass's input form): the emulator models the physical 128-partition SBUF and PSUM",
-    ),
-    (
-        "lit/passes/sundial-partition-tiling.mlir",
-        "matmul_k",
-        "a logical tile beyond 128 partitions (the pass's input form): the emulator models the physical 128-partition SBUF and PSUM",
-    ),
-    (
         "lit/passes/sundial-partition-tiling.mlir",
         "core_groups",
-        "a logical tile beyond 128 partitions (the pass's input form): the emulator models the physical 128-partition SBUF and PSUM",
-    ),
-    (
-        "lit/passes/sundial-partition-tiling.mlir",
-        "loop",
-        "a logical tile beyond 128 partitions (the pass's input form): the emulator models the physical 128-partition SBUF and PSUM",
-    ),
-    (
-        "lit/passes/sundial-partition-tiling.mlir",
-        "average",
-        "tensor_partition_reduce is a middle-end form, which runs only after sundial-legalize-partition-reduce",
-    ),
-    (
-        "lit/passes/sundial-partition-tiling.mlir",
-        "max_and_or",
-        "tensor_partition_reduce is a middle-end form, which runs only after sundial-legalize-partition-reduce",
+        "its indirect_copy writes dst [256, 16] with the default num_valid_indices (16 x the index's 16 free elements = 256 slots per core): dst holds 16 elements per partition, not 256 (the emulator's local_gather shape rule, before and after tiling)",
     ),
     (
         "lit/passes/sundial-decompose.mlir",
@@ -110,31 +79,6 @@ const CANNOT_RUN: &[(&str, &str, &str)] = &[
         "lit/passes/sundial-partition-tiling.mlir",
         "loop",
         "a logical tile of more than 128 partitions (the pass's input form): the emulator allocates physical tiles, which only the pass's output has",
-    ),
-    (
-        "lit/passes/sundial-legalize-partition-reduce.mlir",
-        "direct",
-        "tensor_partition_reduce is the pass's input form, which runs only after the pass",
-    ),
-    (
-        "lit/passes/sundial-legalize-partition-reduce.mlir",
-        "psum",
-        "tensor_partition_reduce is the pass's input form, which runs only after the pass",
-    ),
-    (
-        "lit/passes/sundial-legalize-partition-reduce.mlir",
-        "min",
-        "tensor_partition_reduce is the pass's input form, which runs only after the pass",
-    ),
-    (
-        "lit/passes/sundial-legalize-partition-reduce.mlir",
-        "free_axes",
-        "tensor_partition_reduce is the pass's input form, which runs only after the pass",
-    ),
-    (
-        "lit/passes/sundial-legalize-partition-reduce.mlir",
-        "logical",
-        "tensor_partition_reduce is the pass's input form, which runs only after the pass",
     ),
     (
         "lit/passes/sundial-resolve-dge.mlir",
@@ -187,6 +131,32 @@ const CANNOT_RUN: &[(&str, &str, &str)] = &[
         "an expected-error case of the run test",
     ),
 ];
+
+/// Kernels whose pipeline reassociates an fp32 sum, as `(file, function, why)`: bit-exact
+/// comparison fails on them (the test checks that it still does, so the list stays true),
+/// and they are compared with [`REASSOCIATION_TOLERANCE`] instead. A partition reduction
+/// over a logical tile of more than 128 partitions sums each 128-partition block from zero
+/// (the hardware's cross-lane reduction reaches 128 partitions) and then adds the partials,
+/// where the emulator's `tensor_partition_reduce` sums all partitions in order; the order
+/// of summation across partitions is not specified (pass-rules, the wiki), so neither is
+/// wrong, and no tiling reproduces one sequential sum. Found with the inputs of seed 11.
+const REASSOCIATED: &[(&str, &str, &str)] = &[
+    (
+        "lit/passes/sundial-partition-tiling.mlir",
+        "average",
+        "the average over 256 partitions adds two block partials, then scales by 1/256: argument 1 [0, 0] is -0.0025244136 (0xbb2570a2) summed in order, -0.0025244146 (0xbb2570a6) tiled",
+    ),
+    (
+        "lit/passes/sundial-middle-end.mlir",
+        "logical",
+        "the add over 256 partitions becomes two cross-lane partials combined on Vector: argument 1 [0, 0] is -2.0848136 (0xc0056d96) summed in order, -2.0848129 (0xc0056d93) tiled",
+    ),
+];
+
+/// The tolerance of a reassociated fp32 sum (see [`REASSOCIATED`]): sums of at most a few
+/// hundred inputs in [-1, 1), relative to the larger magnitude and absolute below 1; each
+/// order's rounding error is below n 2^-24 times the sum of magnitudes, far inside it.
+pub const REASSOCIATION_TOLERANCE: f32 = 1.0 / 1024.0;
 
 /// The tolerance of a contract-enabled fma: two roundings of a bf16 intermediate (2^-8
 /// relative each), relative to the larger magnitude and absolute below 1.
@@ -429,21 +399,10 @@ fn every_pass_test_and_kernel_computes_the_same_after_its_pipeline() {
         let text = std::fs::read_to_string(&suite.path).unwrap();
         for (line, chunk) in chunks(&text) {
             let before = session.parse_at(chunk.as_bytes(), &file, line);
-            let Some(mut before_module) = before.module else {
+            let Some(before_module) = before.module else {
                 // Chunks that do not verify are the expected-error cases of a positive file.
                 continue;
             };
-            if suite.pipeline.contains("sundial-middle-end")
-                && chunk.contains("nisa.tensor_partition_reduce")
-            {
-                let legalize = "builtin.module(sundial-legalize-partition-reduce)";
-                if session
-                    .run_pipeline(&mut before_module, legalize, &Default::default(), &file)
-                    .is_err()
-                {
-                    continue;
-                }
-            }
             let tolerance = suite.tolerance.or(chunk
                 .contains("sundial.contract")
                 .then_some(CONTRACT_TOLERANCE));
@@ -463,6 +422,35 @@ fn every_pass_test_and_kernel_computes_the_same_after_its_pipeline() {
             }
             for name in function_names(&before_module) {
                 let listed = CANNOT_RUN.iter().find(|(f, n, _)| *f == file && *n == name);
+                let reassociated = REASSOCIATED
+                    .iter()
+                    .any(|(f, n, _)| *f == file && *n == name);
+                if reassociated {
+                    match validate(&before_module, &after, &name, tolerance) {
+                        Ok(()) => stale.push(format!(
+                            "{file} @{name} is bit-exact now: remove it from REASSOCIATED"
+                        )),
+                        Err(why) if why.starts_with("DIFFERS") => {
+                            match validate(
+                                &before_module,
+                                &after,
+                                &name,
+                                Some(REASSOCIATION_TOLERANCE),
+                            ) {
+                                Ok(()) => compared += 1,
+                                Err(why) => failures.push(format!(
+                                    "{file}:{line} @{name} under {} beyond the reassociation tolerance: {why}",
+                                    suite.pipeline
+                                )),
+                            }
+                        }
+                        Err(why) => failures.push(format!(
+                            "{file}:{line} @{name} under {} cannot run: {why}",
+                            suite.pipeline
+                        )),
+                    }
+                    continue;
+                }
                 match validate(&before_module, &after, &name, tolerance) {
                     Ok(()) => {
                         compared += 1;

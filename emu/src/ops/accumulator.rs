@@ -157,6 +157,7 @@ impl Accumulators {
         e: AccEngine,
         parts: usize,
     ) -> Result<Vec<f32>> {
+        lanes_exist(who, parts)?;
         (0..parts)
             .map(|lane| {
                 self.get(e, lane).ok_or(EmuError::UninitialisedAccumulator {
@@ -192,6 +193,9 @@ pub(crate) fn start(
     reset: f32,
     load: Option<&[f32]>,
 ) -> Result<Start> {
+    if cmd != ReduceCmd::Idle {
+        lanes_exist(who, parts)?;
+    }
     Ok(match cmd {
         ReduceCmd::Idle => Start::Idle,
         ReduceCmd::Reset => Start::ResetOnly(vec![reset; parts]),
@@ -207,6 +211,24 @@ pub(crate) fn start(
             }
         },
     })
+}
+
+/// Fails when an accumulating op covers more partitions than the engines have lanes: on a
+/// logical machine (`Memory::logical`) a tile may be wider than 128 partitions, but the
+/// accumulators are per physical lane, so such an op has no logical semantics and is refused
+/// (it runs after partition tiling).
+fn lanes_exist(who: &'static str, parts: usize) -> Result<()> {
+    if parts > PARTITIONS {
+        return Err(EmuError::unsupported(
+            who,
+            format!(
+                "the accumulators have {PARTITIONS} lanes, one per physical partition: an \
+                 accumulating op over a logical tile of {parts} partitions runs only after \
+                 partition tiling"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Fails when `cmd` is not one of `allowed` (each op publishes the commands it takes).

@@ -86,6 +86,16 @@ impl RankGroup {
         })
     }
 
+    /// `n` empty ranks of a logical machine of `target` with at least `partitions` on-chip
+    /// partitions each ([`Memory::logical`]).
+    pub fn logical(target: Target, n: usize, partitions: usize) -> Result<RankGroup> {
+        let mut group = RankGroup::new(target, n)?;
+        for m in &mut group.ranks {
+            *m = Memory::logical(target, partitions)?;
+        }
+        Ok(group)
+    }
+
     /// Number of ranks.
     pub fn len(&self) -> usize {
         self.ranks.len()

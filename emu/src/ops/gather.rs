@@ -18,7 +18,6 @@ use crate::access::{Access, Affine, OobMode, Subscript, VarSpace};
 use crate::dtype::DType;
 use crate::error::{EmuError, Result};
 use crate::memory::{MemSpace, Memory};
-use crate::target::PARTITIONS;
 use crate::view::View;
 
 const OP: &str = "gather";
@@ -50,12 +49,14 @@ pub fn gather(mem: &mut Memory, dst: &View, data: &View, indices: &View) -> Resu
             ),
         ));
     }
+    // Partition-parallel: a logical machine (`Memory::logical`) takes its own width.
     let p = data.shape()[0];
-    if p > PARTITIONS || indices.shape()[0] != p || dst.shape()[0] != p {
+    let limit = mem.partitions();
+    if p > limit || indices.shape()[0] != p || dst.shape()[0] != p {
         return Err(EmuError::shape(
             OP,
             format!(
-                "partition counts data {p}, indices {}, dst {} must match and be at most {PARTITIONS}",
+                "partition counts data {p}, indices {}, dst {} must match and be at most {limit}",
                 indices.shape()[0],
                 dst.shape()[0]
             ),

@@ -14,7 +14,9 @@
 //! in the docs' example). Rules kept:
 //!
 //! - `src`, `index`, `dst` in SBUF; `index` is `uint16`; `src.shape[0] == index.shape[0]`,
-//!   a multiple of 16, at most 128; `num_elem_per_idx` in {1, 2, 4, 8, 16, 32};
+//!   a multiple of 16, at most 128 (on a logical machine, `Memory::logical`, at most its
+//!   partitions: a logical tile's core `c` is partitions `16c..16c+16` as on the 8 physical
+//!   cores, each core gathering within its own partitions); `num_elem_per_idx` in {1, 2, 4, 8, 16, 32};
 //!   `num_valid_indices` (default: every slot, `16 x index free size`) at most the slots
 //!   and at most 4096; `dst` has the dtype of `src` (no casting).
 //! - An index slot beyond `num_valid_indices` is a skip (seed: "an index >
@@ -35,7 +37,7 @@ use crate::access::{Access, Affine, OobMode, Subscript, VarSpace};
 use crate::dtype::DType;
 use crate::error::{EmuError, Result};
 use crate::memory::{MemSpace, Memory};
-use crate::target::{PARTITIONS, PARTITIONS_PER_GPSIMD_CORE};
+use crate::target::PARTITIONS_PER_GPSIMD_CORE;
 use crate::view::View;
 
 const OP: &str = "indirect_copy";
@@ -83,16 +85,12 @@ pub fn indirect_copy(
     }
     let p = src.shape()[0];
     const G: usize = PARTITIONS_PER_GPSIMD_CORE;
-    if index.shape()[0] != p
-        || dst.shape()[0] != p
-        || !p.is_multiple_of(G)
-        || p > PARTITIONS
-        || p == 0
-    {
+    let limit = mem.partitions();
+    if index.shape()[0] != p || dst.shape()[0] != p || !p.is_multiple_of(G) || p > limit || p == 0 {
         return Err(EmuError::shape(
             OP,
             format!(
-                "partition counts src {p}, index {}, dst {} must match, be a multiple of {G} and at most {PARTITIONS}",
+                "partition counts src {p}, index {}, dst {} must match, be a multiple of {G} and at most {limit}",
                 index.shape()[0],
                 dst.shape()[0]
             ),

@@ -10,7 +10,30 @@ use crate::target::{PARTITIONS, PSUM_BYTES_PER_PARTITION};
 use crate::view::View;
 
 /// The partition count and the flattened free size of an operand (at most 128 partitions).
+/// These ops name physical partitions or engine lanes, so a logical machine's wider tiles
+/// (`Memory::logical`) are refused with the reason.
 pub(crate) fn part_free(op: &'static str, what: &str, v: &View) -> Result<(usize, usize)> {
+    if v.shape().first().is_some_and(|&p| p > PARTITIONS) {
+        return Err(EmuError::shape(
+            op,
+            format!(
+                "{what} has {} partitions, more than the {PARTITIONS} physical partitions this \
+                 op's semantics name: a logical tile runs through it only after partition tiling",
+                v.shape()[0]
+            ),
+        ));
+    }
+    part_free_within(op, what, v, PARTITIONS)
+}
+
+/// [`part_free`] with at most `limit` partitions (a logical machine's width, for the ops
+/// whose partitions are independent there: `Memory::logical`).
+pub(crate) fn part_free_within(
+    op: &'static str,
+    what: &str,
+    v: &View,
+    limit: usize,
+) -> Result<(usize, usize)> {
     if v.rank() < 2 {
         return Err(EmuError::shape(
             op,
@@ -18,10 +41,10 @@ pub(crate) fn part_free(op: &'static str, what: &str, v: &View) -> Result<(usize
         ));
     }
     let p = v.shape()[0];
-    if p > PARTITIONS {
+    if p > limit {
         return Err(EmuError::shape(
             op,
-            format!("{what} has {p} partitions, more than {PARTITIONS}"),
+            format!("{what} has {p} partitions, more than {limit}"),
         ));
     }
     Ok((p, v.num_elements().checked_div(p).unwrap_or(0)))

@@ -54,6 +54,15 @@
 //! with only row tiling (`tile_size` column 128, `tile_position` column 0) and the same
 //! `accumulate` rule.
 //!
+//! **Logical machines** (`Memory::logical`, kernels before partition tiling): `M` may reach
+//! the machine's partitions (dst rows are independent, so the result is the same as `M` in
+//! blocks of 128), and `K` beyond 128 runs as the PE array runs it, in blocks of 128
+//! partitions accumulated into `dst` in order: the first block with the op's `accumulate`,
+//! the others accumulating (each block's sum starts from zero, and `dst` is rounded to its
+//! dtype after every block). `tile_position` / `tile_size` pin the physical array and are
+//! refused with `K` beyond 128, as is `is_transpose`. The matmul_mx scale groups are laid
+//! out per physical quadrant: `nc_matmul_mx` keeps the physical bounds.
+//!
 //! Our choices (not pinned by the public docs, stated so a reader can check them): the
 //! fp32 sum runs in contraction order (k ascending; within `double_row`, the pair index
 //! after k; within an x4 element, lane 0..3), rounding after every addition, with each
@@ -62,7 +71,7 @@
 //! The adds and multiplies are the ALU table's `add` and `mult` (`alu.rs`).
 
 use super::alu::{add_f32, mult_f32};
-use super::layout::part_free;
+use super::layout::{part_free, part_free_within};
 use super::require_space;
 use crate::dtype::{self, DType};
 use crate::error::{EmuError, Result};
@@ -131,6 +140,9 @@ pub fn nc_matmul(
     require_space(mem, OP, "stationary", stationary, MemSpace::Sbuf)?;
     require_space(mem, OP, "moving", moving, MemSpace::Sbuf)?;
     require_space(mem, OP, "dst", dst, MemSpace::Psum)?;
+    if mem.is_logical() && stationary.shape().first().is_some_and(|&k| k > PARTITIONS) {
+        return k_blocks(mem, dst, stationary, moving, opts);
+    }
     let double_row = match opts.perf_mode {
         PerfOptMode::None => false,
         PerfOptMode::DoubleRow => {
@@ -173,7 +185,16 @@ pub fn nc_matmul(
     }
     // Free sizes without the double_row pair dimension.
     let (m, n) = (m / pairs, n / pairs);
-    let tiles = check_tiling(OP, target, opts.tile_position, opts.tile_size, k, m, false)?;
+    // Without tiling, a logical machine's dst rows (M) are independent partitions.
+    let columns = mem.partitions();
+    let tiles = check_tiling(
+        OP,
+        target,
+        (opts.tile_position, opts.tile_size),
+        (k, m),
+        columns,
+        false,
+    )?;
     if double_row && tiles.is_some_and(|[_, cols]| cols < PARTITIONS) {
         return Err(EmuError::unsupported(
             OP,
@@ -213,7 +234,7 @@ pub fn nc_matmul(
             format!("moving has {n} elements per partition, more than {n_max}"),
         ));
     }
-    check_dst_shape(OP, dst, m, n)?;
+    check_dst_shape(OP, dst, m, n, columns)?;
 
     let s = mem.read_f32_for(OP, stationary)?;
     let mv = mem.read_f32_for(OP, moving)?;
@@ -243,6 +264,66 @@ pub fn nc_matmul(
         }
     }
     write_psum(mem, OP, dst, &out, opts.accumulate)
+}
+
+/// A matmul with `K` beyond 128 on a logical machine (module doc): the K blocks of 128
+/// partitions accumulate into `dst` in order. Every operand is read whole first, so that a
+/// failing op (a shape, dtype, hint or uninitialised read) leaves `dst` untouched.
+fn k_blocks(
+    mem: &mut Memory,
+    dst: &View,
+    stationary: &View,
+    moving: &View,
+    opts: &MatmulOptions,
+) -> Result<()> {
+    let k = stationary.shape()[0];
+    if opts.tile_position.is_some() || opts.tile_size.is_some() || opts.is_transpose {
+        return Err(EmuError::unsupported(
+            OP,
+            format!(
+                "tile_position, tile_size and is_transpose pin the {PARTITIONS}x{PARTITIONS} PE \
+                 array: a contraction of {k} partitions (a logical tile) runs only without them"
+            ),
+        ));
+    }
+    let (_, _) = part_free_within(OP, "stationary", stationary, mem.partitions())?;
+    let (k2, _) = part_free_within(OP, "moving", moving, mem.partitions())?;
+    if k != k2 {
+        return Err(EmuError::shape(
+            OP,
+            format!("stationary has {k} partitions but moving has {k2}: they are the contraction"),
+        ));
+    }
+    for (flag, what, v) in [
+        (opts.is_stationary_onezero, "stationary", stationary),
+        (opts.is_moving_onezero, "moving", moving),
+    ] {
+        let vals = mem.read_f32_for(OP, v)?;
+        if flag && let Some(x) = vals.iter().find(|&&x| x != 0.0 && x != 1.0) {
+            return Err(EmuError::unsupported(
+                OP,
+                format!("is_{what}_onezero is set but {what} holds {x}"),
+            ));
+        }
+    }
+    // A block's checks depend on its shape (the op's, but K), dtypes (the op's) and
+    // contents (read above, hints checked), so a later block fails only where the first
+    // one does, before anything is written.
+    for (b, start) in (0..k).step_by(PARTITIONS).enumerate() {
+        let len = PARTITIONS.min(k - start);
+        let block = MatmulOptions {
+            accumulate: if b == 0 { opts.accumulate } else { Some(true) },
+            ..opts.clone()
+        };
+        nc_matmul(
+            mem,
+            dst,
+            &stationary.slice(0, start, len, 1)?,
+            &moving.slice(0, start, len, 1)?,
+            &block,
+        )?;
+    }
+    Ok(())
 }
 
 /// The v3+ `is_transpose` matmul: `moving` must be the identity, the result a bit copy.
@@ -306,7 +387,7 @@ fn pe_transpose_matmul(
             ),
         ));
     }
-    check_dst_shape(OP, dst, m, k)?;
+    check_dst_shape(OP, dst, m, k, mem.partitions())?;
     let bits = mem.read_bits_for(OP, stationary)?;
     let out = super::transpose::transpose_bits(&bits, k, m);
     mem.write_bits_for(OP, dst, &out)
@@ -394,13 +475,12 @@ pub fn nc_matmul_mx(
     check_tiling(
         OP_MX,
         target,
-        opts.tile_position,
-        opts.tile_size,
-        k,
-        m,
+        (opts.tile_position, opts.tile_size),
+        (k, m),
+        PARTITIONS,
         true,
     )?;
-    check_dst_shape(OP_MX, dst, m, n)?;
+    check_dst_shape(OP_MX, dst, m, n, PARTITIONS)?;
     let ss = read_scales(mem, stationary_scale, "stationary_scale", k, m)?;
     let ms = read_scales(mem, moving_scale, "moving_scale", k, n)?;
     let s = unpack_scaled(mem, stationary, &ss, m)?;
@@ -524,18 +604,19 @@ fn check_input_dtypes(target: Target, sd: DType, md: DType, double_row: bool) ->
 }
 
 /// Checks `tile_position` / `tile_size` against the operands; returns the tile size.
+/// `columns` bounds `M` without tiling (the PE array's 128, or a logical machine's
+/// partitions for a plain matmul).
 fn check_tiling(
     op: &'static str,
     target: Target,
-    position: Option<[usize; 2]>,
-    size: Option<[usize; 2]>,
-    k: usize,
-    m: usize,
+    (position, size): (Option<[usize; 2]>, Option<[usize; 2]>),
+    (k, m): (usize, usize),
+    columns: usize,
     rows_only: bool,
 ) -> Result<Option<[usize; 2]>> {
     let (pos, size) = match (position, size) {
         (None, None) => {
-            if k > PARTITIONS || m > PARTITIONS {
+            if k > PARTITIONS || m > columns {
                 return Err(EmuError::shape(
                     op,
                     format!("stationary [{k}, {m}] exceeds the {PARTITIONS}x{PARTITIONS} PE array"),
@@ -579,8 +660,8 @@ fn check_tiling(
     Ok(Some(size))
 }
 
-fn check_dst_shape(op: &'static str, dst: &View, m: usize, n: usize) -> Result<()> {
-    let (p, f) = part_free(op, "dst", dst)?;
+fn check_dst_shape(op: &'static str, dst: &View, m: usize, n: usize, limit: usize) -> Result<()> {
+    let (p, f) = part_free_within(op, "dst", dst, limit)?;
     if p != m || f != n {
         return Err(EmuError::shape(
             op,

@@ -20,10 +20,28 @@
 //!
 //! - `dst[:, f] = op over p of data[p, f]` for every free element `f`; arithmetic `add`,
 //!   `average` (the mean) or `max` in fp32; bitvec `bitwise_or` / `bitwise_and` on raw
-//!   bits;
+//!   bits, and `bitwise_xor` (a firmware op of CROSS_LANE_REDUCE_BITVEC beyond NKI's
+//!   surface, as `average` is of the arithmetic form: the op table keeps both; its fold is
+//!   the free-axis `tensor_reduce_bitvec` xor's, exact on raw bits);
 //! - the reduced row is broadcast to every partition of `dst` (which has data's elements
 //!   per partition and any partition count: the third-party wiki's description of the
 //!   simulator).
+//!
+//! The generic `tensor_partition_reduce` (the middle end's form before
+//! `sundial-legalize-partition-reduce`, which lowers it to the cross-lane ops plus free-axis
+//! reductions and combine steps), restated from the op table and that lowering:
+//!
+//! - `axis` holds 0 and optionally the trailing free axes; `src` (SBUF or PSUM) is
+//!   `[P, kept..., reduced...]`, `dst` (SBUF or PSUM) has one partition and the kept
+//!   elements: `dst[0, k] = op over p, r of src[p, k, r]`;
+//! - arithmetic operators (every operator of the ALU table with a reduction identity) reduce
+//!   in fp32, the reduced free axes of each partition first (in element order, from the
+//!   identity), then those per-partition values across partitions (in partition order, from
+//!   the identity), one rounding to `dst`'s dtype at the end; `average` sums both ways and
+//!   divides the fp32 sum by the number of elements reduced; bit-vector operators
+//!   (`bitwise_or` / `_and` / `_xor`) reduce raw integer bits of one width;
+//! - over a logical tile (`Memory::logical`) the partitions are all the tile's, as for the
+//!   cross-lane ops.
 
 use super::alu::{self, AluClass, AluOp, checked_row};
 use super::tensor_tensor::same_width;
@@ -198,11 +216,11 @@ pub fn cross_lane_reduce_bitvec(
     op: AluOp,
 ) -> Result<()> {
     const OP: &str = "cross_lane_reduce_bitvec";
-    if !matches!(op, AluOp::BitwiseOr | AluOp::BitwiseAnd) {
+    if !matches!(op, AluOp::BitwiseOr | AluOp::BitwiseAnd | AluOp::BitwiseXor) {
         return Err(EmuError::invalid(
             OP,
             format!(
-                "{} is not a bitvec partition reduction (bitwise_or, bitwise_and)",
+                "{} is not a bitvec partition reduction (bitwise_or, bitwise_and, bitwise_xor)",
                 op.name()
             ),
         ));
@@ -217,4 +235,98 @@ pub fn cross_lane_reduce_bitvec(
         .collect();
     let out: Vec<u64> = (0..dparts).flat_map(|_| row.iter().copied()).collect();
     tile::write_bits(mem, dst, &out)
+}
+
+/// `tensor_partition_reduce`: `dst[0, k] = op over partitions and the trailing free axes
+/// of src` (see the module doc). `axis` lists the reduced axes: 0 and optionally the
+/// trailing free axes of `src`.
+pub fn tensor_partition_reduce(
+    mem: &mut Memory,
+    dst: &View,
+    src: &View,
+    op: AluOp,
+    axis: &[usize],
+) -> Result<()> {
+    const OP: &str = "tensor_partition_reduce";
+    let d = tile::tile(mem, OP, "dst", dst, Space::OnChip)?;
+    let s = tile::tile(mem, OP, "src", src, Space::OnChip)?;
+    let rank = src.rank();
+    let mut sorted = axis.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let free_axes = sorted.len().saturating_sub(1);
+    let trailing: Vec<usize> = (rank.saturating_sub(free_axes)..rank).collect();
+    if sorted.first() != Some(&0) || sorted[1..] != trailing[..] || free_axes + 1 > rank {
+        return Err(EmuError::invalid(
+            OP,
+            format!(
+                "axis {axis:?} must be 0 and optionally the trailing free axes of a rank-{rank} \
+                 tile"
+            ),
+        ));
+    }
+    // Per partition: `kept` runs of `len` consecutive elements, one per output element.
+    let len: usize = src.shape()[rank - free_axes..].iter().product();
+    let kept = s.free.checked_div(len).unwrap_or(0);
+    if d.parts != 1 || d.free != kept {
+        return Err(EmuError::shape(
+            OP,
+            format!(
+                "dst must be 1 partition x {kept} elements, not {} x {}",
+                d.parts, d.free
+            ),
+        ));
+    }
+    let (parts, free) = (s.parts, s.free);
+    // `average` is arithmetic here (the mean), though it has no element-wise row.
+    let arith = op == AluOp::Average || checked_row(OP, op, AluClass::Arith).is_ok();
+    if arith {
+        tile::scalar_dtype(OP, "dst", dst.dtype())?;
+        // Validates the operator (refusals, non-reductions) before reading anything.
+        alu::reduce_f32(OP, op, &[])?;
+        let x = tile::read_f32(mem, OP, "src", src)?;
+        // Average sums throughout and divides once by everything it reduced.
+        let (stage, count) = match op {
+            AluOp::Average => (AluOp::Add, (parts * len) as f32),
+            other => (other, 1.0),
+        };
+        let mut column = Vec::with_capacity(parts);
+        let mut row = Vec::with_capacity(kept);
+        for k in 0..kept {
+            column.clear();
+            for p in 0..parts {
+                let run = &x[p * free + k * len..p * free + (k + 1) * len];
+                column.push(if free_axes == 0 {
+                    run[0]
+                } else {
+                    alu::reduce_f32(OP, stage, run)?
+                });
+            }
+            let r = alu::reduce_f32(OP, stage, &column)?;
+            row.push(if op == AluOp::Average {
+                alu::divide_f32(r, count)
+            } else {
+                r
+            });
+        }
+        tile::store_f32(mem, OP, "dst", dst, &row)
+    } else {
+        let r = checked_row(OP, op, AluClass::Bitvec)?;
+        let width = same_width(OP, &[("dst", dst), ("src", src)])?;
+        let id = alu::bits_identity(OP, op, width)?;
+        let x = tile::read_bits(mem, OP, src)?;
+        let row: Vec<u64> = (0..kept)
+            .map(|k| {
+                (0..parts).fold(id, |a, p| {
+                    let run = &x[p * free + k * len..p * free + (k + 1) * len];
+                    r.apply_bits(
+                        a,
+                        run.iter().fold(id, |b, &v| r.apply_bits(b, v, width)),
+                        width,
+                    )
+                })
+            })
+            .collect();
+        tile::write_bits(mem, dst, &row)
+    }
 }

@@ -2,7 +2,8 @@
 //! operands, the engine choice.
 //!
 //! A compute operand is an on-chip tile: a [`View`] of SBUF or PSUM whose dimension 0 is
-//! the partition dimension (at most 128) and whose other dimensions are the free
+//! the partition dimension (at most the memory's partitions: 128, or more on a logical
+//! machine, `Memory::logical`) and whose other dimensions are the free
 //! dimensions, read row-major (partition `p`'s elements are `p * free .. (p + 1) * free`
 //! of the flat tile). Operands of one op agree on the partition count and on the number of
 //! elements per partition, not necessarily on the free shape (NKI: "the same partition
@@ -18,7 +19,7 @@ use crate::dtype::DType;
 use crate::error::{EmuError, Result};
 use crate::memory::{MemSpace, Memory};
 use crate::offsets;
-use crate::target::{PARTITIONS, Target};
+use crate::target::Target;
 use crate::view::View;
 use crate::{Access, OobMode};
 
@@ -64,7 +65,8 @@ pub(crate) struct Shape {
     pub free: usize,
 }
 
-/// Checks that `view` is an on-chip tile in `space` with at most 128 partitions and no
+/// Checks that `view` is an on-chip tile in `space` with at most the memory's partitions
+/// (128 physical, more on a logical machine: these ops are partition-parallel) and no
 /// more than [`crate::MAX_ELEMENTS`] elements, and returns its shape.
 pub(crate) fn tile(
     mem: &Memory,
@@ -93,10 +95,11 @@ pub(crate) fn tile(
         .shape()
         .first()
         .ok_or_else(|| EmuError::shape(who, format!("{what} has no partition dimension")))?;
-    if parts > PARTITIONS {
+    let limit = mem.partitions();
+    if parts > limit {
         return Err(EmuError::shape(
             who,
-            format!("{what} has {parts} partitions, more than {PARTITIONS}"),
+            format!("{what} has {parts} partitions, more than {limit}"),
         ));
     }
     let free = view.shape()[1..].iter().product();

@@ -102,6 +102,19 @@ pub fn cross_lane_reduce_arith(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError
     op.emu(r)
 }
 
+/// `nisa.tensor_partition_reduce`: the middle end's generic partition reduction, run as the
+/// op table defines it (before `sundial-legalize-partition-reduce` lowers it).
+pub fn tensor_partition_reduce(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
+    let (dst, src, alu) = (op.tile("dst")?, op.tile("src")?, alu(op, "op")?);
+    let axis = op
+        .ints("axis")?
+        .into_iter()
+        .map(|a| usize::try_from(a).map_err(|_| op.error(format!("axis {a} is negative"))))
+        .collect::<Result<Vec<usize>, RunError>>()?;
+    let r = sundial_emu::tensor_partition_reduce(op.mem(), &dst, &src, alu, &axis);
+    op.emu(r)
+}
+
 /// `nisa.cross_lane_reduce_bitvec`.
 pub fn cross_lane_reduce_bitvec(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
     let (dst, src, alu) = (op.tile("dst")?, op.tile("src")?, alu(op, "op")?);

@@ -93,6 +93,7 @@ pub static HANDLERS: &[Handler] = table![
     "nisa.tensor_scalar_affine_select" => compute::affine_select,
     "nisa.cross_lane_reduce_arith" => compute::cross_lane_reduce_arith,
     "nisa.cross_lane_reduce_bitvec" => compute::cross_lane_reduce_bitvec,
+    "nisa.tensor_partition_reduce" => compute::tensor_partition_reduce,
     "nisa.gather" => data::gather,
     "nisa.indirect_copy" => data::indirect_copy,
     "nisa.nonzero_with_count" => compute::nonzero_with_count,
@@ -210,8 +211,6 @@ pub enum Why {
     NotInEmulator(&'static str),
     /// What the op's operands and attributes can say does not fit a run of the emulator.
     Vocabulary(&'static str),
-    /// The emulator could run it, but this driver does not execute the form yet.
-    NotWired(&'static str),
 }
 
 /// Every NISA op without a row in [`HANDLERS`], and why.
@@ -232,12 +231,6 @@ pub static REFUSED: &[(&str, Why)] = &[
             "the emulator has no core_barrier: the programs of a launch grid run one after another, so no program can wait for another",
         ),
     ),
-    (
-        "nisa.tensor_partition_reduce",
-        Why::NotWired(
-            "a middle-end form: run the kernel after sundial-legalize-partition-reduce, which rewrites it to cross_lane_reduce_*",
-        ),
-    ),
 ];
 
 /// Why the op named `name` cannot run, if it is a NISA op in [`REFUSED`]: the sentence the
@@ -252,7 +245,7 @@ pub fn refusal(name: &str) -> Option<String> {
                 Ok(()) => "the emulator has no public semantics for it".to_string(),
             }
         }
-        Why::NotInEmulator(why) | Why::Vocabulary(why) | Why::NotWired(why) => why.to_string(),
+        Why::NotInEmulator(why) | Why::Vocabulary(why) => why.to_string(),
     })
 }
 
