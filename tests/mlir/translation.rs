@@ -41,46 +41,6 @@ const CANNOT_RUN: &[(&str, &str, &str)] = &[
         "ALU op mod_int has no public semantics",
     ),
     (
-        "lit/passes/sundial-middle-end.mlir",
-        "logical",
-        "a logical tile of more than 128 partitions (the pass's input form): the emulator allocates physical tiles, which only the pass's output has",
-    ),
-    (
-        "lit/passes/sundial-partition-tiling.mlir",
-        "elementwise",
-        "a logical tile of more than 128 partitions (the pass's input form): the emulator allocates physical tiles, which only the pass's output has",
-    ),
-    (
-        "lit/passes/sundial-partition-tiling.mlir",
-        "iota",
-        "a logical tile of more than 128 partitions (the pass's input form): the emulator allocates physical tiles, which only the pass's output has",
-    ),
-    (
-        "lit/passes/sundial-partition-tiling.mlir",
-        "average",
-        "tensor_partition_reduce is a middle-end form, which runs only after sundial-legalize-partition-reduce",
-    ),
-    (
-        "lit/passes/sundial-partition-tiling.mlir",
-        "max_and_or",
-        "tensor_partition_reduce is a middle-end form, which runs only after sundial-legalize-partition-reduce",
-    ),
-    (
-        "lit/passes/sundial-partition-tiling.mlir",
-        "matmul_k",
-        "a logical tile of more than 128 partitions (the pass's input form): the emulator allocates physical tiles, which only the pass's output has",
-    ),
-    (
-        "lit/passes/sundial-partition-tiling.mlir",
-        "core_groups",
-        "a logical tile of more than 128 partitions (the pass's input form): the emulator allocates physical tiles, which only the pass's output has",
-    ),
-    (
-        "lit/passes/sundial-partition-tiling.mlir",
-        "loop",
-        "a logical tile of more than 128 partitions (the pass's input form): the emulator allocates physical tiles, which only the pass's output has",
-    ),
-    (
         "lit/passes/sundial-resolve-dge.mlir",
         "copies",
         "the kernel copies a tile it never wrote (the uninitialised-read check)",
