@@ -40,7 +40,7 @@
 //! peak demand (the most bytes per partition that simultaneously live tiles of the space need,
 //! a lower bound of any placement), with the capacity.
 
-use crate::ir::{int_attr, resolve_target, set_attr};
+use crate::ir::{each_function, int_attr, set_attr};
 use melior::{
     ir::{
         BlockLike, RegionLike, Value, ValueLike,
@@ -104,22 +104,9 @@ impl Step for AllocatePass {
     }
 
     fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool {
-        let target = match resolve_target(&operation, self.target, INFO.name) {
-            Ok(t) => t,
-            Err(msg) => {
-                refuse(&operation, msg);
-                pass.signal_failure();
-                return false;
-            }
-        };
-        let mut ok = true;
-        for func in collect(&operation, |op| op_is(op, "func.func")) {
-            ok &= allocate_function(func, target.model());
-        }
-        if !ok {
-            pass.signal_failure();
-        }
-        ok
+        each_function(&operation, self.target, INFO.name, pass, |func, target| {
+            allocate_function(func, target.model())
+        })
     }
 }
 

@@ -8,6 +8,7 @@ use melior::{
         attribute::AttributeLike,
         operation::{OperationLike, OperationRef},
     },
+    pass::ExternalPass,
 };
 use sundial_dialects::{
     build::Attrs,
@@ -15,6 +16,7 @@ use sundial_dialects::{
     ffi::string_attr_value,
     verify::{TARGET_ATTR, int_value},
 };
+use sundial_passes::rewrite::{collect, op_is, refuse};
 
 /// The target named by `op` or its nearest ancestor's `sundial.target`: `Ok(None)` when none
 /// names one, `Err` when the nearest one is malformed.
@@ -58,6 +60,34 @@ pub fn resolve_target(
             "{pass} needs a target: set `{TARGET_ATTR}` on the module or the pass option `target`"
         )),
     }
+}
+
+/// The body of each back-end pass: resolves the target ([`resolve_target`], refusing at
+/// `operation` when there is none), then runs `f` on every `func.func` under it. Returns
+/// whether everything succeeded; on failure `pass` has been signalled.
+pub fn each_function(
+    operation: &OperationRef<'_, '_>,
+    option: Option<Target>,
+    flag: &str,
+    pass: ExternalPass<'_>,
+    mut f: impl FnMut(OperationRef<'_, '_>, Target) -> bool,
+) -> bool {
+    let target = match resolve_target(operation, option, flag) {
+        Ok(t) => t,
+        Err(msg) => {
+            refuse(operation, msg);
+            pass.signal_failure();
+            return false;
+        }
+    };
+    let mut ok = true;
+    for func in collect(operation, |op| op_is(op, "func.func")) {
+        ok &= f(func, target);
+    }
+    if !ok {
+        pass.signal_failure();
+    }
+    ok
 }
 
 /// Sets attribute `name` of `op` (a discardable `sundial.*` annotation or an inherent one).

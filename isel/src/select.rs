@@ -22,7 +22,7 @@
 //! a selected kernel holds BIR ops only. Loops must be unrolled before (`sundial-unroll`): a
 //! region holding NISA ops is refused.
 
-use crate::ir::{op_name, resolve_target};
+use crate::ir::{each_function, op_name};
 use crate::phys::{Phys, resolve, resolve_raw};
 use melior::{
     ContextRef,
@@ -48,7 +48,7 @@ use sundial_dialects::{
 };
 use sundial_passes::{
     registry::{OptionKind, PassInfo, PassOption, PassOptions},
-    rewrite::{Rewriter, collect, erase_dead_views, op_is, refuse},
+    rewrite::{Rewriter, erase_dead_views, refuse},
     step::{PassId, Step, create},
 };
 
@@ -86,22 +86,9 @@ impl Step for IselPass {
     }
 
     fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool {
-        let target = match resolve_target(&operation, self.target, INFO.name) {
-            Ok(t) => t,
-            Err(msg) => {
-                refuse(&operation, msg);
-                pass.signal_failure();
-                return false;
-            }
-        };
-        let mut ok = true;
-        for func in collect(&operation, |op| op_is(op, "func.func")) {
-            ok &= select_function(func, target);
-        }
-        if !ok {
-            pass.signal_failure();
-        }
-        ok
+        each_function(&operation, self.target, INFO.name, pass, |func, target| {
+            select_function(func, target)
+        })
     }
 }
 
