@@ -25,6 +25,8 @@
 // RUN: not sundial-translate %S/Inputs/dma-priority.mlir -o %t/o 2>&1 | FileCheck %s --check-prefix=PRIORITY
 // A middle-end pipeline that does not parse.
 // RUN: not sundial-translate %S/../../examples/kernels/elementwise.mlir --pass-pipeline='builtin.module(nope)' -o %t/e 2>&1 | FileCheck %s --check-prefix=PIPELINE
+// --pass-pipeline='' runs no middle end: a logical 256-partition tile reaches allocation.
+// RUN: not sundial-translate %S/Inputs/logical-tile.mlir --pass-pipeline='' -o %t/p 2>&1 | FileCheck %s --check-prefix=NOMIDDLE
 // Command-line errors.
 // RUN: python3 %S/../tools/Inputs/status.py sundial-translate %S/../../examples/kernels/elementwise.mlir | FileCheck %s --check-prefix=STATUS2
 // RUN: not sundial-translate %S/../../examples/kernels/elementwise.mlir 2>&1 | FileCheck %s --check-prefix=NOOUT
@@ -51,6 +53,7 @@
 // TWO: error: the module holds 2 functions with a body: compile one kernel per module
 // UNPINNED: unpinned.mlir:7:5: error: 'nisa.activation' op cannot be selected on mariana: activation: unpinned: no field table for opcode 0x25
 // ENCODE: four-dims.mlir:10:5: error: 'bir.tensor_tensor' op cannot be encoded: TENSOR3D access pattern must be [1, 3]D after dropping unit dims; found 4 free dims
+// NOMIDDLE: logical-tile.mlir:6:10: error: 'nisa.alloc' op tile #0 (unnamed) has 256 partitions: allocation places tiled tiles of at most 128 partitions (run the middle end's partition tiling first)
 // PIPELINE: error: 'nope': MLIR Textual PassPipeline Parser:1:1: error: 'nope' does not refer to a registered pass or pass pipeline
 // NOOUT: sundial-translate: error: bundles go to a directory: give -o OUTDIR (or --disassemble / --emit=bir)
 // EXCLUSIVE: sundial-translate: error: --disassemble and --emit=bir are exclusive
