@@ -505,7 +505,8 @@ irdl.dialect @nisa {
   irdl.operation @dma_compute {
     %o0 = irdl.base "!builtin.memref"
     %o1 = irdl.base "!builtin.memref"
-    irdl.operands(dst: %o0, srcs: variadic %o1)
+    %o2 = irdl.base "!builtin.memref"
+    irdl.operands(dst: %o0, src0: %o1, srcs: variadic %o2)
   }
   irdl.operation @nc_transpose {
     %o0 = irdl.base "!builtin.memref"

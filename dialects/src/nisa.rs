@@ -34,7 +34,10 @@
 //!
 //! Known limitation: all values of one variadic operand group must have the same type (IRDL
 //! binds a constraint variable to the first value it checks), so a coalesced collective over
-//! tensors of different shapes is written as one op per shape.
+//! tensors of different shapes is written as one op per shape. `dma_compute` splits NKI's
+//! `srcs` list into a single `src0` and the variadic rest ([`DMA_COMPUTE_SOURCES`]): the text
+//! is unchanged (`(dst, s0, s1, ...)`, one variadic group needs no `operandSegmentSizes`), and
+//! its read-modify-write modes, which mix an HBM and an SBUF operand, can be written.
 
 use crate::{
     dtype::DtypeSet as D,
@@ -550,8 +553,8 @@ pub static OPS: &[OpSpec] = &[
     op!("set_rng_seed", None, "nki.isa.set_rng_seed", "Seed the Vector engine's random stream from a [1, 1] 32-bit tile in SBUF or PSUM (PseudoSetRngSeed; dropout draws from it).",
         operands: [src("seed", S::ON_CHIP, D::I32_U32)], results: NONE, attrs: [],
         engines: [E::Vector, E::Gpsimd], default: E::Vector, min: None, prov: P_SEED),
-    op!("dma_compute", None, "nki.isa.dma_compute", "dst = sum of srcs by DMA (reduce_op add only, scales 1.0); gather/scatter read-modify-write through vector_offset.",
-        operands: [dst("dst", S::HBM_SBUF, D::NUMERIC), srcs("srcs", S::HBM_SBUF, D::NUMERIC)], results: NONE,
+    op!("dma_compute", None, "nki.isa.dma_compute", "dst = sum of NKI's srcs by DMA (reduce_op add only, scales 1.0); gather/scatter read-modify-write through vector_offset. NKI's srcs list is src0 followed by srcs (written as one operand list): the first source may have a type of its own, so both read-modify-write modes (an HBM and an SBUF operand) can be written; the sources after the first share one type.",
+        operands: [dst("dst", S::HBM_SBUF, D::NUMERIC), src("src0", S::HBM_SBUF, D::NUMERIC), srcs("srcs", S::HBM_SBUF, D::NUMERIC)], results: NONE,
         attrs: [def("reduce_op", AttrKind::EnumSubset(ALU, &["add"]), "add"), opt("scales", AttrKind::F32Array),
                 def("unique_indices", BOOL, "true"), OOB],
         engines: [E::Dma], default: E::Dma, min: None, prov: P_SEED),
@@ -604,6 +607,10 @@ pub static OPS: &[OpSpec] = &[
                 def("axis", AttrKind::I64Array { min_len: 1, max_len: 6 }, "array<i64: 0>")],
         engines: [], default: E::Unknown, min: None, prov: P_SEED),
 ];
+
+/// The operand groups of `dma_compute` that make up NKI's `srcs` list, in order: the verifier,
+/// the emulator driver and the passes read the sources as their concatenation.
+pub const DMA_COMPUTE_SOURCES: [&str; 2] = ["src0", "srcs"];
 
 /// Looks up a NISA op by mnemonic (without the `nisa.` prefix).
 pub fn op(name: &str) -> Option<&'static OpSpec> {

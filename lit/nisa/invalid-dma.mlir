@@ -98,9 +98,10 @@ func.func @gather_transpose_static(%s: memref<32x64xbf16, "hbm">, %d: memref<64x
 
 // -----
 
-// DMA compute takes 1 to 16 sources ...
+// DMA compute takes 1 to 16 sources (the first is an operand of its own: none is a
+// structural error) ...
 func.func @compute_none(%d: memref<128x64xf32, "hbm">) {
-  // expected-error@+1 {{needs 1 to 16 source tensors, got 0 (rule: dma_compute srcs)}}
+  // expected-error@+1 {{op expects at least 2 operands, but got 1}}
   "nisa.dma_compute"(%d) : (memref<128x64xf32, "hbm">) -> ()
   return
 }
@@ -115,6 +116,15 @@ func.func @compute_many(%t: memref<4x4xf32, "hbm">) {
          memref<4x4xf32, "hbm">, memref<4x4xf32, "hbm">, memref<4x4xf32, "hbm">, memref<4x4xf32, "hbm">, memref<4x4xf32, "hbm">,
          memref<4x4xf32, "hbm">, memref<4x4xf32, "hbm">, memref<4x4xf32, "hbm">, memref<4x4xf32, "hbm">, memref<4x4xf32, "hbm">,
          memref<4x4xf32, "hbm">, memref<4x4xf32, "hbm">, memref<4x4xf32, "hbm">) -> ()
+  return
+}
+
+// -----
+
+// ... the sources after the first share one type (one variadic operand group) ...
+func.func @compute_mixed_rest(%d: memref<128x64xf32, "hbm">, %s: memref<128x64xf32, "sbuf">) {
+  // expected-error@+1 {{expected 'memref<128x64xf32, "sbuf">' but got 'memref<128x64xf32, "hbm">'}}
+  "nisa.dma_compute"(%d, %d, %s, %d) : (memref<128x64xf32, "hbm">, memref<128x64xf32, "hbm">, memref<128x64xf32, "sbuf">, memref<128x64xf32, "hbm">) -> ()
   return
 }
 

@@ -90,6 +90,23 @@ func.func @dma_compute(%d: memref<128x64xf32, "hbm">, %a: memref<128x64xf32, "hb
   return
 }
 
+// NKI's two read-modify-write modes mix an HBM and an SBUF operand (the first source may
+// have a type of its own): a scatter, dst(HBM)[idx] += rows(SBUF), and a gather,
+// dst(SB) += table(HBM)[idx]; and a plain sum of an SBUF and two HBM sources.
+// CHECK-LABEL: func.func @dma_compute_rmw
+// CHECK: "nisa.dma_compute"(%[[A:.*]], %[[A]], %arg2) : (memref<128x64xf32, "hbm">, memref<128x64xf32, "hbm">, memref<128x64xf32, "sbuf">) -> ()
+// CHECK: "nisa.dma_compute"(%arg2, %arg2, %[[A]]) : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">, memref<128x64xf32, "hbm">) -> ()
+// CHECK: "nisa.dma_compute"(%arg3, %arg2, %arg3, %arg3) : (memref<128x64xf32, "hbm">, memref<128x64xf32, "sbuf">, memref<128x64xf32, "hbm">, memref<128x64xf32, "hbm">) -> ()
+func.func @dma_compute_rmw(%table: memref<4096x64xf32, "hbm">, %idx: memref<128x1xi32, "sbuf">,
+                           %rows: memref<128x64xf32, "sbuf">, %h: memref<128x64xf32, "hbm">) {
+  %a = "nisa.ap"(%table, %idx) {pattern = array<i64: 64, 128, 1, 64>, operandSegmentSizes = array<i32: 1, 1, 0>}
+      : (memref<4096x64xf32, "hbm">, memref<128x1xi32, "sbuf">) -> memref<128x64xf32, "hbm">
+  "nisa.dma_compute"(%a, %a, %rows) : (memref<128x64xf32, "hbm">, memref<128x64xf32, "hbm">, memref<128x64xf32, "sbuf">) -> ()
+  "nisa.dma_compute"(%rows, %rows, %a) : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">, memref<128x64xf32, "hbm">) -> ()
+  "nisa.dma_compute"(%h, %rows, %h, %h) : (memref<128x64xf32, "hbm">, memref<128x64xf32, "sbuf">, memref<128x64xf32, "hbm">, memref<128x64xf32, "hbm">) -> ()
+  return
+}
+
 // Register load and store on an explicit sequencer engine (int64 and int32 tiles).
 // CHECK-LABEL: func.func @registers
 // CHECK: %[[R:.*]] = "nisa.load_register"(%{{.*}}) {engine = "sync"} : (memref<1x1xi64, "sbuf">) -> !nisa.reg

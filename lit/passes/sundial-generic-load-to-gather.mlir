@@ -5,11 +5,6 @@
 // RUN: sundial-opt %s -split-input-file --pass-pipeline='builtin.module(sundial-generic-load-to-gather)' -o %t.1
 // RUN: sundial-opt %t.1 -split-input-file --pass-pipeline='builtin.module(sundial-generic-load-to-gather)' -o %t.2
 // RUN: diff %t.1 %t.2
-// Known pass bug: an accumulating scatter from HBM becomes dma_compute(view, view, rows) with
-// the rows in HBM, which is neither of NKI's read-modify-write modes (the scatter's data source
-// is in SBUF): the verifier refuses the pass's output, at the save.
-// RUN: not sundial-opt %S/Inputs/accumulate-from-hbm.mlir --pass-pipeline='builtin.module(sundial-generic-load-to-gather)' 2>&1 | FileCheck %s --check-prefix=HBMACC
-// HBMACC: accumulate-from-hbm.mlir:6:3: error: 'nisa.dma_compute' op a scatter read-modify-write writes an indirect HBM 'dst' from an SBUF source (rule: dma_compute read-modify-write)
 
 module attributes {sundial.target = "cayman"} {
 // Plain generic loads are DMA copies; through a static view too. A register-offset view is a
@@ -55,20 +50,30 @@ func.func @gather(%d: memref<1x256xf32, "sbuf">, %t: memref<4x512xf32, "sbuf">, 
 }
 
 // Step 2: an HBM row gather with a [128, 1] int32 index is an indirect DMA on swdge; the
-// generic indirect load gets its row-major indirect view. Scatters too; an accumulating one
-// from SBUF stays for the DMA engine's form. (An accumulating one from HBM becomes a
-// dma_compute the verifier refuses: Inputs/accumulate-from-hbm.mlir below.)
+// generic indirect load gets its row-major indirect view. Scatters too. An accumulating
+// scatter is dma_compute's scatter read-modify-write, dst(HBM)[idx] += rows(SBUF), the
+// destination read back through the same view; rows in HBM are staged into SBUF first (a
+// same-dtype dma_copy, bit-exact), since no read-modify-write mode reads HBM rows into an
+// indirect HBM destination.
 // CHECK-LABEL: func.func @dge
 // CHECK: "nisa.dma_copy_indirect"(%arg2, %{{.*}}) {dge_mode = "swdge", engine = "dma"}
 // CHECK: %[[G:.*]] = "nisa.ap"(%arg0, %arg1) {operandSegmentSizes = array<i32: 1, 1, 0>, pattern = array<i64: 64, 128, 1, 64>} : (memref<4096x64xf32, "hbm">, memref<128x1xi32, "sbuf">) -> memref<128x64xf32, "hbm">
 // CHECK: "nisa.dma_copy_indirect"(%arg2, %[[G]]) {dge_mode = "swdge", engine = "dma", oob_mode = "skip"}
 // CHECK: %[[S:.*]] = "nisa.ap"(%arg0, %arg1)
 // CHECK: "nisa.dma_copy_indirect"(%[[S]], %arg2) {dge_mode = "swdge", engine = "dma", unique_indices = false}
-// CHECK: "nisa.generic_indirect_save"(%arg0, %arg2, %arg1) {accumulate = true, dge_mode = "none"}
+// CHECK: %[[A:.*]] = "nisa.ap"(%arg0, %arg1)
+// CHECK: "nisa.dma_compute"(%[[A]], %[[A]], %arg2) {engine = "dma"} : (memref<128x64xf32, "hbm">, memref<128x64xf32, "hbm">, memref<128x64xf32, "sbuf">) -> ()
+// CHECK: %[[H:.*]] = "nisa.ap"(%arg0, %arg1)
+// CHECK: %[[T:.*]] = "nisa.alloc"() : () -> memref<128x64xf32, "sbuf">
+// CHECK: "nisa.dma_copy"(%[[T]], %arg3) {engine = "dma"} : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "hbm">) -> ()
+// CHECK: "nisa.dma_compute"(%[[H]], %[[H]], %[[T]]) {engine = "dma", oob_mode = "skip"} : (memref<128x64xf32, "hbm">, memref<128x64xf32, "hbm">, memref<128x64xf32, "sbuf">) -> ()
+// CHECK-NOT: nisa.generic_indirect_save
 // OFF-LABEL: func.func @dge
 // OFF: "nisa.dma_copy_indirect"(%arg2, %{{.*}}) {dge_mode = "none", engine = "dma"}
 // OFF: "nisa.generic_indirect_load"{{.*}}dge_mode = "none"
 // OFF: "nisa.generic_indirect_save"{{.*}}dge_mode = "none"
+// OFF: "nisa.generic_indirect_save"{{.*}}accumulate = true, dge_mode = "none"
+// OFF: "nisa.generic_indirect_save"{{.*}}accumulate = true, dge_mode = "none"
 func.func @dge(%table: memref<4096x64xf32, "hbm">, %idx: memref<128x1xi32, "sbuf">, %rows: memref<128x64xf32, "sbuf">,
                %hrows: memref<128x64xf32, "hbm">) {
   %g = "nisa.ap"(%table, %idx) {pattern = array<i64: 64, 128, 1, 64>, operandSegmentSizes = array<i32: 1, 1, 0>}
@@ -80,6 +85,8 @@ func.func @dge(%table: memref<4096x64xf32, "hbm">, %idx: memref<128x1xi32, "sbuf
       : (memref<4096x64xf32, "hbm">, memref<128x64xf32, "sbuf">, memref<128x1xi32, "sbuf">) -> ()
   "nisa.generic_indirect_save"(%table, %rows, %idx) {accumulate = true}
       : (memref<4096x64xf32, "hbm">, memref<128x64xf32, "sbuf">, memref<128x1xi32, "sbuf">) -> ()
+  "nisa.generic_indirect_save"(%table, %hrows, %idx) {accumulate = true, oob_mode = "skip"}
+      : (memref<4096x64xf32, "hbm">, memref<128x64xf32, "hbm">, memref<128x1xi32, "sbuf">) -> ()
   return
 }
 

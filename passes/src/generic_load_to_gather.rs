@@ -13,10 +13,17 @@
 //!    `dma_copy_indirect` with `dge_mode = "none"`; a `generic_indirect_load` keeps its form with
 //!    `dge_mode = "none"` for `sundial-lower-generic-indirect`.
 //!
-//! `generic_indirect_save` takes steps 2-3; an accumulating one at step 2 is `dma_compute` with
-//! the indirect view as destination and first source (cayman+, swdge, two sources [docs]),
-//! when its source has the view's type (HBM, one dtype: the dialect's variadic `srcs` share a
-//! type). A
+//! `generic_indirect_save` takes steps 2-3; an accumulating one at step 2 is NKI's scatter
+//! read-modify-write (pass-rules §7.1 [docs]): `dma_compute(view, view, rows)` with the
+//! indirect HBM view as destination and first source and the rows in SBUF (cayman+, swdge,
+//! exactly two sources, `unique_indices`). Rows in HBM are first staged into a new SBUF tile by
+//! a `dma_copy` (same dtype: bit-exact), since neither read-modify-write mode reads its data
+//! from HBM when the destination is indirect HBM; rows that do not fit one SBUF partition
+//! (`[n, ...]` with more than the target's SBUF partition bytes) are refused, as is an
+//! accumulating scatter with `unique_indices = false` (NKI's read-modify-write does not
+//! support repeated indices). On sunda (no DGE) an accumulating scatter keeps `dge_mode =
+//! "none"` for `sundial-lower-generic-indirect`, which refuses it (CoreV2's
+//! IndirectSaveAccumulate is not in the dialect). A
 //! `generic_load` without indexing becomes `dma_copy` (a register-offset view:
 //! `dma_copy_indirect`, its DGE mode left to `sundial-resolve-dge`).
 //!
@@ -51,7 +58,7 @@ use sundial_dialects::{
     dtype::Dtype,
     enums::{Engine, Space, Target},
     tile::Tile,
-    verify::target_of,
+    verify::{bir_rules::SBUF_PARTITION_BYTES, target_of},
     view::View,
 };
 
@@ -106,8 +113,9 @@ enum Choice<'c, 'a> {
         partition: Option<i64>,
         index: Value<'c, 'a>,
     },
-    /// The generic indirect op through a swdge `dma_copy_indirect` (or `dma_compute`).
-    Dge,
+    /// The generic indirect op through a swdge `dma_copy_indirect` (or, accumulating,
+    /// `dma_compute`; `stage`: its HBM rows are first copied into a new SBUF tile).
+    Dge { stage: bool },
     /// Keep the generic indirect op, with `dge_mode = "none"`.
     KeepNone,
 }
@@ -238,23 +246,32 @@ impl ToGather {
                         index: v.value("indices").ok_or("operand missing")?,
                     }));
                 }
-                // dma_compute's sources are one variadic group, whose values IRDL makes share
-                // one type: the rows' source must have the indirect view's type (HBM, the
-                // table's dtype).
-                let dma_compute_ok = !save
-                    || !v.bool_attr("accumulate")
-                    || (o.space == Space::Hbm && o.dtype == t.dtype);
-                let eligible = Self::dge_eligible(&t, &i, &o, dim) && dma_compute_ok;
+                // An accumulating scatter is dma_compute's scatter read-modify-write: the rows
+                // come from SBUF (HBM rows are staged there first; PSUM cannot be read by DMA).
+                let accumulate = save && v.bool_attr("accumulate");
+                let stage = accumulate && o.space == Space::Hbm;
+                let rows_ok = !accumulate || matches!(o.space, Space::Sbuf | Space::Hbm);
+                let eligible = Self::dge_eligible(&t, &i, &o, dim) && rows_ok;
                 if mode == "swdge" && !(eligible && self.dge_enabled(target)) {
                     return Err("dge_mode \"swdge\": this indirect copy is not eligible for DGE (cayman or newer, an HBM table indexed along dimension 0 by a [n, 1] 32-bit SBUF index, with DGE on indirect DMA enabled) (rule: dge on indirect dma)".into());
                 }
-                Ok(Some(
-                    if mode != "none" && eligible && self.dge_enabled(target) {
-                        Choice::Dge
-                    } else {
-                        Choice::KeepNone
-                    },
-                ))
+                if mode == "none" || !eligible || !self.dge_enabled(target) {
+                    return Ok(Some(Choice::KeepNone));
+                }
+                if accumulate && !v.bool_attr("unique_indices") {
+                    return Err("attribute 'unique_indices': an accumulating scatter is dma_compute's scatter read-modify-write, which needs unique_indices = true (NKI: non-unique indices are not supported) (rule: dma_compute read-modify-write)".into());
+                }
+                if stage {
+                    let limit = SBUF_PARTITION_BYTES[target.map_or(0, |t| t as usize)];
+                    let fits = o.partitions() <= 128 && o.free_bytes().is_some_and(|b| b <= limit);
+                    if !fits {
+                        return Err(format!(
+                            "operand 'src': an accumulating scatter from HBM rows {} stages them in SBUF for dma_compute's scatter read-modify-write (dst(HBM)[indices] += src(SBUF)), and they do not fit (at most 128 partitions of {limit} bytes) (rule: dma_compute read-modify-write)",
+                            o.shape_str()
+                        ));
+                    }
+                }
+                Ok(Some(Choice::Dge { stage }))
             }
             _ => Ok(None),
         }
@@ -319,7 +336,7 @@ fn apply<'c, 'a>(
                     .str("engine", Engine::Gpsimd.as_str())?,
             )?;
         }
-        Choice::Dge => {
+        Choice::Dge { stage } => {
             let save = v.mnemonic() == "generic_indirect_save";
             let (table, other) = if save { ("dst", "src") } else { ("src", "dst") };
             let (table, other) = (
@@ -335,10 +352,25 @@ fn apply<'c, 'a>(
                 &gathered,
             )?;
             let b = if save && v.bool_attr("accumulate") {
-                // Read-modify-write of the rows: dst = dst[idx] + src, through the same view.
+                // Scatter read-modify-write: dst(HBM)[idx] = dst(HBM)[idx] + rows(SBUF), the
+                // destination read back through the same view.
+                let rows = if stage {
+                    let staged = e.alloc(&tile(Space::Sbuf, &gathered.shape, gathered.dtype))?;
+                    rewriter.build_before(
+                        v.op(),
+                        at("nisa.dma_copy")?
+                            .operand("dst", staged)?
+                            .operand("src", other)?
+                            .str("engine", Engine::Dma.as_str())?,
+                    )?;
+                    staged
+                } else {
+                    other
+                };
                 let b = at("nisa.dma_compute")?
                     .operand("dst", view)?
-                    .operands("srcs", &[view, other])?
+                    .operand("src0", view)?
+                    .operands("srcs", &[rows])?
                     .str("engine", Engine::Dma.as_str())?;
                 carry(v, b, &["oob_mode", "unique_indices"])?
             } else {

@@ -1393,7 +1393,10 @@ fn scalar_tile(v: &mut OpView<'_, '_, '_>, name: &str) {
 /// modes of NKI's `dma_compute` when an operand is an indirect access pattern ([`dma_rmw`]).
 fn dma_compute(v: &mut OpView<'_, '_, '_>) {
     dma_rmw(v);
-    let srcs = v.tiles("srcs");
+    let srcs: Vec<Tile> = crate::nisa::DMA_COMPUTE_SOURCES
+        .iter()
+        .flat_map(|g| v.tiles(g))
+        .collect();
     if srcs.is_empty() || srcs.len() > 16 {
         v.error(format!(
             "needs 1 to 16 source tensors, got {} (rule: dma_compute srcs)",
@@ -1436,7 +1439,10 @@ fn dma_compute(v: &mut OpView<'_, '_, '_>) {
 /// source, a gather reads an indirect HBM source into an SBUF `dst`.
 fn dma_rmw(v: &mut OpView<'_, '_, '_>) {
     let Some(dst) = v.value("dst") else { return };
-    let srcs = v.values("srcs");
+    let srcs: Vec<_> = crate::nisa::DMA_COMPUTE_SOURCES
+        .iter()
+        .flat_map(|g| v.values(g))
+        .collect();
     let scatter = is_indirect_ap(dst);
     if !scatter && !srcs.iter().any(|s| is_indirect_ap(*s)) {
         return;

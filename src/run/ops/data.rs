@@ -112,7 +112,10 @@ pub fn indirect_copy(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
 /// `nisa.dma_compute`.
 pub fn dma_compute(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
     let dst = op.operand("dst")?;
-    let srcs = op.operands("srcs")?;
+    let mut srcs = Vec::new();
+    for group in sundial_dialects::nisa::DMA_COMPUTE_SOURCES {
+        srcs.extend(op.operands(group)?);
+    }
     let reduce = match op.word("reduce_op")?.as_str() {
         "add" => ReduceOp::Add,
         other => {
