@@ -512,15 +512,15 @@ pub static OPS: &[OpSpec] = &[
     op!("dma_copy", Some(56), "nki.isa.dma_copy", "Copy src to dst by DMA (converting dtype through fp32); PSUM is not readable.",
         operands: [dst("dst", S::ANY, D::NUMERIC.or(D::MX_DATA).or(D::MX_SCALE)), src("src", S::HBM_SBUF, D::NUMERIC.or(D::MX_DATA).or(D::MX_SCALE))], results: NONE,
         attrs: [OOB, DGE, PRIORITY],
-        engines: [E::Dma], default: E::Dma, min: None, prov: P_AWS_WIKI),
+        engines: [E::Dma, E::Sync, E::Scalar], default: E::Dma, min: None, prov: P_AWS_WIKI),
     op!("dma_copy_indirect", Some(57), "nki.isa.dma_copy (indirect .ap)", "DMA copy where src (gather) or dst (scatter) is an access pattern with vector_offset or scalar_offset (0xBB DMA_INDIRECT).",
         operands: [dst("dst", S::ANY, D::NUMERIC), src("src", S::HBM_SBUF, D::NUMERIC)], results: NONE,
         attrs: [OOB, DGE, def("unique_indices", BOOL, "true"), PRIORITY],
-        engines: [E::Dma], default: E::Dma, min: None, prov: P_SEED_AWS),
+        engines: [E::Dma, E::Sync, E::Scalar], default: E::Dma, min: None, prov: P_SEED_AWS),
     op!("dma_transpose", Some(58), "nki.isa.dma_transpose", "Transpose by DMA along axes ((1,0), (2,1,0) or (3,1,2,0)); 2-byte dtypes, or 4-byte ones when dge_mode is not hwdge (the hardware DGE's 2-byte limit).",
         operands: [dst("dst", S::HBM_SBUF, D::TWO_FOUR_BYTE), src("src", S::HBM_SBUF, D::TWO_FOUR_BYTE)], results: NONE,
         attrs: [req("axes", AttrKind::I64Array { min_len: 2, max_len: 4 }), DGE, OOB],
-        engines: [E::Dma], default: E::Dma, min: None, prov: P_AWS_WIKI),
+        engines: [E::Dma, E::Sync, E::Scalar], default: E::Dma, min: None, prov: P_AWS_WIKI),
     op!("dma_gather_transpose", Some(59), "nki.isa.dma_transpose (indirect src)", "Indirect DMA transpose: src is an access pattern with vector_offset (0xF1, NeuronCore v3+).",
         operands: [dst("dst", S::HBM_SBUF, D::TWO_BYTE), src("src", S::HBM_SBUF, D::TWO_BYTE)], results: NONE,
         attrs: [req("axes", AttrKind::I64Array { min_len: 2, max_len: 4 }), DGE, OOB],
@@ -607,6 +607,12 @@ pub static OPS: &[OpSpec] = &[
                 def("axis", AttrKind::I64Array { min_len: 1, max_len: 6 }, "array<i64: 0>")],
         engines: [], default: E::Unknown, min: None, prov: P_SEED),
 ];
+
+/// The engines that trigger a hardware-DGE DMA (`engine=` on `dma_copy`, `dma_copy_indirect`
+/// and `dma_transpose`): NKI's docs say hwdge is triggered from the Sync or Scalar engine on
+/// NeuronCore v3/v4 (pass-rules §8, conflict 7: not Vector on our targets), and that `engine=`
+/// on a DMA is accepted only with hwdge. `dma` leaves the trigger to the back end.
+pub const HWDGE_TRIGGERS: &[Engine] = &[E::Sync, E::Scalar];
 
 /// The operand groups of `dma_compute` that make up NKI's `srcs` list, in order: the verifier,
 /// the emulator driver and the passes read the sources as their concatenation.

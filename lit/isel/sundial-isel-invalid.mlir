@@ -168,3 +168,16 @@ module attributes {sundial.target = "cayman"} {
     return
   }
 }
+
+// -----
+
+// A hardware-DGE DMA triggered from Sync: the ISA table has no Sync or Scalar DMA queue, so
+// selection refuses it rather than drop the engine.
+module attributes {sundial.target = "cayman"} {
+  func.func @dma_trigger(%in: memref<128x64xbf16, "hbm">) {
+    %t = "nisa.alloc"() : () -> memref<128x64xbf16, "sbuf">
+    // expected-error@+1 {{'nisa.dma_copy' op cannot be selected on cayman: dma_copy: engine sync is not legal; legal engines: dma}}
+    "nisa.dma_copy"(%t, %in) {engine = "sync", dge_mode = "hwdge"} : (memref<128x64xbf16, "sbuf">, memref<128x64xbf16, "hbm">) -> ()
+    return
+  }
+}

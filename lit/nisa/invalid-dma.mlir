@@ -287,3 +287,23 @@ func.func @compute_gather_from_sbuf(%t: memref<128x64xf32, "sbuf">, %idx: memref
   "nisa.dma_compute"(%d, %d, %g) : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
   return
 }
+
+// -----
+
+// engine= on a DMA (the hwdge trigger, Sync or Scalar) only with hwdge ...
+func.func @trigger_not_hwdge(%h: memref<128x64xbf16, "hbm">, %s: memref<128x64xbf16, "sbuf">) {
+  // expected-error@+1 {{attribute 'engine': "sync" triggers a hardware-DGE DMA; engine= on a DMA is accepted only with dge_mode "hwdge", not "swdge" (rule: dma trigger engine)}}
+  "nisa.dma_copy"(%s, %h) {engine = "sync", dge_mode = "swdge"} : (memref<128x64xbf16, "sbuf">, memref<128x64xbf16, "hbm">) -> ()
+  return
+}
+
+// -----
+
+// ... which sunda does not have.
+module attributes {sundial.target = "sunda"} {
+func.func @trigger_sunda(%h: memref<128x64xbf16, "hbm">, %s: memref<128x64xbf16, "sbuf">) {
+  // expected-error@+1 {{attribute 'engine': "scalar" triggers a hardware-DGE DMA, which needs cayman (NeuronCore v3) or newer (rule: dma trigger engine)}}
+  "nisa.dma_transpose"(%s, %h) {engine = "scalar", axes = array<i64: 1, 0>} : (memref<128x64xbf16, "sbuf">, memref<128x64xbf16, "hbm">) -> ()
+  return
+}
+}

@@ -30,9 +30,9 @@ func.func @optional_count(%t: memref<128x64xf32, "sbuf">) {
 
 // -----
 
-// A variadic group still needs the fixed operands (dma_compute's dst).
+// A variadic group still needs the fixed operands (dma_compute's dst and first source).
 func.func @variadic_count() {
-  // expected-error@+1 {{op expects at least 1 operands, but got 0}}
+  // expected-error@+1 {{op expects at least 2 operands, but got 0}}
   "nisa.dma_compute"() : () -> ()
   return
 }

@@ -107,6 +107,16 @@ func.func @dma_compute_rmw(%table: memref<4096x64xf32, "hbm">, %idx: memref<128x
   return
 }
 
+// A hardware-DGE DMA names its trigger engine, Sync or Scalar (NKI's engine=).
+// CHECK-LABEL: func.func @dma_trigger
+// CHECK: "nisa.dma_copy"(%arg1, %arg0) {dge_mode = "hwdge", engine = "sync"}
+// CHECK: "nisa.dma_copy"(%arg0, %arg1) {engine = "scalar"}
+func.func @dma_trigger(%h: memref<128x64xbf16, "hbm">, %s: memref<128x64xbf16, "sbuf">) {
+  "nisa.dma_copy"(%s, %h) {engine = "sync", dge_mode = "hwdge"} : (memref<128x64xbf16, "sbuf">, memref<128x64xbf16, "hbm">) -> ()
+  "nisa.dma_copy"(%h, %s) {engine = "scalar"} : (memref<128x64xbf16, "hbm">, memref<128x64xbf16, "sbuf">) -> ()
+  return
+}
+
 // Register load and store on an explicit sequencer engine (int64 and int32 tiles).
 // CHECK-LABEL: func.func @registers
 // CHECK: %[[R:.*]] = "nisa.load_register"(%{{.*}}) {engine = "sync"} : (memref<1x1xi64, "sbuf">) -> !nisa.reg

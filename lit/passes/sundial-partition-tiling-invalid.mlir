@@ -88,7 +88,7 @@ func.func @mult(%d: memref<1x64xf32, "sbuf">) {
 // The physical tile a logical one becomes must fit max-tile-bytes per partition: 2 blocks x
 // 8192 fp32 = 65536 bytes.
 func.func @too_big() {
-  // expected-error@+1 {{'nisa.alloc' op result: the logical tile of 256 partitions becomes [128, 2, ...] with 65536 bytes per partition, more than max-tile-bytes=32768; the free-axis cut is not implemented (rule: partition tiling size)}}
+  // expected-error@+1 {{'nisa.alloc' op result: the logical tile of 256 partitions becomes [128, 2, ...] with 65536 bytes per partition, more than max-tile-bytes=32768 (rule: partition tiling size)}}
   %t = "nisa.alloc"() : () -> memref<256x8192xf32, "sbuf">
   "nisa.memset"(%t) {value = 1.0 : f32, engine = "vector"} : (memref<256x8192xf32, "sbuf">) -> ()
   return
@@ -114,5 +114,25 @@ func.func @rank() {
   %t = "nisa.alloc"() : () -> memref<256x2x2x2x2x2xf32, "sbuf">
   // expected-error@+1 {{'nisa.memset' op operand 'dst': a rank-6 tile has more dimensions than a block's access pattern can address (5: the partition and four free dims) (rule: partition tiling)}}
   "nisa.memset"(%t) {value = 0.0 : f32, engine = "vector"} : (memref<256x2x2x2x2x2xf32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// The free-axis cut keeps a reduction's reduced axes whole: in PSUM they must fit one bank
+// (1024 fp32 = 4096 bytes per partition here).
+func.func @reduce_bank(%p: memref<128x2x1024xf32, "psum">, %d: memref<128x2xf32, "sbuf">) {
+  // expected-error@+1 {{'nisa.tensor_reduce_arith' op reduced axis 2 must stay whole but exceeds one PSUM bank (1024 elements per partition where a 2048-byte bank holds 512) (rule: partition tiling free cut)}}
+  "nisa.tensor_reduce_arith"(%d, %p) {op = "add", axis = array<i64: 2>} : (memref<128x2xf32, "sbuf">, memref<128x2x1024xf32, "psum">) -> ()
+  return
+}
+
+// -----
+
+// An op over a limit is cut along one iteration shape (dst's): operands of another free shape (with
+// the same elements per partition, as NKI accepts) cannot follow the cut.
+func.func @cut_shapes(%q: memref<128x2048xf32, "psum">, %s: memref<128x4x512xf32, "sbuf">) {
+  // expected-error@+1 {{'nisa.tensor_copy' op operand 'src' has 8192 bytes per partition, more than one PSUM bank (2048 bytes), so the op must be cut along its free axes, but operand 'src' (128x2048) does not have the iteration shape 4x512 (dst's) (write its operands with one free shape) (rule: partition tiling free cut)}}
+  "nisa.tensor_copy"(%s, %q) {engine = "vector"} : (memref<128x4x512xf32, "sbuf">, memref<128x2048xf32, "psum">) -> ()
   return
 }

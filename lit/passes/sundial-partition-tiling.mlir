@@ -7,6 +7,8 @@
 // RUN: sundial-opt %s -split-input-file --pass-pipeline='builtin.module(sundial-partition-tiling{verify=tiled})' -o %t.1
 // RUN: sundial-opt %t.1 -split-input-file --pass-pipeline='builtin.module(sundial-partition-tiling)' -o %t.2
 // RUN: diff %t.1 %t.2
+// RUN: sundial-opt %s -split-input-file --pass-pipeline='builtin.module(sundial-partition-tiling{max-tile-bytes=4096})' | FileCheck %s --check-prefix=SMALL
+// RUN: sundial-opt %s -split-input-file --pass-pipeline='builtin.module(sundial-partition-tiling{max-tile-bytes=4096 free-tile-elements=300 uniform-tiles=true})' | FileCheck %s --check-prefix=UNIFORM
 
 // 300 partitions: blocks of 128, 128 and 44 (3 x 64 elements per physical partition); the
 // HBM rows of the DMA are sliced at 0, 128 and 256.
@@ -171,5 +173,65 @@ func.func @loop(%in: memref<1000x64xf32, "hbm">) {
   %t = "nisa.alloc"() : () -> memref<1000x64xf32, "sbuf">
   "nisa.dma_copy"(%t, %in) {dge_mode = "none"} : (memref<1000x64xf32, "sbuf">, memref<1000x64xf32, "hbm">) -> ()
   "nisa.activation"(%t, %t) {op = "exp", operandSegmentSizes = array<i32: 1, 1, 0, 0, 0>} : (memref<1000x64xf32, "sbuf">, memref<1000x64xf32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// The free-axis cut (pass-rules §5.4-5.7): a PSUM operand of more than one bank (2048 bytes
+// per partition) is cut along its free axes into pieces of free-tile-elements (512 fp32 = one
+// bank), one copy per piece through static slices; a reduction keeps its reduced axis whole
+// and cuts the others ([8, 256] with 256 reduced: 2 x 256 per piece).
+// CHECK-LABEL: func.func @free_cut_psum
+// CHECK: %[[S0:.*]] = "nisa.slice"(%arg1) {start = array<i64: 0, 0>} : (memref<128x2048xf32, "sbuf">) -> memref<128x512xf32, "sbuf">
+// CHECK: %[[P0:.*]] = "nisa.slice"(%arg0) {start = array<i64: 0, 0>} : (memref<128x2048xf32, "psum">) -> memref<128x512xf32, "psum">
+// CHECK: "nisa.tensor_copy"(%[[S0]], %[[P0]]) {engine = "vector"} : (memref<128x512xf32, "sbuf">, memref<128x512xf32, "psum">) -> ()
+// CHECK: "nisa.slice"(%arg0) {start = array<i64: 0, 512>}
+// CHECK: "nisa.slice"(%arg0) {start = array<i64: 0, 1024>}
+// CHECK: "nisa.slice"(%arg0) {start = array<i64: 0, 1536>}
+// CHECK: "nisa.tensor_copy"({{.*}} : (memref<128x512xf32, "sbuf">, memref<128x512xf32, "psum">) -> ()
+// CHECK-NOT: "nisa.tensor_copy"
+// CHECK: %[[D:.*]] = "nisa.slice"(%arg3) {start = array<i64: 0, 6>} : (memref<128x8xf32, "sbuf">) -> memref<128x2xf32, "sbuf">
+// CHECK: %[[R:.*]] = "nisa.slice"(%arg2) {start = array<i64: 0, 6, 0>} : (memref<128x8x256xf32, "psum">) -> memref<128x2x256xf32, "psum">
+// CHECK: "nisa.tensor_reduce_arith"(%[[D]], %[[R]]) {axis = array<i64: 2>, op = "add"}
+// CHECK-NOT: "nisa.tensor_reduce_arith"
+// Within the limits nothing is cut: a bank-sized PSUM copy stays one op.
+// CHECK: "nisa.tensor_copy"(%arg4, %arg5) {engine = "vector"} : (memref<128x512xf32, "sbuf">, memref<128x512xf32, "psum">) -> ()
+func.func @free_cut_psum(%q: memref<128x2048xf32, "psum">, %s: memref<128x2048xf32, "sbuf">,
+                         %p: memref<128x8x256xf32, "psum">, %d: memref<128x8xf32, "sbuf">,
+                         %s1: memref<128x512xf32, "sbuf">, %q1: memref<128x512xf32, "psum">) {
+  "nisa.tensor_copy"(%s, %q) {engine = "vector"} : (memref<128x2048xf32, "sbuf">, memref<128x2048xf32, "psum">) -> ()
+  "nisa.tensor_reduce_arith"(%d, %p) {op = "add", axis = array<i64: 2>} : (memref<128x8xf32, "sbuf">, memref<128x8x256xf32, "psum">) -> ()
+  "nisa.tensor_copy"(%s1, %q1) {engine = "vector"} : (memref<128x512xf32, "sbuf">, memref<128x512xf32, "psum">) -> ()
+  return
+}
+
+// -----
+
+// An SBUF operand over max-tile-bytes (here 4096 with {max-tile-bytes=4096} below; 32768 by
+// default) is cut too; its elementwise producer over the same shape takes the same cut (rate
+// matching) although its own bf16 tiles fit; a [P, 1] per-partition operand stays whole.
+// By default (8 KiB of fp32 per partition) nothing is cut.
+// CHECK-LABEL: func.func @free_cut_sbuf
+// CHECK: "nisa.tensor_scalar_arith"(%{{.*}}, %arg0, %arg2)
+// CHECK: "nisa.tensor_tensor_arith"(%arg1, %{{.*}}, %arg1)
+// CHECK-NOT: nisa.slice
+// SMALL-LABEL: func.func @free_cut_sbuf
+// SMALL: %[[X:.*]] = "nisa.slice"(%[[T:.*]]) {start = array<i64: 0, 0, 0>} : (memref<128x4x512xbf16, "sbuf">) -> memref<128x1x512xbf16, "sbuf">
+// SMALL: %[[A:.*]] = "nisa.slice"(%arg0) {start = array<i64: 0, 0, 0>} : (memref<128x4x512xbf16, "sbuf">) -> memref<128x1x512xbf16, "sbuf">
+// SMALL: "nisa.tensor_scalar_arith"(%[[X]], %[[A]], %arg2) {engine = "vector", op0 = "mult", operandSegmentSizes = array<i32: 1, 1, 1, 0>} : (memref<128x1x512xbf16, "sbuf">, memref<128x1x512xbf16, "sbuf">, memref<128x1xf32, "sbuf">) -> ()
+// SMALL-COUNT-3: "nisa.tensor_scalar_arith"
+// SMALL: "nisa.slice"(%arg1) {start = array<i64: 0, 3, 0>} : (memref<128x4x512xf32, "sbuf">) -> memref<128x1x512xf32, "sbuf">
+// SMALL: "nisa.tensor_tensor_arith"
+// SMALL-NOT: "nisa.tensor_tensor_arith"
+// UNIFORM-LABEL: func.func @free_cut_sbuf
+// UNIFORM-COUNT-8: "nisa.tensor_scalar_arith"{{.*}}memref<128x1x256xbf16, "sbuf">
+// UNIFORM-NOT: "nisa.tensor_scalar_arith"
+func.func @free_cut_sbuf(%a: memref<128x4x512xbf16, "sbuf">, %y: memref<128x4x512xf32, "sbuf">, %k: memref<128x1xf32, "sbuf">) {
+  %x = "nisa.alloc"() : () -> memref<128x4x512xbf16, "sbuf">
+  "nisa.tensor_scalar_arith"(%x, %a, %k) {op0 = "mult", engine = "vector", operandSegmentSizes = array<i32: 1, 1, 1, 0>}
+      : (memref<128x4x512xbf16, "sbuf">, memref<128x4x512xbf16, "sbuf">, memref<128x1xf32, "sbuf">) -> ()
+  "nisa.tensor_tensor_arith"(%y, %x, %y) {op = "add", engine = "vector"}
+      : (memref<128x4x512xf32, "sbuf">, memref<128x4x512xbf16, "sbuf">, memref<128x4x512xf32, "sbuf">) -> ()
   return
 }

@@ -61,3 +61,15 @@ func.func @no_target(%d: memref<128x64xf32, "sbuf">, %s: memref<128x64xf32, "hbm
   "nisa.dma_copy"(%d, %s) : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "hbm">) -> ()
   return
 }
+
+// -----
+
+// A DMA triggered from Sync needs hwdge, which does not cast.
+module attributes {sundial.target = "cayman"} {
+func.func @trigger_cast(%h: memref<128x64xf32, "hbm">) {
+  %s = "nisa.alloc"() : () -> memref<128x64xbf16, "sbuf">
+  // expected-error@+1 {{'nisa.dma_copy' op dge_mode: no legal DGE mode: engine "sync" triggers the DMA through hwdge, but hwdge does not cast (f32 to bf16) (rule: dge mode)}}
+  "nisa.dma_copy"(%s, %h) {engine = "sync"} : (memref<128x64xbf16, "sbuf">, memref<128x64xf32, "hbm">) -> ()
+  return
+}
+}

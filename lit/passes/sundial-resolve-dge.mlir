@@ -91,3 +91,22 @@ func.func @sunda(%d: memref<128x64xf32, "sbuf">, %s: memref<128x64xf32, "hbm">,
 }
 }
 // CHECK-NOT: dge_mode = "unknown"
+
+// -----
+
+// hwdge is triggered from the Sync or Scalar engine [docs]: a DMA naming one resolves to
+// hwdge even below dge-par-min-size (16 partitions here: the kernel asked for the hardware
+// DGE); a DMA on engine dma keeps the default rule (none).
+// CHECK-LABEL: func.func @triggers
+// CHECK: "nisa.dma_copy"(%{{.*}}, %arg0) {dge_mode = "hwdge", engine = "sync"}
+// CHECK: "nisa.dma_copy"(%arg1, %{{.*}}) {dge_mode = "hwdge", engine = "scalar"}
+// CHECK: "nisa.dma_copy"(%arg1, %{{.*}}) {dge_mode = "none"}
+module attributes {sundial.target = "cayman"} {
+func.func @triggers(%h: memref<16x64xbf16, "hbm">, %o: memref<16x64xbf16, "hbm">) {
+  %s = "nisa.alloc"() : () -> memref<16x64xbf16, "sbuf">
+  "nisa.dma_copy"(%s, %h) {engine = "sync"} : (memref<16x64xbf16, "sbuf">, memref<16x64xbf16, "hbm">) -> ()
+  "nisa.dma_copy"(%o, %s) {engine = "scalar"} : (memref<16x64xbf16, "hbm">, memref<16x64xbf16, "sbuf">) -> ()
+  "nisa.dma_copy"(%o, %s) : (memref<16x64xbf16, "hbm">, memref<16x64xbf16, "sbuf">) -> ()
+  return
+}
+}

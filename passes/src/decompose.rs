@@ -27,8 +27,16 @@
 //!
 //! Not here: the seed's `select` split (the dialect has no generic select: a front end writes
 //! `tensor_scalar_affine_select` or `select_reduce` / `copy_predicated` directly) and the
-//! activation-accumulate split (the dialect's `activation` carries its accumulator operand
-//! `reduce_res`; the verifier requires it when `reduce_cmd` accumulates). The one- and two-op
+//! activation-accumulate split. That split, settled from the seed (forward-builders §3):
+//! `activation` with `reduce_cmd != Idle` delegates to `activation_accu`, whose
+//! ActivationAccumulationOp accumulates *into `reduce_res`* under `reduce_cmd`; the plain
+//! ActivationOp carries the same operands. The dialect's one `activation` row is both nodes,
+//! told apart by `reduce_cmd`, and the verifier's rule that an accumulating activation has
+//! `reduce_res` is the seed's accumulate form. pass-rules §3's rewrite into a `reduce_res`-less
+//! accumulate node plus an `activation_read_accumulator` read-out has only the wiki as source
+//! for the read-out and would produce exactly the form the seed-backed rule refuses, so it is
+//! not done: the 0x21 + 0x24 read-out sequence is a selection matter (`sundial-isel` refuses
+//! an activation with `reduce_res` until the ISA table pins it). The one- and two-op
 //! tensor_scalar pointer forms and the memset engine rule are already single table rows.
 //! Options: none.
 

@@ -14,11 +14,13 @@
 //! - [`step`]: the [`step::Step`] trait every pass implements and the one melior wrapper
 //!   ([`step::create`]) that makes a step an MLIR pass.
 //! - [`emit`]: short builders for the ops those passes insert.
+//! - [`free_cut`]: the free-axis cut of `sundial-partition-tiling`.
 //! - [`memory`]: the memory def-use and alias analysis over destination-passing tiles.
 //! - [`rewrite`]: collect-then-mutate rewrite helpers and dead `nisa.alloc`/`nisa.ap` cleanup.
 
 pub mod decompose;
 pub mod emit;
+pub mod free_cut;
 pub mod generic_load_to_gather;
 pub mod infer_intrinsic;
 pub mod legalize_partition_reduce;

@@ -46,12 +46,22 @@
 //! partition-parallel op whose operands are tiles themselves (not views) runs in an
 //! `scf.for` over its full blocks, each operand a `nisa.dynamic_ap` at offset `%c R` (a
 //! physical tile) or `%c B R` (a tile cut by rows), and a partial last block stays a static
-//! copy after the loop (`sundial-unroll` folds the loop later, or keeps it). Not done: the
-//! free-axis cut of SBUF tiles (pass-rules §5.4-5.6): `max-tile-bytes` bounds the physical
-//! tile a logical one becomes (bytes per partition), refused beyond it.
+//! copy after the loop (`sundial-unroll` folds the loop later, or keeps it).
+//! `max-tile-bytes` also bounds the physical tile a logical one becomes (bytes per
+//! partition), refused beyond it.
+//!
+//! **Free-axis cut** (pass-rules §5.4-5.7, [`crate::free_cut`]), after the partition cut: an
+//! elementwise op or free-axis reduction with a PSUM operand over one bank (2 KiB per
+//! partition) or an SBUF operand over `max-tile-bytes` per partition is cut along its
+//! non-reduced free axes into pieces of at most `free-tile-elements`, and its elementwise
+//! producers take the same cut (rate matching). Our reading: the budget sizes the pieces of a
+//! cut that a limit forces; ops within the limits are not cut (the kernel allocated their
+//! tiles, and each piece costs an instruction launch), so kernels whose tiles fit are left as
+//! written.
 //!
 //! Options: `partition-max-elts` 128 (1..=128; the seed's partition_max_elements, our value),
-//! `max-tile-bytes` 32768 [docs], `max-unrolled-blocks` 4 [ours].
+//! `max-tile-bytes` 32768 [docs], `free-tile-elements` 512 [wiki], `uniform-tiles` false
+//! [ours], `max-unrolled-blocks` 4 [ours].
 
 use crate::{
     emit::{Emit, Step, tile},
@@ -94,7 +104,7 @@ pub const QUADRANT_PARTITIONS: i64 = 32;
 pub const INFO: PassInfo = PassInfo {
     name: "sundial-partition-tiling",
     summary: "Split logical tiles beyond 128 partitions into 128-partition blocks; cap matmul outputs at one PSUM bank",
-    description: "A logical SBUF/PSUM tile [P, F...] with P > partition-max-elts becomes [B, ceil(P/B), F...]; every op over it runs once per block (partition-parallel ops; iota/affine_select with their offsets advanced; GpSimd core-group ops in whole 16-partition cores; partition reductions per block with a combine step; matmul M and K in blocks, K accumulated, N in one-PSUM-bank chunks). Refuses views of logical tiles, on-chip kernel arguments beyond B partitions, and ops that move data across partitions with no combine step (transposes, MX scale groups, indexed DMA, collectives).",
+    description: "A logical SBUF/PSUM tile [P, F...] with P > partition-max-elts becomes [B, ceil(P/B), F...]; every op over it runs once per block (partition-parallel ops; iota/affine_select with their offsets advanced; GpSimd core-group ops in whole 16-partition cores; partition reductions per block with a combine step; matmul M and K in blocks, K accumulated, N in one-PSUM-bank chunks). Then elementwise ops and free-axis reductions with a PSUM operand over one bank or an SBUF operand over max-tile-bytes are cut along non-reduced free axes into pieces of at most free-tile-elements (producers rate-matched). Refuses views of logical tiles, on-chip kernel arguments beyond B partitions, and ops that move data across partitions with no combine step (transposes, MX scale groups, indexed DMA, collectives).",
     options: &[
         PassOption {
             name: "partition-max-elts",
@@ -107,6 +117,18 @@ pub const INFO: PassInfo = PassInfo {
             kind: OptionKind::Uint,
             default: "32768",
             help: "Largest physical SBUF tile a logical one may become, in bytes per partition",
+        },
+        PassOption {
+            name: "free-tile-elements",
+            kind: OptionKind::Uint,
+            default: "512",
+            help: "Most elements per partition of a piece of the free-axis cut",
+        },
+        PassOption {
+            name: "uniform-tiles",
+            kind: OptionKind::Bool,
+            default: "false",
+            help: "Cut free axes into equal pieces (the largest divisor not above the cut)",
         },
         PassOption {
             name: "max-unrolled-blocks",
@@ -246,6 +268,8 @@ pub(crate) struct Tiling {
     block: i64,
     max_tile_bytes: i64,
     max_unrolled: i64,
+    free_tile_elements: i64,
+    uniform: bool,
 }
 
 /// A logical tile and the physical one it becomes.
@@ -494,7 +518,7 @@ impl<'c, 'a> Ctx<'_, 'c, 'a> {
 
 /// A copy of `op` before `anchor` with operands `replace` (index, value) and attributes
 /// `attrs`.
-fn copy_op<'c, 'a>(
+pub(crate) fn copy_op<'c, 'a>(
     rewriter: &Rewriter<'c>,
     op: OperationRef<'c, 'a>,
     replace: &[(usize, Value<'c, 'a>)],
@@ -873,6 +897,8 @@ impl crate::step::Step for Tiling {
             block: uint("partition-max-elts", NUM_PARTITIONS),
             max_tile_bytes: uint("max-tile-bytes", 32768),
             max_unrolled: uint("max-unrolled-blocks", 4),
+            free_tile_elements: uint("free-tile-elements", 512),
+            uniform: options.get("uniform-tiles") == Some("true"),
         }
     }
 
@@ -928,7 +954,7 @@ impl crate::step::Step for Tiling {
                     refuse(
                         alloc,
                         format!(
-                            "result: the logical tile of {} partitions becomes [{b}, {}, ...] with {bytes} bytes per partition, more than {what}; the free-axis cut is not implemented (rule: partition tiling size)",
+                            "result: the logical tile of {} partitions becomes [{b}, {}, ...] with {bytes} bytes per partition, more than {what} (rule: partition tiling size)",
                             t.partitions(),
                             l.blocks
                         ),
@@ -1013,7 +1039,16 @@ impl crate::step::Step for Tiling {
                 pass.signal_failure();
                 return false;
             }
+            let limits = crate::free_cut::Limits {
+                budget: self.free_tile_elements,
+                max_tile_bytes: self.max_tile_bytes,
+                uniform: self.uniform,
+            };
             if plans.is_empty() && logical.is_empty() {
+                if !crate::free_cut::run(&operation, &limits) {
+                    pass.signal_failure();
+                    return false;
+                }
                 return true;
             }
             // 3. Rewrite: physical tiles first, then every op per block, then the logical allocs.
@@ -1056,6 +1091,11 @@ impl crate::step::Step for Tiling {
                 {
                     rewriter.erase(*alloc);
                 }
+            }
+            // 4. The free-axis cut of the physical ops.
+            if !crate::free_cut::run(&operation, &limits) {
+                pass.signal_failure();
+                return false;
             }
             true
         })

@@ -28,8 +28,15 @@
 //! docs allow a direct swdge there, but Sundial has no sunda DGE encoder [ours]), and an
 //! unknown mode with no target to decide it. Generic loads and stores (`generic_indirect_*`)
 //! are left to `sundial-lower-generic-indirect`, which runs before and gives them none.
-//! Not modelled: the trigger engine of a DMA (hwdge is triggered from Sync or Scalar; the
-//! dialect's DMA ops take engine `dma` only), so `engine=` without hwdge cannot be written.
+//!
+//! Trigger engines [docs]: hwdge is triggered from the Sync or Scalar engine (v3/v4), and
+//! `engine=` on a DMA is accepted only with hwdge. `dma_copy`, `dma_copy_indirect` and
+//! `dma_transpose` may name `engine = "sync"` or `"scalar"` (the verifier refuses it with an
+//! explicit swdge or none, and before cayman); an unknown mode under such an engine resolves
+//! to hwdge or is refused with the reason hwdge cannot serve the copy (the default rule's
+//! partition threshold does not apply: the kernel asked for the hardware DGE). A DMA left on
+//! engine `dma` has its trigger left to the back end (`sundial-isel` has no Sync/Scalar DMA
+//! queue and refuses a DMA that names one).
 
 use crate::{
     registry::{OptionKind, PassInfo, PassOption, PassOptions},
@@ -202,6 +209,17 @@ fn gather_transpose_obstacle(v: &View<'_, '_>) -> Option<String> {
     None
 }
 
+/// The hwdge trigger engine `v` names (`sync` or `scalar`), if any.
+fn trigger(v: &View<'_, '_>) -> Option<String> {
+    v.explicit_engine()
+        .map(|e| e.as_str().to_string())
+        .filter(|e| {
+            sundial_dialects::nisa::HWDGE_TRIGGERS
+                .iter()
+                .any(|t| t.as_str() == e)
+        })
+}
+
 /// Partitions a copy accesses (the on-chip side's; dst's dimension 0 between HBM tensors).
 fn accessed_partitions(v: &View<'_, '_>) -> i64 {
     let tiles: Vec<Tile> = ["src", "dst"].iter().filter_map(|g| v.tile(g)).collect();
@@ -217,6 +235,14 @@ fn accessed_partitions(v: &View<'_, '_>) -> i64 {
 impl ResolveDge {
     /// The mode an unknown resolves to, or a refusal.
     fn resolve(&self, v: &View<'_, '_>, target: Target) -> Result<DgeMode, String> {
+        if let Some(engine) = trigger(v) {
+            return match hwdge_obstacle(v, target) {
+                None => Ok(DgeMode::Hwdge),
+                Some(why) => Err(format!(
+                    "engine \"{engine}\" triggers the DMA through hwdge, but {why}"
+                )),
+            };
+        }
         if target == Target::Sunda {
             return Ok(DgeMode::None);
         }

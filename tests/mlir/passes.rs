@@ -176,3 +176,24 @@ fn the_middle_end_equals_its_expansion() {
     }
     assert!(compared > 20, "only {compared} inputs went through");
 }
+
+/// The free-axis cut of `sundial-partition-tiling` reproduces the docstring vectors of
+/// pass-rules §5 item 5 (budget 512, axes by priority).
+#[test]
+fn the_free_cut_reproduces_the_docstring_vectors() {
+    use sundial_passes::free_cut::cut;
+    assert_eq!(
+        cut(&[4, 2, 2, 2, 128], 512, false),
+        Some(vec![4, 2, 2, 2, 16])
+    );
+    assert_eq!(cut(&[4, 2, 2, 2, 8], 512, false), None);
+    assert_eq!(cut(&[8192, 2], 512, false), Some(vec![512, 1]));
+    // t = 512 / 448 = 1: the cut falls before axis 1 (axis 0 whole).
+    assert_eq!(cut(&[448, 16], 512, false), Some(vec![448, 1]));
+    assert_eq!(cut(&[16, 8192], 512, false), Some(vec![16, 32]));
+    // uniform-tiles: the largest divisor of the extent not above t (300 -> 256 of 512; a
+    // prime extent has only 1 and itself).
+    assert_eq!(cut(&[512, 4], 300, true), Some(vec![256, 1]));
+    assert_eq!(cut(&[512, 4], 300, false), Some(vec![300, 1]));
+    assert_eq!(cut(&[1021], 512, true), Some(vec![1]));
+}

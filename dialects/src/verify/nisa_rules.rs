@@ -111,9 +111,18 @@ pub fn check(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
             }
         }
         "send_recv" => same_shape(v, "src", "dst"),
-        "dma_copy" => dma_copy(v),
-        "dma_copy_indirect" => dma_copy_indirect(v),
-        "dma_transpose" => dma_transpose(v, false),
+        "dma_copy" => {
+            dma_trigger(v, target);
+            dma_copy(v)
+        }
+        "dma_copy_indirect" => {
+            dma_trigger(v, target);
+            dma_copy_indirect(v)
+        }
+        "dma_transpose" => {
+            dma_trigger(v, target);
+            dma_transpose(v, false)
+        }
         "dma_gather_transpose" => dma_transpose(v, true),
         "load_register" => scalar_tile(v, "src"),
         "store_register" | "rank_id_store" => scalar_tile(v, "dst"),
@@ -1385,6 +1394,31 @@ fn scalar_tile(v: &mut OpView<'_, '_, '_>, name: &str) {
         v.error(format!(
             "operand '{name}' must be a [1, 1] tile, got {} (rule: scalar tile)",
             t.shape_str()
+        ));
+    }
+}
+
+/// A DMA naming a trigger engine (`sync` or `scalar`, NKI's `engine=`): only with hwdge
+/// (`dge_mode` hwdge, or unknown for `sundial-resolve-dge` to make hwdge), which needs
+/// cayman or newer [docs].
+fn dma_trigger(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
+    let Some(engine) = v.str_attr("engine").filter(|_| v.attr("engine").is_some()) else {
+        return;
+    };
+    if !crate::nisa::HWDGE_TRIGGERS
+        .iter()
+        .any(|e| e.as_str() == engine)
+    {
+        return;
+    }
+    let mode = v.str_attr("dge_mode").unwrap_or_default();
+    if mode != "hwdge" && mode != "unknown" {
+        v.error(format!(
+            "attribute 'engine': \"{engine}\" triggers a hardware-DGE DMA; engine= on a DMA is accepted only with dge_mode \"hwdge\", not \"{mode}\" (rule: dma trigger engine)"
+        ));
+    } else if target.is_some_and(|t| t < Target::Cayman) {
+        v.error(format!(
+            "attribute 'engine': \"{engine}\" triggers a hardware-DGE DMA, which needs cayman (NeuronCore v3) or newer (rule: dma trigger engine)"
         ));
     }
 }

@@ -114,7 +114,18 @@ fn selection(v: &mut OpView<'_, '_, '_>) {
         match v.attr("dge_mode").and_then(|_| v.str_attr("dge_mode")) {
             None => v.error("has no 'dge_mode' attribute; instruction selection needs swdge, hwdge or none (sundial-resolve-dge sets it) (rule: dge resolved)"),
             Some(m) if m == "unknown" => v.error("dge_mode is \"unknown\"; instruction selection needs swdge, hwdge or none (sundial-resolve-dge sets it) (rule: dge resolved)"),
-            Some(_) => {}
+            Some(m) => {
+                // verify-dge-resolved [ours]: a named trigger engine only with hwdge (hwdge
+                // is triggered from Sync or Scalar [docs]; engine dma leaves the trigger to
+                // the back end).
+                let engine = v.str_attr("engine").unwrap_or_default();
+                let trigger = crate::nisa::HWDGE_TRIGGERS
+                    .iter()
+                    .any(|e| e.as_str() == engine);
+                if trigger && m != "hwdge" {
+                    v.error(format!("engine \"{engine}\" triggers a hardware-DGE DMA, but dge_mode is \"{m}\" (rule: dge resolved)"));
+                }
+            }
         }
     }
     let composite = |op: Option<String>| op.filter(|o| o == "pow" || o == "mod");
