@@ -18,7 +18,8 @@
 //! the on-chip side (the larger, when both are); an HBM-to-HBM copy counts dst's dimension 0
 //! [ours].
 //!
-//! hwdge transpose eligibility [docs]: a 2-byte dtype (the table's), the last dimension at most
+//! hwdge transpose eligibility [docs]: a 2-byte dtype (the table also admits 4-byte ones for
+//! the other modes, so an unknown 4-byte transpose becomes none), the last dimension at most
 //! 128, and the first dimension 16 (2-D) or one of 1, 2, 4, 8, 16 with first x second-to-last
 //! a multiple of 16 (3-D, 4-D). The swdge indirect transpose [docs]: a 2-byte HBM source, the
 //! last dimension at most 128, the first a multiple of 16; uint32 2-D SBUF indices with a
@@ -151,8 +152,14 @@ fn hwdge_obstacle(v: &View<'_, '_>, target: Target) -> Option<String> {
     None
 }
 
-/// The hwdge transpose shape rule [docs], on the source shape.
+/// The hwdge transpose rule [docs], on the source: a 2-byte dtype and the shape rule.
 fn transpose_obstacle(s: &Tile) -> Option<String> {
+    if s.dtype.byte_size() != 2 {
+        return Some(format!(
+            "the hwdge transpose moves 2-byte elements, the source is {}",
+            s.dtype.mlir_name()
+        ));
+    }
     let shape = &s.shape;
     let last = *shape.last()?;
     if last > 128 {

@@ -33,7 +33,26 @@ fn every_nisa_op_has_its_isa_row() {
         if r.emit != op.emit {
             problems.push(format!("{}: emit {:?} vs {:?}", op.name, op.emit, r.emit));
         }
-        let engines: Vec<_> = op.engines.iter().filter_map(|&e| hw(e)).collect();
+        // The hwdge trigger engines (Sync, Scalar) a DMA may name are the dialect's (NKI's
+        // engine=); the ISA rows list the engines selection builds, which has no Sync or
+        // Scalar DMA queue: they must stay out of the rows, so that selection refuses them.
+        let dma_trigger = |e: &IrEngine| {
+            nisa::HWDGE_TRIGGERS.contains(e) && op.attrs.iter().any(|a| a.name == "dge_mode")
+        };
+        let engines: Vec<_> = op
+            .engines
+            .iter()
+            .filter(|e| !dma_trigger(e))
+            .filter_map(|&e| hw(e))
+            .collect();
+        for e in op.engines.iter().filter(|e| dma_trigger(e)) {
+            if hw(*e).is_some_and(|h| r.engines.contains(&h)) {
+                problems.push(format!(
+                    "{}: the ISA row lists the hwdge trigger engine {e:?}, which selection cannot build",
+                    op.name
+                ));
+            }
+        }
         let mut a = engines.clone();
         a.sort_by_key(|e| e.name());
         let mut b = r.engines.to_vec();
