@@ -538,9 +538,24 @@ pub fn buffer_name(attr: Attribute<'_>) -> Option<&'static str> {
     HBM_BUFFER.values.iter().copied().find(|v| *v == text)
 }
 
-/// The HBM buffer of an HBM tensor: the [`BUFFER_ATTR`] of its `nisa.alloc` or of its
-/// function argument, through any chain of access patterns; `hbm` when neither says.
-pub fn hbm_buffer(value: MlirValue) -> &'static str {
+/// Where an HBM tensor comes from: its buffer, and whether it is a kernel (function)
+/// argument rather than a `nisa.alloc` of the kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HbmOrigin {
+    /// The [`HBM_BUFFER`] value.
+    pub buffer: &'static str,
+    /// A function argument (kernel input or output).
+    pub argument: bool,
+}
+
+/// The origin of an HBM tensor, through any chain of access patterns and views: the
+/// [`BUFFER_ATTR`] of its `nisa.alloc` or of its function argument, `hbm` when neither says
+/// (and when the chain is not recognised: `argument` is then false).
+pub fn hbm_origin(value: MlirValue) -> HbmOrigin {
+    let unknown = HbmOrigin {
+        buffer: "hbm",
+        argument: false,
+    };
     let mut value = value;
     for _ in 0..MAX_DEPTH {
         unsafe {
@@ -548,26 +563,44 @@ pub fn hbm_buffer(value: MlirValue) -> &'static str {
                 let block = mlir_sys::mlirBlockArgumentGetOwner(value);
                 let owner = mlir_sys::mlirBlockGetParentOperation(block);
                 if owner.ptr.is_null() || op_name(owner) != "func.func" {
-                    return "hbm";
+                    return unknown;
                 }
                 let index = mlir_sys::mlirBlockArgumentGetArgNumber(value);
-                return arg_attr(owner, index, BUFFER_ATTR)
-                    .and_then(buffer_name)
-                    .unwrap_or("hbm");
+                return HbmOrigin {
+                    buffer: arg_attr(owner, index, BUFFER_ATTR)
+                        .and_then(buffer_name)
+                        .unwrap_or("hbm"),
+                    argument: true,
+                };
             }
             let op = mlir_sys::mlirOpResultGetOwner(value);
-            match op_name(op).as_str() {
+            let name = op_name(op);
+            match name.as_str() {
                 "nisa.alloc" => {
-                    return attr(op, BUFFER_ATTR).and_then(buffer_name).unwrap_or("hbm");
+                    return HbmOrigin {
+                        buffer: attr(op, BUFFER_ATTR).and_then(buffer_name).unwrap_or("hbm"),
+                        argument: false,
+                    };
                 }
-                "nisa.ap" | "nisa.dynamic_ap" if mlir_sys::mlirOperationGetNumOperands(op) > 0 => {
+                _ if (name == "nisa.ap"
+                    || name == "nisa.dynamic_ap"
+                    || name
+                        .strip_prefix("nisa.")
+                        .is_some_and(|n| crate::verify::view_rules::VIEW_OPS.contains(&n)))
+                    && mlir_sys::mlirOperationGetNumOperands(op) > 0 =>
+                {
                     value = mlir_sys::mlirOperationGetOperand(op, 0);
                 }
-                _ => return "hbm",
+                _ => return unknown,
             }
         }
     }
-    "hbm"
+    unknown
+}
+
+/// The HBM buffer of an HBM tensor ([`hbm_origin`]'s buffer).
+pub fn hbm_buffer(value: MlirValue) -> &'static str {
+    hbm_origin(value).buffer
 }
 
 /// The attribute `name` of argument `index` of a `func.func` (from its `arg_attrs`).

@@ -61,6 +61,26 @@ func.func @barrier_target(%t: memref<256x64xf32, "hbm">) {
 
 // -----
 
+// The barrier's data is in shared HBM (NKI: "This must be data in shared HBM that multiple
+// cores are accessing"): not a private tensor, nor the kernel's own hbm allocation (NKI's
+// nl.hbm is private_hbm), through views too.
+module attributes {sundial.target = "cayman"} {
+func.func @barrier_private(%p: memref<256x64xf32, "hbm"> {sundial.buffer = "private_hbm"}) {
+  // expected-error@+1 {{operand 'data': a private_hbm argument tensor is private to one program, but the barrier synchronises on data in shared HBM that both cores access: allocate it with sundial.buffer = "shared_hbm" or pass it as a kernel argument (rule: core barrier shared hbm)}}
+  "nisa.core_barrier"(%p) {cores = array<i64: 0, 1>} : (memref<256x64xf32, "hbm">) -> ()
+  %t = "nisa.alloc"() : () -> memref<256x64xf32, "hbm">
+  %v = "nisa.slice"(%t) {start = array<i64: 128, 0>} : (memref<256x64xf32, "hbm">) -> memref<128x64xf32, "hbm">
+  // expected-error@+1 {{operand 'data': a kernel-allocated hbm (NKI's nl.hbm, private_hbm) tensor is private to one program}}
+  "nisa.core_barrier"(%v) {cores = array<i64: 0, 1>} : (memref<128x64xf32, "hbm">) -> ()
+  %q = "nisa.alloc"() {sundial.buffer = "private_hbm"} : () -> memref<256x64xf32, "hbm">
+  // expected-error@+1 {{operand 'data': a private_hbm tensor is private to one program}}
+  "nisa.core_barrier"(%q) {cores = array<i64: 0, 1>} : (memref<256x64xf32, "hbm">) -> ()
+  return
+}
+}
+
+// -----
+
 func.func @barrier_space(%t: memref<128x64xf32, "sbuf">) {
   // expected-error@+1 {{operand 'data': memory space "sbuf" is not allowed (allowed: hbm) (rule: operand space)}}
   "nisa.core_barrier"(%t) {cores = array<i64: 0, 1>} : (memref<128x64xf32, "sbuf">) -> ()

@@ -29,9 +29,14 @@ func.func @nc_transpose(%qt: memref<64x128xbf16, "psum">, %q: memref<128x64xbf16
 // CHECK-LABEL: func.func @core_barrier
 // CHECK: "nisa.core_barrier"(%{{.*}}) {cores = array<i64: 0, 1>} : (memref<256x64xf32, "hbm">) -> ()
 // CHECK: "nisa.core_barrier"(%{{.*}}) {cores = array<i64: 0, 1>, engine = "sync"}
+// A kernel's own shared_hbm tensor, through a view.
+// CHECK: "nisa.core_barrier"(%{{.*}}) {cores = array<i64: 0, 1>} : (memref<128x64xf32, "hbm">) -> ()
 func.func @core_barrier(%shared: memref<256x64xf32, "hbm">) {
   "nisa.core_barrier"(%shared) {cores = array<i64: 0, 1>} : (memref<256x64xf32, "hbm">) -> ()
   "nisa.core_barrier"(%shared) {cores = array<i64: 0, 1>, engine = "sync"} : (memref<256x64xf32, "hbm">) -> ()
+  %own = "nisa.alloc"() {sundial.buffer = "shared_hbm"} : () -> memref<256x64xf32, "hbm">
+  %half = "nisa.slice"(%own) {start = array<i64: 128, 0>} : (memref<256x64xf32, "hbm">) -> memref<128x64xf32, "hbm">
+  "nisa.core_barrier"(%half) {cores = array<i64: 0, 1>} : (memref<128x64xf32, "hbm">) -> ()
   return
 }
 

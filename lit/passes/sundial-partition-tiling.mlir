@@ -224,8 +224,22 @@ func.func @free_cut_psum(%q: memref<128x2048xf32, "psum">, %s: memref<128x2048xf
 // SMALL: "nisa.slice"(%arg1) {start = array<i64: 0, 3, 0>} : (memref<128x4x512xf32, "sbuf">) -> memref<128x1x512xf32, "sbuf">
 // SMALL: "nisa.tensor_tensor_arith"
 // SMALL-NOT: "nisa.tensor_tensor_arith"
+// With uniform-tiles and a budget of 300, pieces of 256 (the largest divisor of 512 not
+// above 300): 8 equal pieces, more than max-unrolled-blocks (4), so one affine loop over the
+// piece index, each cut operand a dynamic access pattern at (n / 2) * 512 + (n mod 2) * 256.
 // UNIFORM-LABEL: func.func @free_cut_sbuf
-// UNIFORM-COUNT-8: "nisa.tensor_scalar_arith"{{.*}}memref<128x1x256xbf16, "sbuf">
+// UNIFORM: %[[N:.*]] = arith.constant 8 : index
+// UNIFORM: scf.for %[[I:.*]] = %{{.*}} to %[[N]] step %{{.*}} {
+// UNIFORM: %[[Q:.*]] = arith.divui %[[I]], %{{.*}} : index
+// UNIFORM: %[[R:.*]] = arith.remui %[[I]], %{{.*}} : index
+// UNIFORM: %[[L:.*]] = arith.muli %[[R]], %{{.*}} : index
+// UNIFORM: %[[H:.*]] = arith.muli %[[Q]], %{{.*}} : index
+// UNIFORM: %[[O:.*]] = arith.addi %[[H]], %[[L]] : index
+// UNIFORM: %[[X:.*]] = "nisa.dynamic_ap"(%{{.*}}, %[[O]]) {{.*}}pattern = array<i64: 2048, 128, 512, 1, 1, 256>} : (memref<128x4x512xbf16, "sbuf">, index) -> memref<128x1x256xbf16, "sbuf">
+// UNIFORM: "nisa.tensor_scalar_arith"(%[[X]], %{{.*}}, %arg2) {{.*}} : (memref<128x1x256xbf16, "sbuf">, memref<128x1x256xbf16, "sbuf">, memref<128x1xf32, "sbuf">) -> ()
+// UNIFORM: } {sundial.range = "affine"}
+// UNIFORM: scf.for
+// UNIFORM: "nisa.tensor_tensor_arith"{{.*}}memref<128x1x256xf32, "sbuf">
 // UNIFORM-NOT: "nisa.tensor_scalar_arith"
 func.func @free_cut_sbuf(%a: memref<128x4x512xbf16, "sbuf">, %y: memref<128x4x512xf32, "sbuf">, %k: memref<128x1xf32, "sbuf">) {
   %x = "nisa.alloc"() : () -> memref<128x4x512xbf16, "sbuf">
@@ -233,5 +247,33 @@ func.func @free_cut_sbuf(%a: memref<128x4x512xbf16, "sbuf">, %y: memref<128x4x51
       : (memref<128x4x512xbf16, "sbuf">, memref<128x4x512xbf16, "sbuf">, memref<128x1xf32, "sbuf">) -> ()
   "nisa.tensor_tensor_arith"(%y, %x, %y) {op = "add", engine = "vector"}
       : (memref<128x4x512xf32, "sbuf">, memref<128x4x512xbf16, "sbuf">, memref<128x4x512xf32, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// By default an SBUF operand over 32768 bytes per partition is cut: [128, 16384] fp32 (64
+// KiB) into 32 pieces of 512 (more than max-unrolled-blocks: one loop); a reduction over
+// [16, 1024] keeps its 1024 reduced elements whole (over the 512 budget, within the limit)
+// and loops over the 16 rows, its dst [128, 16] addressed one column per piece.
+// CHECK-LABEL: func.func @free_cut_loop
+// SMALL-LABEL: func.func @free_cut_loop
+// UNIFORM-LABEL: func.func @free_cut_loop
+// CHECK: %[[N:.*]] = arith.constant 32 : index
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[N]] step %{{.*}} {
+// CHECK: %[[O:.*]] = arith.muli %[[I]], %{{.*}} : index
+// CHECK: "nisa.dynamic_ap"(%arg0, %[[O]]) {{.*}}pattern = array<i64: 16384, 128, 1, 512>} : (memref<128x16384xf32, "sbuf">, index) -> memref<128x512xf32, "sbuf">
+// CHECK: "nisa.tensor_tensor_arith"({{.*}} : (memref<128x512xf32, "sbuf">, memref<128x512xf32, "sbuf">, memref<128x512xf32, "sbuf">) -> ()
+// CHECK: } {sundial.range = "affine"}
+// CHECK: %[[M:.*]] = arith.constant 16 : index
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %[[M]] step %{{.*}} {
+// CHECK: %[[D:.*]] = "nisa.dynamic_ap"(%arg3, %[[J]]) {{.*}}pattern = array<i64: 16, 128, 1, 1>} : (memref<128x16xf32, "sbuf">, index) -> memref<128x1xf32, "sbuf">
+// CHECK: %[[R:.*]] = "nisa.dynamic_ap"(%arg2, %{{.*}}) {{.*}}pattern = array<i64: 16384, 128, 1024, 1, 1, 1024>} : (memref<128x16x1024xf32, "sbuf">, index) -> memref<128x1x1024xf32, "sbuf">
+// CHECK: "nisa.tensor_reduce_arith"(%[[D]], %[[R]]) {axis = array<i64: 2>, op = "max"}
+func.func @free_cut_loop(%a: memref<128x16384xf32, "sbuf">, %b: memref<128x16384xf32, "sbuf">,
+                         %x: memref<128x16x1024xf32, "sbuf">, %m: memref<128x16xf32, "sbuf">) {
+  "nisa.tensor_tensor_arith"(%a, %a, %b) {op = "add", engine = "vector"}
+      : (memref<128x16384xf32, "sbuf">, memref<128x16384xf32, "sbuf">, memref<128x16384xf32, "sbuf">) -> ()
+  "nisa.tensor_reduce_arith"(%m, %x) {op = "max", axis = array<i64: 2>} : (memref<128x16xf32, "sbuf">, memref<128x16x1024xf32, "sbuf">) -> ()
   return
 }

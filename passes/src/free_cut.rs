@@ -10,7 +10,8 @@
 //! than one bank (2048 bytes per partition; no tile spans banks [wiki]), or an SBUF operand
 //! with more than `max-tile-bytes` per partition. Its producers in the same elementwise chain
 //! then take the same cut (rate matching, item 6) so the pieces line up; a consumer needing
-//! another cut gets its own.
+//! another cut gets its own. Each op gets its own pieces (or loop): the rate-matched loops
+//! are not fused into one nest.
 //!
 //! **Which ops**: the elementwise ops ([`CUTTABLE`]: each output element from the same
 //! element of its tile inputs, `[P, 1]` per-partition operands kept whole) and the free-axis
@@ -25,10 +26,13 @@
 //!
 //! **The cut** ([`cut`], item 5): the free axes by priority, innermost first (so a tile stays
 //! contiguous), budget `B` = the smallest of `free-tile-elements` and what the limits allow
-//! (a reduction's whole reduced axes count as at least `B`). The pieces are static `nisa.slice`
-//! views, one copy of the op per piece (item 7's loop nest, written out: the pipeline fully
-//! unrolls constant loops for selection anyway, `sundial-unroll`); `uniform-tiles` makes
-//! every piece the same size (the largest divisor of the cut axis not above the cut).
+//! (a reduction's whole reduced axes count as at least `B`). Output (item 7): with more than
+//! `max-unrolled-blocks` pieces, all of one shape, on allocations or kernel arguments, one
+//! `scf.for` over the piece index whose body addresses each cut operand through a
+//! `nisa.dynamic_ap` (`sundial-unroll` unrolls it for selection, as every constant loop);
+//! otherwise one copy of the op per piece through static `nisa.slice` views. `uniform-tiles`
+//! makes every piece the same size (the largest divisor of the cut axis not above the cut),
+//! so more cuts take the loop form.
 
 use crate::{
     emit::tile,
@@ -102,6 +106,8 @@ pub struct Limits {
     pub max_tile_bytes: i64,
     /// `uniform-tiles`.
     pub uniform: bool,
+    /// `max-unrolled-blocks`: more equal pieces than this run in an `scf.for`.
+    pub max_unrolled: i64,
 }
 
 /// How one operand follows the iteration space.
@@ -347,7 +353,7 @@ pub(crate) fn run(root: &OperationRef<'_, '_>, limits: &Limits) -> bool {
     let rewriter = Rewriter::new(root);
     for c in &candidates {
         if let Some(chunks) = &c.chunks
-            && let Err(e) = apply(&rewriter, c, chunks)
+            && let Err(e) = apply(&rewriter, c, chunks, limits.max_unrolled)
         {
             refuse(&c.view.op(), format!("could not be cut: {e}"));
             return false;
@@ -356,11 +362,40 @@ pub(crate) fn run(root: &OperationRef<'_, '_>, limits: &Limits) -> bool {
     true
 }
 
-/// One copy of the op per piece; every `Iter` / `Reduced` operand its `nisa.slice`.
+/// The free axes of operand `map` that follow iteration axes: for each of the operand's free
+/// dims, the iteration axis it follows (`None`: a kept size-1 reduced dim).
+fn operand_axes(c: &Candidate<'_, '_>, map: Map) -> Vec<Option<usize>> {
+    match map {
+        Map::Whole => Vec::new(),
+        Map::Iter => (0..c.iter.len()).map(Some).collect(),
+        Map::Reduced { keepdims } => (0..c.iter.len())
+            .filter_map(|a| {
+                if !c.reduced.contains(&a) {
+                    Some(Some(a))
+                } else {
+                    keepdims.then_some(None)
+                }
+            })
+            .collect(),
+    }
+}
+
+fn is_root(value: Value<'_, '_>) -> bool {
+    let argument = unsafe { mlir_sys::mlirValueIsABlockArgument(value.to_raw()) };
+    argument
+        || sundial_dialects::verify::defining_op(value)
+            .is_some_and(|d| crate::rewrite::op_is(&d, "nisa.alloc"))
+}
+
+/// The copies of the op over its pieces: an `scf.for` over the piece index when there are
+/// more than `max_unrolled` pieces, all of one shape, on tiles a `nisa.dynamic_ap` can
+/// address (allocations and kernel arguments); else one copy per piece, every `Iter` /
+/// `Reduced` operand its `nisa.slice`.
 fn apply<'c, 'a>(
     rewriter: &Rewriter<'c>,
     c: &Candidate<'c, 'a>,
     chunks: &[i64],
+    max_unrolled: i64,
 ) -> Result<(), BuildError> {
     let op = c.view.op();
     let counts: Vec<i64> = c
@@ -370,6 +405,16 @@ fn apply<'c, 'a>(
         .map(|(&e, &t)| (e + t - 1) / t)
         .collect();
     let total: i64 = counts.iter().product();
+    let equal = c.iter.iter().zip(chunks).all(|(&e, &t)| e % t == 0);
+    let rooted = c
+        .operands
+        .iter()
+        .all(|(_, value, map, _)| *map == Map::Whole || is_root(*value));
+    if total > max_unrolled && equal && rooted {
+        piece_loop(rewriter, c, chunks, &counts, total)?;
+        rewriter.erase(op);
+        return Ok(());
+    }
     for n in 0..total {
         // Piece n, row-major over the piece counts.
         let mut index = vec![0i64; counts.len()];
@@ -437,4 +482,152 @@ fn slice<'c, 'a>(
     op.result(0)
         .map(Into::into)
         .map_err(|e| BuildError::Mlir(e.to_string()))
+}
+
+/// `scf.for %n = 0 to total` around one copy of the op, every cut operand the
+/// `nisa.dynamic_ap` of piece `%n` (row-major over the piece counts: axis `a`'s piece is
+/// `(%n / product(counts after a)) mod counts[a]`); the pieces are independent
+/// (`sundial.range = "affine"`).
+fn piece_loop<'c, 'a>(
+    rewriter: &Rewriter<'c>,
+    c: &Candidate<'c, 'a>,
+    chunks: &[i64],
+    counts: &[i64],
+    total: i64,
+) -> Result<(), BuildError> {
+    use melior::{
+        dialect::{arith, scf},
+        ir::{Block, Region, RegionLike, attribute::IntegerAttribute, r#type::Type},
+    };
+    let op = c.view.op();
+    let context = op.context();
+    let ctx = unsafe { context.to_ref() };
+    let loc = op.location();
+    let index = Type::index(ctx);
+    let mlir = |e: String| BuildError::Mlir(e);
+    let result = |o: OperationRef<'c, 'a>| -> Result<Value<'c, 'a>, BuildError> {
+        o.result(0).map(Into::into).map_err(|e| mlir(e.to_string()))
+    };
+    let constant = |value: i64, anchor: OperationRef<'c, 'a>| {
+        result(rewriter.insert_before(
+            anchor,
+            arith::constant(ctx, IntegerAttribute::new(index, value).into(), loc),
+        ))
+    };
+    let lower = constant(0, op)?;
+    let upper = constant(total, op)?;
+    let one = constant(1, op)?;
+    let body = Block::new(&[(index, loc)]);
+    body.append_operation(scf::r#yield(&[], loc));
+    let region = Region::new();
+    region.append_block(body);
+    let for_op = rewriter.insert_before(op, scf::r#for(lower, upper, one, region, loc));
+    crate::rewrite::set_attr(
+        &for_op,
+        "sundial.range",
+        sundial_dialects::build::Attrs::new(context).string("affine"),
+    );
+    let block = for_op
+        .region(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .ok_or_else(|| mlir("scf.for without a body".into()))?;
+    let iv: Value<'c, 'a> =
+        unsafe { Value::from_raw(block.argument(0).map_err(|e| mlir(e.to_string()))?.to_raw()) };
+    let terminator: OperationRef<'c, 'a> = unsafe {
+        OperationRef::from_raw(
+            block
+                .terminator()
+                .ok_or_else(|| mlir("scf.for without a yield".into()))?
+                .to_raw(),
+        )
+    };
+    // The start of the piece on every iteration axis, as an index.
+    let mut starts = Vec::new();
+    let mut after: i64 = counts.iter().product();
+    let mut outer = true;
+    for (a, &n) in counts.iter().enumerate() {
+        after /= n;
+        if n == 1 {
+            starts.push(None);
+            continue;
+        }
+        let q = if after == 1 {
+            iv
+        } else {
+            let div = constant(after, terminator)?;
+            result(rewriter.insert_before(terminator, arith::divui(iv, div, loc)))?
+        };
+        // The outermost looping axis needs no remainder: its quotient is below n.
+        let k = if outer {
+            q
+        } else {
+            let m = constant(n, terminator)?;
+            result(rewriter.insert_before(terminator, arith::remui(q, m, loc)))?
+        };
+        outer = false;
+        if chunks[a] == 1 {
+            starts.push(Some(k));
+            continue;
+        }
+        let t = constant(chunks[a], terminator)?;
+        starts.push(Some(result(
+            rewriter.insert_before(terminator, arith::muli(k, t, loc)),
+        )?));
+    }
+    let mut replace = Vec::new();
+    for &(position, value, map, _) in &c.operands {
+        if map == Map::Whole {
+            continue;
+        }
+        let t = tile_of(value).map_err(mlir)?;
+        let free = t.free_shape();
+        let axes = operand_axes(c, map);
+        let row: i64 = free.iter().product();
+        let mut pattern = vec![row, t.partitions()];
+        let mut shape = vec![t.partitions()];
+        let mut offset: Option<Value<'c, 'a>> = None;
+        for (d, axis) in axes.iter().enumerate() {
+            let stride: i64 = free[d + 1..].iter().product();
+            let len = axis.map_or(1, |a| chunks[a]);
+            pattern.push(stride);
+            pattern.push(len);
+            shape.push(len);
+            if let Some(start) = axis.and_then(|a| starts[a]) {
+                let term = if stride == 1 {
+                    start
+                } else {
+                    let s = constant(stride, terminator)?;
+                    result(rewriter.insert_before(terminator, arith::muli(start, s, loc)))?
+                };
+                offset = Some(match offset {
+                    None => term,
+                    Some(o) => {
+                        result(rewriter.insert_before(terminator, arith::addi(o, term, loc)))?
+                    }
+                });
+            }
+        }
+        let offset = match offset {
+            Some(o) => o,
+            None => constant(0, terminator)?,
+        };
+        let ty = tile_type_of(context, &tile(t.space, &shape, t.dtype))?;
+        let ap = rewriter.build_before(
+            terminator,
+            OpBuild::at(&op, "nisa.dynamic_ap")?
+                .operand("tensor", value)?
+                .operand("dynamic_offset", offset)?
+                .i64_array("pattern", &pattern)?
+                .result(ty),
+        )?;
+        replace.push((position, result(ap)?));
+    }
+    let clone: melior::ir::Operation<'c> =
+        unsafe { melior::ir::Operation::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) };
+    let new = rewriter.insert_before(terminator, clone);
+    for (position, value) in replace {
+        crate::rewrite::set_operand(&new, position, value);
+    }
+    Ok(())
 }

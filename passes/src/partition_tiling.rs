@@ -1043,6 +1043,7 @@ impl crate::step::Step for Tiling {
                 budget: self.free_tile_elements,
                 max_tile_bytes: self.max_tile_bytes,
                 uniform: self.uniform,
+                max_unrolled: self.max_unrolled,
             };
             if plans.is_empty() && logical.is_empty() {
                 if !crate::free_cut::run(&operation, &limits) {

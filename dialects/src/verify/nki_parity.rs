@@ -6,7 +6,7 @@
 //! Each rule restates the public docstring it comes from (`nki.isa.*`, `nki.lnc.*`); like the
 //! other op rules they run after the table rules passed.
 
-use melior::ir::attribute::AttributeLike;
+use melior::ir::{ValueLike, attribute::AttributeLike};
 
 use super::{OpView, int_value};
 use crate::{
@@ -73,6 +73,27 @@ pub fn core_barrier(v: &mut OpView<'_, '_, '_>) {
         v.error(format!(
             "attribute 'cores': {cores:?} is not supported; the barrier synchronises cores [0, 1] (the two NeuronCores sharing an HBM stack) (rule: core barrier cores)"
         ));
+    }
+    // NKI: "The data parameter represents the shared data that all cores need to synchronize
+    // on. This must be data in shared HBM that multiple cores are accessing." A private
+    // tensor (private_hbm, or a kernel's own hbm allocation: NKI's nl.hbm is private_hbm)
+    // is seen by one program only. Kernel arguments are the launch's tensors, seen by all.
+    if let Some(data) = v.value("data") {
+        let origin = crate::loops::hbm_origin(data.to_raw());
+        let private =
+            origin.buffer == "private_hbm" || (origin.buffer == "hbm" && !origin.argument);
+        if private {
+            v.error(format!(
+                "operand 'data': a {} tensor is private to one program, but the barrier synchronises on data in shared HBM that both cores access: allocate it with sundial.buffer = \"shared_hbm\" or pass it as a kernel argument (rule: core barrier shared hbm)",
+                if origin.argument {
+                    "private_hbm argument"
+                } else if origin.buffer == "private_hbm" {
+                    "private_hbm"
+                } else {
+                    "kernel-allocated hbm (NKI's nl.hbm, private_hbm)"
+                }
+            ));
+        }
     }
 }
 
