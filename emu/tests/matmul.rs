@@ -677,6 +677,17 @@ fn dma_transposes_follow_numpy_transpose_order() {
     let d3 = m.alloc_sbuf(DType::I16, &[3, 1, 2]).unwrap();
     dma_transpose(&mut m, &d3, &s3, &[2, 1, 0]).unwrap();
     assert_eq!(m.read_i64(&d3).unwrap(), vec![1, 4, 2, 5, 3, 6]);
+    // 4-byte elements (int32 token ids; only the hardware DGE is limited to 2 bytes), with
+    // values above 2^24 that an f32 detour would round.
+    let ids = m.alloc_hbm("ids", DType::I32, &[2, 2]).unwrap();
+    m.write_i64(&ids, &[16_777_217, -5, 7, 2_147_483_647])
+        .unwrap();
+    let idt = m.alloc_sbuf(DType::I32, &[2, 2]).unwrap();
+    dma_transpose(&mut m, &idt, &ids, &[1, 0]).unwrap();
+    assert_eq!(
+        m.read_i64(&idt).unwrap(),
+        vec![16_777_217, 7, -5, 2_147_483_647]
+    );
 }
 
 #[test]
@@ -694,10 +705,23 @@ fn dma_transpose_error_paths() {
         dma_transpose(&mut m, &wrong, &a, &[1, 0]),
         Err(EmuError::Shape { .. })
     ));
-    let f = m.alloc_hbm("f", DType::F32, &[2, 3]).unwrap();
-    let ft = m.alloc_sbuf(DType::F32, &[3, 2]).unwrap();
+    // 1- and 8-byte elements are refused, and so is a dtype change.
+    let u = m.alloc_hbm("u", DType::U8, &[2, 3]).unwrap();
+    let ut = m.alloc_sbuf(DType::U8, &[3, 2]).unwrap();
     assert!(matches!(
-        dma_transpose(&mut m, &ft, &f, &[1, 0]),
+        dma_transpose(&mut m, &ut, &u, &[1, 0]),
+        Err(EmuError::DType { .. })
+    ));
+    let w = m.alloc_hbm("w", DType::I64, &[2, 3]).unwrap();
+    let wt = m.alloc_sbuf(DType::I64, &[3, 2]).unwrap();
+    assert!(matches!(
+        dma_transpose(&mut m, &wt, &w, &[1, 0]),
+        Err(EmuError::DType { .. })
+    ));
+    let f = m.alloc_hbm("f", DType::F32, &[2, 3]).unwrap();
+    let ht = m.alloc_sbuf(DType::F16, &[3, 2]).unwrap();
+    assert!(matches!(
+        dma_transpose(&mut m, &ht, &f, &[1, 0]),
         Err(EmuError::DType { .. })
     ));
     let hdst = m.alloc_hbm("hd", DType::Bf16, &[3, 2]).unwrap();

@@ -3,8 +3,10 @@
 //!
 //! Semantics restated from `nki.isa.dma_transpose`: `dst = src.transpose(axes)` (NumPy
 //! order: axis `i` of `dst` is axis `axes[i]` of `src`), with `axes` one of `(1, 0)`,
-//! `(2, 1, 0)`, `(3, 1, 2, 0)` for a 2-, 3- or 4-D `src`; `src.dtype == dst.dtype`, a 2-byte
-//! type; `src` in HBM or SBUF, `dst` in SBUF (the docstring's "must be a tile in SBUF").
+//! `(2, 1, 0)`, `(3, 1, 2, 0)` for a 2-, 3- or 4-D `src`; `src.dtype == dst.dtype`, a 2- or
+//! 4-byte type (the docstring's 2-byte limit is the hardware DGE's: "If hwdge ... src.dtype is
+//! 2 bytes"; the other modes move 4-byte elements too, as the dialect admits, e.g. int32 token
+//! ids); `src` in HBM or SBUF, `dst` in SBUF (the docstring's "must be a tile in SBUF").
 //!
 //! The indirect form takes `src` as an access with a `vector_offset` (our [`Access`]): its
 //! tile is gathered (`gathered = src[indices, ...]`) and transposed the same way. It needs
@@ -92,11 +94,11 @@ fn run(
     oob: OobMode,
 ) -> Result<()> {
     require_space(mem, op, "dst", dst, MemSpace::Sbuf)?;
-    if sd.size() != 2 || dst.dtype() != sd {
+    if !matches!(sd.size(), 2 | 4) || dst.dtype() != sd {
         return Err(EmuError::dtype(
             op,
             format!(
-                "src and dst must share a 2-byte dtype; src is {sd}, dst {}",
+                "src and dst must share a 2- or 4-byte dtype; src is {sd}, dst {}",
                 dst.dtype()
             ),
         ));
