@@ -251,10 +251,12 @@ fn instruction(seed: u64, t: Target) -> Instruction {
     {
         inst.engine = Engine::GpSimd;
     }
-    if let Op::TensorScalar(o @ TensorScalar {
-        form: TsForm::Plain,
-        ..
-    }) = &inst.op
+    if let Op::TensorScalar(
+        o @ TensorScalar {
+            form: TsForm::Plain,
+            ..
+        },
+    ) = &inst.op
         && !BITVEC.contains(&o.op0)
         && !BITVEC.contains(&o.op1)
         && r.below(4) == 0
