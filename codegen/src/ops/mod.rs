@@ -73,7 +73,7 @@ pub(crate) fn check_kind(
         });
     }
     // EventSemaphore is issued on whichever engine's queue it synchronises.
-    if !info.kind.runs_on(inst.engine) && !matches!(inst.op, Op::EventSemaphore(_)) {
+    if !kind.runs_on_fast(inst.engine) && !matches!(inst.op, Op::EventSemaphore(_)) {
         return Err(EncodeError::EngineMismatch {
             op: info.name,
             engine: inst.engine,
