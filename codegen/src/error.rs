@@ -192,9 +192,16 @@ pub enum EncodeError {
     #[error("element count {0} does not fit the u32 field")]
     ElementCountOverflow(u64),
     // 3D-slot compute formats.
-    /// CC assert of the TENSOR_TENSOR encoder: a GpSimd operand in PSUM.
-    #[error("GPSIMD engine cannot access PSUM")]
-    GpsimdPsum,
+    /// Rule `gpsimd_no_psum` (the CC assert of the TENSOR_TENSOR encoder, "GPSIMD engine
+    /// cannot access PSUM", which holds for every GpSimd instruction: the POOL cores reach SBUF
+    /// only): an operand of an instruction on GpSimd starts in PSUM.
+    #[error("GPSIMD engine cannot access PSUM: {op} operand {operand} (rule: gpsimd_no_psum)")]
+    GpsimdPsum {
+        /// The op.
+        op: &'static str,
+        /// The operand in PSUM.
+        operand: &'static str,
+    },
     /// An inline immediate of the wrong kind for its field (fp32 on the arithmetic forms,
     /// an integer on the bitvec form and for integer data).
     #[error("{field}: an inline immediate here must be {expected}")]

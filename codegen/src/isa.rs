@@ -241,6 +241,10 @@ pub struct Row {
     pub default: DefaultEngine,
     /// Oldest target.
     pub min: MinTarget,
+    /// Per-engine floors past [`Row::min`]: on this engine the op needs this target or a
+    /// later one (the PRNG ops: rng on GpSimd from v3, the XORWOW state transfers on Vector
+    /// from v4). [`Row::min_on`] combines the two.
+    pub engine_min: &'static [(Engine, Target)],
     /// How many input dtypes the cases read (`src[0..inputs]` of the query).
     pub inputs: u8,
     /// Dtype rule.
@@ -341,6 +345,7 @@ const fn entry(
         engines,
         default: DefaultEngine::Emit(engines[0]),
         min: MinTarget::Any,
+        engine_min: &[],
         inputs,
         dtypes,
         cases,
@@ -457,6 +462,7 @@ pub static ROWS: &[Row] = &[
     ),
     Row {
         min: MinTarget::From(Target::Cayman),
+        engine_min: &[],
         ..entry(
             "nonzero_with_count",
             Some(7),
@@ -470,6 +476,7 @@ pub static ROWS: &[Row] = &[
     },
     Row {
         min: MinTarget::From(Target::Mariana),
+        engine_min: &[],
         ..entry(
             "quantize_mx",
             Some(8),
@@ -899,6 +906,7 @@ pub static ROWS: &[Row] = &[
     ),
     Row {
         min: MinTarget::From(Target::Cayman),
+        engine_min: &[],
         ..entry(
             "range_select",
             Some(32),
@@ -987,6 +995,7 @@ pub static ROWS: &[Row] = &[
     ),
     Row {
         min: MinTarget::From(Target::Mariana),
+        engine_min: &[],
         ..entry(
             "exponential",
             Some(38),
@@ -1042,6 +1051,7 @@ pub static ROWS: &[Row] = &[
     ),
     Row {
         min: MinTarget::From(Target::Mariana),
+        engine_min: &[],
         ..entry(
             "matmul_mx",
             Some(42),
@@ -1088,6 +1098,7 @@ pub static ROWS: &[Row] = &[
     collective("rank_id_store", 54, WIKI),
     Row {
         min: MinTarget::From(Target::Cayman),
+        engine_min: &[],
         ..entry(
             "send_recv",
             Some(55),
@@ -1151,6 +1162,7 @@ pub static ROWS: &[Row] = &[
     ),
     Row {
         min: MinTarget::From(Target::Cayman),
+        engine_min: &[],
         ..entry(
             "dma_gather_transpose",
             Some(59),
@@ -1206,6 +1218,7 @@ pub static ROWS: &[Row] = &[
         engines: &[],
         default: DefaultEngine::NoEngine,
         min: MinTarget::Any,
+        engine_min: &[],
         inputs: 1,
         dtypes: DtypeRule::Any,
         cases: &[case(
@@ -1222,50 +1235,68 @@ pub static ROWS: &[Row] = &[
         note: "",
     },
     // ---- irbuilder methods outside the 62 (seed) ------------------------------------------------------
-    entry(
-        "rand2",
-        None,
-        VEC_POOL,
-        0,
-        DtypeRule::Any,
-        &[only("rng", &[0xe2], SEED)],
-        SEED,
-        "emit default Vector",
-    ),
-    entry(
-        "rng",
-        None,
-        VEC_POOL,
-        0,
-        DtypeRule::Int,
-        &[only("rng", &[0x4d], SEED)],
-        SEED,
-        "emit default Vector",
-    ),
-    entry(
-        "rand_get_state",
-        None,
-        &[Engine::GpSimd, Engine::Vector],
-        0,
-        DtypeRule::Any,
-        &[only("rand_state", &[0x77], SEED)],
-        SEED,
-        "emit default GpSimd",
-    ),
-    entry(
-        "rand_set_state",
-        None,
-        &[Engine::GpSimd, Engine::Vector],
-        1,
-        DtypeRule::Any,
-        &[only("rand_state", &[0x78], SEED)],
-        SEED,
-        "emit default GpSimd",
-    ),
+    // The PRNG engines and floors: nki-semantics (the NKI API docs of nki.isa.rand2, rng,
+    // rand_get_state / rand_set_state and set_rng_seed). The dialect verifier reads them from
+    // these rows.
+    Row {
+        min: MinTarget::From(Target::Mariana),
+        ..entry(
+            "rand2",
+            None,
+            VEC,
+            0,
+            DtypeRule::Any,
+            &[only("rng", &[0xe2], SEED)],
+            &[Source::Seed, Source::Aws],
+            "Vector only, NeuronCore v4 (NKI docs: rand2 draws from the Vector engine's XORWOW \
+             stream); an earlier row listed GpSimd too",
+        )
+    },
+    Row {
+        engine_min: &[(Engine::GpSimd, Target::Cayman)],
+        ..entry(
+            "rng",
+            None,
+            VEC_POOL,
+            0,
+            DtypeRule::Int,
+            &[only("rng", &[0x4d], SEED)],
+            &[Source::Seed, Source::Aws],
+            "emit default Vector; GpSimd from NeuronCore v3 (NKI docs)",
+        )
+    },
+    Row {
+        min: MinTarget::From(Target::Cayman),
+        engine_min: &[(Engine::Vector, Target::Mariana)],
+        ..entry(
+            "rand_get_state",
+            None,
+            &[Engine::GpSimd, Engine::Vector],
+            0,
+            DtypeRule::Any,
+            &[only("rand_state", &[0x77], SEED)],
+            &[Source::Seed, Source::Aws],
+            "emit default GpSimd; NeuronCore v3 or newer, on Vector v4 or newer (NKI docs)",
+        )
+    },
+    Row {
+        min: MinTarget::From(Target::Cayman),
+        engine_min: &[(Engine::Vector, Target::Mariana)],
+        ..entry(
+            "rand_set_state",
+            None,
+            &[Engine::GpSimd, Engine::Vector],
+            1,
+            DtypeRule::Any,
+            &[only("rand_state", &[0x78], SEED)],
+            &[Source::Seed, Source::Aws],
+            "emit default GpSimd; NeuronCore v3 or newer, on Vector v4 or newer (NKI docs)",
+        )
+    },
     entry(
         "set_rng_seed",
         None,
-        VEC_POOL,
+        VEC,
         1,
         DtypeRule::Any,
         &[case(
@@ -1280,7 +1311,8 @@ pub static ROWS: &[Row] = &[
             "",
         )],
         SEED,
-        "emit default Vector",
+        "Vector only (NKI docs: set_rng_seed seeds the Vector engine's generator; GpSimd's state is \
+         set with rand_set_state); an earlier row listed GpSimd too",
     ),
     entry(
         "dma_compute",
@@ -1352,6 +1384,7 @@ pub static ROWS: &[Row] = &[
     },
     Row {
         min: MinTarget::From(Target::Cayman),
+        engine_min: &[],
         ..entry(
             "core_barrier",
             None,
@@ -1475,6 +1508,7 @@ pub static ROWS: &[Row] = &[
         engines: &[],
         default: DefaultEngine::NoEngine,
         min: MinTarget::Any,
+        engine_min: &[],
         inputs: 0,
         dtypes: DtypeRule::Any,
         cases: &[case(
@@ -1498,6 +1532,7 @@ pub static ROWS: &[Row] = &[
         engines: &[],
         default: DefaultEngine::NoEngine,
         min: MinTarget::Any,
+        engine_min: &[],
         inputs: 0,
         dtypes: DtypeRule::Any,
         cases: &[case(
@@ -1520,6 +1555,7 @@ pub static ROWS: &[Row] = &[
         engines: &[],
         default: DefaultEngine::NoEngine,
         min: MinTarget::Any,
+        engine_min: &[],
         inputs: 1,
         dtypes: DtypeRule::Any,
         cases: &[case(
@@ -1689,6 +1725,24 @@ impl Case {
 }
 
 impl Row {
+    /// The oldest target the row exists on when it runs on `engine`: [`Row::min`], raised to
+    /// the engine's floor of [`Row::engine_min`] where it has one.
+    pub fn min_on(&self, engine: Engine) -> MinTarget {
+        let floor = self.engine_min.iter().find(|(e, _)| *e == engine);
+        match (self.min, floor) {
+            (MinTarget::Unmodelled(m), _) => MinTarget::Unmodelled(m),
+            (m, None) => m,
+            (MinTarget::Any, Some(&(_, t))) => MinTarget::From(t),
+            (MinTarget::From(a), Some(&(_, b))) => {
+                MinTarget::From(if a.model().core >= b.model().core {
+                    a
+                } else {
+                    b
+                })
+            }
+        }
+    }
+
     /// The BIR ops the row's cases produce.
     pub fn bir_ops(&self) -> Vec<&'static str> {
         let mut out: Vec<&'static str> = Vec::new();
@@ -2020,6 +2074,9 @@ pub fn select(op: &str, q: &SelectQuery) -> Result<Selection, SelectError> {
         return Err(SelectError::LoweredByPass { op: name, pass });
     }
     let engine = resolve_engine(r, q)?;
+    if let Some(e) = engine {
+        check_min(name, r.min_on(e), q.target, "the op on this engine")?;
+    }
     check_dtypes(r, q)?;
     let c = pick_case(r, q, engine)?;
     check_min(name, c.min, q.target, &hex_list("opcode", c.seq.named()))?;

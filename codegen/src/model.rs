@@ -1247,6 +1247,7 @@ impl OpKind {
     /// ([`OpKind::isa_row`]; the one statement of which engines an op may run on), or, for an
     /// op without a row, its op-table engine.
     pub const fn runs_on(self, engine: Engine) -> bool {
+        // (The encoders' gate reads the compiled form, [`OpKind::runs_on_fast`].)
         match self.isa_row() {
             Some(row) => {
                 let mut i = 0;
@@ -1262,6 +1263,38 @@ impl OpKind {
         }
     }
 }
+
+impl OpKind {
+    /// [`OpKind::runs_on`] read from its compiled form: one engine bit mask per op kind,
+    /// evaluated from the ISA rows at build time ([`ENGINE_MASKS`]), so the per-instruction
+    /// gate is one load and a bit test instead of a walk of the row's engine list.
+    #[inline(always)]
+    pub fn runs_on_fast(self, engine: Engine) -> bool {
+        ENGINE_MASKS[self as usize] >> (engine as u8) & 1 != 0
+    }
+}
+
+/// Bit `e` of entry `k` is `OPS[k].kind.runs_on(e)` for `e` an [`Engine`] discriminant: the
+/// engine lists of the ISA rows compiled at build time (a unit test compares every entry).
+static ENGINE_MASKS: [u8; OPS.len()] = {
+    let mut m = [0u8; OPS.len()];
+    let mut k = 0;
+    while k < OPS.len() {
+        // `info()` indexes OPS by kind: the table is in kind order.
+        assert!(OPS[k].kind as usize == k, "OPS is in OpKind order");
+        let mut i = 0;
+        while i < Engine::ALL.len() {
+            let e = Engine::ALL[i];
+            assert!((e as u8) < 8, "an engine bit fits the mask");
+            if OPS[k].kind.runs_on(e) {
+                m[k] |= 1 << (e as u8);
+            }
+            i += 1;
+        }
+        k += 1;
+    }
+    m
+};
 
 /// A backend instruction.
 #[derive(Clone, Debug, PartialEq)]
@@ -1466,6 +1499,21 @@ impl std::fmt::Display for Lanes<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The compiled engine masks answer what the ISA rows' engine lists answer.
+    #[test]
+    fn engine_masks_are_the_rows_compiled() {
+        for o in OPS.iter() {
+            for e in Engine::ALL {
+                assert_eq!(
+                    o.kind.runs_on_fast(e),
+                    o.kind.runs_on(e),
+                    "{} {e:?}",
+                    o.name
+                );
+            }
+        }
+    }
 
     #[test]
     fn op_table_is_indexed_by_kind() {

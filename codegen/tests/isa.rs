@@ -432,10 +432,11 @@ fn every_row_selects_as_the_reference_says() {
         "register_load",
     );
     // irbuilder extras (isa-table §1 footnote: rand2 0xe2, rng 0x4d, 0x77, 0x78).
-    ok("rand2", q(Sunda), &[0xe2], Vector, "rng");
+    // rand2 is NeuronCore v4, the state transfers v3 (NKI docs).
+    ok("rand2", q(Mariana), &[0xe2], Vector, "rng");
     ok("rng", q(Sunda), &[0x4d], Vector, "rng");
-    ok("rand_get_state", q(Sunda), &[0x77], GpSimd, "rand_state");
-    ok("rand_set_state", q(Sunda), &[0x78], GpSimd, "rand_state");
+    ok("rand_get_state", q(Cayman), &[0x77], GpSimd, "rand_state");
+    ok("rand_set_state", q(Cayman), &[0x78], GpSimd, "rand_state");
     ok("dma_compute", q(Cayman), &[0xb8], Dma, "dma_copy");
     // nki.isa.nc_transpose on Vector is the stream transpose (its pair from 32 dst partitions).
     ok(
@@ -1374,4 +1375,56 @@ fn the_encoders_engine_gate_is_the_isa_rows() {
         }
     }
     assert_eq!(with_row, 26);
+}
+
+/// The PRNG rows carry their engines and floors (NKI docs, nki-semantics; the dialect verifier
+/// reads them from here): rand2 and set_rng_seed never run on GpSimd, rand2 needs v4; rng on
+/// GpSimd needs v3; the state transfers need v3, and v4 on Vector. Written by hand.
+#[test]
+fn prng_rows_carry_their_engines_and_per_engine_floors() {
+    use sundial_codegen::isa::MinTarget;
+    for op in ["rand2", "set_rng_seed"] {
+        let r = isa::row(op).unwrap();
+        assert_eq!(r.engines, &[Vector], "{op}");
+        assert!(matches!(
+            expect_err(op, q(Mariana).on_engine(GpSimd)),
+            SelectError::IllegalEngine {
+                engine: Some(GpSimd),
+                ..
+            }
+        ));
+    }
+    let floor = |op: &str, e| isa::row(op).unwrap().min_on(e);
+    assert_eq!(floor("rand2", Vector), MinTarget::From(Mariana));
+    assert_eq!(floor("rng", Vector), MinTarget::Any);
+    assert_eq!(floor("rng", GpSimd), MinTarget::From(Cayman));
+    for op in ["rand_get_state", "rand_set_state"] {
+        assert_eq!(floor(op, GpSimd), MinTarget::From(Cayman), "{op}");
+        assert_eq!(floor(op, Vector), MinTarget::From(Mariana), "{op}");
+    }
+    // select applies the per-engine floor: rng on GpSimd is refused on sunda only.
+    assert!(matches!(
+        expect_err("rng", q(Sunda).on_engine(GpSimd)),
+        SelectError::NotOnTarget { min: Cayman, .. }
+    ));
+    expect_ok("rng", q(Cayman).on_engine(GpSimd), &[0x4d], GpSimd, "rng");
+    assert!(matches!(
+        expect_err("rand_get_state", q(Cayman).on_engine(Vector)),
+        SelectError::NotOnTarget { min: Mariana, .. }
+    ));
+    expect_ok(
+        "rand_get_state",
+        q(Mariana).on_engine(Vector),
+        &[0x77],
+        Vector,
+        "rand_state",
+    );
+    assert!(matches!(
+        expect_err("rand2", q(Cayman)),
+        SelectError::NotOnTarget { min: Mariana, .. }
+    ));
+    assert!(matches!(
+        expect_err("rand_set_state", q(Sunda)),
+        SelectError::NotOnTarget { min: Cayman, .. }
+    ));
 }

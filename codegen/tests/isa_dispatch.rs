@@ -414,12 +414,8 @@ fn known_disagreements_between_select_and_the_encoders() {
     let q = qe(Cayman, &wide, Int64, &[Int64, Int64]).with_alu(A::Add);
     assert!(sel("tensor_tensor_arith", q).is_err());
     assert_eq!(first(&wide, Cayman), Ok(vec![0x41]));
-    // 4. A bitvec TensorTensor on GpSimd: the table's tensor_tensor_bitvec row is Vector only,
-    //    the encoder writes 0x51 on GpSimd too.
-    let pool_and = tt_gpsimd(A::BitwiseAnd, Int32);
-    let q = qe(Cayman, &pool_and, Int32, &[Int32, Int32]).with_alu(A::BitwiseAnd);
-    assert!(sel("tensor_tensor_bitvec", q).is_err());
-    assert_eq!(first(&pool_and, Cayman), Ok(vec![0x51]));
+    // 4. (settled) A bitvec TensorTensor on GpSimd: see
+    //    `bitvec_tensor_tensor_and_tensor_scalar_are_vector_only`.
     // 5. A transposing TensorScalar on Scalar: the table's tensor_scalar_arith row allows
     //    Scalar and its transposing case has no engine condition (0x93); the encoder's form
     //    gate keeps every form but the plain one on Vector.
@@ -433,8 +429,30 @@ fn known_disagreements_between_select_and_the_encoders() {
         first(&act_tr, Cayman),
         Err(sundial_codegen::EncodeError::EngineMismatch { .. })
     ));
-    // 6. A bitvec TensorScalar on GpSimd: the table's tensor_scalar_bitvec row is Vector only,
-    //    the encoder writes 0x53 on GpSimd too.
+    // 6. (settled) A bitvec TensorScalar on GpSimd: see
+    //    `bitvec_tensor_tensor_and_tensor_scalar_are_vector_only`.
+    // 7. A raw DIVIDE TensorTensor: select names 0x41 (the table states no ALU legality), the
+    //    encoder refuses the op (header: 0x41 takes no raw DIVIDE).
+    let div = tt(A::Divide, Float32);
+    let q = qe(Cayman, &div, Float32, &[Float32, Float32]).with_alu(A::Divide);
+    assert_eq!(sel("tensor_tensor_arith", q), Ok(vec![0x41]));
+    assert_eq!(
+        first(&div, Cayman),
+        Err(sundial_codegen::EncodeError::AluNotEncodable(A::Divide))
+    );
+}
+
+/// The bitvec TensorTensor (0x51) and TensorScalar (0x53) are Vector only: isa-table §1 rows
+/// 24 and 25 list Vector alone, and the seed (compiler-map-emit-to-opcode §4.3 S3) names only
+/// the arith builders `tensor_tensor_arith` (0x41) and `tensor_scalar_arith` (0x43) as
+/// engine-polymorphic; nothing puts a bitvec op on GpSimd. `select` and the encoder agree:
+/// both refuse GpSimd (and Scalar), and both accept Vector with the bitvec opcode.
+#[test]
+fn bitvec_tensor_tensor_and_tensor_scalar_are_vector_only() {
+    use BirAluOp as A;
+    use Target::*;
+    use sundial_codegen::EncodeError;
+    let pool_and = tt_gpsimd(A::BitwiseAnd, Int32);
     let pool_ts = on(
         ts(|x| {
             x.src = sb(0, 0, 32, 64, Int32);
@@ -446,18 +464,42 @@ fn known_disagreements_between_select_and_the_encoders() {
         }),
         Engine::GpSimd,
     );
-    let q = qe(Cayman, &pool_ts, Int32, &[Int32]).with_alu(A::BitwiseAnd);
-    assert!(sel("tensor_scalar_bitvec", q).is_err());
-    assert_eq!(first(&pool_ts, Cayman), Ok(vec![0x53]));
-    // 7. A raw DIVIDE TensorTensor: select names 0x41 (the table states no ALU legality), the
-    //    encoder refuses the op (header: 0x41 takes no raw DIVIDE).
-    let div = tt(A::Divide, Float32);
-    let q = qe(Cayman, &div, Float32, &[Float32, Float32]).with_alu(A::Divide);
-    assert_eq!(sel("tensor_tensor_arith", q), Ok(vec![0x41]));
-    assert_eq!(
-        first(&div, Cayman),
-        Err(sundial_codegen::EncodeError::AluNotEncodable(A::Divide))
-    );
+    let cases = [
+        (
+            &pool_and,
+            "tensor_tensor_bitvec",
+            0x51u8,
+            &[Int32, Int32][..],
+        ),
+        (&pool_ts, "tensor_scalar_bitvec", 0x53, &[Int32][..]),
+    ];
+    for (inst, row, opcode, srcs) in cases {
+        for t in [Sunda, Cayman, Mariana] {
+            let q = qe(t, inst, Int32, srcs).with_alu(A::BitwiseAnd);
+            assert!(select(row, &q).is_err(), "{row} on GpSimd, {t:?}");
+            assert_eq!(
+                generate_vec(inst, t.model()),
+                Err(EncodeError::EngineMismatch {
+                    op: row,
+                    engine: Engine::GpSimd
+                }),
+                "{row} on {t:?}"
+            );
+            let scalar = on(inst.clone(), Engine::Scalar);
+            assert!(generate_vec(&scalar, t.model()).is_err(), "{row} on Scalar");
+            let vector = on(inst.clone(), Engine::Vector);
+            let q = qe(t, &vector, Int32, srcs).with_alu(A::BitwiseAnd);
+            assert_eq!(
+                select(row, &q).map(|s| s.opcodes().collect::<Vec<u8>>()),
+                Ok(vec![opcode])
+            );
+            let b = generate_vec(&vector, t.model()).expect("encodes on Vector");
+            assert_eq!(b[0][0], opcode, "{row} on {t:?}");
+        }
+    }
+    // The arith forms stay engine-polymorphic: an int32 add on GpSimd is 0x41.
+    let pool_add = tt_gpsimd(A::Add, Int32);
+    assert_eq!(generate_vec(&pool_add, Cayman.model()).unwrap()[0][0], 0x41);
 }
 
 /// A bf16 TensorTensor on GpSimd on sunda takes the bf16 opcodes in both `select` and the

@@ -40,10 +40,16 @@ fn tensor_tensor_encoder_errors() {
     use Target::*;
     // CC assert: GpSimd operands never in PSUM.
     let p = with_tt(tt_gpsimd(BirAluOp::Add, Int32), |o| o.dst = psum(64));
-    assert_eq!(err(&p, Cayman), EncodeError::GpsimdPsum);
+    assert_eq!(
+        err(&p, Cayman),
+        EncodeError::GpsimdPsum {
+            op: "tensor_tensor",
+            operand: "dst"
+        }
+    );
     assert_eq!(
         err(&p, Cayman).to_string(),
-        "GPSIMD engine cannot access PSUM"
+        "GPSIMD engine cannot access PSUM: tensor_tensor operand dst (rule: gpsimd_no_psum)"
     );
     // Raw DIVIDE is not a 0x41 op; average has no wire byte at all.
     assert_eq!(

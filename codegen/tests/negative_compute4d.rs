@@ -445,6 +445,60 @@ fn memset_and_tensor_copy_run_on_every_engine_of_their_isa_row() {
     }
 }
 
+/// Rule `gpsimd_no_psum` on memset and tensor_copy: GpSimd cannot reach PSUM (CC: "GPSIMD
+/// engine cannot access PSUM"), so a PSUM destination (memset, tensor_copy) or source
+/// (tensor_copy) on GpSimd is refused before any byte is written; the same instruction on
+/// Vector encodes (Vector reaches PSUM).
+#[test]
+fn gpsimd_memset_and_tensor_copy_refuse_psum_operands() {
+    let psum =
+        |num: u16, d| AccessPattern::Static(StaticAp::psum(0, 0x100, 32, [Dim::new(1, num)], d));
+    let memset = Instruction::new(Op::Memset(Memset {
+        dst: psum(64, Float32),
+        fill_value: 1.0f32.to_bits(),
+    }));
+    let copy_to_psum = Instruction::new(Op::TensorCopy(TensorCopy {
+        src: sb(0, 0x40, 32, 64, Float32),
+        dst: psum(64, Float32),
+    }));
+    let copy_from_psum = Instruction::new(Op::TensorCopy(TensorCopy {
+        src: psum(64, Float32),
+        dst: sb(0, 0x40, 32, 64, Bfloat16),
+    }));
+    for (inst, op, operand) in [
+        (&memset, "memset", "dst"),
+        (&copy_to_psum, "tensor_copy", "dst"),
+        (&copy_from_psum, "tensor_copy", "src"),
+    ] {
+        assert!(
+            generate_vec(inst, &CAYMAN).is_ok(),
+            "{op} {operand} on Vector"
+        );
+        let mut pool = inst.clone();
+        pool.engine = Engine::GpSimd;
+        for arch in [&SUNDA, &CAYMAN, &MARIANA] {
+            let e = err(&pool, arch);
+            assert_eq!(
+                e,
+                EncodeError::GpsimdPsum { op, operand },
+                "{}",
+                arch.target
+            );
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "GPSIMD engine cannot access PSUM: {op} operand {operand} (rule: gpsimd_no_psum)"
+                )
+            );
+        }
+        // RUN_ISA_CHECKS refuses it as well (the encoder's assert runs in every filling mode).
+        assert_eq!(
+            sundial_codegen::run_isa_checks(&pool, &CAYMAN, 0),
+            Err(EncodeError::GpsimdPsum { op, operand })
+        );
+    }
+}
+
 // ---------------------------------------------------------------- validator rules
 
 #[test]

@@ -242,17 +242,23 @@ fn instruction(seed: u64, t: Target) -> Instruction {
             }))
         }
     };
-    // The bf16 and GpSimd int32 opcodes: int32 TensorTensor on GpSimd half the time.
+    // The bf16 and GpSimd int32 opcodes: int32 arith TensorTensor on GpSimd half the time (the
+    // bitvec rows are Vector only, isa-table rows 24 and 25).
     if let Op::TensorTensor(o) = &inst.op
         && o.in0.dtype() == Int32
+        && !BITVEC.contains(&o.op)
         && r.coin()
     {
         inst.engine = Engine::GpSimd;
     }
-    if let Op::TensorScalar(TensorScalar {
-        form: TsForm::Plain,
-        ..
-    }) = &inst.op
+    if let Op::TensorScalar(
+        o @ TensorScalar {
+            form: TsForm::Plain,
+            ..
+        },
+    ) = &inst.op
+        && !BITVEC.contains(&o.op0)
+        && !BITVEC.contains(&o.op1)
         && r.below(4) == 0
     {
         inst.engine = r.pick(&[Engine::Scalar, Engine::GpSimd]);

@@ -384,7 +384,49 @@ impl<'o, 'a, 'c> OpView<'o, 'a, 'c> {
                 t.nc_version(),
                 min.nc_version()
             ));
+        } else if let Some(t) = target {
+            self.check_engine_floor(t);
         }
+    }
+
+    /// The per-engine floor of the op's ISA row (`sundial_codegen::isa::Row::min_on`, the one
+    /// statement of it): on some engines an op exists only from a later core than its own
+    /// floor (rng on GpSimd from v3, the XORWOW state transfers on Vector from v4).
+    fn check_engine_floor(&mut self, t: Target) {
+        use sundial_codegen::isa::{self, MinTarget};
+        if self.dialect() != "nisa" {
+            return;
+        }
+        let Some(row) = isa::row(self.spec.name) else {
+            return;
+        };
+        let engine = self.engine();
+        let Some(hw) = sundial_codegen::model::Engine::from_name(engine.as_str()) else {
+            // Unknown: the engine is resolved later, to one the target has.
+            return;
+        };
+        let MinTarget::From(min) = row.min_on(hw) else {
+            return;
+        };
+        if row.min_on(hw).admits(t) {
+            return;
+        }
+        let elsewhere: Vec<&str> = row
+            .engines
+            .iter()
+            .filter(|&&e| row.min_on(e).admits(t))
+            .map(|e| e.name())
+            .collect();
+        let hint = if elsewhere.is_empty() {
+            String::new()
+        } else {
+            format!("; on {t} use {}", elsewhere.join(" or "))
+        };
+        self.error(format!(
+            "engine \"{engine}\" needs {min} (NeuronCore v{}) or newer for this op, not {t} (v{}){hint} (rule: engine target)",
+            min.nc_version(),
+            t.nc_version()
+        ));
     }
 
     fn check_operand(&mut self, name: &str, kind: OperandKind, ty: Type<'c>) {

@@ -3,19 +3,19 @@
 // generators enforce; each used to verify and then fail in the emulator.
 // RUN: sundial-opt %s -split-input-file -verify-diagnostics
 
-// rand2 runs on the Vector engine only.
+// rand2 runs on the Vector engine only (its ISA row's one engine).
 func.func @rand2_gpsimd(%f: memref<128x64xf32, "sbuf">) {
-  // expected-error@+1 {{rand2 runs on the Vector engine only (rule: rand2 engine)}}
+  // expected-error@+1 {{engine "gpsimd" is not legal for this op (legal: vector, or unknown) (rule: engine)}}
   "nisa.rand2"(%f) {engine = "gpsimd"} : (memref<128x64xf32, "sbuf">) -> ()
   return
 }
 
 // -----
 
-// ... of NeuronCore v4.
+// ... of NeuronCore v4 (the row's floor).
 module attributes {sundial.target = "cayman"} {
   func.func @rand2_cayman(%f: memref<128x64xf32, "sbuf">) {
-    // expected-error@+1 {{rand2 needs NeuronCore v4 (mariana) (rule: rand2 engine)}}
+    // expected-error@+1 {{'nisa.rand2' op is not available on cayman (NeuronCore v3); it needs mariana (v4) or newer (rule: target)}}
     "nisa.rand2"(%f) : (memref<128x64xf32, "sbuf">) -> ()
     return
   }
@@ -41,10 +41,10 @@ func.func @rng_i64(%t: memref<128x64xi64, "sbuf">) {
 
 // -----
 
-// rng on GpSimd needs NeuronCore v3.
+// rng on GpSimd needs NeuronCore v3 (the row's per-engine floor).
 module attributes {sundial.target = "sunda"} {
   func.func @rng_gpsimd_sunda(%t: memref<128x64xui32, "sbuf">) {
-    // expected-error@+1 {{rng runs on GpSimd only from NeuronCore v3; use the Vector engine on sunda (rule: rng engine)}}
+    // expected-error@+1 {{engine "gpsimd" needs cayman (NeuronCore v3) or newer for this op, not sunda (v2); on sunda use vector (rule: engine target)}}
     "nisa.rng"(%t) {engine = "gpsimd"} : (memref<128x64xui32, "sbuf">) -> ()
     return
   }
@@ -52,9 +52,9 @@ module attributes {sundial.target = "sunda"} {
 
 // -----
 
-// set_rng_seed seeds the Vector engine only ...
+// set_rng_seed seeds the Vector engine only (GpSimd's state is set with rand_set_state) ...
 func.func @seed_gpsimd(%s: memref<1x1xui32, "sbuf">) {
-  // expected-error@+1 {{set_rng_seed seeds the Vector engine only; GpSimd's state is set with rand_set_state (rule: rng seed)}}
+  // expected-error@+1 {{engine "gpsimd" is not legal for this op (legal: vector, or unknown) (rule: engine)}}
   "nisa.set_rng_seed"(%s) {engine = "gpsimd"} : (memref<1x1xui32, "sbuf">) -> ()
   return
 }
@@ -91,7 +91,7 @@ func.func @state_dtype(%s: memref<128x6xi32, "sbuf">) {
 // ... and the Vector engine holds one only from NeuronCore v4.
 module attributes {sundial.target = "cayman"} {
   func.func @state_vector_cayman(%s: memref<128x24xui32, "sbuf">) {
-    // expected-error@+1 {{rand_get_state runs on the Vector engine only from NeuronCore v4 (mariana); use GpSimd (rule: prng state engine)}}
+    // expected-error@+1 {{engine "vector" needs mariana (NeuronCore v4) or newer for this op, not cayman (v3); on cayman use gpsimd (rule: engine target)}}
     "nisa.rand_get_state"(%s) {engine = "vector"} : (memref<128x24xui32, "sbuf">) -> ()
     return
   }
@@ -102,7 +102,7 @@ module attributes {sundial.target = "cayman"} {
 // The state transfers need NeuronCore v3.
 module attributes {sundial.target = "sunda"} {
   func.func @state_sunda(%s: memref<128x6xui32, "sbuf">) {
-    // expected-error@+1 {{rand_set_state needs NeuronCore v3 (cayman) or newer (rule: prng state engine)}}
+    // expected-error@+1 {{'nisa.rand_set_state' op is not available on sunda (NeuronCore v2); it needs cayman (v3) or newer (rule: target)}}
     "nisa.rand_set_state"(%s) : (memref<128x6xui32, "sbuf">) -> ()
     return
   }

@@ -24,17 +24,6 @@ use crate::isa::{self, SelectQuery};
 use crate::model::*;
 use crate::tensor::assign_static;
 
-/// Whether an access pattern starts in PSUM (register starts are unknown until run time).
-fn in_psum(ap: &AccessPattern) -> bool {
-    matches!(
-        ap.base().start,
-        Start::Imm(MemLoc {
-            space: Space::Psum,
-            ..
-        })
-    )
-}
-
 /// The dispatch of an instruction's ISA row ([`isa::dispatch`]): the cases `arch` has the
 /// formats for. An error here means the ISA table and the formats table disagree (the
 /// `isa_dispatch` tests check they do not), reported as unpinned.
@@ -65,11 +54,16 @@ pub(crate) fn tt_select(
     arch: &ArchModel,
 ) -> Result<(&'static [u8], u8), EncodeError> {
     let w = alu_to_wire(o.op, arch.core).ok_or(EncodeError::AluNotEncodable(o.op))?;
-    if engine == Engine::GpSimd && [&o.in0, &o.in1, &o.dst].iter().any(|ap| in_psum(ap)) {
-        return Err(EncodeError::GpsimdPsum);
-    }
+    super::gpsimd_no_psum(
+        engine,
+        "tensor_tensor",
+        &[(&o.in0, "in0"), (&o.in1, "in1"), (&o.dst, "dst")],
+    )?;
     let bitvec = c3::BITVEC_OPS.contains(&w);
     let row = if bitvec { TT_BITVEC } else { TT_ARITH };
+    // The row's engines are the legal ones: a bitvec TensorTensor is Vector only (isa-table
+    // row 24), whatever engines the arith form allows.
+    super::row_engine(row, engine)?;
     let q = SelectQuery::new(arch.target)
         .on_engine(engine)
         .with_dtypes(o.dst.dtype(), &[o.in0.dtype(), o.in1.dtype()])
@@ -219,6 +213,9 @@ pub(crate) fn ts_select(
     }
     let bitvec = c0 == Some(true) || c1 == Some(true);
     let (row, transpose) = isa::tensor_scalar_row(&o.form, bitvec);
+    // The row's engines are the legal ones: a bitvec TensorScalar is Vector only (isa-table
+    // row 25), whatever engines the arith form allows.
+    super::row_engine(row, inst.engine)?;
     let q = SelectQuery {
         transpose,
         ..SelectQuery::new(arch.target)

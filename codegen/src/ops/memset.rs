@@ -16,6 +16,7 @@ pub(super) fn encode<S: Sink>(
     arch: &ArchModel,
     sink: &mut S,
 ) -> Result<(), EncodeError> {
+    super::gpsimd_no_psum(inst.engine, "memset", &[(&op.dst, "dst")])?;
     let dst = static_only(&op.dst, "memset dst_mem_pattern")?;
     let n = dst.num_elements_per_partition();
     let count = u32::try_from(n).map_err(|_| EncodeError::ElementCountOverflow(n))?;

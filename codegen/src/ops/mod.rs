@@ -40,7 +40,10 @@ use crate::bundle::{Bundle, Sink};
 use crate::dtype::{BirDtype, bir_to_wire};
 use crate::error::EncodeError;
 use crate::formats::compute4d::opcode as c4d;
-use crate::model::{AccessPattern, Instruction, Op, OpKind, StaticAp, TensorScalar, TsForm};
+use crate::model::{
+    AccessPattern, Engine, Instruction, MemLoc, Op, OpKind, Space, Start, StaticAp, TensorScalar,
+    TsForm,
+};
 
 /// Gather streams its index in chunks of this many elements (seed: chunk size 0x200).
 pub const GATHER_CHUNK: u64 = 512;
@@ -70,7 +73,7 @@ pub(crate) fn check_kind(
         });
     }
     // EventSemaphore is issued on whichever engine's queue it synchronises.
-    if !info.kind.runs_on(inst.engine) && !matches!(inst.op, Op::EventSemaphore(_)) {
+    if !kind.runs_on_fast(inst.engine) && !matches!(inst.op, Op::EventSemaphore(_)) {
         return Err(EncodeError::EngineMismatch {
             op: info.name,
             engine: inst.engine,
@@ -382,6 +385,47 @@ fn generate_with(inst: &Instruction, arch: &ArchModel, out: &mut [Bundle]) -> Op
         | Op::TensorDequantize(_)
         | Op::BatchNormBackProp(_)
         | Op::DmaGatherTranspose(_) => None,
+    }
+}
+
+/// Whether an access pattern starts in PSUM (register starts are unknown until run time).
+pub(crate) fn in_psum(ap: &AccessPattern) -> bool {
+    matches!(
+        ap.base().start,
+        Start::Imm(MemLoc {
+            space: Space::Psum,
+            ..
+        })
+    )
+}
+
+/// Rule `gpsimd_no_psum`: on GpSimd no operand of `op` (named as the spec names the slot)
+/// may start in PSUM (CC: "GPSIMD engine cannot access PSUM"; the POOL cores reach SBUF only).
+pub(crate) fn gpsimd_no_psum(
+    engine: Engine,
+    op: &'static str,
+    operands: &[(&AccessPattern, &'static str)],
+) -> Result<(), EncodeError> {
+    if engine != Engine::GpSimd {
+        return Ok(());
+    }
+    match operands.iter().find(|(ap, _)| in_psum(ap)) {
+        Some(&(_, operand)) => Err(EncodeError::GpsimdPsum { op, operand }),
+        None => Ok(()),
+    }
+}
+
+/// The engine legality of an ISA row ([`crate::isa::Row::engines`]), for an encoder whose
+/// op kind spans several rows with different engines (TensorTensor and TensorScalar: the
+/// bitvec rows are Vector only).
+pub(crate) fn row_engine(row: &crate::isa::Row, engine: Engine) -> Result<(), EncodeError> {
+    if row.engines.contains(&engine) {
+        Ok(())
+    } else {
+        Err(EncodeError::EngineMismatch {
+            op: row.name,
+            engine,
+        })
     }
 }
 

@@ -106,6 +106,11 @@ pub(super) fn encode_copy<S: Sink>(
     arch: &ArchModel,
     sink: &mut S,
 ) -> Result<(), EncodeError> {
+    super::gpsimd_no_psum(
+        inst.engine,
+        "tensor_copy",
+        &[(&op.src, "src"), (&op.dst, "dst")],
+    )?;
     same_count(&op.src, &op.dst)?;
     common(
         inst,

@@ -78,9 +78,8 @@ pub fn check(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
         "max8" => max8(v),
         "find_index8" | "max_index_and_match_replace" => find_index8(v),
         "range_select" => range_select(v),
-        "rng" => rng(v, target),
-        "rand2" => rand2(v, target),
-        "rand_get_state" | "rand_set_state" => rand_state(v, target),
+        "rand2" => rand2(v),
+        "rand_get_state" | "rand_set_state" => rand_state(v),
         "set_rng_seed" => set_rng_seed(v),
         "dropout" => dropout(v),
         "bn_stats" => bn_stats(v),
@@ -865,22 +864,9 @@ fn find_index8(v: &mut OpView<'_, '_, '_>) {
     }
 }
 
-/// NKI rng: GpSimd from NeuronCore v3 (Vector everywhere).
-fn rng(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
-    if v.engine() == Engine::Gpsimd && target == Some(Target::Sunda) {
-        v.error("rng runs on GpSimd only from NeuronCore v3; use the Vector engine on sunda (rule: rng engine)");
-    }
-}
-
-/// NKI rand2: the Vector engine of NeuronCore v4. (The engine list and the minimum target
-/// belong in the op table, but the table must match the ISA table's row, which lists GpSimd
-/// too and no minimum target: the rule narrows it here.)
-fn rand2(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
-    if v.engine() != Engine::Vector {
-        v.error("rand2 runs on the Vector engine only (rule: rand2 engine)");
-    } else if matches!(target, Some(Target::Sunda | Target::Cayman)) {
-        v.error("rand2 needs NeuronCore v4 (mariana) (rule: rand2 engine)");
-    }
+/// NKI rand2: a non-empty range. (Its engine, Vector, and its floor, NeuronCore v4, are the ISA
+/// row's, checked with the op table.)
+fn rand2(v: &mut OpView<'_, '_, '_>) {
     let min = v.float_attr("min").unwrap_or(0.0);
     let max = v.float_attr("max").unwrap_or(1.0);
     if min.is_nan() || max.is_nan() || min >= max {
@@ -890,21 +876,11 @@ fn rand2(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
     }
 }
 
-/// NKI rand_get_state / rand_set_state: GpSimd (v3+) or Vector (v4+), one lane's XORWOW
-/// state per partition: 6 words on GpSimd, 24 on Vector.
-fn rand_state(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
+/// NKI rand_get_state / rand_set_state: one lane's XORWOW state per partition, 6 words on
+/// GpSimd, 24 on Vector. (Their floors, NeuronCore v3 and on Vector v4, are the ISA row's,
+/// checked with the op table.)
+fn rand_state(v: &mut OpView<'_, '_, '_>) {
     let engine = v.engine();
-    if target == Some(Target::Sunda) {
-        v.error(format!(
-            "{} needs NeuronCore v3 (cayman) or newer (rule: prng state engine)",
-            v.spec.name
-        ));
-    } else if engine == Engine::Vector && matches!(target, Some(Target::Sunda | Target::Cayman)) {
-        v.error(format!(
-            "{} runs on the Vector engine only from NeuronCore v4 (mariana); use GpSimd (rule: prng state engine)",
-            v.spec.name
-        ));
-    }
     let words = if engine == Engine::Vector { 24 } else { 6 };
     let name = if v.spec.name == "rand_get_state" {
         "dst"
@@ -922,12 +898,9 @@ fn rand_state(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
     }
 }
 
-/// NKI set_rng_seed: the Vector engine's generator, from one 32-bit seed, a `[1, 1]` tile. (The
-/// op table lists GpSimd too because the ISA table's row does.)
+/// NKI set_rng_seed: the Vector engine's generator (its one engine, the ISA row's), from one
+/// 32-bit seed, a `[1, 1]` tile.
 fn set_rng_seed(v: &mut OpView<'_, '_, '_>) {
-    if v.engine() != Engine::Vector {
-        v.error("set_rng_seed seeds the Vector engine only; GpSimd's state is set with rand_set_state (rule: rng seed)");
-    }
     if let Some(t) = v.tile("seed")
         && t.num_elements() != Some(1)
     {
