@@ -706,24 +706,21 @@ fn dma_transpose_error_paths() {
         Err(EmuError::Shape { .. })
     ));
     // 1- and 8-byte elements are refused, and so is a dtype change.
-    let u = m.alloc_hbm("u", DType::U8, &[2, 3]).unwrap();
-    let ut = m.alloc_sbuf(DType::U8, &[3, 2]).unwrap();
-    assert!(matches!(
-        dma_transpose(&mut m, &ut, &u, &[1, 0]),
-        Err(EmuError::DType { .. })
-    ));
-    let w = m.alloc_hbm("w", DType::I64, &[2, 3]).unwrap();
-    let wt = m.alloc_sbuf(DType::I64, &[3, 2]).unwrap();
-    assert!(matches!(
-        dma_transpose(&mut m, &wt, &w, &[1, 0]),
-        Err(EmuError::DType { .. })
-    ));
-    let f = m.alloc_hbm("f", DType::F32, &[2, 3]).unwrap();
-    let ht = m.alloc_sbuf(DType::F16, &[3, 2]).unwrap();
-    assert!(matches!(
-        dma_transpose(&mut m, &ht, &f, &[1, 0]),
-        Err(EmuError::DType { .. })
-    ));
+    for (sd, dd) in [
+        (DType::U8, DType::U8),
+        (DType::I64, DType::I64),
+        (DType::F32, DType::F16),
+    ] {
+        let s = m.alloc_hbm("s", sd, &[2, 3]).unwrap();
+        let d = m.alloc_sbuf(dd, &[3, 2]).unwrap();
+        assert!(
+            matches!(
+                dma_transpose(&mut m, &d, &s, &[1, 0]),
+                Err(EmuError::DType { .. })
+            ),
+            "{sd} -> {dd}"
+        );
+    }
     let hdst = m.alloc_hbm("hd", DType::Bf16, &[3, 2]).unwrap();
     assert!(matches!(
         dma_transpose(&mut m, &hdst, &a, &[1, 0]),
