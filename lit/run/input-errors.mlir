@@ -17,7 +17,7 @@
 // RUN: not sundial-run %S/Inputs/cayman-op.mlir --target sunda 2>&1 | FileCheck %s --check-prefix=TARGET
 // TARGET: cayman-op.mlir:6:5: error: 'nisa.dma_gather_transpose' op is not available on sunda (NeuronCore v2); it needs cayman (v3) or newer (rule: target)
 // RUN: not sundial-run %S/Inputs/two-blocks.mlir 2>&1 | FileCheck %s --check-prefix=BLOCKS
-// BLOCKS: two-blocks.mlir:3:3: error: function @branchy has more than one block; sundial-run executes structured bodies (scf.for loops, no branches)
+// BLOCKS: two-blocks.mlir:3:3: error: function @branchy has more than one block; sundial-run executes structured bodies (scf.for and scf.if, no branches)
 //
 // .npy files: missing, not .npy at all, a header longer than the file, a malformed header
 // dictionary, the wrong dtype, the wrong shape, too few and too many data bytes.

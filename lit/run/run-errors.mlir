@@ -84,8 +84,8 @@ module attributes {sundial.target = "mariana"} {
     return
   }
   func.func @constant(%a: memref<4xf32, "hbm">) {
-    %c = arith.constant 1.0 : f32
-// CONSTANT: run-errors.mlir:[[@LINE-1]]:10: error: 'arith.constant' op sundial-run evaluates arith on index and signless integers of at most 64 bits (the index arithmetic of loops and offsets), not on this type
+    %c = arith.constant 1.0 : f8E4M3FN
+// CONSTANT: run-errors.mlir:[[@LINE-1]]:10: error: 'arith.constant' op sundial-run evaluates arith on f16, bf16, f32 and f64 scalars, not on this type
     return
   }
   func.func @oob(%table: memref<8x4xf32, "hbm">, %idx: memref<2x1xi32, "hbm">, %out: memref<2x4xf32, "hbm">) {

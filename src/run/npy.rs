@@ -198,25 +198,30 @@ fn read_file(path: &Path) -> Result<Vec<u8>, String> {
 }
 
 /// [`read`] accepting any of `shapes`: the array's bytes and which shape the file has.
+/// `stacked` names what the leading dimension of the other shapes counts (`rank`,
+/// `program`), for messages.
 pub fn read_any(
     path: &Path,
     format: &Format,
     shapes: &[Vec<usize>],
+    stacked: &str,
 ) -> Result<(Vec<u8>, usize), String> {
     let bytes = read_file(path)?;
-    parse_any(&bytes, format, shapes)
+    parse_any(&bytes, format, shapes, stacked)
 }
 
 /// [`read`] on the bytes of a file.
 pub fn parse(bytes: &[u8], format: &Format, shape: &[usize]) -> Result<Vec<u8>, String> {
-    parse_any(bytes, format, &[shape.to_vec()]).map(|(b, _)| b)
+    parse_any(bytes, format, &[shape.to_vec()], "rank").map(|(b, _)| b)
 }
 
-/// [`parse`] accepting any of `shapes` (the first is the argument's own, which messages name).
+/// [`parse`] accepting any of `shapes` (the first is the argument's own, which messages name;
+/// the others stack one per `stacked` on a leading dimension).
 pub fn parse_any(
     bytes: &[u8],
     format: &Format,
     shapes: &[Vec<usize>],
+    stacked: &str,
 ) -> Result<(Vec<u8>, usize), String> {
     check_header_length(bytes)?;
     let mut cursor = std::io::Cursor::new(bytes);
@@ -246,7 +251,7 @@ pub fn parse_any(
     let Some(which) = shapes.iter().position(|s| *s == header.shape) else {
         let also = shapes[1..]
             .iter()
-            .map(|s| format!(", or {} for every rank", numpy_shape(s)))
+            .map(|s| format!(", or {} for every {stacked}", numpy_shape(s)))
             .collect::<String>();
         return Err(format!(
             "shape mismatch: the file holds {}, the argument is {}{also}",
