@@ -561,12 +561,14 @@ impl<'c, 'a> Program<'c, 'a> {
                     places.push(Place::View(view));
                 }
                 ArgKind::Index { width } => {
+                    let mut values = Vec::with_capacity(ranks);
                     for r in 0..ranks {
                         let v = scalar_value(&input[r * per..(r + 1) * per]);
                         let v = ops::index::wrap(i128::from(v), *width);
                         machine.bind_argument(r, (*value).into(), RtValue::Index(v));
+                        values.push(v);
                     }
-                    places.push(Place::Index);
+                    places.push(Place::Index(values));
                 }
                 ArgKind::Reg => {
                     let mut id = None;
@@ -729,7 +731,7 @@ impl<'c, 'a> Program<'c, 'a> {
                     .write_bytes(view, bytes)
                     .map_err(|e| e.to_string()),
                 Place::Reg(id) => machine.set_register(0, *id, scalar_value(bytes)),
-                Place::Index => Ok(()),
+                Place::Index(_) => Ok(()),
             };
             r.map_err(|m| {
                 RunError::at(
@@ -775,8 +777,8 @@ enum Place {
     View(sundial_emu::View),
     /// A register.
     Reg(sundial_emu::RegisterId),
-    /// An index or integer value (immutable).
-    Index,
+    /// An index or integer value (immutable), per rank.
+    Index(Vec<i64>),
 }
 
 /// The one little-endian integer of a scalar argument's bytes (1, 2, 4 or 8 of them),
@@ -816,7 +818,11 @@ fn read_back(
             let v = machine.register(rank, *id)?;
             Ok(v.to_le_bytes()[..arg.format.size()].to_vec())
         }
-        Place::Index => Err("an index value is not memory: there is nothing to read back".into()),
+        // A value the run cannot change: its contents are what it started with.
+        Place::Index(values) => {
+            let v = values.get(rank).copied().unwrap_or(0);
+            Ok(v.to_le_bytes()[..arg.format.size()].to_vec())
+        }
     }
 }
 
