@@ -131,7 +131,7 @@ fn read_arg(b: &Binding, arg: &ArgInfo, copies: usize, stacked: &str) -> Result<
     let read = npy::read_any(&b.path, arg.format, &shapes, stacked);
     match read {
         // The argument's own shape: the same contents in every copy.
-        Ok((bytes, 0)) => Ok(bytes.repeat(copies)),
+        Ok((bytes, 0)) if copies > 1 => Ok(bytes.repeat(copies)),
         Ok((bytes, _)) => Ok(bytes),
         Err(msg) if scalar => Err(format!(
             "expected an integer (--arg {}=5) or a .npy file of shape (): {msg}",
@@ -677,9 +677,14 @@ fn save(
                 .collect(),
             None => arg.shape.clone(),
         };
-        let written = npy::encode(arg.format, &shape, &results[s.index]).and_then(|bytes| {
+        // The header, then the data straight from the run's buffer (no copy of it).
+        let written = npy::header(arg.format, &shape).and_then(|head| {
             let tmp = temp_path(&s.path);
-            std::fs::write(&tmp, &bytes)
+            std::fs::File::create(&tmp)
+                .and_then(|mut f| {
+                    f.write_all(&head)?;
+                    f.write_all(&results[s.index])
+                })
                 .map(|()| tmp.clone())
                 .map_err(|e| {
                     let _ = std::fs::remove_file(&tmp);

@@ -4,10 +4,11 @@
 //! The pieces, in the order a run uses them:
 //!
 //! - [`cli`]: the command line (mlir-opt conventions), the order of checks and the output;
-//! - [`Program::prepare`]: picks the function, reads its argument types ([`ArgInfo`]) and its
-//!   launch grid (`sundial.grid`), and checks, before anything runs, that the body is one
-//!   block of ops with handlers and `scf.for` loops (whose bodies are checked the same way;
-//!   an op without a handler is refused with the reason [`ops::REFUSED`] gives) and that the
+//! - [`Program::prepare`]: picks the function, reads its arguments ([`ArgInfo`]: tiles, index
+//!   and integer values, registers) and its launch grid (`sundial.grid`), and checks, before
+//!   anything runs, that the body is one block of ops with handlers, `scf.for` loops and
+//!   `scf.if` conditionals ([`control`]: their regions are checked the same way; an op
+//!   without a handler is refused with the reason [`ops::REFUSED`] gives) and that the
 //!   constant-bound loops stay within [`exec::MAX_LOOP_ITERATIONS`]; it also finds the widest
 //!   on-chip tile ([`Program::partitions`]): a kernel before partition tiling may hold logical
 //!   tiles of more than 128 partitions, and runs on a logical machine that wide
@@ -15,14 +16,18 @@
 //!   beyond at the op or argument before anything runs);
 //! - [`npy`]: the argument arrays (dtype and shape checked against the argument's type);
 //!   [`random`]: `--random-inputs`;
-//! - [`Program::execute`]: sets up a [`Machine`] as a [`RunConfig`] says (ranks, the
-//!   uninitialised-read check, the MX scale rule), creates the arguments (HBM tensors with
-//!   their contents through `Memory::alloc_hbm_from_bytes`, so they count as written; SBUF and
-//!   PSUM tiles through the named on-chip allocators), walks the body op by op and runs each
-//!   through its handler on every rank (a collective once for the whole group), each loop's
-//!   body once per iteration (its bounds read at run time, its trip count checked first), and
-//!   the whole body once per program of the launch grid, then returns every argument's final
-//!   contents, what `device_print` printed and the phase timings;
+//! - [`Program::run`] (and [`Program::execute`], which reads every argument back): sets up a
+//!   [`Machine`] as a [`RunConfig`] says (ranks, the uninitialised-read check, the MX scale
+//!   rule), creates the arguments (HBM tensors with their contents moved in through
+//!   `Memory::alloc_hbm_from_vec`, so they count as written; SBUF and PSUM tiles through the
+//!   named on-chip allocators; index values and registers bound), and runs the programs of
+//!   the launch grid as cooperative coroutines: each a [`control::Thread`] (an explicit stack
+//!   of the regions it is in) that runs op by op, each op through its handler on every rank
+//!   (a collective once for the whole group), until the body ends or it reaches a
+//!   `nisa.core_barrier`, which releases the programs it names once all have arrived (a
+//!   barrier that cannot be passed is a deadlock error). Each program has its own engine
+//!   state, values and private memory (`Machine::switch_program`). It returns the contents of
+//!   the arguments asked for, what `device_print` printed and the phase timings;
 //! - [`ops`]: the handler table and the refusals, and [`exec`]: the machine and what a handler
 //!   reads an op through; [`ap`]: folded access patterns as emulator views and accesses;
 //! - [`compare`]: `--compare-pipeline`'s bit-exact comparison.
@@ -70,6 +75,7 @@ pub mod npy;
 pub mod ops;
 pub mod random;
 
+pub use control::MAX_LOOP_DEPTH;
 pub use exec::{Exec, Machine, Operand, RtValue, RunConfig};
 pub use ops::{HANDLERS, Handler, REFUSED, Run, Scope};
 
