@@ -442,7 +442,7 @@ impl<'s, 'c, 'a> Thread<'s, 'c, 'a> {
                 Kind::If(op) => {
                     for r in 0..machine.ranks() {
                         let yielded =
-                            read_all(machine, r, &op, frame.region.yields.iter().map(|v| *v))?;
+                            read_all(machine, r, &op, frame.region.yields.iter().copied())?;
                         bind_results(machine, r, &op, yielded);
                     }
                 }
@@ -456,8 +456,7 @@ impl<'s, 'c, 'a> Thread<'s, 'c, 'a> {
                     *k += 1;
                     let more = *k < trip;
                     for r in 0..machine.ranks() {
-                        let yielded =
-                            read_all(machine, r, &l.op, l.body.yields.iter().map(|v| *v))?;
+                        let yielded = read_all(machine, r, &l.op, l.body.yields.iter().copied())?;
                         if more {
                             for (v, b) in l.carried.iter().zip(yielded) {
                                 machine.bind_full(r, *v, b);

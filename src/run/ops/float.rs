@@ -273,3 +273,45 @@ pub fn convertf(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
     let v = op.float_at(0)?;
     op.set_result(0, RtValue::Float(t.round(v)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_type_rounds_to_nearest_even() {
+        // Hand-worked: bf16 has 7 fraction bits, so near 1 its spacing is 2^-7; 1 + 3 * 2^-8
+        // is the midpoint of 1 + 2^-7 (odd) and 1 + 2^-6 (even) and goes to the even one.
+        assert_eq!(FloatType::Bf16.round(1.0 + 3.0 / 256.0), 1.015625);
+        assert_eq!(FloatType::Bf16.round(1.0 + 1.0 / 256.0), 1.0);
+        // f16 near 2048 has spacing 2: 2049 ties to 2048; 65520 is the midpoint of the
+        // largest finite 65504 and 2^16 and overflows to infinity.
+        assert_eq!(FloatType::F16.round(2049.0), 2048.0);
+        assert_eq!(FloatType::F16.round(2051.0), 2052.0);
+        assert_eq!(FloatType::F16.round(65520.0), f64::INFINITY);
+        // f32: 1 + 2^-24 ties to 1, 1 + 3 * 2^-24 to 1 + 2^-22.
+        assert_eq!(FloatType::F32.round(1.0 + 2f64.powi(-24)), 1.0);
+        assert_eq!(
+            FloatType::F32.round(1.0 + 3.0 * 2f64.powi(-24)),
+            1.0 + 2f64.powi(-22)
+        );
+        assert_eq!(FloatType::F64.round(0.1), 0.1);
+    }
+
+    #[test]
+    fn operations_round_once_in_their_type() {
+        // f32: 1/3 is 0x3eaaaaab; f16: 1/3 is 0x3555 = 0.333251953125.
+        assert_eq!(
+            FloatType::F32.apply(1.0, 3.0, |a, b| a / b),
+            f64::from(1.0f32 / 3.0)
+        );
+        assert_eq!(FloatType::F16.apply(1.0, 3.0, |a, b| a / b), 0.333251953125);
+        // remf is C's fmod: the sign of the dividend.
+        assert_eq!(combine(Bin::Rem, -7.0, 2.0), -1.0);
+        // maximumf propagates NaN and orders -0 below +0; maxnumf drops one NaN.
+        assert!(combine(Bin::Maximum, f64::NAN, 1.0).is_nan());
+        assert!(combine(Bin::Maximum, -0.0, 0.0).is_sign_positive());
+        assert!(combine(Bin::Minimum, 0.0, -0.0).is_sign_negative());
+        assert_eq!(combine(Bin::MaxNum, f64::NAN, 1.0), 1.0);
+    }
+}
