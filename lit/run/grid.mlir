@@ -50,6 +50,13 @@
 // RUN: sundial-run %s --func barrier_swap --random-inputs 3 --compare-pipeline='builtin.module(sundial-unroll)' | FileCheck %s --check-prefix=SAME
 // A barrier only some programs reach deadlocks: the error names the op and the programs.
 // RUN: not sundial-run %s --func deadlock 2>&1 | FileCheck %s --check-prefix=DEADLOCK
+// Per-program arguments and --ranks do not combine.
+// RUN: not sundial-run %s --func on_chip_arg --ranks 2 2>&1 | FileCheck %s --check-prefix=RANKS
+// RANKS: sundial-run: error: argument 1 (memref<1x4xf32, "sbuf">) has one copy per program of the launch grid: sundial-run runs such a kernel on one rank, not with --ranks
+// On a grid of 3 programs, program 2 is not one of the cores [0, 1] the barrier synchronises.
+// RUN: not sundial-run %S/Inputs/barrier-3.mlir 2>&1 | FileCheck %s --check-prefix=THIRD
+// THIRD: barrier-3.mlir:5:5: error: 'nisa.core_barrier' op is reached by program 2, which is not one of the programs [0, 1] it synchronises
+// THIRD: note: in program [2] of the launch grid [3]
 // An error inside one program says which (pid * pid * 12 is not affine: the verifier leaves
 // it to this run-time check).
 // RUN: not sundial-run %s --func second_fails --arg 0=%t/x.npy 2>&1 | FileCheck %s --check-prefix=WHICH

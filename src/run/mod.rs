@@ -693,7 +693,8 @@ impl<'c, 'a> Program<'c, 'a> {
                         self.finish_program(machine, p, places, per_program, keep, outputs)?;
                     }
                     control::Status::Barrier(op) => {
-                        let cores = barrier_cores(&op, p, programs)?;
+                        let cores =
+                            barrier_cores(&op, p, programs).map_err(|e| in_program(machine, e))?;
                         waiting[p] = Some((op, cores.clone()));
                         let all = cores
                             .iter()
