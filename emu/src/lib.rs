@@ -45,7 +45,7 @@ pub use access::{Access, Affine, IndirectTerm, OobMode, Subscript, VarSpace};
 pub use data::{Combine, OffsetList, SKIP};
 pub use dtype::DType;
 pub use error::{EmuError, MAX_ELEMENTS, Result};
-pub use memory::{AllocId, MAX_HBM_BYTES, MAX_LOGICAL_PARTITIONS, MemSpace, Memory};
+pub use memory::{AllocId, Contents, MAX_HBM_BYTES, MAX_LOGICAL_PARTITIONS, MemSpace, Memory};
 pub use offsets::{Offsets, Path, PathChoice, Plan};
 pub use ops::DmaOperand;
 pub use ops::dma_compute::{ReduceOp, dma_compute};

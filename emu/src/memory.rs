@@ -121,6 +121,14 @@ struct Allocation {
     written: Option<Shadow>,
 }
 
+/// The contents of an allocation held outside the memory (see
+/// [`Memory::swap_contents`]): its bytes and which of them were written.
+#[derive(Debug)]
+pub struct Contents {
+    bytes: Vec<u8>,
+    written: Option<Shadow>,
+}
+
 /// A named on-chip tile, for diagnostics: partitions and bytes per partition it covers.
 #[derive(Debug)]
 struct TileRecord {
@@ -321,6 +329,82 @@ impl Memory {
         bytes.extend_from_slice(data);
         let id = self.push(name.to_string(), MemSpace::Hbm, bytes, true)?;
         View::contiguous(id, dtype, 0, shape.to_vec())
+    }
+
+    /// [`Memory::alloc_hbm_from_bytes`] taking ownership of `data`: the tensor keeps the
+    /// buffer instead of copying it (an input read from a file moves in).
+    pub fn alloc_hbm_from_vec(
+        &mut self,
+        name: &str,
+        dtype: DType,
+        shape: &[usize],
+        data: Vec<u8>,
+    ) -> Result<View> {
+        let len = hbm_bytes(name, dtype, shape)?;
+        if data.len() != len {
+            return Err(EmuError::shape(
+                OP,
+                format!(
+                    "{} bytes of data for HBM tensor {name} of {len} bytes",
+                    data.len()
+                ),
+            ));
+        }
+        let id = self.push(name.to_string(), MemSpace::Hbm, data, true)?;
+        View::contiguous(id, dtype, 0, shape.to_vec())
+    }
+
+    /// Takes the bytes of allocation `id` out of the memory (a result moved out once the
+    /// run is over), leaving it empty: every later access to it is out of bounds.
+    pub fn take_bytes(&mut self, id: AllocId) -> Result<Vec<u8>> {
+        let a = self
+            .allocs
+            .get_mut(id.0)
+            .ok_or_else(|| EmuError::memory(OP, format!("no allocation #{}", id.0)))?;
+        a.written = None;
+        Ok(std::mem::take(&mut a.bytes))
+    }
+
+    /// Contents for allocation `id` that nothing wrote: zero bytes (from the allocator's
+    /// lazily mapped zero pages) with every byte unwritten for the uninitialised-read
+    /// check. With [`Memory::swap_contents`] this gives one allocation several independent
+    /// contents (the private memories of the programs of a launch grid).
+    pub fn unwritten_contents(&self, id: AllocId) -> Result<Contents> {
+        let a = self.alloc(id)?;
+        let len = a.bytes.len();
+        let mut bytes: Vec<u8> = Vec::new();
+        bytes
+            .try_reserve_exact(len)
+            .map_err(|_| EmuError::memory(OP, format!("cannot allocate {len} bytes")))?;
+        bytes.resize(len, 0);
+        let written = a.written.is_some().then(|| Shadow::unwritten(len));
+        Ok(Contents { bytes, written })
+    }
+
+    /// Exchanges the contents of allocation `id` (bytes and which of them were written)
+    /// with `contents`, which must be of the allocation's size: an O(1) switch between the
+    /// contents [`Memory::unwritten_contents`] made.
+    pub fn swap_contents(&mut self, id: AllocId, contents: &mut Contents) -> Result<()> {
+        let a = self
+            .allocs
+            .get_mut(id.0)
+            .ok_or_else(|| EmuError::memory(OP, format!("no allocation #{}", id.0)))?;
+        if contents.bytes.len() != a.bytes.len()
+            || contents.written.is_some() != a.written.is_some()
+        {
+            return Err(EmuError::memory(
+                OP,
+                format!(
+                    "contents of {} bytes do not fit allocation #{} of {} bytes",
+                    contents.bytes.len(),
+                    id.0,
+                    a.bytes.len()
+                ),
+            ));
+        }
+        std::mem::swap(&mut a.bytes, &mut contents.bytes);
+        std::mem::swap(&mut a.written, &mut contents.written);
+        Ok(())
     }
 
     /// A new zero-filled HBM tensor of `shape` (an argument the host zeroes), which counts

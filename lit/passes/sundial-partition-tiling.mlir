@@ -121,16 +121,17 @@ func.func @matmul_k(%sh: memref<256x128xbf16, "hbm">, %mh: memref<256x512xbf16, 
 // -----
 
 // indirect_copy keeps its groups of 16 partitions: 256 partitions are two blocks of eight
-// whole GpSimd cores.
+// whole GpSimd cores. Each core gathers num_valid_indices = 16 of its 16 x 16 index slots,
+// 16 elements per partition of dst (without it, local_gather gathers every slot: 256).
 // CHECK-LABEL: func.func @core_groups
-// CHECK-COUNT-2: "nisa.indirect_copy"({{.*}} : (memref<128x16xf32, "sbuf">, memref<128x16xf32, "sbuf">, memref<128x16xui16, "sbuf">) -> ()
+// CHECK-COUNT-2: "nisa.indirect_copy"({{.*}}num_valid_indices = 16 : i64{{.*}} : (memref<128x16xf32, "sbuf">, memref<128x16xf32, "sbuf">, memref<128x16xui16, "sbuf">) -> ()
 func.func @core_groups(%src: memref<256x16xf32, "hbm">, %ih: memref<256x16xui16, "hbm">, %out: memref<256x16xf32, "hbm">) {
   %s = "nisa.alloc"() : () -> memref<256x16xf32, "sbuf">
   %i = "nisa.alloc"() : () -> memref<256x16xui16, "sbuf">
   %d = "nisa.alloc"() : () -> memref<256x16xf32, "sbuf">
   "nisa.dma_copy"(%s, %src) : (memref<256x16xf32, "sbuf">, memref<256x16xf32, "hbm">) -> ()
   "nisa.dma_copy"(%i, %ih) : (memref<256x16xui16, "sbuf">, memref<256x16xui16, "hbm">) -> ()
-  "nisa.indirect_copy"(%d, %s, %i) {engine = "gpsimd"} : (memref<256x16xf32, "sbuf">, memref<256x16xf32, "sbuf">, memref<256x16xui16, "sbuf">) -> ()
+  "nisa.indirect_copy"(%d, %s, %i) {engine = "gpsimd", num_valid_indices = 16} : (memref<256x16xf32, "sbuf">, memref<256x16xf32, "sbuf">, memref<256x16xui16, "sbuf">) -> ()
   "nisa.dma_copy"(%out, %d) : (memref<256x16xf32, "hbm">, memref<256x16xf32, "sbuf">) -> ()
   return
 }

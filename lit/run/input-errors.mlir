@@ -10,14 +10,14 @@
 // RUN: not sundial-run %S/Inputs/no-func.mlir 2>&1 | FileCheck %s --check-prefix=NOFUNC
 // NOFUNC: sundial-run: error: the module has no func.func to run
 // RUN: not sundial-run %s --func nope 2>&1 | FileCheck %s --check-prefix=NOPE
-// NOPE: sundial-run: error: the module has no function @nope (functions: @f)
+// NOPE: sundial-run: error: the module has no function @nope (functions: @f, @scalars)
 // RUN: not sundial-run %S/Inputs/bad-verify.mlir 2>&1 | FileCheck %s --check-prefix=VERIFY
 // VERIFY: bad-verify.mlir:4:5: error: 'nisa.dma_copy' op operand 'src' (128x64) and 'dst' (64x64) must have the same number of elements (rule: element counts agree)
 // VERIFY-NEXT: ┌─ {{.*}}bad-verify.mlir:4:5
 // RUN: not sundial-run %S/Inputs/cayman-op.mlir --target sunda 2>&1 | FileCheck %s --check-prefix=TARGET
 // TARGET: cayman-op.mlir:6:5: error: 'nisa.dma_gather_transpose' op is not available on sunda (NeuronCore v2); it needs cayman (v3) or newer (rule: target)
 // RUN: not sundial-run %S/Inputs/two-blocks.mlir 2>&1 | FileCheck %s --check-prefix=BLOCKS
-// BLOCKS: two-blocks.mlir:3:3: error: function @branchy has more than one block; sundial-run executes structured bodies (scf.for loops, no branches)
+// BLOCKS: two-blocks.mlir:3:3: error: function @branchy has more than one block; sundial-run executes structured bodies (scf.for and scf.if, no branches)
 //
 // .npy files: missing, not .npy at all, a header longer than the file, a malformed header
 // dictionary, the wrong dtype, the wrong shape, too few and too many data bytes.
@@ -73,21 +73,40 @@
 //
 // Malformed options are usage errors (exit status 2).
 // RUN: not sundial-run %s --arg 0 2>&1 | FileCheck %s --check-prefix=SYNTAX
-// SYNTAX: error: invalid value '0' for '--arg <I=FILE.npy>': expected I=FILE.npy (an argument index and a file), got '0'
+// SYNTAX: error: invalid value '0' for '--arg <I=FILE.npy|I=VALUE>': expected I=FILE.npy (an argument index and a file) or I=VALUE (a number, for an index, integer or !nisa.reg argument), got '0'
 // RUN: not sundial-run %s --save x=%t/o.npy 2>&1 | FileCheck %s --check-prefix=INDEX
 // INDEX: error: invalid value 'x={{.*}}o.npy' for '--save <I=FILE.npy>': 'x' is not an argument index (0, 1, ...)
 // RUN: not sundial-run %s --arg 0= 2>&1 | FileCheck %s --check-prefix=NOFILE
-// NOFILE: error: invalid value '0=' for '--arg <I=FILE.npy>': no file after '0='
+// NOFILE: error: invalid value '0=' for '--arg <I=FILE.npy|I=VALUE>': no file or value after '0='
 // RUN: python3 %S/../tools/Inputs/status.py sundial-run %s --arg 0 | FileCheck %s --check-prefix=USAGE
 // USAGE: exit status 2
 // RUN: python3 %S/../tools/Inputs/status.py sundial-run %s --arg 0=%t/f8.npy | FileCheck %s --check-prefix=FAILED
 // FAILED: exit status 1
 // RUN: python3 %S/../tools/Inputs/status.py sundial-run %s --arg 0=%t/a.npy | FileCheck %s --check-prefix=OK
 // OK: exit status 0
+//
+// Index, integer and register arguments take a number or a .npy file of shape (); each error
+// names the argument and its type.
+// RUN: not sundial-run %s --func scalars --arg 1=abc 2>&1 | FileCheck %s --check-prefix=NOTINT
+// NOTINT: sundial-run: error: --arg 1=abc: expected an integer (--arg 1=5) or a .npy file of shape (): cannot read: {{.*}} (argument 1 is index)
+// RUN: not sundial-run %s --func scalars --arg 1=%t/a.npy 2>&1 | FileCheck %s --check-prefix=NOTSCALAR
+// NOTSCALAR: sundial-run: error: --arg 1={{.*}}a.npy: expected an integer (--arg 1=5) or a .npy file of shape (): dtype mismatch: the file holds '<f4', the argument is i64 {{.*}} (argument 1 is index)
+// RUN: not sundial-run %s --func scalars --arg 2=300 2>&1 | FileCheck %s --check-prefix=WIDE
+// WIDE: sundial-run: error: --arg 2=300: 300 does not fit: the argument takes -128..=255 (argument 2 is i8)
+// RUN: not sundial-run %s --func scalars --arg 3=0x100000000 2>&1 | FileCheck %s --check-prefix=REGWIDE
+// REGWIDE: sundial-run: error: --arg 3=0x100000000: 4294967296 does not fit: the argument takes -2147483648..=4294967295 (argument 3 is !nisa.reg)
+// RUN: not sundial-run %s --func scalars --arg 0=5 2>&1 | FileCheck %s --check-prefix=TILENUM
+// TILENUM: sundial-run: error: --arg 0=5: a tile takes a .npy file, not a number (a number initialises an index, integer or !nisa.reg argument) (argument 0 is memref<2x3xf32, "hbm">)
+// RUN: not sundial-run %s --func scalars --save 1=%t/n.npy 2>&1 | FileCheck %s --check-prefix=SAVEVALUE
+// SAVEVALUE: sundial-run: error: --save 1={{.*}}n.npy: argument 1 of @scalars is a value of type index, which the run cannot change: --save writes tiles and registers
+// RUN: not ls %t/n.npy
 
 module {
   func.func @f(%a: memref<2x3xf32, "hbm">, %b: memref<2x3xf32, "hbm">) {
     "nisa.dma_copy"(%b, %a) : (memref<2x3xf32, "hbm">, memref<2x3xf32, "hbm">) -> ()
+    return
+  }
+  func.func @scalars(%a: memref<2x3xf32, "hbm">, %n: index, %k: i8, %r: !nisa.reg) {
     return
   }
 }

@@ -8,14 +8,13 @@
 // RUN: not sundial-run %s --func nest_too_long 2>&1 | FileCheck %s --check-prefix=NEST
 // RUN: not sundial-run %s --func register_too_long --arg 1=%t/big.npy 2>&1 | FileCheck %s --check-prefix=REGLONG
 // RUN: not sundial-run %s --func zero_step 2>&1 | FileCheck %s --check-prefix=STEP
-// RUN: not sundial-run %s --func carried 2>&1 | FileCheck %s --check-prefix=CARRIED
+// RUN: not sundial-run %s --func poison 2>&1 | FileCheck %s --check-prefix=POISON
 // RUN: not sundial-run %s --func register_offset --arg 1=%t/far.npy --save 0=%t/never.npy 2>&1 | FileCheck %s --check-prefix=FAR
 // RUN: not ls %t/never.npy
 // RUN: not sundial-run %s --func register_offset --arg 1=%t/neg.npy 2>&1 | FileCheck %s --check-prefix=NEG
 // RUN: not sundial-run %s --func divide_by_zero 2>&1 | FileCheck %s --check-prefix=DIV
 // RUN: not sundial-run %s --func unwritten_register 2>&1 | FileCheck %s --check-prefix=UNWRITTEN
 // RUN: not sundial-run %s --func barrier 2>&1 | FileCheck %s --check-prefix=BARRIER
-// RUN: not sundial-run %s --func unsigned_loop 2>&1 | FileCheck %s --check-prefix=UNSIGNED
 // A view of a dynamic access pattern folds over the allocation the pattern indexes, in the
 // verifier as in the run: a slice that is no strided pattern there is refused before anything
 // runs.
@@ -27,6 +26,7 @@
 // RUN: python3 %S/Inputs/npy.py write %t/counts.npy '<i4' 2,1,1 1,2
 // RUN: not sundial-run %s --func register_too_long --ranks 2 --arg 1=%t/counts.npy 2>&1 | FileCheck %s --check-prefix=LOCKSTEP
 // LOCKSTEP: error: 'scf.for' op runs 1 iterations on rank 0 but 2 on rank 1: the ranks of a run execute in lockstep
+// RUN: not sundial-run %s --func lockstep_if --ranks 2 --arg 1=%t/counts.npy 2>&1 | FileCheck %s --check-prefix=LOCKIF
 // Loops nest at most 64 deep; a launch grid has at most 1024 programs.
 // RUN: not sundial-run %S/Inputs/deep-loops.mlir 2>&1 | FileCheck %s --check-prefix=DEEP
 // DEEP: deep-loops.mlir:69:131: error: 'scf.for' op is nested 65 loops deep, more than the 64 sundial-run runs
@@ -75,15 +75,10 @@ module attributes {sundial.target = "cayman"} {
 // STEP: loop-errors.mlir:[[@LINE-2]]:5: error: 'scf.for' op has step 0; a loop's step must be positive
     return
   }
-  func.func @carried(%x: memref<4xf32, "hbm">) {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c4 = arith.constant 4 : index
-    %sum = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %c0) -> (index) {
-      %next = arith.addi %acc, %i : index
-      scf.yield %next : index
-    }
-// CARRIED: loop-errors.mlir:[[@LINE-4]]:12: error: 'scf.for' op carries values from one iteration to the next (iter_args): sundial-run runs loops whose iterations communicate through memory only
+  func.func @poison(%x: memref<4xf32, "hbm">) {
+    %f = arith.constant 1.0e10 : f32
+    %i = arith.fptosi %f : f32 to i32
+// POISON: loop-errors.mlir:[[@LINE-1]]:10: error: 'arith.fptosi' op converts 10000000000 to a signed 32-bit integer, which cannot hold it (arith's poison)
     return
   }
   // The offset comes from a register: the verifier cannot bound it, the run checks it.
@@ -112,18 +107,20 @@ module attributes {sundial.target = "cayman"} {
 // UNWRITTEN: loop-errors.mlir:[[@LINE-1]]:10: error: 'nisa.register_index' op failed in the emulator: {{.*}}register 0 is read before anything was written to it
     return
   }
-  func.func @unsigned_loop(%x: memref<4xf32, "hbm">) {
-    %c0 = arith.constant 0 : index
+  // Each rank's own count decides the branch: the ranks of a run execute in lockstep.
+  func.func @lockstep_if(%x: memref<4xf32, "hbm">, %n: memref<1x1xi32, "sbuf">) {
+    %r = "nisa.load_register"(%n) : (memref<1x1xi32, "sbuf">) -> !nisa.reg
+    %v = "nisa.register_index"(%r) : (!nisa.reg) -> index
     %c1 = arith.constant 1 : index
-    %c4 = arith.constant 4 : index
-    scf.for unsigned %i = %c0 to %c4 step %c1 {
+    %one = arith.cmpi eq, %v, %c1 : index
+    scf.if %one {
     }
-// UNSIGNED: loop-errors.mlir:[[@LINE-2]]:5: error: 'scf.for' op compares its bounds unsigned (unsignedCmp): sundial-run runs signed loops
+// LOCKIF: loop-errors.mlir:[[@LINE-2]]:5: error: 'scf.if' op: the condition is true on rank 0 but false on rank 1: the ranks of a run execute in lockstep
     return
   }
   func.func @barrier(%x: memref<4xf32, "hbm">) {
     "nisa.core_barrier"(%x) {cores = array<i64: 0, 1>} : (memref<4xf32, "hbm">) -> ()
-// BARRIER: loop-errors.mlir:[[@LINE-1]]:5: error: op 'nisa.core_barrier' cannot run on the emulator: the emulator has no core_barrier: the programs of a launch grid run one after another, so no program can wait for another
+// BARRIER: loop-errors.mlir:[[@LINE-1]]:5: error: 'nisa.core_barrier' op synchronises the programs [0, 1], but the launch grid has 1 program (0..0): the barrier would wait forever
     return
   }
 }

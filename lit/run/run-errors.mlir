@@ -84,8 +84,8 @@ module attributes {sundial.target = "mariana"} {
     return
   }
   func.func @constant(%a: memref<4xf32, "hbm">) {
-    %c = arith.constant 1.0 : f32
-// CONSTANT: run-errors.mlir:[[@LINE-1]]:10: error: 'arith.constant' op sundial-run evaluates arith on index and signless integers of at most 64 bits (the index arithmetic of loops and offsets), not on this type
+    %c = arith.constant 1.0 : f8E4M3FN
+// CONSTANT: run-errors.mlir:[[@LINE-1]]:10: error: 'arith.constant' op sundial-run evaluates arith on f16, bf16, f32 and f64 scalars, not on this type
     return
   }
   func.func @oob(%table: memref<8x4xf32, "hbm">, %idx: memref<2x1xi32, "hbm">, %out: memref<2x4xf32, "hbm">) {
@@ -109,8 +109,8 @@ module attributes {sundial.target = "mariana"} {
 // CROSS: run-errors.mlir:[[@LINE-2]]:10: error: 'nisa.ap' op cannot be emulated: the free pattern reaches element 4 of a partition row of 4 float32 elements: it would run into the next partition (rule: ap row)
     return
   }
-  func.func @scalar_arg(%a: memref<4xf32, "hbm">, %n: i32) {
-// SCALAR: run-errors.mlir:[[@LINE-1]]:3: error: argument 1 of @scalar_arg has type 'i32': sundial-run passes tiles (memref<..., "hbm"|"sbuf"|"psum">) only (expected a tile (memref<... , "space">), got 'i32')
+  func.func @scalar_arg(%a: memref<4xf32, "hbm">, %n: f32) {
+// SCALAR: run-errors.mlir:[[@LINE-1]]:3: error: argument 1 of @scalar_arg has type 'f32': sundial-run passes tiles (memref<..., "hbm"|"sbuf"|"psum">), index and integer values (i8 to i64) and registers (!nisa.reg) (expected a tile (memref<... , "space">), got 'f32')
     return
   }
   func.func @returns(%a: memref<4xf32, "hbm">) -> memref<4xf32, "hbm"> {

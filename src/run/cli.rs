@@ -25,41 +25,120 @@ use sundial_dialects::{
 };
 
 use super::{
-    Program, RunConfig, RunError, compare, emu_target, find_function, function_name, npy, random,
+    ArgInfo, ArgKind, Program, RunConfig, RunError, compare, emu_target, find_function,
+    function_name, npy, random,
 };
 use crate::render::{self, DiagnosticArgs, DiagnosticsFormat, RenderOptions};
 use crate::session::{RunOptions, Session};
 
-/// `I=FILE`: an argument index and a file.
+/// `I=FILE` or `I=VALUE`: an argument index and a file (or, for an index, integer or register
+/// argument, a number).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Binding {
     /// The argument index.
     pub index: usize,
     /// The file.
     pub path: PathBuf,
+    /// What followed `=`, as written.
+    pub text: String,
 }
 
 impl std::fmt::Display for Binding {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}={}", self.index, self.path.display())
+        write!(f, "{}={}", self.index, self.text)
     }
 }
 
 fn parse_binding(text: &str) -> Result<Binding, String> {
     let (index, path) = text.split_once('=').ok_or_else(|| {
-        format!("expected I=FILE.npy (an argument index and a file), got '{text}'")
+        format!("expected I=FILE.npy (an argument index and a file) or I=VALUE (a number, for an index, integer or !nisa.reg argument), got '{text}'")
     })?;
     let index = index
         .trim()
         .parse()
         .map_err(|_| format!("'{index}' is not an argument index (0, 1, ...)"))?;
     if path.is_empty() {
-        return Err(format!("no file after '{index}='"));
+        return Err(format!("no file or value after '{index}='"));
     }
     Ok(Binding {
         index,
         path: PathBuf::from(path),
+        text: path.to_string(),
     })
+}
+
+/// An integer as a command line writes it: decimal with an optional sign, or `0x` hex.
+fn parse_int(text: &str) -> Option<i64> {
+    let t = text.trim();
+    let (neg, digits) = match t.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let magnitude = match digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        Some(hex) => i128::from_str_radix(hex, 16).ok()?,
+        None => digits.parse::<i128>().ok()?,
+    };
+    let v = if neg { -magnitude } else { magnitude };
+    i64::try_from(v).ok()
+}
+
+/// The range of values a scalar argument of `kind` takes from the command line.
+fn scalar_range(kind: &ArgKind) -> (i128, i128) {
+    match kind {
+        ArgKind::Reg => (
+            i128::from(sundial_emu::ops::registers::REGISTER_MIN),
+            i128::from(sundial_emu::ops::registers::REGISTER_MAX),
+        ),
+        // index: any i64; an integer of w bits: its signed or unsigned reading.
+        ArgKind::Index { width: 64 } | ArgKind::Tile(_) => {
+            (i128::from(i64::MIN), i128::from(i64::MAX))
+        }
+        ArgKind::Index { width } => (-(1i128 << (width - 1)), (1i128 << width) - 1),
+    }
+}
+
+/// The contents of argument `arg` given by `--arg b`: `copies` copies (one per rank, or per
+/// program of the launch grid: `stacked` says which). A tile reads a `.npy` file of its
+/// shape (or stacked); an index, integer or register argument takes a number or a `.npy`
+/// file of shape `()` (or `(copies,)`).
+fn read_arg(b: &Binding, arg: &ArgInfo, copies: usize, stacked: &str) -> Result<Vec<u8>, String> {
+    let scalar = arg.tile().is_none();
+    if scalar && let Some(v) = parse_int(&b.text) {
+        let (lo, hi) = scalar_range(&arg.kind);
+        if !(lo..=hi).contains(&i128::from(v)) {
+            return Err(format!("{v} does not fit: the argument takes {lo}..={hi}"));
+        }
+        let bytes = v.to_le_bytes()[..arg.format.size()].to_vec();
+        return Ok(bytes.repeat(copies));
+    }
+    if !scalar && !b.path.exists() && parse_int(&b.text).is_some() {
+        return Err(
+            "a tile takes a .npy file, not a number (a number initialises an index, integer or !nisa.reg argument)"
+                .to_string(),
+        );
+    }
+    let mut shapes = vec![arg.shape.clone()];
+    if copies > 1 || stacked == "program" {
+        shapes.push(
+            std::iter::once(copies)
+                .chain(arg.shape.iter().copied())
+                .collect(),
+        );
+    }
+    let read = npy::read_any(&b.path, arg.format, &shapes, stacked);
+    match read {
+        // The argument's own shape: the same contents in every copy.
+        Ok((bytes, 0)) if copies > 1 => Ok(bytes.repeat(copies)),
+        Ok((bytes, _)) => Ok(bytes),
+        Err(msg) if scalar => Err(format!(
+            "expected an integer (--arg {}=5) or a .npy file of shape (): {msg}",
+            arg.index
+        )),
+        Err(msg) => Err(msg),
+    }
 }
 
 /// Command-line options.
@@ -68,7 +147,7 @@ fn parse_binding(text: &str) -> Result<Binding, String> {
     name = "sundial-run",
     version,
     about = "Run a NISA kernel on Sundial's reference emulator, with .npy files as its arguments",
-    after_help = "Arguments not given by --arg start zero-filled (or random with --random-inputs). Example:\n  sundial-run kernel.mlir --arg 0=a.npy --arg 1=b.npy --save 2=out.npy\n  sundial-run kernel.mlir --random-inputs 7 --compare-pipeline='builtin.module(canonicalize,cse)'\n  sundial-run allreduce.mlir --ranks 4 --arg 0=per_rank.npy --save 0=out.npy\nbfloat16 and the fp8 / MX types, which numpy lacks, are read from and saved as their raw bits (bf16: '<u2'; also read from '|V2', as np.save writes an ml_dtypes.bfloat16 array).\nOps that cannot run (no public semantics, not in the emulator, or not expressible in an SPMD run) are refused by name with the reason. Collectives need --ranks N. Reads of bytes nothing wrote are errors naming the op and the tile (arguments count as written); --no-uninit-check turns that off. nisa.device_print writes to stdout."
+    after_help = "Arguments not given by --arg start zero-filled (or random with --random-inputs). Tiles (memref) are .npy files; index and integer arguments (loop bounds, offsets) and registers (!nisa.reg) are numbers. On a launch grid (sundial.grid) of several programs, each program has its own copy of every on-chip, private_hbm and register argument: --arg gives one for all or a stack of one per program (a leading dimension of the program count), --save writes the stack. Example:\n  sundial-run kernel.mlir --arg 0=a.npy --arg 1=b.npy --save 2=out.npy\n  sundial-run loop.mlir --arg 0=x.npy --arg 1=5 --save 2=out.npy   (argument 1: index)\n  sundial-run kernel.mlir --random-inputs 7 --compare-pipeline='builtin.module(canonicalize,cse)'\n  sundial-run allreduce.mlir --ranks 4 --arg 0=per_rank.npy --save 0=out.npy\nbfloat16 and the fp8 / MX types, which numpy lacks, are read from and saved as their raw bits (bf16: '<u2'; also read from '|V2', as np.save writes an ml_dtypes.bfloat16 array).\nOps that cannot run (no public semantics, not in the emulator, or not expressible in an SPMD run) are refused by name with the reason. Collectives need --ranks N. Reads of bytes nothing wrote are errors naming the op and the tile (arguments count as written); --no-uninit-check turns that off. nisa.device_print writes to stdout."
 )]
 pub struct RunArgs {
     /// The kernel (`-` for stdin).
@@ -81,10 +160,12 @@ pub struct RunArgs {
     /// module's sundial.target, else mariana).
     #[arg(long = "target", value_name = "T", value_parser = clap::builder::PossibleValuesParser::new(Target::NAMES))]
     pub target: Option<String>,
-    /// Initialise function argument I from FILE.npy (dtype and shape must be the argument's).
-    #[arg(long = "arg", value_name = "I=FILE.npy", value_parser = parse_binding)]
+    /// Initialise function argument I: a tile from FILE.npy (dtype and shape must be the
+    /// argument's); an index, integer or !nisa.reg argument from a number (--arg 2=5) or a
+    /// .npy file of shape ().
+    #[arg(long = "arg", value_name = "I=FILE.npy|I=VALUE", value_parser = parse_binding)]
     pub args: Vec<Binding>,
-    /// After the run, write function argument I to FILE.npy.
+    /// After the run, write function argument I (a tile or a register) to FILE.npy.
     #[arg(long = "save", value_name = "I=FILE.npy", value_parser = parse_binding)]
     pub saves: Vec<Binding>,
     /// Fill the arguments no --arg gives with deterministic random values from SEED.
@@ -333,16 +414,6 @@ pub fn run(args: &RunArgs) -> Outcome {
     rep.out
 }
 
-/// The shapes an `--arg` file may have: the argument's, or (with `--ranks N`) one per rank
-/// stacked on a leading dimension of N.
-fn accepted_shapes(shape: &[usize], ranks: Option<usize>) -> Vec<Vec<usize>> {
-    let mut shapes = vec![shape.to_vec()];
-    if let Some(n) = ranks {
-        shapes.push(std::iter::once(n).chain(shape.iter().copied()).collect());
-    }
-    shapes
-}
-
 fn run_checked(args: &RunArgs, buffer: &[u8], rep: &mut Reporter<'_>, phases: &mut Phases) -> i32 {
     let session = match Session::new() {
         Ok(s) => s,
@@ -430,7 +501,7 @@ fn run_checked(args: &RunArgs, buffer: &[u8], rep: &mut Reporter<'_>, phases: &m
     }
     // Each argument's size fits in i64 (the verifier's tile rule); their sum may not.
     let total = program.args.iter().fold(0usize, |t, a| {
-        t.saturating_add(a.num_bytes().saturating_mul(rank_count))
+        t.saturating_add(a.num_bytes().saturating_mul(program.copies(a, rank_count)))
     });
     if total > super::exec::MAX_HBM_BYTES {
         return rep.fail(format!(
@@ -447,29 +518,28 @@ fn run_checked(args: &RunArgs, buffer: &[u8], rep: &mut Reporter<'_>, phases: &m
     let mut inputs = Vec::with_capacity(program.args.len());
     for arg in &program.args {
         let given = args.args.iter().find(|b| b.index == arg.index);
+        let copies = program.copies(arg, rank_count);
+        let stacked = if arg.per_program { "program" } else { "rank" };
         let contents = match (given, args.random_inputs) {
-            (Some(b), _) => {
-                let shapes = accepted_shapes(&arg.shape, ranks);
-                match npy::read_any(&b.path, arg.format, &shapes) {
-                    // The argument's own shape: the same contents on every rank.
-                    Ok((bytes, 0)) => bytes.repeat(rank_count),
-                    Ok((bytes, _)) => bytes,
-                    Err(msg) => {
-                        return rep.fail(format!(
-                            "--arg {b}: {msg} (argument {} is {})",
-                            arg.index, arg.type_text
-                        ));
-                    }
+            (Some(b), _) => match read_arg(b, arg, copies, stacked) {
+                Ok(bytes) => bytes,
+                Err(msg) => {
+                    return rep.fail(format!(
+                        "--arg {b}: {msg} (argument {} is {})",
+                        arg.index, arg.type_text
+                    ));
                 }
-            }
+            },
             (None, Some(seed)) => {
-                random::fill(arg.format, arg.num_elements() * rank_count, seed, arg.index)
+                random::fill(arg.format, arg.num_elements() * copies, seed, arg.index)
             }
-            (None, None) => vec![0u8; arg.num_bytes() * rank_count],
+            (None, None) => vec![0u8; arg.num_bytes() * copies],
         };
         inputs.push(contents);
     }
     phases.end("read the inputs");
+    // Only the saved arguments are read back.
+    let keep: Vec<usize> = args.saves.iter().map(|s| s.index).collect();
 
     let results = match (&args.compare_pipeline, &after) {
         (Some(p), Some(after)) => {
@@ -498,7 +568,7 @@ fn run_checked(args: &RunArgs, buffer: &[u8], rep: &mut Reporter<'_>, phases: &m
                 Err(e) => return rep.run_error(&e),
             }
         }
-        _ => match program.execute(&inputs, &config) {
+        _ => match program.run(inputs, &config, &keep) {
             Ok(r) => {
                 phases.end("run the kernel");
                 phases.split("  set up the machine and the arguments", r.timing.setup);
@@ -559,6 +629,11 @@ fn check_bindings(
                 s.index,
                 has()
             ));
+        } else if !program.args[s.index].is_memory() {
+            problems.push(format!(
+                "--save {s}: argument {} of @{fname} is a value of type {}, which the run cannot change: --save writes tiles and registers",
+                s.index, program.args[s.index].type_text
+            ));
         } else if let Some(first) = args.saves[..k].iter().find(|o| o.path == s.path) {
             problems.push(format!(
                 "'{}' would be written twice: --save {first} and --save {s}",
@@ -589,16 +664,27 @@ fn save(
     };
     for s in &args.saves {
         let arg = &program.args[s.index];
-        // With --ranks, every rank's contents, stacked on a leading dimension.
-        let shape = match ranks {
+        // With --ranks, every rank's contents, stacked on a leading dimension; for a
+        // per-program argument, every program's.
+        let stack = if arg.per_program {
+            Some(program.programs() as usize)
+        } else {
+            ranks
+        };
+        let shape = match stack {
             Some(n) => std::iter::once(n)
                 .chain(arg.shape.iter().copied())
                 .collect(),
             None => arg.shape.clone(),
         };
-        let written = npy::encode(arg.format, &shape, &results[s.index]).and_then(|bytes| {
+        // The header, then the data straight from the run's buffer (no copy of it).
+        let written = npy::header(arg.format, &shape).and_then(|head| {
             let tmp = temp_path(&s.path);
-            std::fs::write(&tmp, &bytes)
+            std::fs::File::create(&tmp)
+                .and_then(|mut f| {
+                    f.write_all(&head)?;
+                    f.write_all(&results[s.index])
+                })
                 .map(|()| tmp.clone())
                 .map_err(|e| {
                     let _ = std::fs::remove_file(&tmp);

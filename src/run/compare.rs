@@ -17,6 +17,8 @@ pub struct Difference {
     pub arg: usize,
     /// The rank, when several ran.
     pub rank: Option<usize>,
+    /// The program of the launch grid, for an argument each program has its own copy of.
+    pub program: Option<usize>,
     /// The element's index in it.
     pub index: Vec<usize>,
     /// The element before the pipeline, as text.
@@ -33,10 +35,11 @@ impl std::fmt::Display for Difference {
             .map(|i| i.to_string())
             .collect::<Vec<_>>()
             .join(", ");
-        let rank = self
-            .rank
-            .map(|r| format!(" on rank {r}"))
-            .unwrap_or_default();
+        let rank = match (self.rank, self.program) {
+            (_, Some(p)) => format!(" of program {p}"),
+            (Some(r), None) => format!(" on rank {r}"),
+            (None, None) => String::new(),
+        };
         write!(
             f,
             "argument {}{rank}, index [{index}]: before {}, after {}",
@@ -76,7 +79,8 @@ pub fn show(dtype: DType, bits: u64) -> String {
 }
 
 /// The first difference between `before` and `after` (each argument's contents as
-/// little-endian element bytes, for each of `ranks` ranks, rank-major), if any.
+/// little-endian element bytes, for each of `ranks` ranks, rank-major, or for each program
+/// of the launch grid for a per-program argument), if any.
 pub fn first_difference(
     args: &[ArgInfo],
     before: &[Vec<u8>],
@@ -94,7 +98,8 @@ pub fn first_difference(
             let per = arg.num_elements().max(1);
             return Some(Difference {
                 arg: arg.index,
-                rank: (ranks > 1).then_some(flat / per),
+                rank: (ranks > 1 && !arg.per_program).then_some(flat / per),
+                program: arg.per_program.then_some(flat / per),
                 index: unravel(flat % per, &arg.shape),
                 before: show(d, d.load(&b[flat * size..])),
                 after: show(d, d.load(&a[flat * size..])),

@@ -7,7 +7,11 @@
 //! pattern, a register or an index; for a view, also the [`Chain`] it was made by). It also
 //! keeps what loops and launch grids need: the tile of every `nisa.alloc` that ran (reused
 //! when it runs again), the grid and the program being run, and the loop iterations run so
-//! far against [`MAX_LOOP_ITERATIONS`]. [`Exec`] is one op on one rank seen through its NISA table row, as
+//! far against [`MAX_LOOP_ITERATIONS`]. On a launch grid each program is a NeuronCore of its
+//! own: [`Machine::switch_program`] puts the running program's engine state, values and
+//! private memory (SBUF, PSUM, its HBM tensors but `shared_hbm` ones) aside and another's in,
+//! each allocation's contents switched in O(1) (`sundial_emu::Memory::swap_contents`).
+//! [`Exec`] is one op on one rank seen through its NISA table row, as
 //! the verifier's `OpView` sees it: operands by group name, attributes by name with the
 //! table's defaults filled in, results to set, and errors that carry the op's position.
 //! Handlers (`super::ops`) read everything through it, so a handler is "read the operands and
@@ -35,8 +39,8 @@ use sundial_dialects::{
     view::operand_groups,
 };
 use sundial_emu::{
-    Access, Accumulators, DmaOperand, Memory, MxScaleRule, Number, OobMode, RankGroup, RegisterId,
-    Registers, RngState, View,
+    Access, Accumulators, AllocId, Contents, DmaOperand, Memory, MxScaleRule, Number, OobMode,
+    RankGroup, RegisterId, Registers, RngState, View,
 };
 
 use super::RunError;
@@ -52,8 +56,12 @@ pub enum RtValue {
     /// A sequencer register (`!nisa.reg`): a register of the rank's [`Registers`].
     Reg(RegisterId),
     /// An `index` or integer value (loop bounds and induction variables, `arith` results,
-    /// program ids, `nisa.register_index`): the value sign-extended from its type's width.
+    /// program ids, `nisa.register_index`): the value sign-extended from its type's width
+    /// (an `i1` is 0 or -1).
     Index(i64),
+    /// A float value of `arith` (f16, bf16, f32 or f64), exactly: already rounded to its
+    /// type.
+    Float(f64),
 }
 
 /// How a view value was made: the allocation it addresses (an argument or a `nisa.alloc`)
@@ -159,6 +167,26 @@ pub struct Machine {
     pub program: Vec<i64>,
     /// Loop iterations run so far, against [`MAX_LOOP_ITERATIONS`].
     pub iterations: u64,
+    /// The allocations each program of a launch grid has its own contents of (its SBUF and
+    /// PSUM, its HBM tensors but `shared_hbm` ones, its per-program arguments): the same
+    /// allocation on every rank, switched by [`Machine::switch_program`].
+    private: Vec<AllocId>,
+    /// The state of the programs that are not running: their engine state and values, and
+    /// the contents of the private allocations.
+    contexts: HashMap<usize, Context>,
+    /// The program whose state is in the machine.
+    active: usize,
+    /// The bindings every program starts with (the function's arguments), per rank.
+    initial: Vec<Vec<(usize, RtValue)>>,
+    /// The registers of register arguments, in the order they were made (a program's fresh
+    /// register file makes them again, in the same order, so they get the same ids).
+    arg_registers: usize,
+}
+
+/// The state of a program of the launch grid that is not running.
+struct Context {
+    cores: Vec<Core>,
+    saved: HashMap<(usize, AllocId), Contents>,
 }
 
 /// Loop iterations (of every `scf.for`, over all programs of the launch grid) one run may
@@ -212,6 +240,11 @@ impl Machine {
             grid: None,
             program: Vec::new(),
             iterations: 0,
+            private: Vec::new(),
+            contexts: HashMap::new(),
+            active: 0,
+            initial: (0..n).map(|_| Vec::new()).collect(),
+            arg_registers: 0,
         })
     }
 
@@ -243,6 +276,151 @@ impl Machine {
     /// The value bound to an SSA value on `rank`, if any.
     pub fn get(&self, rank: usize, value: melior::ir::Value<'_, '_>) -> Option<&RtValue> {
         self.cores[rank].values.get(&key(value))
+    }
+
+    /// Binds argument `value` on `rank`: in the running program and in every program that
+    /// starts later.
+    pub fn bind_argument(&mut self, rank: usize, value: melior::ir::Value<'_, '_>, rt: RtValue) {
+        self.initial[rank].push((key(value), rt.clone()));
+        self.bind(rank, value, rt);
+    }
+
+    /// The binding of `value` on `rank` with the chain of views it was made by, if bound.
+    pub fn take_binding(
+        &self,
+        rank: usize,
+        value: melior::ir::Value<'_, '_>,
+    ) -> Option<(RtValue, Option<Chain>)> {
+        let core = &self.cores[rank];
+        let k = key(value);
+        Some((core.values.get(&k)?.clone(), core.chains.get(&k).cloned()))
+    }
+
+    /// Binds `value` on `rank` as [`Machine::take_binding`] read another (an `scf.yield`d
+    /// value becoming a loop-carried value or a result).
+    pub fn bind_full(
+        &mut self,
+        rank: usize,
+        value: melior::ir::Value<'_, '_>,
+        (rt, chain): (RtValue, Option<Chain>),
+    ) {
+        let core = &mut self.cores[rank];
+        let k = key(value);
+        core.values.insert(k, rt);
+        match chain {
+            Some(c) => {
+                core.chains.insert(k, c);
+            }
+            None => {
+                core.chains.remove(&k);
+            }
+        }
+    }
+
+    /// A new register of `rank` holding `value` (a register argument).
+    pub fn new_register(&mut self, rank: usize, value: i64) -> Result<RegisterId, String> {
+        let id = self.cores[rank]
+            .regs
+            .register_alloc(Some(value))
+            .map_err(|e| e.to_string())?;
+        if rank == 0 {
+            self.arg_registers += 1;
+        }
+        Ok(id)
+    }
+
+    /// Sets register `id` of `rank` to `value`.
+    pub fn set_register(&mut self, rank: usize, id: RegisterId, value: i64) -> Result<(), String> {
+        self.cores[rank]
+            .regs
+            .set("register argument", id, value)
+            .map_err(|e| e.to_string())
+    }
+
+    /// The value of register `id` of `rank`.
+    pub fn register(&self, rank: usize, id: RegisterId) -> Result<i64, String> {
+        self.cores[rank]
+            .regs
+            .get("register argument", id)
+            .map_err(|e| e.to_string())
+    }
+
+    /// Marks allocation `id` as one each program of the launch grid has its own contents of.
+    pub fn note_private(&mut self, id: AllocId) {
+        if !self.private.contains(&id) {
+            self.private.push(id);
+        }
+    }
+
+    /// Makes program `to` the running one: the running program's engine state, values and
+    /// private allocations' contents are put aside (dropped when `keep` is false: it ended)
+    /// and `to`'s put in, switching each allocation's contents in O(1)
+    /// (`Memory::swap_contents`). A program that never ran starts fresh: new engine state,
+    /// the arguments bound, every private allocation unwritten; returns true then (the
+    /// caller gives it its copy of the per-program arguments).
+    pub fn switch_program(&mut self, to: usize, keep: bool) -> Result<bool, String> {
+        if to == self.active {
+            return Ok(false);
+        }
+        let (mut incoming, fresh) = match self.contexts.remove(&to) {
+            Some(c) => (c, false),
+            None => (self.fresh_context()?, true),
+        };
+        let mut saved = HashMap::new();
+        for r in 0..self.ranks() {
+            for k in 0..self.private.len() {
+                let id = self.private[k];
+                let mut c = match incoming.saved.remove(&(r, id)) {
+                    Some(c) => c,
+                    None => {
+                        let mem = &self.group.memories()[r];
+                        if keep
+                            && mem.space(id).map_err(|e| e.to_string())?
+                                == sundial_emu::MemSpace::Hbm
+                        {
+                            let bytes = mem.bytes(id).map_err(|e| e.to_string())?.len() as u64;
+                            self.charge_hbm(
+                                &format!("the copy of allocation #{} for program {to}", id.index()),
+                                bytes,
+                            )?;
+                        }
+                        self.group.memories()[r]
+                            .unwritten_contents(id)
+                            .map_err(|e| e.to_string())?
+                    }
+                };
+                self.mem(r)
+                    .swap_contents(id, &mut c)
+                    .map_err(|e| e.to_string())?;
+                if keep {
+                    saved.insert((r, id), c);
+                }
+            }
+        }
+        let cores = std::mem::replace(&mut self.cores, incoming.cores);
+        if keep {
+            self.contexts.insert(self.active, Context { cores, saved });
+        }
+        self.active = to;
+        Ok(fresh)
+    }
+
+    /// The state a program starts with: fresh engine state on every rank, the arguments
+    /// bound, the register arguments' registers made again (unwritten).
+    fn fresh_context(&self) -> Result<Context, String> {
+        let mut cores = Vec::with_capacity(self.ranks());
+        for initial in &self.initial {
+            let mut core = Core::default();
+            for _ in 0..self.arg_registers {
+                core.regs.register_alloc(None).map_err(|e| e.to_string())?;
+            }
+            core.values.extend(initial.iter().cloned());
+            cores.push(core);
+        }
+        Ok(Context {
+            cores,
+            saved: HashMap::new(),
+        })
     }
 
     /// Records how the view `value` was made on `rank`.
@@ -317,23 +495,28 @@ impl Machine {
                 self.everywhere(|m, _| m.alloc_hbm(name, format.emu, &shape))
             }
             sundial_dialects::enums::Space::Sbuf => {
-                self.everywhere(|m, _| m.alloc_sbuf_named(name, format.emu, &shape))
+                let v = self.everywhere(|m, _| m.alloc_sbuf_named(name, format.emu, &shape))?;
+                self.note_private(v.alloc());
+                Ok(v)
             }
             sundial_dialects::enums::Space::Psum => {
-                self.everywhere(|m, _| m.alloc_psum_named(name, format.emu, &shape))
+                let v = self.everywhere(|m, _| m.alloc_psum_named(name, format.emu, &shape))?;
+                self.note_private(v.alloc());
+                Ok(v)
             }
         }
     }
 
     /// Allocates argument `tile` on every rank holding `contents` (`ranks()` equal slices,
     /// rank-major, each the argument's row-major little-endian bytes); it counts as written.
-    /// HBM arguments are created with their data ([`Memory::alloc_hbm_from_bytes`]), on-chip
-    /// ones allocated and then written.
+    /// HBM arguments are created with their data (on one rank the buffer itself moves in,
+    /// [`Memory::alloc_hbm_from_vec`]), on-chip ones allocated and then written (and, being
+    /// on-chip, private to each program of a launch grid).
     pub fn alloc_argument(
         &mut self,
         tile: &Tile,
         name: &str,
-        contents: &[u8],
+        contents: Vec<u8>,
     ) -> Result<View, String> {
         let format = super::npy::format_of(tile.dtype);
         let shape = shape_of(tile);
@@ -349,17 +532,27 @@ impl Machine {
         match tile.space {
             sundial_dialects::enums::Space::Hbm => {
                 self.charge_hbm(name, per as u64)?;
+                if n == 1 {
+                    let v = self.group.memories_mut()[0]
+                        .alloc_hbm_from_vec(name, format.emu, &shape, contents)
+                        .map_err(|e| e.to_string())?;
+                    return Ok(v);
+                }
                 self.everywhere(|m, r| m.alloc_hbm_from_bytes(name, format.emu, &shape, part(r)))
             }
-            space => self.everywhere(|m, r| {
-                let v = if space == sundial_dialects::enums::Space::Sbuf {
-                    m.alloc_sbuf_named(name, format.emu, &shape)?
-                } else {
-                    m.alloc_psum_named(name, format.emu, &shape)?
-                };
-                m.write_bytes(&v, part(r))?;
+            space => {
+                let v = self.everywhere(|m, r| {
+                    let v = if space == sundial_dialects::enums::Space::Sbuf {
+                        m.alloc_sbuf_named(name, format.emu, &shape)?
+                    } else {
+                        m.alloc_psum_named(name, format.emu, &shape)?
+                    };
+                    m.write_bytes(&v, part(r))?;
+                    Ok(v)
+                })?;
+                self.note_private(v.alloc());
                 Ok(v)
-            }),
+            }
         }
     }
 
@@ -576,6 +769,7 @@ impl<'r, 'c, 'a> Exec<'r, 'c, 'a> {
                         Err(_) => "a register never written".to_string(),
                     },
                     Some(RtValue::Index(v)) => format!("the index {v}"),
+                    Some(RtValue::Float(v)) => format!("the float {v}"),
                     None => continue,
                 };
                 let suffix = if len > 1 {
@@ -634,6 +828,7 @@ impl<'r, 'c, 'a> Exec<'r, 'c, 'a> {
             ))),
             RtValue::Reg(_) => Err(self.error(format!("operand '{name}' is a register"))),
             RtValue::Index(_) => Err(self.error(format!("operand '{name}' is an index"))),
+            RtValue::Float(_) => Err(self.error(format!("operand '{name}' is a float"))),
         }
     }
 
@@ -643,6 +838,7 @@ impl<'r, 'c, 'a> Exec<'r, 'c, 'a> {
             RtValue::Access(a) => Ok(Operand::Access(a.clone())),
             RtValue::Reg(_) => Err(self.error(format!("operand '{name}' is a register"))),
             RtValue::Index(_) => Err(self.error(format!("operand '{name}' is an index"))),
+            RtValue::Float(_) => Err(self.error(format!("operand '{name}' is a float"))),
         }
     }
 
@@ -669,6 +865,44 @@ impl<'r, 'c, 'a> Exec<'r, 'c, 'a> {
                 "operand #{k} is not defined by an op that sundial-run executed"
             ))),
         }
+    }
+
+    /// Operand `k` (by position) as a float value.
+    pub fn float_at(&self, k: usize) -> Result<f64, RunError> {
+        match self.raw_at(k)? {
+            RtValue::Float(v) => Ok(v),
+            _ => Err(self.error(format!("operand #{k} is not a float"))),
+        }
+    }
+
+    /// Operand `k` (by position) as it was bound, with the chain of views it was made by.
+    pub fn binding_at(&self, k: usize) -> Result<(RtValue, Option<Chain>), RunError> {
+        let value = self
+            .op
+            .operand(k)
+            .map_err(|_| self.internal(format!("operand {k} is missing")))?;
+        self.machine.take_binding(self.rank, value).ok_or_else(|| {
+            self.error(format!(
+                "operand #{k} is not defined by an op that sundial-run executed"
+            ))
+        })
+    }
+
+    /// Operand `k` (by position) as it was bound.
+    pub fn raw_at(&self, k: usize) -> Result<RtValue, RunError> {
+        self.binding_at(k).map(|(v, _)| v)
+    }
+
+    /// Binds result `index` as operand `k` is bound (a value passed through, as
+    /// `arith.select` passes one of its operands).
+    pub fn forward(&mut self, index: usize, k: usize) -> Result<(), RunError> {
+        let bound = self.binding_at(k)?;
+        let result = self
+            .op
+            .result(index)
+            .map_err(|_| self.internal(format!("no result {index}")))?;
+        self.machine.bind_full(self.rank, result.into(), bound);
+        Ok(())
     }
 
     /// Operand `name` as a tile (an indirect access pattern is refused).

@@ -4,10 +4,11 @@
 //! The pieces, in the order a run uses them:
 //!
 //! - [`cli`]: the command line (mlir-opt conventions), the order of checks and the output;
-//! - [`Program::prepare`]: picks the function, reads its argument types ([`ArgInfo`]) and its
-//!   launch grid (`sundial.grid`), and checks, before anything runs, that the body is one
-//!   block of ops with handlers and `scf.for` loops (whose bodies are checked the same way;
-//!   an op without a handler is refused with the reason [`ops::REFUSED`] gives) and that the
+//! - [`Program::prepare`]: picks the function, reads its arguments ([`ArgInfo`]: tiles, index
+//!   and integer values, registers) and its launch grid (`sundial.grid`), and checks, before
+//!   anything runs, that the body is one block of ops with handlers, `scf.for` loops and
+//!   `scf.if` conditionals ([`control`]: their regions are checked the same way; an op
+//!   without a handler is refused with the reason [`ops::REFUSED`] gives) and that the
 //!   constant-bound loops stay within [`exec::MAX_LOOP_ITERATIONS`]; it also finds the widest
 //!   on-chip tile ([`Program::partitions`]): a kernel before partition tiling may hold logical
 //!   tiles of more than 128 partitions, and runs on a logical machine that wide
@@ -15,14 +16,18 @@
 //!   beyond at the op or argument before anything runs);
 //! - [`npy`]: the argument arrays (dtype and shape checked against the argument's type);
 //!   [`random`]: `--random-inputs`;
-//! - [`Program::execute`]: sets up a [`Machine`] as a [`RunConfig`] says (ranks, the
-//!   uninitialised-read check, the MX scale rule), creates the arguments (HBM tensors with
-//!   their contents through `Memory::alloc_hbm_from_bytes`, so they count as written; SBUF and
-//!   PSUM tiles through the named on-chip allocators), walks the body op by op and runs each
-//!   through its handler on every rank (a collective once for the whole group), each loop's
-//!   body once per iteration (its bounds read at run time, its trip count checked first), and
-//!   the whole body once per program of the launch grid, then returns every argument's final
-//!   contents, what `device_print` printed and the phase timings;
+//! - [`Program::run`] (and [`Program::execute`], which reads every argument back): sets up a
+//!   [`Machine`] as a [`RunConfig`] says (ranks, the uninitialised-read check, the MX scale
+//!   rule), creates the arguments (HBM tensors with their contents moved in through
+//!   `Memory::alloc_hbm_from_vec`, so they count as written; SBUF and PSUM tiles through the
+//!   named on-chip allocators; index values and registers bound), and runs the programs of
+//!   the launch grid as cooperative coroutines: each a [`control::Thread`] (an explicit stack
+//!   of the regions it is in) that runs op by op, each op through its handler on every rank
+//!   (a collective once for the whole group), until the body ends or it reaches a
+//!   `nisa.core_barrier`, which releases the programs it names once all have arrived (a
+//!   barrier that cannot be passed is a deadlock error). Each program has its own engine
+//!   state, values and private memory (`Machine::switch_program`). It returns the contents of
+//!   the arguments asked for, what `device_print` printed and the phase timings;
 //! - [`ops`]: the handler table and the refusals, and [`exec`]: the machine and what a handler
 //!   reads an op through; [`ap`]: folded access patterns as emulator views and accesses;
 //! - [`compare`]: `--compare-pipeline`'s bit-exact comparison.
@@ -64,16 +69,18 @@
 pub mod ap;
 pub mod cli;
 pub mod compare;
+pub mod control;
 pub mod exec;
 pub mod npy;
 pub mod ops;
 pub mod random;
 
+pub use control::MAX_LOOP_DEPTH;
 pub use exec::{Exec, Machine, Operand, RtValue, RunConfig};
 pub use ops::{HANDLERS, Handler, REFUSED, Run, Scope};
 
 use melior::ir::{
-    BlockLike, BlockRef, Module, RegionLike, ValueLike,
+    BlockLike, Module, RegionLike, TypeLike, ValueLike,
     attribute::AttributeLike,
     block::BlockArgument,
     operation::{OperationLike, OperationRef},
@@ -134,19 +141,39 @@ impl RunError {
     }
 }
 
+/// What an argument of the function run is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ArgKind {
+    /// A tile (an HBM tensor or an on-chip tile).
+    Tile(Tile),
+    /// An `index` (`width` 64) or signless integer value of `width` bits: a value the body
+    /// reads (a loop bound, an offset), one element of [`ArgInfo::format`].
+    Index {
+        /// The bit width.
+        width: u32,
+    },
+    /// A sequencer register (`!nisa.reg`) holding a value at the start, which the body may
+    /// change (`register_move`): one int64 element.
+    Reg,
+}
+
 /// One argument of the function run.
 #[derive(Clone, Debug)]
 pub struct ArgInfo {
     /// Its position.
     pub index: usize,
-    /// Its tile type.
-    pub tile: Tile,
+    /// What it is.
+    pub kind: ArgKind,
     /// How its elements are stored (emulator and `.npy`).
     pub format: &'static npy::Format,
-    /// Its shape as emulator extents.
+    /// Its shape as emulator extents (`[]` for an index, integer or register: one element).
     pub shape: Vec<usize>,
-    /// Its type as written (`memref<128x512xf32, "hbm">`).
+    /// Its type as written (`memref<128x512xf32, "hbm">`, `index`, `!nisa.reg`).
     pub type_text: String,
+    /// Whether each program of the launch grid has its own copy: an on-chip tile, a
+    /// `private_hbm` tensor or a register, under a grid of more than one program (each
+    /// program is a NeuronCore with its own SBUF, PSUM, private HBM and registers).
+    pub per_program: bool,
 }
 
 impl ArgInfo {
@@ -158,6 +185,20 @@ impl ArgInfo {
     /// Number of bytes.
     pub fn num_bytes(&self) -> usize {
         self.num_elements() * self.format.size()
+    }
+
+    /// The tile, for a tile argument.
+    pub fn tile(&self) -> Option<&Tile> {
+        match &self.kind {
+            ArgKind::Tile(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Whether the argument is memory a run can write (a tile or a register), so that
+    /// `--save` has something to write: an index or integer value is not.
+    pub fn is_memory(&self) -> bool {
+        !matches!(self.kind, ArgKind::Index { .. })
     }
 }
 
@@ -212,49 +253,8 @@ pub fn function_name(func: &OperationRef<'_, '_>) -> String {
         .unwrap_or_default()
 }
 
-/// One step of a body: an op and its handler, or a loop.
-enum Step<'c, 'a> {
-    Op(OperationRef<'c, 'a>, Handler),
-    Loop(Loop<'c, 'a>),
-}
-
-/// An `scf.for`: its bounds are operands 0..3 of the op, its body runs once per value of the
-/// induction variable.
-struct Loop<'c, 'a> {
-    op: OperationRef<'c, 'a>,
-    iv: BlockArgument<'c, 'a>,
-    body: Vec<Step<'c, 'a>>,
-}
-
-/// How deep loops may nest (a bound on the recursion a hostile kernel can cause).
-pub const MAX_LOOP_DEPTH: usize = 64;
-
-/// The widest on-chip tile (partition count) among the values `steps` produce and the
-/// values they use, with the op it is on; `widest` holds the widest so far.
-fn widest_tile<'c, 'a>(steps: &[Step<'c, 'a>], widest: &mut Option<(i64, OperationRef<'c, 'a>)>) {
-    for step in steps {
-        let o = match step {
-            Step::Op(o, _) => *o,
-            Step::Loop(l) => {
-                widest_tile(&l.body, widest);
-                continue;
-            }
-        };
-        let results = (0..o.result_count()).filter_map(|i| o.result(i).ok().map(|r| r.r#type()));
-        let operands = (0..o.operand_count()).filter_map(|i| o.operand(i).ok().map(|v| v.r#type()));
-        for ty in results.chain(operands) {
-            if let Ok(t) = Tile::from_type(ty)
-                && t.space != Space::Hbm
-                && widest.is_none_or(|(w, _)| t.partitions() > w)
-            {
-                *widest = Some((t.partitions(), o));
-            }
-        }
-    }
-}
-
-/// A function ready to run: its arguments, its launch grid and its body's ops with their
-/// handlers (loops with theirs).
+/// A function ready to run: its arguments, its launch grid and its body's steps (ops with
+/// their handlers, loops, conditionals and barriers).
 pub struct Program<'c, 'a> {
     /// The `func.func`.
     pub func: OperationRef<'c, 'a>,
@@ -268,140 +268,7 @@ pub struct Program<'c, 'a> {
     /// (`sundial_emu::Memory::logical`).
     pub partitions: usize,
     block_args: Vec<BlockArgument<'c, 'a>>,
-    steps: Vec<Step<'c, 'a>>,
-}
-
-/// The steps of `block`, a function body (`depth` 0) or a loop body: every op with a handler
-/// and without regions, or an `scf.for` (whose `scf.yield` ends its body).
-fn prepare_block<'c, 'a>(
-    block: BlockRef<'c, 'a>,
-    fname: &str,
-    depth: usize,
-) -> Result<Vec<Step<'c, 'a>>, RunError> {
-    let mut steps = Vec::new();
-    let mut op = block.first_operation();
-    while let Some(o) = op {
-        op = o.next_in_block();
-        let name = op_name(o.to_raw());
-        if name == "scf.for" {
-            steps.push(Step::Loop(prepare_loop(o, fname, depth + 1)?));
-            continue;
-        }
-        if name == "scf.yield" && depth > 0 {
-            if o.operand_count() > 0 {
-                return Err(RunError::at(
-                    &o,
-                    "'scf.yield' op yields values: sundial-run runs loops whose iterations communicate through memory only",
-                ));
-            }
-            continue;
-        }
-        let handler = ops::handler(&name).filter(|_| o.region_count() == 0);
-        let Some(handler) = handler else {
-            let message = match ops::refusal(&name) {
-                Some(why) => format!("op '{name}' cannot run on the emulator: {why}"),
-                None => format!("op '{name}' has no emulator semantics yet"),
-            };
-            return Err(RunError::at(&o, message));
-        };
-        if name == "func.return" && o.operand_count() > 0 {
-            return Err(RunError::at(
-                &o,
-                format!(
-                    "function @{fname} returns values; sundial-run runs destination-passing kernels (results are written to arguments)"
-                ),
-            ));
-        }
-        steps.push(Step::Op(o, *handler));
-    }
-    Ok(steps)
-}
-
-/// An `scf.for` without loop-carried values, its body prepared.
-fn prepare_loop<'c, 'a>(
-    o: OperationRef<'c, 'a>,
-    fname: &str,
-    depth: usize,
-) -> Result<Loop<'c, 'a>, RunError> {
-    if depth > MAX_LOOP_DEPTH {
-        return Err(RunError::at(
-            &o,
-            format!(
-                "'scf.for' op is nested {depth} loops deep, more than the {MAX_LOOP_DEPTH} sundial-run runs"
-            ),
-        ));
-    }
-    if o.operand_count() != 3 || o.result_count() > 0 {
-        return Err(RunError::at(
-            &o,
-            "'scf.for' op carries values from one iteration to the next (iter_args): sundial-run runs loops whose iterations communicate through memory only",
-        ));
-    }
-    if o.attribute("unsignedCmp").is_ok() {
-        return Err(RunError::at(
-            &o,
-            "'scf.for' op compares its bounds unsigned (unsignedCmp): sundial-run runs signed loops",
-        ));
-    }
-    let block = o
-        .region(0)
-        .ok()
-        .and_then(|r| r.first_block())
-        .ok_or_else(|| RunError::at(&o, "'scf.for' op has no body"))?;
-    let iv = block
-        .argument(0)
-        .map_err(|_| RunError::at(&o, "'scf.for' op has no induction variable"))?;
-    if ops::index::width(iv.r#type()).is_none() {
-        return Err(RunError::at(
-            &o,
-            "'scf.for' op: sundial-run runs loops over index or signless integers of at most 64 bits",
-        ));
-    }
-    let body = prepare_block(block, fname, depth)?;
-    Ok(Loop { op: o, iv, body })
-}
-
-/// The loop iterations of the constant-bound loops of `steps` (each nested in loops running
-/// `outer` times in all); an error at the first loop that takes the total past
-/// [`exec::MAX_LOOP_ITERATIONS`], before anything runs.
-fn static_iterations(
-    steps: &[Step<'_, '_>],
-    outer: u128,
-    total: &mut u128,
-) -> Result<(), RunError> {
-    for step in steps {
-        let Step::Loop(l) = step else { continue };
-        let trip = sundial_dialects::loops::static_loop(l.op.to_raw()).map(|s| s.trip);
-        let runs = outer.saturating_mul(trip.unwrap_or(1));
-        if let Some(t) = trip {
-            *total = total.saturating_add(runs);
-            if *total > u128::from(exec::MAX_LOOP_ITERATIONS) {
-                return Err(RunError::at(
-                    &l.op,
-                    format!(
-                        "'scf.for' op runs {t} iterations{}, which brings the run to {} loop iterations, more than the {} sundial-run executes (MAX_LOOP_ITERATIONS): unroll less or run a smaller problem",
-                        if outer > 1 {
-                            format!(" {outer} times")
-                        } else {
-                            String::new()
-                        },
-                        *total,
-                        exec::MAX_LOOP_ITERATIONS
-                    ),
-                ));
-            }
-        }
-        static_iterations(&l.body, runs, total)?;
-    }
-    Ok(())
-}
-
-/// The first collective of `steps` (an op that needs `--ranks`), if any.
-fn first_collective<'c, 'a>(steps: &[Step<'c, 'a>]) -> Option<OperationRef<'c, 'a>> {
-    steps.iter().find_map(|s| match s {
-        Step::Op(o, h) => (h.scope == Scope::Group).then_some(*o),
-        Step::Loop(l) => first_collective(&l.body),
-    })
+    body: control::Region<'c, 'a>,
 }
 
 /// The index of program number `n` (row-major over `grid`) along each axis.
@@ -414,11 +281,38 @@ fn program_coords(grid: &[i64], mut n: i64) -> Vec<i64> {
     coords
 }
 
+/// What an argument of a non-tile type is.
+fn scalar_kind(ty: melior::ir::Type<'_>) -> Option<ArgKind> {
+    if sundial_dialects::ffi::print_type(ty) == "!nisa.reg" {
+        return Some(ArgKind::Reg);
+    }
+    let w = ops::index::width(ty)?;
+    let is_index = unsafe { mlir_sys::mlirTypeIsAIndex(ty.to_raw()) };
+    match (is_index, w) {
+        (true, _) => Some(ArgKind::Index { width: 64 }),
+        (false, 8 | 16 | 32 | 64) => Some(ArgKind::Index { width: w }),
+        _ => None,
+    }
+}
+
+/// The element format that holds a scalar argument of `kind` (an integer of its width, or
+/// int64 for `index` and registers).
+fn scalar_format(kind: &ArgKind) -> &'static npy::Format {
+    use sundial_dialects::dtype::Dtype;
+    npy::format_of(match kind {
+        ArgKind::Index { width: 8 } => Dtype::I8,
+        ArgKind::Index { width: 16 } => Dtype::I16,
+        ArgKind::Index { width: 32 } => Dtype::I32,
+        _ => Dtype::I64,
+    })
+}
+
 impl<'c, 'a> Program<'c, 'a> {
     /// Reads `func`'s arguments and checks its body: one block, every op with a handler and
-    /// without regions except `scf.for` loops (whose bodies are checked the same way), the
-    /// constant-bound loops within [`exec::MAX_LOOP_ITERATIONS`], the launch grid within
-    /// [`exec::MAX_PROGRAMS`]. The first problem is the error, before anything runs.
+    /// without regions except `scf.for` loops and `scf.if` conditionals (whose regions are
+    /// checked the same way), the constant-bound loops within [`exec::MAX_LOOP_ITERATIONS`],
+    /// the launch grid within [`exec::MAX_PROGRAMS`]. The first problem is the error, before
+    /// anything runs.
     pub fn prepare(func: OperationRef<'c, 'a>) -> Result<Program<'c, 'a>, RunError> {
         let fname = function_name(&func);
         let region = func
@@ -434,7 +328,7 @@ impl<'c, 'a> Program<'c, 'a> {
             return Err(RunError::at(
                 &func,
                 format!(
-                    "function @{fname} has more than one block; sundial-run executes structured bodies (scf.for loops, no branches)"
+                    "function @{fname} has more than one block; sundial-run executes structured bodies (scf.for and scf.if, no branches)"
                 ),
             ));
         }
@@ -465,51 +359,51 @@ impl<'c, 'a> Program<'c, 'a> {
                 .argument(index)
                 .map_err(|_| RunError::at(&func, format!("argument {index} is missing")))?;
             let ty = arg.r#type();
-            let tile = Tile::from_type(ty).map_err(|m| {
-                RunError::at(
-                    &func,
-                    format!(
-                        "argument {index} of @{fname} has type '{}': sundial-run passes tiles (memref<..., \"hbm\"|\"sbuf\"|\"psum\">) only ({m})",
-                        print_type(ty)
-                    ),
-                )
-            })?;
-            if several && tile.space != Space::Hbm {
-                return Err(RunError::at(
-                    &func,
-                    format!(
-                        "argument {index} of @{fname} is an on-chip tile ({}), but the kernel runs on a launch grid of {} programs, each with its own SBUF and PSUM: pass HBM tensors",
-                        print_type(ty),
-                        programs.unwrap_or(1)
-                    ),
-                ));
-            }
-            if several && sundial_dialects::loops::hbm_buffer(arg.to_raw()) == "private_hbm" {
-                return Err(RunError::at(
-                    &func,
-                    format!(
-                        "argument {index} of @{fname} is in private_hbm, one copy per program of the launch grid: sundial-run has one array per argument (use shared_hbm or hbm)"
-                    ),
-                ));
-            }
-            args.push(ArgInfo {
-                index,
-                format: npy::format_of(tile.dtype),
-                shape: exec::shape_of(&tile),
-                type_text: print_type(ty),
-                tile,
-            });
+            let info = match Tile::from_type(ty) {
+                Ok(tile) => {
+                    let private = tile.space != Space::Hbm
+                        || sundial_dialects::loops::hbm_buffer(arg.to_raw()) == "private_hbm";
+                    ArgInfo {
+                        index,
+                        format: npy::format_of(tile.dtype),
+                        shape: exec::shape_of(&tile),
+                        type_text: print_type(ty),
+                        per_program: several && private,
+                        kind: ArgKind::Tile(tile),
+                    }
+                }
+                Err(m) => {
+                    let kind = scalar_kind(ty).ok_or_else(|| {
+                        RunError::at(
+                            &func,
+                            format!(
+                                "argument {index} of @{fname} has type '{}': sundial-run passes tiles (memref<..., \"hbm\"|\"sbuf\"|\"psum\">), index and integer values (i8 to i64) and registers (!nisa.reg) ({m})",
+                                print_type(ty)
+                            ),
+                        )
+                    })?;
+                    ArgInfo {
+                        index,
+                        format: scalar_format(&kind),
+                        shape: Vec::new(),
+                        type_text: print_type(ty),
+                        per_program: several && kind == ArgKind::Reg,
+                        kind,
+                    }
+                }
+            };
+            args.push(info);
             block_args.push(arg);
         }
-        let steps = prepare_block(block, &fname, 0)?;
+        let body = control::prepare_block(block, &fname, 0)?;
         let mut total = 0u128;
-        static_iterations(&steps, 1, &mut total)?;
-        let mut widest = None;
-        widest_tile(&steps, &mut widest);
+        control::static_iterations(&body.steps, 1, &mut total)?;
+        let widest = control::widest_tile(&body.steps);
         let arg_parts = args
             .iter()
-            .filter(|a| a.tile.space != Space::Hbm)
-            .map(|a| a.tile.partitions())
+            .filter_map(|a| a.tile())
+            .filter(|t| t.space != Space::Hbm)
+            .map(Tile::partitions)
             .max()
             .unwrap_or(0);
         let (width, at) = match widest {
@@ -533,13 +427,22 @@ impl<'c, 'a> Program<'c, 'a> {
             grid,
             partitions: (width.max(0) as usize).max(physical),
             block_args,
-            steps,
+            body,
         })
     }
 
     /// The first collective of the body (an op that needs `--ranks`), if any.
     pub fn first_collective(&self) -> Option<OperationRef<'c, 'a>> {
-        first_collective(&self.steps)
+        let mut found = None;
+        control::walk(&self.body.steps, &mut |s| {
+            if let control::Step::Op(o, h) = s
+                && h.scope == Scope::Group
+                && found.is_none()
+            {
+                found = Some(*o);
+            }
+        });
+        found
     }
 
     /// The number of programs of the launch grid (1 without one).
@@ -547,101 +450,40 @@ impl<'c, 'a> Program<'c, 'a> {
         self.grid.as_deref().map_or(1, |g| g.iter().product())
     }
 
-    /// Runs `steps` on every rank.
-    fn run_steps(&self, machine: &mut Machine, steps: &[Step<'c, 'a>]) -> Result<(), RunError> {
-        for step in steps {
-            match step {
-                Step::Op(op, handler) => {
-                    let ranks = machine.ranks();
-                    let mut exec = Exec::new(machine, *op)?;
-                    match handler.scope {
-                        Scope::Group => {
-                            exec.set_whole_group();
-                            (handler.run)(&mut exec)?;
-                        }
-                        Scope::Core => {
-                            for r in 0..ranks {
-                                exec.set_rank(r);
-                                (handler.run)(&mut exec)?;
-                            }
-                        }
-                    }
-                }
-                Step::Loop(l) => self.run_loop(machine, l)?,
-            }
+    /// How many copies of argument `arg` a run holds: one per program for a per-program
+    /// argument ([`ArgInfo::per_program`]), else one per rank.
+    pub fn copies(&self, arg: &ArgInfo, ranks: usize) -> usize {
+        if arg.per_program {
+            self.programs() as usize
+        } else {
+            ranks
         }
-        Ok(())
-    }
-
-    /// Runs a loop: its bounds read on every rank (they must agree: the ranks run in
-    /// lockstep), its trip count checked against [`exec::MAX_LOOP_ITERATIONS`] before the
-    /// first iteration, then the body once per value of the induction variable.
-    fn run_loop(&self, machine: &mut Machine, l: &Loop<'c, 'a>) -> Result<(), RunError> {
-        let at = |m: String| RunError::at(&l.op, format!("'scf.for' op {m}"));
-        let mut first: Option<(i64, i64, u128)> = None;
-        for r in 0..machine.ranks() {
-            let mut bound = [0i64; 3];
-            for (k, b) in bound.iter_mut().enumerate() {
-                let value =
-                    l.op.operand(k)
-                        .map_err(|_| at(format!("has no operand #{k}")))?;
-                *b = match machine.get(r, value) {
-                    Some(RtValue::Index(v)) => *v,
-                    _ => {
-                        return Err(at(format!(
-                            "{} is not an index computed by an op that sundial-run executed",
-                            ["lower bound", "upper bound", "step"][k]
-                        )));
-                    }
-                };
-            }
-            let [lower, upper, step] = bound;
-            let trip = sundial_dialects::loops::trip_count(
-                i128::from(lower),
-                i128::from(upper),
-                i128::from(step),
-            )
-            .ok_or_else(|| at(format!("has step {step}; a loop's step must be positive")))?;
-            match first {
-                None => first = Some((lower, step, trip)),
-                Some((_, _, t)) if t == trip => {}
-                Some((_, _, t)) => {
-                    return Err(at(format!(
-                        "runs {t} iterations on rank 0 but {trip} on rank {r}: the ranks of a run execute in lockstep"
-                    )));
-                }
-            }
-        }
-        let Some((lower, step, trip)) = first else {
-            return Ok(());
-        };
-        let total = u128::from(machine.iterations).saturating_add(trip);
-        if total > u128::from(exec::MAX_LOOP_ITERATIONS) {
-            return Err(at(format!(
-                "would run {trip} iterations, which brings the run to {total} loop iterations, more than the {} sundial-run executes (MAX_LOOP_ITERATIONS)",
-                exec::MAX_LOOP_ITERATIONS
-            )));
-        }
-        machine.iterations = total as u64;
-        for k in 0..trip {
-            // Below the upper bound, which is an i64: no overflow.
-            let v = i128::from(lower) + k as i128 * i128::from(step);
-            for r in 0..machine.ranks() {
-                machine.bind(r, l.iv.into(), RtValue::Index(v as i64));
-            }
-            self.run_steps(machine, &l.body)?;
-        }
-        Ok(())
     }
 
     /// Runs the body as `config` says, argument `i` holding `inputs[i]` on a fresh machine:
-    /// its elements as little-endian bytes, row-major, once per rank (rank-major: with
-    /// `config.ranks = Some(n)`, `n` times the argument's size). Returns every argument's
-    /// final contents in the same form, what `nisa.device_print` printed, and the time the
-    /// phases took. A body with a collective needs `config.ranks`; it is refused at the
-    /// collective before anything runs. A kernel on a launch grid runs each program in turn
-    /// (row-major over the grid), all on the same arguments.
+    /// its elements as little-endian bytes, row-major (a scalar argument: one element of its
+    /// [`ArgInfo::format`]), once per copy ([`Program::copies`]: per rank, or per program for
+    /// a per-program argument, copy-major). Returns every argument's final contents in the
+    /// same form, what `nisa.device_print` printed, and the time the phases took. A body
+    /// with a collective needs `config.ranks`; it is refused at the collective before
+    /// anything runs. A kernel on a launch grid runs its programs as cooperative coroutines:
+    /// each in turn (row-major over the grid) until it ends or reaches a
+    /// `nisa.core_barrier`, which it passes once every program the barrier synchronises has
+    /// arrived.
     pub fn execute(&self, inputs: &[Vec<u8>], config: &RunConfig) -> Result<Outputs, RunError> {
+        let keep: Vec<usize> = (0..self.args.len()).collect();
+        self.run(inputs.to_vec(), config, &keep)
+    }
+
+    /// [`Program::execute`] taking the inputs by value (each moves into the emulator's
+    /// memory rather than being copied) and reading back only the arguments `keep` lists:
+    /// the others' entries of [`Outputs::args`] are empty.
+    pub fn run(
+        &self,
+        inputs: Vec<Vec<u8>>,
+        config: &RunConfig,
+        keep: &[usize],
+    ) -> Result<Outputs, RunError> {
         let t0 = std::time::Instant::now();
         if config.ranks.is_none()
             && let Some(op) = self.first_collective()
@@ -655,18 +497,35 @@ impl<'c, 'a> Program<'c, 'a> {
             ));
         }
         let ranks = config.rank_count();
+        let programs = self.programs() as usize;
+        if let Some(arg) = self.args.iter().find(|a| a.per_program)
+            && ranks > 1
+        {
+            return Err(RunError::new(format!(
+                "argument {} ({}) has one copy per program of the launch grid: sundial-run runs such a kernel on one rank, not with --ranks",
+                arg.index, arg.type_text
+            )));
+        }
         let mut machine =
             Machine::with_partitions(*config, self.partitions).map_err(RunError::new)?;
         machine.grid = self.grid.clone();
-        let mut views = Vec::with_capacity(self.args.len());
-        for (arg, value) in self.args.iter().zip(&self.block_args) {
-            let input = inputs
-                .get(arg.index)
-                .ok_or_else(|| RunError::new(format!("no contents for argument {}", arg.index)))?;
-            let want = arg.num_bytes().saturating_mul(ranks);
+        machine.program = program_coords(self.grid.as_deref().unwrap_or(&[1]), 0);
+        if inputs.len() != self.args.len() {
+            return Err(RunError::new(format!(
+                "{} argument contents given for {} arguments",
+                inputs.len(),
+                self.args.len()
+            )));
+        }
+        for (arg, input) in self.args.iter().zip(&inputs) {
+            let copies = self.copies(arg, ranks);
+            let want = arg.num_bytes().saturating_mul(copies);
             if input.len() != want {
-                let per = if ranks > 1 {
-                    format!(", {ranks} ranks")
+                let per = if copies > 1 {
+                    format!(
+                        ", {copies} {}",
+                        if arg.per_program { "programs" } else { "ranks" }
+                    )
                 } else {
                     String::new()
                 };
@@ -677,56 +536,94 @@ impl<'c, 'a> Program<'c, 'a> {
                     arg.type_text,
                 )));
             }
-            let view = machine
-                .alloc_argument(&arg.tile, &format!("argument {}", arg.index), input)
-                .map_err(|m| {
-                    RunError::at(
-                        &self.func,
-                        format!("cannot allocate argument {}: {m}", arg.index),
-                    )
-                })?;
-            for r in 0..ranks {
-                machine.bind(r, (*value).into(), RtValue::Tile(view.clone()));
+        }
+        // Where each argument lives: a view (tiles), a register, or an index value.
+        let mut places: Vec<Place> = Vec::with_capacity(self.args.len());
+        let mut per_program: Vec<(usize, Vec<u8>)> = Vec::new();
+        for ((arg, value), input) in self.args.iter().zip(&self.block_args).zip(inputs) {
+            let name = format!("argument {}", arg.index);
+            let per = arg.num_bytes();
+            match &arg.kind {
+                ArgKind::Tile(tile) => {
+                    let first = if arg.per_program {
+                        let first = input[..per].to_vec();
+                        per_program.push((arg.index, input));
+                        first
+                    } else {
+                        input
+                    };
+                    let view = machine.alloc_argument(tile, &name, first).map_err(|m| {
+                        RunError::at(
+                            &self.func,
+                            format!("cannot allocate argument {}: {m}", arg.index),
+                        )
+                    })?;
+                    if arg.per_program && tile.space == Space::Hbm {
+                        machine.note_private(view.alloc());
+                    }
+                    for r in 0..ranks {
+                        machine.bind_argument(r, (*value).into(), RtValue::Tile(view.clone()));
+                    }
+                    places.push(Place::View(view));
+                }
+                ArgKind::Index { width } => {
+                    let mut values = Vec::with_capacity(ranks);
+                    for r in 0..ranks {
+                        let v = scalar_value(&input[r * per..(r + 1) * per]);
+                        let v = ops::index::wrap(i128::from(v), *width);
+                        machine.bind_argument(r, (*value).into(), RtValue::Index(v));
+                        values.push(v);
+                    }
+                    places.push(Place::Index(values));
+                }
+                ArgKind::Reg => {
+                    let mut id = None;
+                    for r in 0..ranks {
+                        let v = scalar_value(&input[r * per..(r + 1) * per]);
+                        let got = machine
+                            .new_register(r, v)
+                            .map_err(|m| RunError::at(&self.func, format!("{name}: {m}")))?;
+                        machine.bind_argument(r, (*value).into(), RtValue::Reg(got));
+                        id = Some(got);
+                    }
+                    if arg.per_program {
+                        per_program.push((arg.index, input));
+                    }
+                    places.push(Place::Reg(id.unwrap_or(sundial_emu::RegisterId(0))));
+                }
             }
-            views.push(view);
         }
         let t1 = std::time::Instant::now();
-        let programs = self.programs();
-        for n in 0..programs {
-            machine.program = program_coords(self.grid.as_deref().unwrap_or(&[1]), n);
-            self.run_steps(&mut machine, &self.steps).map_err(|mut e| {
-                if programs > 1 {
-                    e.notes.push(format!(
-                        "in program {:?} of the launch grid {:?}",
-                        machine.program,
-                        self.grid.as_deref().unwrap_or(&[])
-                    ));
-                }
-                e
-            })?;
+        let mut outputs: Vec<Vec<u8>> = vec![Vec::new(); self.args.len()];
+        for &(i, _) in &per_program {
+            if keep.contains(&i) {
+                outputs[i] = vec![0u8; self.args[i].num_bytes() * programs];
+            }
         }
+        self.schedule(&mut machine, &places, &per_program, keep, &mut outputs)?;
         let t2 = std::time::Instant::now();
-        let mut outputs = Vec::with_capacity(views.len());
-        for (arg, view) in self.args.iter().zip(&views) {
+        for &i in keep {
+            let (Some(arg), Some(place)) = (self.args.get(i), places.get(i)) else {
+                continue;
+            };
+            if arg.per_program {
+                continue;
+            }
             let mut all = Vec::new();
             for r in 0..ranks {
-                let mem = machine.mem(r);
-                // Every argument was written when the run began, so this read passes the
-                // uninitialised-read check.
-                let bytes = if arg.tile.space == Space::Hbm {
-                    mem.bytes(view.alloc()).map(<[u8]>::to_vec)
-                } else {
-                    mem.read_bytes(view)
-                };
-                let bytes = bytes.map_err(|e| {
+                let bytes = read_back(&mut machine, r, arg, place, ranks == 1).map_err(|e| {
                     RunError::at(
                         &self.func,
                         format!("cannot read argument {}: {e}", arg.index),
                     )
                 })?;
-                all.extend_from_slice(&bytes);
+                if ranks == 1 {
+                    all = bytes;
+                } else {
+                    all.extend_from_slice(&bytes);
+                }
             }
-            outputs.push(all);
+            outputs[i] = all;
         }
         let t3 = std::time::Instant::now();
         Ok(Outputs {
@@ -739,6 +636,298 @@ impl<'c, 'a> Program<'c, 'a> {
             },
         })
     }
+
+    /// Runs every program of the launch grid (see [`Program::execute`]): each until it ends
+    /// or arrives at a barrier, in turn; the arrivals at a barrier are released together
+    /// once all the programs it synchronises are there. A program starts with its own
+    /// engine state and on-chip memory (`Machine::switch_program`) holding its copy of the
+    /// per-program arguments, whose final contents go to `outputs` when it ends.
+    fn schedule(
+        &self,
+        machine: &mut Machine,
+        places: &[Place],
+        per_program: &[(usize, Vec<u8>)],
+        keep: &[usize],
+        outputs: &mut [Vec<u8>],
+    ) -> Result<(), RunError> {
+        let programs = self.programs() as usize;
+        let grid = self.grid.as_deref().unwrap_or(&[1]);
+        let in_program = |machine: &Machine, mut e: RunError| {
+            if programs > 1 {
+                e.notes.push(format!(
+                    "in program {:?} of the launch grid {:?}",
+                    machine.program,
+                    self.grid.as_deref().unwrap_or(&[])
+                ));
+            }
+            e
+        };
+        let mut threads: Vec<Option<control::Thread<'_, 'c, 'a>>> =
+            (0..programs).map(|_| None).collect();
+        // For each program: running (None) or waiting at a barrier (the op and its cores).
+        let mut waiting: Vec<Option<(OperationRef<'c, 'a>, Vec<usize>)>> = vec![None; programs];
+        let mut done = vec![false; programs];
+        let mut current = 0usize;
+        loop {
+            let mut progressed = false;
+            for p in 0..programs {
+                if done[p] || waiting[p].is_some() {
+                    continue;
+                }
+                if p != current {
+                    let fresh = machine
+                        .switch_program(p, !done[current])
+                        .map_err(|m| RunError::at(&self.func, m))?;
+                    current = p;
+                    machine.program = program_coords(grid, p as i64);
+                    if fresh {
+                        self.start_program(machine, p, places, per_program)?;
+                    }
+                }
+                let thread = threads[p].get_or_insert_with(|| control::Thread::new(&self.body));
+                progressed = true;
+                match thread.run(machine).map_err(|e| in_program(machine, e))? {
+                    control::Status::Done => {
+                        done[p] = true;
+                        threads[p] = None;
+                        self.finish_program(machine, p, places, per_program, keep, outputs)?;
+                    }
+                    control::Status::Barrier(op) => {
+                        let cores =
+                            barrier_cores(&op, p, programs).map_err(|e| in_program(machine, e))?;
+                        waiting[p] = Some((op, cores.clone()));
+                        let all = cores
+                            .iter()
+                            .all(|&q| waiting[q].as_ref().is_some_and(|(_, c)| *c == cores));
+                        if all {
+                            for &q in &cores {
+                                waiting[q] = None;
+                            }
+                        }
+                    }
+                }
+            }
+            if done.iter().all(|&d| d) {
+                return Ok(());
+            }
+            if !progressed {
+                return Err(deadlock(
+                    &waiting,
+                    &done,
+                    self.grid.as_deref().unwrap_or(&[]),
+                ));
+            }
+        }
+    }
+
+    /// Gives program `p`, starting on fresh state, its copy of the per-program arguments.
+    fn start_program(
+        &self,
+        machine: &mut Machine,
+        p: usize,
+        places: &[Place],
+        per_program: &[(usize, Vec<u8>)],
+    ) -> Result<(), RunError> {
+        for (i, input) in per_program {
+            let arg = &self.args[*i];
+            let n = arg.num_bytes();
+            let bytes = &input[p * n..(p + 1) * n];
+            let r = match &places[*i] {
+                Place::View(view) => machine
+                    .mem(0)
+                    .write_bytes(view, bytes)
+                    .map_err(|e| e.to_string()),
+                Place::Reg(id) => machine.set_register(0, *id, scalar_value(bytes)),
+                Place::Index(_) => Ok(()),
+            };
+            r.map_err(|m| {
+                RunError::at(
+                    &self.func,
+                    format!("argument {i}: cannot give program {p} its copy: {m}"),
+                )
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Copies program `p`'s per-program arguments that `keep` lists into `outputs`.
+    fn finish_program(
+        &self,
+        machine: &mut Machine,
+        p: usize,
+        places: &[Place],
+        per_program: &[(usize, Vec<u8>)],
+        keep: &[usize],
+        outputs: &mut [Vec<u8>],
+    ) -> Result<(), RunError> {
+        for (i, _) in per_program {
+            if !keep.contains(i) {
+                continue;
+            }
+            let arg = &self.args[*i];
+            let n = arg.num_bytes();
+            let bytes = read_back(machine, 0, arg, &places[*i], false).map_err(|e| {
+                RunError::at(
+                    &self.func,
+                    format!("cannot read argument {i} of program {p}: {e}"),
+                )
+            })?;
+            outputs[*i][p * n..(p + 1) * n].copy_from_slice(&bytes);
+        }
+        Ok(())
+    }
+}
+
+/// Where an argument lives during a run.
+enum Place {
+    /// A tile.
+    View(sundial_emu::View),
+    /// A register.
+    Reg(sundial_emu::RegisterId),
+    /// An index or integer value (immutable), per rank.
+    Index(Vec<i64>),
+}
+
+/// The one little-endian integer of a scalar argument's bytes (1, 2, 4 or 8 of them),
+/// sign-extended.
+fn scalar_value(bytes: &[u8]) -> i64 {
+    let mut b = [0u8; 8];
+    let n = bytes.len().min(8);
+    b[..n].copy_from_slice(&bytes[..n]);
+    let v = i64::from_le_bytes(b);
+    let shift = 64 - 8 * n as u32;
+    if n == 0 { 0 } else { (v << shift) >> shift }
+}
+
+/// The final contents of argument `arg` on `rank`. `take`: the run is over and the bytes of
+/// an HBM tensor may move out of the memory instead of being copied.
+fn read_back(
+    machine: &mut Machine,
+    rank: usize,
+    arg: &ArgInfo,
+    place: &Place,
+    take: bool,
+) -> Result<Vec<u8>, String> {
+    match place {
+        Place::View(view) => {
+            let hbm = arg.tile().is_some_and(|t| t.space == Space::Hbm);
+            let mem = machine.mem(rank);
+            // Every argument was written when the run began, so the read of an on-chip
+            // one passes the uninitialised-read check.
+            let bytes = match (hbm, take) {
+                (true, true) => mem.take_bytes(view.alloc()),
+                (true, false) => mem.bytes(view.alloc()).map(<[u8]>::to_vec),
+                (false, _) => mem.read_bytes(view),
+            };
+            bytes.map_err(|e| e.to_string())
+        }
+        Place::Reg(id) => {
+            let v = machine.register(rank, *id)?;
+            Ok(v.to_le_bytes()[..arg.format.size()].to_vec())
+        }
+        // A value the run cannot change: its contents are what it started with.
+        Place::Index(values) => {
+            let v = values.get(rank).copied().unwrap_or(0);
+            Ok(v.to_le_bytes()[..arg.format.size()].to_vec())
+        }
+    }
+}
+
+/// The programs (linear indices of the grid) the barrier `op` that program `p` arrived at
+/// synchronises: its `cores`, each a program of the grid, `p` among them.
+fn barrier_cores(
+    op: &OperationRef<'_, '_>,
+    p: usize,
+    programs: usize,
+) -> Result<Vec<usize>, RunError> {
+    let cores = op
+        .attribute("cores")
+        .ok()
+        .and_then(sundial_dialects::verify::i64_array_value)
+        .ok_or_else(|| RunError::at(op, "'nisa.core_barrier' op has no attribute 'cores'"))?;
+    let mut out = Vec::new();
+    for c in &cores {
+        match usize::try_from(*c) {
+            Ok(c) if c < programs => out.push(c),
+            _ => {
+                return Err(RunError::at(
+                    op,
+                    format!(
+                        "'nisa.core_barrier' op synchronises the programs {cores:?}, but the launch grid has {programs} program{} (0..{}): the barrier would wait forever",
+                        if programs == 1 { "" } else { "s" },
+                        programs - 1
+                    ),
+                ));
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    if !out.contains(&p) {
+        return Err(RunError::at(
+            op,
+            format!(
+                "'nisa.core_barrier' op is reached by program {p}, which is not one of the programs {cores:?} it synchronises"
+            ),
+        ));
+    }
+    Ok(out)
+}
+
+/// The error of a run where no program can go on: some wait at a barrier for programs that
+/// ended (or wait elsewhere).
+fn deadlock(
+    waiting: &[Option<(OperationRef<'_, '_>, Vec<usize>)>],
+    done: &[bool],
+    grid: &[i64],
+) -> RunError {
+    let Some((p, (op, cores))) = waiting
+        .iter()
+        .enumerate()
+        .find_map(|(p, w)| w.as_ref().map(|w| (p, w)))
+    else {
+        return RunError::new("no program of the launch grid can run");
+    };
+    let here: Vec<usize> = waiting
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| w.as_ref().is_some_and(|(o, _)| o == op))
+        .map(|(q, _)| q)
+        .collect();
+    let ended: Vec<usize> = cores.iter().copied().filter(|&q| done[q]).collect();
+    let elsewhere: Vec<usize> = cores
+        .iter()
+        .copied()
+        .filter(|&q| !done[q] && !here.contains(&q))
+        .collect();
+    let mut why = Vec::new();
+    if !ended.is_empty() {
+        why.push(format!(
+            "program{} {ended:?} ended without reaching it",
+            plural(ended.len())
+        ));
+    }
+    if !elsewhere.is_empty() {
+        why.push(format!(
+            "program{} {elsewhere:?} wait{} at another barrier",
+            plural(elsewhere.len()),
+            if elsewhere.len() == 1 { "s" } else { "" }
+        ));
+    }
+    let _ = p;
+    RunError::at(
+        op,
+        format!(
+            "'nisa.core_barrier' op deadlocks: program{} {here:?} of the launch grid {grid:?} wait{} here for the programs {cores:?}, but {}",
+            plural(here.len()),
+            if here.len() == 1 { "s" } else { "" },
+            why.join(" and ")
+        ),
+    )
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }
 
 /// What a run produced.

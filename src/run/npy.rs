@@ -198,30 +198,150 @@ fn read_file(path: &Path) -> Result<Vec<u8>, String> {
 }
 
 /// [`read`] accepting any of `shapes`: the array's bytes and which shape the file has.
+/// `stacked` names what the leading dimension of the other shapes counts (`rank`,
+/// `program`), for messages. The header is read first and the data straight into the
+/// buffer returned (one buffer, no copy: fresh memory is what reading a large input costs).
 pub fn read_any(
     path: &Path,
     format: &Format,
     shapes: &[Vec<usize>],
+    stacked: &str,
 ) -> Result<(Vec<u8>, usize), String> {
-    let bytes = read_file(path)?;
-    parse_any(&bytes, format, shapes)
+    let mut file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let len = file
+        .metadata()
+        .map_err(|e| format!("cannot read: {e}"))?
+        .len();
+    let mut head = Vec::new();
+    (&mut file)
+        .take(12)
+        .read_to_end(&mut head)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    let start = match data_start(&head) {
+        Some(start) if start as u64 <= len && start >= head.len() => start,
+        // Not a .npy file, or one whose header does not fit: read whole, so that the
+        // parser names what is wrong.
+        _ => {
+            file.read_to_end(&mut head)
+                .map_err(|e| format!("cannot read: {e}"))?;
+            return parse_any(&head, format, shapes, stacked);
+        }
+    };
+    let known = head.len();
+    head.resize(start, 0);
+    file.read_exact(&mut head[known..])
+        .map_err(|e| format!("cannot read: {e}"))?;
+    let found = parse_header(&head, format, shapes, stacked)?;
+    let available = usize::try_from(len - start as u64).unwrap_or(usize::MAX);
+    check_data_length(available, found.want)?;
+    let mut out = Vec::new();
+    out.try_reserve_exact(found.want)
+        .map_err(|_| format!("the array ({} bytes) does not fit in memory", found.want))?;
+    (&mut file)
+        .take(found.want as u64)
+        .read_to_end(&mut out)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    check_data_length(out.len(), found.want)?;
+    Ok((
+        finish(out, format, &shapes[found.which], &found),
+        found.which,
+    ))
+}
+
+/// Where the data of a `.npy` file starts, from its first (up to) 12 bytes: after the
+/// magic, the version and `HEADER_LEN`; `None` when they are not a `.npy` preamble.
+fn data_start(pre: &[u8]) -> Option<usize> {
+    const MAGIC: &[u8] = b"\x93NUMPY";
+    if pre.len() < 10 || &pre[..6] != MAGIC {
+        return None;
+    }
+    match pre[6] {
+        1 => Some(10 + usize::from(u16::from_le_bytes([pre[8], pre[9]]))),
+        2 | 3 if pre.len() >= 12 => {
+            let n = u32::from_le_bytes([pre[8], pre[9], pre[10], pre[11]]);
+            usize::try_from(n).ok()?.checked_add(12)
+        }
+        _ => None,
+    }
+}
+
+/// What a header says about the data that follows it.
+struct Found {
+    /// Which of the accepted shapes.
+    which: usize,
+    /// The data's length in bytes.
+    want: usize,
+    /// Big-endian elements (swapped when read).
+    big: bool,
+    /// Fortran order (reordered when read).
+    fortran: bool,
+}
+
+/// The data of an array of `want` bytes is `available` bytes long.
+fn check_data_length(available: usize, want: usize) -> Result<(), String> {
+    if available < want {
+        return Err(format!(
+            "the data is truncated: {available} bytes after the header, {want} expected"
+        ));
+    }
+    if available > want {
+        return Err(format!(
+            "{} bytes follow the {want} bytes of data",
+            available - want
+        ));
+    }
+    Ok(())
 }
 
 /// [`read`] on the bytes of a file.
 pub fn parse(bytes: &[u8], format: &Format, shape: &[usize]) -> Result<Vec<u8>, String> {
-    parse_any(bytes, format, &[shape.to_vec()]).map(|(b, _)| b)
+    parse_any(bytes, format, &[shape.to_vec()], "rank").map(|(b, _)| b)
 }
 
-/// [`parse`] accepting any of `shapes` (the first is the argument's own, which messages name).
+/// [`parse`] accepting any of `shapes` (the first is the argument's own, which messages name;
+/// the others stack one per `stacked` on a leading dimension).
 pub fn parse_any(
     bytes: &[u8],
     format: &Format,
     shapes: &[Vec<usize>],
+    stacked: &str,
 ) -> Result<(Vec<u8>, usize), String> {
     check_header_length(bytes)?;
     let mut cursor = std::io::Cursor::new(bytes);
-    let header =
-        Header::from_reader(&mut cursor).map_err(|e| format!("not a valid .npy file: {e}"))?;
+    let found = header_of(&mut cursor, format, shapes, stacked)?;
+    let start = usize::try_from(cursor.position()).unwrap_or(bytes.len());
+    let data = &bytes[start.min(bytes.len())..];
+    check_data_length(data.len(), found.want)?;
+    let mut out = Vec::new();
+    out.try_reserve_exact(found.want)
+        .map_err(|_| format!("the array ({} bytes) does not fit in memory", found.want))?;
+    out.extend_from_slice(data);
+    Ok((
+        finish(out, format, &shapes[found.which], &found),
+        found.which,
+    ))
+}
+
+/// The header of `head` (a whole header, nothing after it).
+fn parse_header(
+    head: &[u8],
+    format: &Format,
+    shapes: &[Vec<usize>],
+    stacked: &str,
+) -> Result<Found, String> {
+    check_header_length(head)?;
+    header_of(&mut std::io::Cursor::new(head), format, shapes, stacked)
+}
+
+/// Reads the header at `cursor` and checks it against the argument: its dtype one of the
+/// format's, its shape one of `shapes`.
+fn header_of(
+    cursor: &mut std::io::Cursor<&[u8]>,
+    format: &Format,
+    shapes: &[Vec<usize>],
+    stacked: &str,
+) -> Result<Found, String> {
+    let header = Header::from_reader(cursor).map_err(|e| format!("not a valid .npy file: {e}"))?;
     let descr = match &header.type_descriptor {
         PyValue::String(s) => s.as_str(),
         other => {
@@ -246,7 +366,7 @@ pub fn parse_any(
     let Some(which) = shapes.iter().position(|s| *s == header.shape) else {
         let also = shapes[1..]
             .iter()
-            .map(|s| format!(", or {} for every rank", numpy_shape(s)))
+            .map(|s| format!(", or {} for every {stacked}", numpy_shape(s)))
             .collect::<String>();
         return Err(format!(
             "shape mismatch: the file holds {}, the argument is {}{also}",
@@ -254,40 +374,31 @@ pub fn parse_any(
             numpy_shape(shapes.first().map_or(&[][..], |s| &s[..]))
         ));
     };
-    let shape = &shapes[which][..];
     // The argument's size was checked when its type was read: this cannot overflow.
-    let esize = format.size();
-    let want = shape
+    let want = shapes[which]
         .iter()
-        .try_fold(esize, |a, &d| a.checked_mul(d))
+        .try_fold(format.size(), |a, &d| a.checked_mul(d))
         .ok_or_else(|| "the argument's size overflows".to_string())?;
-    let start = usize::try_from(cursor.position()).unwrap_or(bytes.len());
-    let data = &bytes[start.min(bytes.len())..];
-    if data.len() < want {
-        return Err(format!(
-            "the data is truncated: {} bytes after the header, {want} expected",
-            data.len()
-        ));
-    }
-    if data.len() > want {
-        return Err(format!(
-            "{} bytes follow the {want} bytes of data",
-            data.len() - want
-        ));
-    }
-    let mut out = Vec::new();
-    out.try_reserve_exact(want)
-        .map_err(|_| format!("the array ({want} bytes) does not fit in memory"))?;
-    out.extend_from_slice(data);
-    if big && esize > 1 {
+    Ok(Found {
+        which,
+        want,
+        big,
+        fortran: header.layout.is_fortran(),
+    })
+}
+
+/// The data in the argument's form: little-endian elements in C order.
+fn finish(mut out: Vec<u8>, format: &Format, shape: &[usize], found: &Found) -> Vec<u8> {
+    let esize = format.size();
+    if found.big && esize > 1 {
         for element in out.chunks_exact_mut(esize) {
             element.reverse();
         }
     }
-    if header.layout.is_fortran() && shape.len() > 1 {
+    if found.fortran && shape.len() > 1 {
         out = fortran_to_c(&out, shape, esize);
     }
-    Ok((out, which))
+    out
 }
 
 /// Refuses a `HEADER_LEN` that runs past the end of the file, before the crate allocates a
@@ -346,17 +457,23 @@ fn fortran_to_c(bytes: &[u8], shape: &[usize], esize: usize) -> Vec<u8> {
     out
 }
 
-/// The bytes of a `.npy` file holding `data` (little-endian elements of `format`, C order) of
-/// `shape`.
-pub fn encode(format: &Format, shape: &[usize], data: &[u8]) -> Result<Vec<u8>, String> {
+/// The header of a `.npy` file holding an array of `format` and `shape` (C order), which the
+/// data follows.
+pub fn header(format: &Format, shape: &[usize]) -> Result<Vec<u8>, String> {
     let header = Header {
         type_descriptor: PyValue::String(format.write.to_string()),
         layout: Layout::Standard,
         shape: shape.to_vec(),
     };
-    let mut out = header
+    header
         .to_bytes()
-        .map_err(|e| format!("cannot format the .npy header: {e}"))?;
+        .map_err(|e| format!("cannot format the .npy header: {e}"))
+}
+
+/// The bytes of a `.npy` file holding `data` (little-endian elements of `format`, C order) of
+/// `shape`.
+pub fn encode(format: &Format, shape: &[usize], data: &[u8]) -> Result<Vec<u8>, String> {
+    let mut out = header(format, shape)?;
     out.try_reserve_exact(data.len())
         .map_err(|_| format!("the array ({} bytes) does not fit in memory", data.len()))?;
     out.extend_from_slice(data);

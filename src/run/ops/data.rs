@@ -18,6 +18,7 @@
 //! | `nisa.register_alloc` / `nisa.register_move` | `Registers::register_alloc` / `register_move` | |
 //! | `nisa.register_index` | `Registers::get` | the value becomes an `index` |
 //! | `nisa.device_print` | — (host side: the tool prints the tile) | |
+//! | `nisa.core_barrier` | — (the run stops the program until the others arrive) | `engine`; `data` (the programs run one at a time, so nothing is in flight) |
 //! | `func.return` | — | ends the body |
 
 use std::fmt::Write as _;
@@ -64,6 +65,14 @@ pub fn alloc(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
             let allocated = op.machine().alloc(&tile, &name);
             let view = allocated.map_err(|m| op.error(format!("cannot allocate the tile: {m}")))?;
             op.machine().set_allocated(&o, view.clone());
+            let shared = o
+                .result(0)
+                .is_ok_and(|r| sundial_dialects::loops::hbm_buffer(r.to_raw()) == "shared_hbm");
+            if !shared {
+                // Each program of a launch grid has its own (on-chip tiles are noted by the
+                // machine's allocator).
+                op.machine().note_private(view.alloc());
+            }
             view
         }
     };
@@ -313,6 +322,13 @@ fn element_text(d: sundial_emu::DType, bits: u64) -> String {
         Some(v) => format!("{v:?}"),
         None => format!("0x{bits:x}"),
     }
+}
+
+/// `nisa.core_barrier`: the program stops after it until every program of `cores` has
+/// arrived (`super::super::Program::execute` does that); the memory needs nothing, since the
+/// programs run one at a time and every write before the barrier is complete.
+pub fn core_barrier(_: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
+    Ok(())
 }
 
 /// The body's terminator: kernels return nothing (`Program::prepare` refuses a return with

@@ -42,7 +42,7 @@ pub fn wrap(v: i128, w: u32) -> i64 {
 }
 
 /// `v` (of width `w`) read as unsigned.
-fn unsigned(v: i64, w: u32) -> u64 {
+pub fn unsigned(v: i64, w: u32) -> u64 {
     if w == 64 {
         v as u64
     } else {
@@ -71,15 +71,20 @@ fn operand_width(op: &Exec<'_, '_, '_>, k: usize) -> Result<u32, RunError> {
     })
 }
 
-/// `arith.constant` of an `index` or integer type.
+/// `arith.constant` of an `index`, integer or float type (see [`super::float`]).
 pub fn constant(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
-    let w = result_width(op)?;
     let attr = op
         .op()
         .attribute("value")
         .map_err(|_| op.error("has no 'value'"))?;
+    if unsafe { mlir_sys::mlirAttributeIsAFloat(attr.to_raw()) } {
+        return super::float::constant(op, attr);
+    }
+    let w = result_width(op)?;
     if !attr.is_integer() {
-        return Err(op.error("sundial-run evaluates integer and index constants only"));
+        return Err(op.error(
+            "sundial-run evaluates index, integer and float constants only (no vectors or tensors)",
+        ));
     }
     let v = int_value_checked(attr).map_err(|m| op.error(format!("attribute 'value': {m}")))?;
     op.set_result(0, RtValue::Index(wrap(i128::from(v), w)))
@@ -204,6 +209,69 @@ pub fn index_castui(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
     let from = operand_width(op, 0)?;
     let v = op.index_at(0)?;
     op.set_result(0, RtValue::Index(wrap(i128::from(unsigned(v, from)), w)))
+}
+
+/// `arith.extsi`: sign-extends (the value is kept sign-extended already).
+pub fn extsi(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
+    index_cast(op)
+}
+
+/// `arith.extui`: zero-extends.
+pub fn extui(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
+    index_castui(op)
+}
+
+/// `arith.trunci`: keeps the low bits.
+pub fn trunci(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
+    index_cast(op)
+}
+
+/// The integer predicates of `arith.cmpi`, in the order of their enum values.
+const CMPI: [&str; 10] = [
+    "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge",
+];
+
+/// `arith.cmpi`: an `i1`, -1 (true) or 0.
+pub fn cmpi(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
+    let w = operand_width(op, 0)?;
+    let (a, b) = (op.index_at(0)?, op.index_at(1)?);
+    let (ua, ub) = (unsigned(a, w), unsigned(b, w));
+    let p = predicate(op)?;
+    let t = match CMPI.get(p).copied() {
+        Some("eq") => a == b,
+        Some("ne") => a != b,
+        Some("slt") => a < b,
+        Some("sle") => a <= b,
+        Some("sgt") => a > b,
+        Some("sge") => a >= b,
+        Some("ult") => ua < ub,
+        Some("ule") => ua <= ub,
+        Some("ugt") => ua > ub,
+        Some("uge") => ua >= ub,
+        _ => {
+            return Err(op.error(format!(
+                "attribute 'predicate': {p} is not a cmpi predicate"
+            )));
+        }
+    };
+    op.set_result(0, RtValue::Index(-i64::from(t)))
+}
+
+/// The `predicate` attribute of a comparison (its enum value).
+pub(crate) fn predicate(op: &Exec<'_, '_, '_>) -> Result<usize, RunError> {
+    let attr = op
+        .op()
+        .attribute("predicate")
+        .map_err(|_| op.error("has no attribute 'predicate'"))?;
+    let p = int_value_checked(attr).map_err(|m| op.error(format!("attribute 'predicate': {m}")))?;
+    uint(op, "predicate", p)
+}
+
+/// `arith.select`: operand 1 when the `i1` condition is true, else operand 2 (any kind of
+/// value: an index, a float, a register, a tile).
+pub fn select(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
+    let c = op.index_at(0)?;
+    op.forward(0, if c != 0 { 1 } else { 2 })
 }
 
 /// `nisa.program_id`: the running program's index along `axis`.

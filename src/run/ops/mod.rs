@@ -4,8 +4,8 @@
 //! [`HANDLERS`] is the one list of what executes: an op runs exactly when it has a row here
 //! (looked up by its full name). [`REFUSED`] lists every NISA op without a row and why;
 //! `super::Program::prepare` refuses those, and every op of another dialect without a row
-//! (the `arith` index ops have rows; `scf.for` is the one structured op, run by the program
-//! itself), by name before anything runs. A test checks that every op of `sundial_dialects::nisa::OPS` is in exactly
+//! (the `arith` index and float scalar ops have rows; `scf.for` and `scf.if` are run by the
+//! program itself, `super::control`), by name before anything runs. A test checks that every op of `sundial_dialects::nisa::OPS` is in exactly
 //! one of the two tables, so the set stays complete when the dialect grows.
 //!
 //! A handler reads its op through [`Exec`] (operands by the group names of the op's row in
@@ -18,10 +18,11 @@
 //! onto the emulator's function, and which attributes change nothing the emulator models):
 //!
 //! - [`data`]: `nisa.alloc`, the DMA ops, the generic loads and stores, registers,
-//!   `device_print`;
+//!   `device_print`, `core_barrier`;
 //! - [`view`]: the access patterns (`nisa.ap`, `nisa.dynamic_ap`) and views (reshape, slice,
 //!   permute, broadcast), folded through `sundial_dialects::fold`;
-//! - [`index`]: the `arith` index arithmetic and the launch-grid queries;
+//! - [`index`]: the `arith` index arithmetic and the launch-grid queries; [`float`]: `arith`
+//!   on float scalars;
 //! - [`compute`]: the element-wise, reduction, select, copy, transpose, matmul, top-8,
 //!   statistics and MX ops of the Vector, Scalar, GpSimd and Tensor engines;
 //! - [`state`]: the ops on engine state kept across ops (accumulator read-outs, the random
@@ -31,6 +32,7 @@
 pub mod collective;
 pub mod compute;
 pub mod data;
+pub mod float;
 pub mod index;
 pub mod state;
 pub mod view;
@@ -163,6 +165,8 @@ pub static HANDLERS: &[Handler] = table![
     "nisa.register_move" => data::register_move,
     "nisa.register_index" => data::register_index,
     "nisa.device_print" => data::device_print,
+    // synchronisation between the programs of a launch grid (the run stops the program here)
+    "nisa.core_barrier" => data::core_barrier,
     // random numbers
     "nisa.rand2" => state::rand2,
     "nisa.rng" => state::rng,
@@ -194,6 +198,29 @@ pub static HANDLERS: &[Handler] = table![
     "arith.shrui" => index::shrui,
     "arith.index_cast" => index::index_cast,
     "arith.index_castui" => index::index_castui,
+    "arith.extsi" => index::extsi,
+    "arith.extui" => index::extui,
+    "arith.trunci" => index::trunci,
+    "arith.cmpi" => index::cmpi,
+    "arith.select" => index::select,
+    // float scalars (upstream arith): reach the kernel through integers (see ops::float)
+    "arith.addf" => float::addf,
+    "arith.subf" => float::subf,
+    "arith.mulf" => float::mulf,
+    "arith.divf" => float::divf,
+    "arith.remf" => float::remf,
+    "arith.negf" => float::negf,
+    "arith.maximumf" => float::maximumf,
+    "arith.minimumf" => float::minimumf,
+    "arith.maxnumf" => float::maxnumf,
+    "arith.minnumf" => float::minnumf,
+    "arith.cmpf" => float::cmpf,
+    "arith.sitofp" => float::sitofp,
+    "arith.uitofp" => float::uitofp,
+    "arith.fptosi" => float::fptosi,
+    "arith.fptoui" => float::fptoui,
+    "arith.extf" => float::convertf,
+    "arith.truncf" => float::convertf,
 ];
 
 /// The row of the op named `name`, if it executes.
@@ -223,12 +250,6 @@ pub static REFUSED: &[(&str, Why)] = &[
             "send_to_rank and recv_from_rank are attributes, the same on every rank of an SPMD \
              run, so no two ranks can name each other as the LNC2 swap needs (the emulator's \
              send_recv takes one (send_to, recv_from) pair per rank)",
-        ),
-    ),
-    (
-        "nisa.core_barrier",
-        Why::NotInEmulator(
-            "the emulator has no core_barrier: the programs of a launch grid run one after another, so no program can wait for another",
         ),
     ),
 ];
