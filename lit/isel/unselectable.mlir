@@ -22,10 +22,10 @@ module attributes {sundial.target = "cayman"} {
 
 // indirect_copy (0xe7) is pinned, but the unit of src_buffer_size is not stated.
 module attributes {sundial.target = "cayman"} {
-  func.func @k1(%dst: memref<128x8xf32, "sbuf">, %src: memref<128x32xf32, "sbuf">, %idx: memref<128x4xui16, "sbuf">) {
+  func.func @k1(%dst: memref<128x120xf32, "sbuf">, %src: memref<128x32xf32, "sbuf">, %idx: memref<128x4xui16, "sbuf">) {
     // expected-error@+1 {{'nisa.indirect_copy' op is pinned on cayman (bir.indirect_copy [0xe7]) but cannot be built: the unit of INDIRECT_COPY's src_buffer_size (elements or bytes) and where num_valid_indices goes are not stated by any source}}
     "nisa.indirect_copy"(%dst, %src, %idx) {num_elem_per_idx = 2, num_valid_indices = 60}
-        : (memref<128x8xf32, "sbuf">, memref<128x32xf32, "sbuf">, memref<128x4xui16, "sbuf">) -> ()
+        : (memref<128x120xf32, "sbuf">, memref<128x32xf32, "sbuf">, memref<128x4xui16, "sbuf">) -> ()
     return
   }
 }

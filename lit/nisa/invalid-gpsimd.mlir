@@ -149,10 +149,29 @@ func.func @local_gather_valid(%d: memref<16x4xf32, "sbuf">, %s: memref<16x32xf32
 
 // -----
 
-// dst holds indices per partition x num_elem_per_idx elements.
-func.func @local_gather_shape(%d: memref<16x4xf32, "sbuf">, %s: memref<16x32xf32, "sbuf">, %i: memref<16x4xui16, "sbuf">) {
-  // expected-error@+1 {{operand 'dst' has 4 elements per partition; expected 8 (indices per partition x num_elem_per_idx) (rule: local_gather shape)}}
-  "nisa.indirect_copy"(%d, %s, %i) {num_elem_per_idx = 2} : (memref<16x4xf32, "sbuf">, memref<16x32xf32, "sbuf">, memref<16x4xui16, "sbuf">) -> ()
+// Each partition of dst receives num_valid_indices x num_elem_per_idx elements (NKI's NumPy
+// reference: np.take(src, idx[:num_valid], axis=1)); by default every slot of the core is valid.
+func.func @local_gather_shape(%d: memref<16x8xf32, "sbuf">, %s: memref<16x32xf32, "sbuf">, %i: memref<16x4xui16, "sbuf">) {
+  // expected-error@+1 {{operand 'dst' has 8 elements per partition; expected a multiple of 2 from 128 (num_valid_indices x num_elem_per_idx) to 128 (every index slot of a core x num_elem_per_idx) (rule: local_gather shape)}}
+  "nisa.indirect_copy"(%d, %s, %i) {num_elem_per_idx = 2} : (memref<16x8xf32, "sbuf">, memref<16x32xf32, "sbuf">, memref<16x4xui16, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// Fewer elements than the valid indices need.
+func.func @local_gather_short(%d: memref<16x6xf32, "sbuf">, %s: memref<16x32xf32, "sbuf">, %i: memref<16x1xui16, "sbuf">) {
+  // expected-error@+1 {{operand 'dst' has 6 elements per partition; expected a multiple of 1 from 10 (num_valid_indices x num_elem_per_idx) to 16 (every index slot of a core x num_elem_per_idx) (rule: local_gather shape)}}
+  "nisa.indirect_copy"(%d, %s, %i) {num_valid_indices = 10} : (memref<16x6xf32, "sbuf">, memref<16x32xf32, "sbuf">, memref<16x1xui16, "sbuf">) -> ()
+  return
+}
+
+// -----
+
+// A partial group of num_elem_per_idx elements.
+func.func @local_gather_group(%d: memref<16x42xf32, "sbuf">, %s: memref<16x32xf32, "sbuf">, %i: memref<16x1xui16, "sbuf">) {
+  // expected-error@+1 {{operand 'dst' has 42 elements per partition; expected a multiple of 4 from 40 (num_valid_indices x num_elem_per_idx) to 64 (every index slot of a core x num_elem_per_idx) (rule: local_gather shape)}}
+  "nisa.indirect_copy"(%d, %s, %i) {num_elem_per_idx = 4, num_valid_indices = 10} : (memref<16x42xf32, "sbuf">, memref<16x32xf32, "sbuf">, memref<16x1xui16, "sbuf">) -> ()
   return
 }
 

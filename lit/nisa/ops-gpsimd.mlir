@@ -54,13 +54,18 @@ func.func @gather(%dst: memref<128x1024xbf16, "sbuf">, %data: memref<128x2048xbf
   return
 }
 
-// local_gather: 4 uint16 indices per partition (64 per 16-partition core), 2 elements each.
+// local_gather: 4 uint16 indices per partition (64 per 16-partition core), 2 elements each;
+// each partition of dst receives the 60 valid indices' elements (NKI's NumPy reference:
+// np.take(src, idx[:60], axis=1)), so it holds 120 to 128 (every slot) elements.
 // CHECK-LABEL: func.func @indirect_copy
 // CHECK: "nisa.indirect_copy"(%{{.*}}, %{{.*}}, %{{.*}}) {num_elem_per_idx = 2 : i64, num_valid_indices = 60 : i64}
-func.func @indirect_copy(%dst: memref<128x8xf32, "sbuf">, %src: memref<128x32xf32, "sbuf">,
-                         %idx: memref<128x4xui16, "sbuf">) {
+// CHECK: "nisa.indirect_copy"(%{{.*}}, %{{.*}}, %{{.*}}) {num_elem_per_idx = 2 : i64, num_valid_indices = 60 : i64}
+func.func @indirect_copy(%dst: memref<128x120xf32, "sbuf">, %src: memref<128x32xf32, "sbuf">,
+                         %idx: memref<128x4xui16, "sbuf">, %all: memref<128x128xf32, "sbuf">) {
   "nisa.indirect_copy"(%dst, %src, %idx) {num_elem_per_idx = 2, num_valid_indices = 60}
-      : (memref<128x8xf32, "sbuf">, memref<128x32xf32, "sbuf">, memref<128x4xui16, "sbuf">) -> ()
+      : (memref<128x120xf32, "sbuf">, memref<128x32xf32, "sbuf">, memref<128x4xui16, "sbuf">) -> ()
+  "nisa.indirect_copy"(%all, %src, %idx) {num_elem_per_idx = 2, num_valid_indices = 60}
+      : (memref<128x128xf32, "sbuf">, memref<128x32xf32, "sbuf">, memref<128x4xui16, "sbuf">) -> ()
   return
 }
 

@@ -55,7 +55,7 @@ func.func @groups(%src: memref<256x16xf32, "hbm">, %ih: memref<256x16xui16, "hbm
   %d = "nisa.alloc"() : () -> memref<256x16xf32, "sbuf">
   "nisa.dma_copy"(%s, %src) : (memref<256x16xf32, "sbuf">, memref<256x16xf32, "hbm">) -> ()
   "nisa.dma_copy"(%i, %ih) : (memref<256x16xui16, "sbuf">, memref<256x16xui16, "hbm">) -> ()
-  "nisa.indirect_copy"(%d, %s, %i) {engine = "gpsimd"} : (memref<256x16xf32, "sbuf">, memref<256x16xf32, "sbuf">, memref<256x16xui16, "sbuf">) -> ()
+  "nisa.indirect_copy"(%d, %s, %i) {engine = "gpsimd", num_valid_indices = 16} : (memref<256x16xf32, "sbuf">, memref<256x16xf32, "sbuf">, memref<256x16xui16, "sbuf">) -> ()
   return
 }
 

@@ -501,19 +501,30 @@ fn indirect_copy(v: &mut OpView<'_, '_, '_>) {
         // that overflowed (a panic in debug builds). Nothing more is meaningful here anyway.
         return;
     }
-    if let Some(n) = v.int_attr("num_valid_indices")
-        && n > per_core
-    {
-        v.error(format!("attribute 'num_valid_indices': {n} exceeds the {per_core} indices per core (rule: num_valid_indices)"));
+    let valid = v.int_attr("num_valid_indices").unwrap_or(per_core);
+    if valid > per_core {
+        v.error(format!("attribute 'num_valid_indices': {valid} exceeds the {per_core} indices per core (rule: num_valid_indices)"));
+        return;
     }
+    // A negative count is refused by the attribute's declared range already.
+    let Ok(valid) = usize::try_from(valid) else {
+        return;
+    };
+    // NKI's NumPy reference gathers num_valid_indices x num_elem_per_idx elements into each
+    // partition of dst; the emulator's shape rule is this one (one definition).
     if let Some(d) = v.tile("dst")
         && let Some(dst_free) = d.free_size()
-        && dst_free != per_core / 16 * k
-        && dst_free != per_core * k / 16
+        && let Some(range) = sundial_emu::ops::indirect_copy::dst_free_range(
+            per_core as usize,
+            valid,
+            k.max(1) as usize,
+        )
+        && (dst_free < 0 || dst_free % k.max(1) != 0 || !range.contains(&(dst_free as usize)))
     {
         v.error(format!(
-            "operand 'dst' has {dst_free} elements per partition; expected {} (indices per partition x num_elem_per_idx) (rule: local_gather shape)",
-            per_core / 16 * k
+            "operand 'dst' has {dst_free} elements per partition; expected a multiple of {k} from {} (num_valid_indices x num_elem_per_idx) to {} (every index slot of a core x num_elem_per_idx) (rule: local_gather shape)",
+            range.start(),
+            range.end()
         ));
     }
 }

@@ -49,6 +49,20 @@ pub const MAX_INDICES_PER_CORE: usize = 4096;
 /// The allowed `num_elem_per_idx` values.
 pub const ELEMS_PER_INDEX: [usize; 6] = [1, 2, 4, 8, 16, 32];
 
+/// The `dst` elements per partition `local_gather` accepts, from the NumPy reference
+/// (`out[16c:16c+16] = np.take(src, idx[:num_valid], axis=1)`, `num_elem_per_idx` elements
+/// per index): at least the valid slots' elements, at most every slot's, a whole number of
+/// `num_elem_per_idx` groups. `slots` is the index slots per core (`16 x index free size`),
+/// `num_valid` the valid ones. `None` when the bounds overflow. The dialect verifier checks
+/// the same rule through this function, so a kernel that verifies never fails it here.
+pub fn dst_free_range(
+    slots: usize,
+    num_valid: usize,
+    num_elem_per_idx: usize,
+) -> Option<std::ops::RangeInclusive<usize>> {
+    Some(num_valid.checked_mul(num_elem_per_idx)?..=slots.checked_mul(num_elem_per_idx)?)
+}
+
 /// `local_gather`: see the module doc.
 pub fn indirect_copy(
     mem: &mut Memory,
@@ -118,13 +132,15 @@ pub fn indirect_copy(
     let dst = dst.flatten_free()?;
     let nepi = num_elem_per_idx;
     let dst_free = dst.shape()[1];
-    if dst_free % nepi != 0 || dst_free < nvalid * nepi || dst_free > slots * nepi {
+    let range = dst_free_range(slots, nvalid, nepi)
+        .ok_or_else(|| EmuError::invalid(OP, "index slots x num_elem_per_idx overflows"))?;
+    if dst_free % nepi != 0 || !range.contains(&dst_free) {
         return Err(EmuError::shape(
             OP,
             format!(
                 "dst has {dst_free} elements per partition; expected a multiple of {nepi} between {} and {}",
-                nvalid * nepi,
-                slots * nepi
+                range.start(),
+                range.end()
             ),
         ));
     }
