@@ -64,7 +64,7 @@ use crate::access::Access;
 use crate::data::{self, Combine, OffsetList};
 use crate::dtype::DType;
 use crate::error::{EmuError, Result};
-use crate::offsets::{self, PathChoice};
+use crate::offsets::{self, PathChoice, PlanCache};
 use crate::shadow::Shadow;
 use crate::target::{PARTITIONS, PSUM_BANK_BYTES, PSUM_BANKS, PSUM_BYTES_PER_PARTITION, Target};
 use crate::view::{View, row_major_strides};
@@ -152,6 +152,8 @@ pub struct Memory {
     fill_unallocated: bool,
     /// Named on-chip tiles, in allocation order.
     tiles: Vec<TileRecord>,
+    /// Plans of recently run accesses (`offsets::Planned::cached`).
+    plans: PlanCache,
 }
 
 /// Alignment (bytes per partition) of tiles from the SBUF bump allocator.
@@ -172,6 +174,7 @@ impl Memory {
             check_uninit: false,
             fill_unallocated: true,
             tiles: Vec::new(),
+            plans: PlanCache::default(),
         }
     }
 
@@ -253,6 +256,16 @@ impl Memory {
     /// The offsets path indirect accesses use (default [`PathChoice::Auto`]).
     pub fn path_choice(&self) -> PathChoice {
         self.path
+    }
+
+    /// The plans of recently run accesses.
+    pub(crate) fn plan_cache(&self) -> &PlanCache {
+        &self.plans
+    }
+
+    /// The plans of recently run accesses, mutably.
+    pub(crate) fn plan_cache_mut(&mut self) -> &mut PlanCache {
+        &mut self.plans
     }
 
     /// Forces the offsets path (for tests and benchmarks; results never change).

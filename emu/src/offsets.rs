@@ -71,6 +71,43 @@ use crate::dtype::DType;
 use crate::error::{EmuError, Result};
 use crate::memory::{AllocId, Memory};
 use smallvec::{SmallVec, smallvec};
+use std::sync::Arc;
+
+/// The plans of the accesses a memory's ops ran most recently (at most
+/// [`PlanCache::CAPACITY`], replaced oldest first): an op repeated on the same access (a
+/// kernel's loop body, the benchmark) skips [`Plan::new`], its validation and compilation,
+/// which is most of the fixed cost of a small indirect op. Only [`Plan`]s are kept: the
+/// contiguous identity access needs no plan. See [`Planned::cached`] for why a cached plan
+/// is exact.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PlanCache {
+    entries: Vec<(Access, &'static str, Arc<Plan>)>,
+    /// The entry the next insertion replaces once the cache is full.
+    next: usize,
+}
+
+impl PlanCache {
+    /// Accesses remembered.
+    pub(crate) const CAPACITY: usize = 8;
+
+    /// The plan of `access` for `op`, if cached.
+    fn get(&self, access: &Access, op: &'static str) -> Option<Arc<Plan>> {
+        self.entries
+            .iter()
+            .find(|(a, o, _)| *o == op && a == access)
+            .map(|(_, _, p)| Arc::clone(p))
+    }
+
+    fn insert(&mut self, access: &Access, op: &'static str, plan: Arc<Plan>) {
+        let entry = (access.clone(), op, plan);
+        if self.entries.len() < Self::CAPACITY {
+            self.entries.push(entry);
+        } else {
+            self.entries[self.next] = entry;
+            self.next = (self.next + 1) % Self::CAPACITY;
+        }
+    }
+}
 
 /// Per-position lists of a plan (coefficients, extents, bounds): inline up to 8 entries, so
 /// planning an access of the usual ranks allocates nothing for them (the fixed cost of every
@@ -747,8 +784,9 @@ pub enum Planned {
         /// Its dtype.
         dtype: DType,
     },
-    /// Any other access (boxed: a plan is much larger than the contiguous case).
-    Plan(Box<Plan>),
+    /// Any other access (shared: a plan is much larger than the contiguous case, and the
+    /// memory's [`PlanCache`] hands the same plan to every op that repeats the access).
+    Plan(Arc<Plan>),
 }
 
 impl Planned {
@@ -764,7 +802,23 @@ impl Planned {
                 dtype: v.dtype(),
             });
         }
-        Plan::new(mem, access, op).map(|p| Planned::Plan(Box::new(p)))
+        Plan::new(mem, access, op).map(|p| Planned::Plan(Arc::new(p)))
+    }
+
+    /// [`Planned::new`] through the memory's [`PlanCache`]: an access planned before (the
+    /// same access, for the same op) gets the plan made then, without validating and
+    /// compiling it again. A plan depends on the memory only through the existence of the
+    /// allocations it names, and allocations are never removed, so the cached plan is the
+    /// one [`Planned::new`] would make now. Errors are never cached.
+    pub(crate) fn cached(mem: &mut Memory, access: &Access, op: &'static str) -> Result<Planned> {
+        if let Some(p) = mem.plan_cache().get(access, op) {
+            return Ok(Planned::Plan(p));
+        }
+        let planned = Planned::new(mem, access, op)?;
+        if let Planned::Plan(p) = &planned {
+            mem.plan_cache_mut().insert(access, op, Arc::clone(p));
+        }
+        Ok(planned)
     }
 
     /// Number of points.

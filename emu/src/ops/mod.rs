@@ -207,8 +207,8 @@ pub fn transfer_refs(
     // 1. Validate and compute every offset list before touching memory.
     let mut planned: Vec<(Offsets, Offsets, DType, DType)> = Vec::with_capacity(parts.len());
     for part in parts {
-        let sp = Planned::new(mem, part.src, op)?;
-        let dp = Planned::new(mem, part.dst, op)?;
+        let sp = Planned::cached(mem, part.src, op)?;
+        let dp = Planned::cached(mem, part.dst, op)?;
         if sp.num_points() != dp.num_points() {
             return Err(EmuError::shape(
                 op,
