@@ -372,11 +372,18 @@ impl Memory {
     /// zeros left to the operating system's lazily mapped zero pages when the fill is off.
     fn on_chip_bytes(&self, len: usize) -> Result<Vec<u8>> {
         if self.fill_unallocated {
-            raw_filled(len, 0xFF)
+            let mut v: Vec<u8> = Vec::new();
+            v.try_reserve_exact(len)
+                .map_err(|_| EmuError::memory(OP, format!("cannot allocate {len} bytes")))?;
+            advise_huge_pages(&v);
+            v.resize(len, 0xFF);
+            Ok(v)
         } else {
             // A fixed size of the machine (at most 32 MiB physical, 512 MiB logical, bounded
             // by MAX_LOGICAL_PARTITIONS), not one read from input.
-            Ok(vec![0u8; len])
+            let v = vec![0u8; len];
+            advise_huge_pages(&v);
+            Ok(v)
         }
     }
 
@@ -1210,6 +1217,35 @@ fn on_chip_view(
     strides.extend(row_major_strides(&shape[1..])?);
     let offset = (start_partition * pstride + byte_offset / esize) as i64;
     View::new(id, dtype, offset, shape.to_vec(), strides)
+}
+
+/// Asks the operating system to back the buffer of `v` (its whole capacity) with huge pages
+/// where it can: the on-chip memories are tens of MiB that a kernel's tiles touch a few
+/// KiB per partition at a time, a 4 KiB page fault each on first touch (thousands per
+/// run); with 2 MiB pages that is a few dozen. Contents and behaviour never change, only
+/// the page size; where the request fails (no transparent huge pages, another system) it
+/// is silently dropped and the memory keeps its ordinary pages.
+pub(crate) fn advise_huge_pages<T>(v: &Vec<T>) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = v.as_ptr() as usize;
+        let bytes = v.capacity().saturating_mul(std::mem::size_of::<T>());
+        let lo = start.next_multiple_of(HUGE);
+        let hi = (start + bytes) / HUGE * HUGE;
+        if hi > lo {
+            // SAFETY: `lo..hi` lies inside the allocation `v` owns (its capacity, rounded
+            // inwards to huge-page boundaries). MADV_HUGEPAGE only changes how the kernel
+            // backs those pages, never their contents, so no Rust-visible memory changes.
+            let rc = unsafe {
+                libc::madvise(lo as *mut libc::c_void, hi - lo, libc::MADV_HUGEPAGE)
+            };
+            // Failure (e.g. huge pages unavailable) leaves the ordinary pages: nothing to do.
+            let _ = rc;
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = v;
 }
 
 /// `len` bytes holding `dtype`'s uninitialised pattern, allocated fallibly.

@@ -582,10 +582,12 @@ impl Plan {
         // uses them). Flat buffers, dimension-major: entry `j * k_points + k`.
         let nind = self.ind.len();
         let bank: Small<&Dense> = self.ind.iter().map(|d| &d.iv_addr).collect();
-        let mut addrs: Vec<i64> = vec![0; nind * k_points];
+        // One buffer for the addresses (front) and the values read from them (back).
+        let mut buf: Vec<i64> = vec![0; 2 * nind * k_points];
+        let (addrs, values) = buf.split_at_mut(nind * k_points);
         {
             let mut k = 0usize;
-            let addrs = addrs.as_mut_slice();
+            let addrs = &mut *addrs;
             odometer(sub, &self.ext, &self.lo, &bank, |vals| {
                 for (j, &v) in vals.iter().enumerate() {
                     addrs[j * k_points + k] = v;
@@ -593,7 +595,6 @@ impl Plan {
                 k += 1;
             });
         }
-        let mut values: Vec<i64> = vec![0; nind * k_points];
         for (j, idim) in self.ind.iter().enumerate() {
             let iv = &self.index_views[idim.view];
             let list = &addrs[j * k_points..(j + 1) * k_points];
@@ -607,23 +608,18 @@ impl Plan {
                 &mut values[j * k_points..(j + 1) * k_points],
             )?;
         }
-        drop(addrs);
 
         // Pass 2: coordinates, bounds, contributions, in enumeration order so the first
-        // error found is the first in the whole space.
-        let bank: Small<&Dense> = self.ind.iter().map(|d| &d.direct).collect();
+        // error found is the first in the whole space. `resolve` is the one definition of a
+        // point's contribution from its index values and the direct parts at the point.
         let dims: Small<(i64, i64)> = self.ind.iter().map(|d| (d.extent, d.stride)).collect();
         let dims: &[(i64, i64)] = &dims;
-        let values: &[i64] = &values;
+        let values: &[i64] = values;
         let mut table = Vec::with_capacity(k_points);
         let mut first_error: Option<(usize, usize, i64, i64)> = None;
-        odometer(sub, &self.ext, &self.lo, &bank, |vals| {
-            if first_error.is_some() {
-                return;
-            }
-            let k = table.len();
+        let mut resolve = |k: usize, directs: &[i64]| -> bool {
             let mut contrib: i64 = 0;
-            for (j, (&(extent, stride), &direct)) in dims.iter().zip(vals).enumerate() {
+            for (j, (&(extent, stride), &direct)) in dims.iter().zip(directs).enumerate() {
                 let value = values[j * k_points + k];
                 let coord = direct.checked_add(value);
                 match coord {
@@ -638,7 +634,7 @@ impl Plan {
                                 value,
                                 coord.unwrap_or(if value < 0 { i64::MIN } else { i64::MAX }),
                             ));
-                            return;
+                            return false;
                         }
                         OobMode::Skip => {
                             contrib = SKIP;
@@ -648,7 +644,32 @@ impl Plan {
                 }
             }
             table.push(contrib);
-        });
+            true
+        };
+        if self
+            .ind
+            .iter()
+            .all(|d| sub.iter().all(|&p| d.direct.coef[p] == 0))
+        {
+            // The direct parts do not vary over the sub-space (the usual `X[IDX[e], ..]`):
+            // their values at its first point hold at every point, no odometer needed.
+            let directs: Small<i64> = self.ind.iter().map(|d| eval(&d.direct, &self.lo)).collect();
+            for k in 0..k_points {
+                if !resolve(k, &directs) {
+                    break;
+                }
+            }
+        } else {
+            let bank: Small<&Dense> = self.ind.iter().map(|d| &d.direct).collect();
+            let mut k = 0usize;
+            let mut failed = false;
+            odometer(sub, &self.ext, &self.lo, &bank, |vals| {
+                if !failed {
+                    failed = !resolve(k, vals);
+                    k += 1;
+                }
+            });
+        }
         if let Some((k, j, value, coordinate)) = first_error {
             return Err(self.oob_error(mem, sub, k, j, value, coordinate));
         }
