@@ -47,7 +47,15 @@
 //! against the most recently allocated tile covering it.
 //!
 //! SBUF and PSUM are created lazily, on first use, so that a [`Memory`] used only for
-//! HBM work (tests, the benchmark) does not pay for 34 MiB it never touches.
+//! HBM work (tests, the benchmark) does not pay for 34 MiB it never touches. Where the
+//! operating system offers transparent huge pages, the on-chip memories and their shadows
+//! ask for them (`advise_huge_pages`): a tile touches a few KiB in each of up to 128
+//! partitions 192-256 KiB apart, thousands of 4 KiB first-touch faults (and TLB misses)
+//! per kernel that 2 MiB pages turn into a few dozen. Only the page size changes.
+//!
+//! A memory also keeps the plans of the accesses its ops ran most recently
+//! (`offsets::PlanCache`), so that an op repeated on the same access is not validated and
+//! compiled again.
 //!
 //! **Logical machines.** Before partition tiling a NISA kernel may hold *logical* SBUF/PSUM
 //! tiles of more than 128 partitions (legal NISA in the middle end, issue 9). To run such a

@@ -63,7 +63,10 @@
 //!
 //! Static validation (malformed access, an index view read outside its own extent,
 //! affine arithmetic that could overflow) happens in [`Plan::new`], before either path,
-//! and only for non-empty spaces.
+//! and only for non-empty spaces. The ops plan through the memory's plan cache
+//! (`Planned::cached`), so an access they repeat is validated and compiled once: a plan
+//! reads no index value and depends on the memory only through allocations that are never
+//! removed.
 
 use crate::access::{Access, OobMode};
 use crate::data::{OffsetList, SKIP};
@@ -832,6 +835,10 @@ impl Planned {
     /// allocations it names, and allocations are never removed, so the cached plan is the
     /// one [`Planned::new`] would make now. Errors are never cached.
     pub(crate) fn cached(mem: &mut Memory, access: &Access, op: &'static str) -> Result<Planned> {
+        if access.source.is_contiguous() && access.is_identity() {
+            // Needs no plan (and is never cached).
+            return Planned::new(mem, access, op);
+        }
         if let Some(p) = mem.plan_cache().get(access, op) {
             return Ok(Planned::Plan(p));
         }
@@ -1120,6 +1127,44 @@ mod tests {
             Planned::new(&mem, &a, "t").unwrap_err(),
             Plan::new(&mem, &a, "t").unwrap_err()
         );
+    }
+
+    /// The cache hands back the plan of the same access for the same op only, forgets the
+    /// oldest past its capacity, and a re-planned access gives the same offsets.
+    #[test]
+    fn the_plan_cache_returns_the_plan_of_the_same_access_only() {
+        let mut mem = Memory::new(crate::Target::Cayman);
+        let t = mem.alloc_hbm("t", DType::F32, &[6, 4]).unwrap();
+        let idx = mem.alloc_hbm("i", DType::I32, &[3, 1]).unwrap();
+        mem.write_i64(&idx, &[4, 0, 5]).unwrap();
+        let plan = |mem: &mut Memory, a: &Access, op| match Planned::cached(mem, a, op).unwrap() {
+            Planned::Plan(p) => p,
+            Planned::Contiguous { .. } => panic!("an indirect access has a plan"),
+        };
+        let a = Access::vector_offset(&t, 0, &idx).unwrap();
+        let first = plan(&mut mem, &a, "x");
+        assert!(Arc::ptr_eq(&first, &plan(&mut mem, &a, "x")));
+        assert!(!Arc::ptr_eq(&first, &plan(&mut mem, &a, "y")));
+        // As many other entries as the cache holds (the same access for other ops).
+        const OTHERS: [&str; 8] = ["o0", "o1", "o2", "o3", "o4", "o5", "o6", "o7"];
+        assert_eq!(OTHERS.len(), PlanCache::CAPACITY);
+        for op in OTHERS {
+            plan(&mut mem, &a, op);
+        }
+        let again = plan(&mut mem, &a, "x");
+        assert!(!Arc::ptr_eq(&first, &again), "evicted, planned anew");
+        for choice in [PathChoice::Auto, PathChoice::General, PathChoice::Blocked] {
+            assert_eq!(
+                first.compute(&mem, OobMode::Error, choice).unwrap(),
+                again.compute(&mem, OobMode::Error, choice).unwrap()
+            );
+        }
+        // An error is not cached: the same failing access fails again.
+        let mut bad = a.clone();
+        let term = bad.subscripts.iter_mut().find_map(|s| s.indirect.as_mut()).unwrap();
+        term.index_view = 9;
+        assert!(Planned::cached(&mut mem, &bad, "x").is_err());
+        assert!(Planned::cached(&mut mem, &bad, "x").is_err());
     }
 
     #[test]

@@ -205,7 +205,9 @@ pub fn transfer_refs(
     oob: OobMode,
 ) -> Result<()> {
     // 1. Validate and compute every offset list before touching memory.
-    let mut planned: Vec<(Offsets, Offsets, DType, DType)> = Vec::with_capacity(parts.len());
+    // Inline for the usual single part: no allocation for the list itself.
+    let mut planned: smallvec::SmallVec<[(Offsets, Offsets, DType, DType); 1]> =
+        smallvec::SmallVec::with_capacity(parts.len());
     for part in parts {
         let sp = Planned::cached(mem, part.src, op)?;
         let dp = Planned::cached(mem, part.dst, op)?;
