@@ -1245,9 +1245,8 @@ pub(crate) fn advise_huge_pages<T>(v: &Vec<T>) {
             // SAFETY: `lo..hi` lies inside the allocation `v` owns (its capacity, rounded
             // inwards to huge-page boundaries). MADV_HUGEPAGE only changes how the kernel
             // backs those pages, never their contents, so no Rust-visible memory changes.
-            let rc = unsafe {
-                libc::madvise(lo as *mut libc::c_void, hi - lo, libc::MADV_HUGEPAGE)
-            };
+            let rc =
+                unsafe { libc::madvise(lo as *mut libc::c_void, hi - lo, libc::MADV_HUGEPAGE) };
             // Failure (e.g. huge pages unavailable) leaves the ordinary pages: nothing to do.
             let _ = rc;
         }

@@ -73,6 +73,7 @@ use crate::data::{OffsetList, SKIP};
 use crate::dtype::DType;
 use crate::error::{EmuError, Result};
 use crate::memory::{AllocId, Memory};
+use crate::view::View;
 use smallvec::{SmallVec, smallvec};
 use std::sync::Arc;
 
@@ -563,7 +564,10 @@ impl Plan {
                 self.run_len,
             ),
         };
-        let table = self.stage_a(mem, oob, &sub)?;
+        let table = match self.stage_a_separable(mem, oob, &sub) {
+            Some(t) => t,
+            None => self.stage_a(mem, oob, &sub)?,
+        };
         let starts = self.stage_b(&table, &sub, &outer);
         Ok(Offsets {
             path,
@@ -571,6 +575,124 @@ impl Plan {
             run,
             num_points: self.num_points,
         })
+    }
+
+    /// Stage A factored over separable indirect dimensions: when no direct part varies
+    /// over `sub` and each indirect dimension's index address depends on its own positions
+    /// of `sub` (`S_j`, disjoint across dimensions: `X[I[a], J[b], ..]`), a dimension's
+    /// contribution at a point is a function of the point's `S_j` coordinates alone, so
+    /// each dimension is resolved once per point of its `S_j` (4 + 16 index reads instead
+    /// of 2 x 64) and the table is their sum per point of `sub` ([`SKIP`] when any part
+    /// is). The same index bytes are read (every `S_j` point occurs in `sub`). Only a
+    /// resolution without any error is used: on an out-of-bounds index in error mode or
+    /// an uninitialised index read this returns `None` and [`Plan::stage_a`] itself runs,
+    /// so every error is the per-point enumeration's, unchanged. `None` also when the
+    /// access is not separable.
+    fn stage_a_separable(&self, mem: &Memory, oob: OobMode, sub: &[usize]) -> Option<Vec<i64>> {
+        let nind = self.ind.len();
+        if nind == 0 || sub.is_empty() {
+            return None;
+        }
+        if !self
+            .ind
+            .iter()
+            .all(|d| sub.iter().all(|&p| d.direct.coef[p] == 0))
+        {
+            return None;
+        }
+        // S_j and the disjointness check.
+        let mut owner: Small<Option<usize>> = smallvec![None; self.ext.len()];
+        let mut own: Small<Small<usize>> = Small::new();
+        for (j, d) in self.ind.iter().enumerate() {
+            let sj: Small<usize> = sub
+                .iter()
+                .copied()
+                .filter(|&p| d.iv_addr.coef[p] != 0)
+                .collect();
+            for &p in &sj {
+                if owner[p].replace(j).is_some() {
+                    return None;
+                }
+            }
+            own.push(sj);
+        }
+        // Per dimension: its contribution at each point of S_j (row-major), or SKIP.
+        let npos = self.ext.len();
+        let mut parts: Vec<Vec<i64>> = Vec::with_capacity(nind);
+        let mut kidx: Small<Dense> = Small::new();
+        for (j, d) in self.ind.iter().enumerate() {
+            let sj = &own[j];
+            let kj: usize = sj.iter().map(|&p| self.ext[p]).product();
+            let mut addrs = Vec::with_capacity(kj);
+            odometer(sj, &self.ext, &self.lo, &[&d.iv_addr], |v| addrs.push(v[0]));
+            let mut values = vec![0i64; kj];
+            let iv = &self.index_views[d.view];
+            mem.read_index_values(self.op, iv.alloc, iv.dtype, &addrs, &mut values)
+                .ok()?;
+            let direct = eval(&d.direct, &self.lo);
+            let mut contrib = values;
+            for c in contrib.iter_mut() {
+                *c = match direct.checked_add(*c) {
+                    Some(x) if x >= 0 && x < d.extent => x.wrapping_mul(d.stride),
+                    _ => match oob {
+                        OobMode::Error => return None,
+                        OobMode::Skip => SKIP,
+                    },
+                };
+            }
+            parts.push(contrib);
+            // The row-major index of a point's S_j coordinates.
+            let mut k = Dense {
+                coef: smallvec![0; npos],
+                constant: 0,
+            };
+            let mut radix: i64 = 1;
+            for &p in sj.iter().rev() {
+                k.coef[p] = radix;
+                k.constant = k.constant.wrapping_sub(radix.wrapping_mul(self.lo[p]));
+                radix = radix.wrapping_mul(self.ext[p] as i64);
+            }
+            kidx.push(k);
+        }
+        // One or two dimensions whose positions, in order, are exactly `sub`: the table is
+        // the part itself, or the row-major outer sum of the two parts (no odometer).
+        if nind == 1 && own[0].as_slice() == sub {
+            return parts.pop();
+        }
+        match (&parts[..], &own[..]) {
+            ([p0, p1], [s0, s1]) | ([p1, p0], [s1, s0])
+                if s0.iter().chain(s1.iter()).copied().eq(sub.iter().copied()) =>
+            {
+                let mut table = Vec::with_capacity(p0.len() * p1.len());
+                for &a in p0 {
+                    table.extend(p1.iter().map(|&b| {
+                        if a == SKIP || b == SKIP {
+                            SKIP
+                        } else {
+                            a.wrapping_add(b)
+                        }
+                    }));
+                }
+                return Some(table);
+            }
+            _ => {}
+        }
+        let k_points: usize = sub.iter().map(|&p| self.ext[p]).product();
+        let mut table = Vec::with_capacity(k_points);
+        let bank: Small<&Dense> = kidx.iter().collect();
+        odometer(sub, &self.ext, &self.lo, &bank, |vals| {
+            let mut sum: i64 = 0;
+            for (part, &i) in parts.iter().zip(vals) {
+                let c = part[i as usize];
+                if c == SKIP {
+                    sum = SKIP;
+                    break;
+                }
+                sum = sum.wrapping_add(c);
+            }
+            table.push(sum);
+        });
+        Some(table)
     }
 
     /// Stage A: per point of the sub-space `sub`, the summed address contribution of
@@ -818,15 +940,29 @@ impl Planned {
     pub fn new(mem: &Memory, access: &Access, op: &'static str) -> Result<Planned> {
         let v = &access.source;
         if v.is_contiguous() && access.is_identity() {
-            let n = EmuError::check_elements(op, "the access", v.num_elements())?;
-            mem.bytes(v.alloc())?;
-            return Ok(Planned::Contiguous {
-                start: v.offset(),
-                n,
-                dtype: v.dtype(),
-            });
+            return Planned::contiguous(mem, v, op);
         }
         Plan::new(mem, access, op).map(|p| Planned::Plan(Arc::new(p)))
+    }
+
+    /// The identity access of the contiguous view `v` (checked as [`Plan::new`] would).
+    fn contiguous(mem: &Memory, v: &View, op: &'static str) -> Result<Planned> {
+        let n = EmuError::check_elements(op, "the access", v.num_elements())?;
+        mem.bytes(v.alloc())?;
+        Ok(Planned::Contiguous {
+            start: v.offset(),
+            n,
+            dtype: v.dtype(),
+        })
+    }
+
+    /// [`Planned::cached`] of the identity access of `v` ([`Access::direct`]), without
+    /// building that access when `v` is contiguous (the usual tile operand).
+    pub(crate) fn cached_view(mem: &mut Memory, v: &View, op: &'static str) -> Result<Planned> {
+        if v.is_contiguous() {
+            return Planned::contiguous(mem, v, op);
+        }
+        Planned::cached(mem, &Access::direct(v), op)
     }
 
     /// [`Planned::new`] through the memory's [`PlanCache`]: an access planned before (the
@@ -837,7 +973,7 @@ impl Planned {
     pub(crate) fn cached(mem: &mut Memory, access: &Access, op: &'static str) -> Result<Planned> {
         if access.source.is_contiguous() && access.is_identity() {
             // Needs no plan (and is never cached).
-            return Planned::new(mem, access, op);
+            return Planned::contiguous(mem, &access.source, op);
         }
         if let Some(p) = mem.plan_cache().get(access, op) {
             return Ok(Planned::Plan(p));
@@ -1161,7 +1297,11 @@ mod tests {
         }
         // An error is not cached: the same failing access fails again.
         let mut bad = a.clone();
-        let term = bad.subscripts.iter_mut().find_map(|s| s.indirect.as_mut()).unwrap();
+        let term = bad
+            .subscripts
+            .iter_mut()
+            .find_map(|s| s.indirect.as_mut())
+            .unwrap();
         term.index_view = 9;
         assert!(Planned::cached(&mut mem, &bad, "x").is_err());
         assert!(Planned::cached(&mut mem, &bad, "x").is_err());
