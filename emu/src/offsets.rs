@@ -1322,6 +1322,87 @@ mod tests {
         assert!(Planned::cached(&mut mem, &bad, "x").is_err());
     }
 
+    /// The separable stage A is the per-point one, factored: on one, two and three
+    /// separable indirect dimensions (the two shortcuts and the odometer sum), over the
+    /// blocked and the general sub-space, in skip mode with out-of-bounds indices it gives
+    /// the same table; in error mode with a bad index it declines (the per-point stage
+    /// reports the error); a non-separable access (two dimensions on one variable) declines.
+    #[test]
+    fn the_separable_stage_a_is_the_per_point_one() {
+        use crate::access::{Affine, Subscript, VarSpace};
+        let mut mem = Memory::new(crate::Target::Cayman);
+        let x = mem.alloc_hbm("x", DType::F32, &[6, 5, 4, 3]).unwrap();
+        let i = mem.alloc_hbm("i", DType::I32, &[4]).unwrap();
+        let j = mem.alloc_hbm("j", DType::I16, &[3]).unwrap();
+        let k = mem.alloc_hbm("k", DType::U8, &[2]).unwrap();
+        let access = |subs: Vec<Subscript>, ext: &[usize]| Access {
+            source: x.clone(),
+            index_views: vec![i.clone(), j.clone(), k.clone()],
+            subscripts: subs,
+            space: VarSpace::from_extents(ext),
+            order: None,
+        };
+        let ind = |v: usize, var: usize| Subscript::indirect(v, vec![Affine::var(var)]);
+        let cases = [
+            access(
+                vec![
+                    ind(0, 0),
+                    Subscript::var(1),
+                    Subscript::var(2),
+                    Subscript::var(3),
+                ],
+                &[4, 5, 4, 3],
+            ),
+            access(
+                vec![ind(0, 0), ind(1, 1), Subscript::var(2), Subscript::var(3)],
+                &[4, 3, 4, 3],
+            ),
+            access(
+                vec![ind(1, 1), ind(0, 0), Subscript::var(2), Subscript::var(3)],
+                &[4, 3, 4, 3],
+            ),
+            access(
+                vec![ind(0, 0), ind(1, 1), ind(2, 2), Subscript::var(3)],
+                &[4, 3, 2, 3],
+            ),
+        ];
+        for (good, oob) in [
+            (true, OobMode::Skip),
+            (true, OobMode::Error),
+            (false, OobMode::Skip),
+        ] {
+            let iv: &[i64] = if good { &[4, 0, 2, 3] } else { &[5, 6, 2, -1] };
+            mem.write_i64(&i, iv).unwrap();
+            mem.write_i64(&j, if good { &[4, 1, 0] } else { &[4, 9, 0] })
+                .unwrap();
+            mem.write_i64(&k, &[3, 1]).unwrap();
+            for a in &cases {
+                let plan = Plan::new(&mem, a, "t").unwrap();
+                let all: Small<usize> = (0..plan.ext.len()).collect();
+                for sub in [plan.dep.clone(), all] {
+                    let want = plan.stage_a(&mem, oob, &sub).unwrap();
+                    assert_eq!(plan.stage_a_separable(&mem, oob, &sub), Some(want), "{a:?}");
+                }
+            }
+        }
+        // A bad index in error mode: declined, and the per-point stage reports it.
+        mem.write_i64(&i, &[5, 6, 2, -1]).unwrap();
+        for a in &cases {
+            let plan = Plan::new(&mem, a, "t").unwrap();
+            assert_eq!(
+                plan.stage_a_separable(&mem, OobMode::Error, &plan.dep),
+                None
+            );
+            assert!(plan.stage_a(&mem, OobMode::Error, &plan.dep).is_err());
+        }
+        let shared = access(
+            vec![ind(0, 0), ind(1, 0), Subscript::var(2), Subscript::var(3)],
+            &[3, 5, 4, 3],
+        );
+        let plan = Plan::new(&mem, &shared, "t").unwrap();
+        assert_eq!(plan.stage_a_separable(&mem, OobMode::Skip, &plan.dep), None);
+    }
+
     #[test]
     fn range_is_exact_over_the_box_and_checked() {
         let a = Dense {
