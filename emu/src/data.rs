@@ -124,8 +124,18 @@ pub fn read(mem: &[u8], esize: usize, list: OffsetList<'_>, out: &mut [u8]) -> R
             let rb = run
                 .checked_mul(esize)
                 .ok_or_else(|| EmuError::overflow(OP, "a run's byte size"))?;
+            // The largest start of a run wholly inside the allocation: such a run is one
+            // copy (as read_run would make it); any other goes through read_run. A negative
+            // start or SKIP converts to a huge u64 and fails the comparison.
+            let last = n.checked_sub(run);
             for (&s, chunk) in starts.iter().zip(out.chunks_exact_mut(rb)) {
-                read_run(mem, n, esize, s, run, chunk);
+                match last {
+                    Some(last) if (s as u64) <= last as u64 => {
+                        let b = s as usize * esize;
+                        chunk.copy_from_slice(&mem[b..b + rb]);
+                    }
+                    _ => read_run(mem, n, esize, s, run, chunk),
+                }
             }
         }
     }
@@ -134,6 +144,15 @@ pub fn read(mem: &[u8], esize: usize, list: OffsetList<'_>, out: &mut [u8]) -> R
 
 #[inline]
 fn read_run(mem: &[u8], n: usize, esize: usize, start: i64, len: usize, out: &mut [u8]) {
+    // The common case first: a run wholly inside the allocation is one copy (the general
+    // case below gives the same bytes, with two empty fills around it).
+    if let Ok(lo) = usize::try_from(start)
+        && let Some(hi) = lo.checked_add(len)
+        && hi <= n
+    {
+        out.copy_from_slice(&mem[lo * esize..hi * esize]);
+        return;
+    }
     match clip(start, len, n) {
         None => out.fill(0),
         Some((lo, hi, skip)) => {

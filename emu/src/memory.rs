@@ -47,7 +47,15 @@
 //! against the most recently allocated tile covering it.
 //!
 //! SBUF and PSUM are created lazily, on first use, so that a [`Memory`] used only for
-//! HBM work (tests, the benchmark) does not pay for 34 MiB it never touches.
+//! HBM work (tests, the benchmark) does not pay for 34 MiB it never touches. Where the
+//! operating system offers transparent huge pages, the on-chip memories and their shadows
+//! ask for them (`advise_huge_pages`): a tile touches a few KiB in each of up to 128
+//! partitions 192-256 KiB apart, thousands of 4 KiB first-touch faults (and TLB misses)
+//! per kernel that 2 MiB pages turn into a few dozen. Only the page size changes.
+//!
+//! A memory also keeps the plans of the accesses its ops ran most recently
+//! (`offsets::PlanCache`), so that an op repeated on the same access is not validated and
+//! compiled again.
 //!
 //! **Logical machines.** Before partition tiling a NISA kernel may hold *logical* SBUF/PSUM
 //! tiles of more than 128 partitions (legal NISA in the middle end, issue 9). To run such a
@@ -64,7 +72,7 @@ use crate::access::Access;
 use crate::data::{self, Combine, OffsetList};
 use crate::dtype::DType;
 use crate::error::{EmuError, Result};
-use crate::offsets::{self, PathChoice};
+use crate::offsets::{self, PathChoice, PlanCache};
 use crate::shadow::Shadow;
 use crate::target::{PARTITIONS, PSUM_BANK_BYTES, PSUM_BANKS, PSUM_BYTES_PER_PARTITION, Target};
 use crate::view::{View, row_major_strides};
@@ -160,6 +168,8 @@ pub struct Memory {
     fill_unallocated: bool,
     /// Named on-chip tiles, in allocation order.
     tiles: Vec<TileRecord>,
+    /// Plans of recently run accesses (`offsets::Planned::cached`).
+    plans: PlanCache,
 }
 
 /// Alignment (bytes per partition) of tiles from the SBUF bump allocator.
@@ -180,6 +190,7 @@ impl Memory {
             check_uninit: false,
             fill_unallocated: true,
             tiles: Vec::new(),
+            plans: PlanCache::default(),
         }
     }
 
@@ -261,6 +272,16 @@ impl Memory {
     /// The offsets path indirect accesses use (default [`PathChoice::Auto`]).
     pub fn path_choice(&self) -> PathChoice {
         self.path
+    }
+
+    /// The plans of recently run accesses.
+    pub(crate) fn plan_cache(&self) -> &PlanCache {
+        &self.plans
+    }
+
+    /// The plans of recently run accesses, mutably.
+    pub(crate) fn plan_cache_mut(&mut self) -> &mut PlanCache {
+        &mut self.plans
     }
 
     /// Forces the offsets path (for tests and benchmarks; results never change).
@@ -443,11 +464,18 @@ impl Memory {
     /// zeros left to the operating system's lazily mapped zero pages when the fill is off.
     fn on_chip_bytes(&self, len: usize) -> Result<Vec<u8>> {
         if self.fill_unallocated {
-            raw_filled(len, 0xFF)
+            let mut v: Vec<u8> = Vec::new();
+            v.try_reserve_exact(len)
+                .map_err(|_| EmuError::memory(OP, format!("cannot allocate {len} bytes")))?;
+            advise_huge_pages(&v);
+            v.resize(len, 0xFF);
+            Ok(v)
         } else {
             // A fixed size of the machine (at most 32 MiB physical, 512 MiB logical, bounded
             // by MAX_LOGICAL_PARTITIONS), not one read from input.
-            Ok(vec![0u8; len])
+            let v = vec![0u8; len];
+            advise_huge_pages(&v);
+            Ok(v)
         }
     }
 
@@ -1281,6 +1309,34 @@ fn on_chip_view(
     strides.extend(row_major_strides(&shape[1..])?);
     let offset = (start_partition * pstride + byte_offset / esize) as i64;
     View::new(id, dtype, offset, shape.to_vec(), strides)
+}
+
+/// Asks the operating system to back the buffer of `v` (its whole capacity) with huge pages
+/// where it can: the on-chip memories are tens of MiB that a kernel's tiles touch a few
+/// KiB per partition at a time, a 4 KiB page fault each on first touch (thousands per
+/// run); with 2 MiB pages that is a few dozen. Contents and behaviour never change, only
+/// the page size; where the request fails (no transparent huge pages, another system) it
+/// is silently dropped and the memory keeps its ordinary pages.
+pub(crate) fn advise_huge_pages<T>(v: &Vec<T>) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = v.as_ptr() as usize;
+        let bytes = v.capacity().saturating_mul(std::mem::size_of::<T>());
+        let lo = start.next_multiple_of(HUGE);
+        let hi = (start + bytes) / HUGE * HUGE;
+        if hi > lo {
+            // SAFETY: `lo..hi` lies inside the allocation `v` owns (its capacity, rounded
+            // inwards to huge-page boundaries). MADV_HUGEPAGE only changes how the kernel
+            // backs those pages, never their contents, so no Rust-visible memory changes.
+            let rc =
+                unsafe { libc::madvise(lo as *mut libc::c_void, hi - lo, libc::MADV_HUGEPAGE) };
+            // Failure (e.g. huge pages unavailable) leaves the ordinary pages: nothing to do.
+            let _ = rc;
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = v;
 }
 
 /// `len` bytes holding `dtype`'s uninitialised pattern, allocated fallibly.

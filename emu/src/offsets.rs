@@ -63,14 +63,55 @@
 //!
 //! Static validation (malformed access, an index view read outside its own extent,
 //! affine arithmetic that could overflow) happens in [`Plan::new`], before either path,
-//! and only for non-empty spaces.
+//! and only for non-empty spaces. The ops plan through the memory's plan cache
+//! (`Planned::cached`), so an access they repeat is validated and compiled once: a plan
+//! reads no index value and depends on the memory only through allocations that are never
+//! removed.
 
 use crate::access::{Access, OobMode};
 use crate::data::{OffsetList, SKIP};
 use crate::dtype::DType;
 use crate::error::{EmuError, Result};
 use crate::memory::{AllocId, Memory};
+use crate::view::View;
 use smallvec::{SmallVec, smallvec};
+use std::sync::Arc;
+
+/// The plans of the accesses a memory's ops ran most recently (at most
+/// [`PlanCache::CAPACITY`], replaced oldest first): an op repeated on the same access (a
+/// kernel's loop body, the benchmark) skips [`Plan::new`], its validation and compilation,
+/// which is most of the fixed cost of a small indirect op. Only [`Plan`]s are kept: the
+/// contiguous identity access needs no plan. See [`Planned::cached`] for why a cached plan
+/// is exact.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PlanCache {
+    entries: Vec<(Access, &'static str, Arc<Plan>)>,
+    /// The entry the next insertion replaces once the cache is full.
+    next: usize,
+}
+
+impl PlanCache {
+    /// Accesses remembered.
+    pub(crate) const CAPACITY: usize = 8;
+
+    /// The plan of `access` for `op`, if cached.
+    fn get(&self, access: &Access, op: &'static str) -> Option<Arc<Plan>> {
+        self.entries
+            .iter()
+            .find(|(a, o, _)| *o == op && a == access)
+            .map(|(_, _, p)| Arc::clone(p))
+    }
+
+    fn insert(&mut self, access: &Access, op: &'static str, plan: Arc<Plan>) {
+        let entry = (access.clone(), op, plan);
+        if self.entries.len() < Self::CAPACITY {
+            self.entries.push(entry);
+        } else {
+            self.entries[self.next] = entry;
+            self.next = (self.next + 1) % Self::CAPACITY;
+        }
+    }
+}
 
 /// Per-position lists of a plan (coefficients, extents, bounds): inline up to 8 entries, so
 /// planning an access of the usual ranks allocates nothing for them (the fixed cost of every
@@ -523,7 +564,10 @@ impl Plan {
                 self.run_len,
             ),
         };
-        let table = self.stage_a(mem, oob, &sub)?;
+        let table = match self.stage_a_separable(mem, oob, &sub) {
+            Some(t) => t,
+            None => self.stage_a(mem, oob, &sub)?,
+        };
         let starts = self.stage_b(&table, &sub, &outer);
         Ok(Offsets {
             path,
@@ -531,6 +575,124 @@ impl Plan {
             run,
             num_points: self.num_points,
         })
+    }
+
+    /// Stage A factored over separable indirect dimensions: when no direct part varies
+    /// over `sub` and each indirect dimension's index address depends on its own positions
+    /// of `sub` (`S_j`, disjoint across dimensions: `X[I[a], J[b], ..]`), a dimension's
+    /// contribution at a point is a function of the point's `S_j` coordinates alone, so
+    /// each dimension is resolved once per point of its `S_j` (4 + 16 index reads instead
+    /// of 2 x 64) and the table is their sum per point of `sub` ([`SKIP`] when any part
+    /// is). The same index bytes are read (every `S_j` point occurs in `sub`). Only a
+    /// resolution without any error is used: on an out-of-bounds index in error mode or
+    /// an uninitialised index read this returns `None` and [`Plan::stage_a`] itself runs,
+    /// so every error is the per-point enumeration's, unchanged. `None` also when the
+    /// access is not separable.
+    fn stage_a_separable(&self, mem: &Memory, oob: OobMode, sub: &[usize]) -> Option<Vec<i64>> {
+        let nind = self.ind.len();
+        if nind == 0 || sub.is_empty() {
+            return None;
+        }
+        if !self
+            .ind
+            .iter()
+            .all(|d| sub.iter().all(|&p| d.direct.coef[p] == 0))
+        {
+            return None;
+        }
+        // S_j and the disjointness check.
+        let mut owner: Small<Option<usize>> = smallvec![None; self.ext.len()];
+        let mut own: Small<Small<usize>> = Small::new();
+        for (j, d) in self.ind.iter().enumerate() {
+            let sj: Small<usize> = sub
+                .iter()
+                .copied()
+                .filter(|&p| d.iv_addr.coef[p] != 0)
+                .collect();
+            for &p in &sj {
+                if owner[p].replace(j).is_some() {
+                    return None;
+                }
+            }
+            own.push(sj);
+        }
+        // Per dimension: its contribution at each point of S_j (row-major), or SKIP.
+        let npos = self.ext.len();
+        let mut parts: Vec<Vec<i64>> = Vec::with_capacity(nind);
+        let mut kidx: Small<Dense> = Small::new();
+        for (j, d) in self.ind.iter().enumerate() {
+            let sj = &own[j];
+            let kj: usize = sj.iter().map(|&p| self.ext[p]).product();
+            let mut addrs = Vec::with_capacity(kj);
+            odometer(sj, &self.ext, &self.lo, &[&d.iv_addr], |v| addrs.push(v[0]));
+            let mut values = vec![0i64; kj];
+            let iv = &self.index_views[d.view];
+            mem.read_index_values(self.op, iv.alloc, iv.dtype, &addrs, &mut values)
+                .ok()?;
+            let direct = eval(&d.direct, &self.lo);
+            let mut contrib = values;
+            for c in contrib.iter_mut() {
+                *c = match direct.checked_add(*c) {
+                    Some(x) if x >= 0 && x < d.extent => x.wrapping_mul(d.stride),
+                    _ => match oob {
+                        OobMode::Error => return None,
+                        OobMode::Skip => SKIP,
+                    },
+                };
+            }
+            parts.push(contrib);
+            // The row-major index of a point's S_j coordinates.
+            let mut k = Dense {
+                coef: smallvec![0; npos],
+                constant: 0,
+            };
+            let mut radix: i64 = 1;
+            for &p in sj.iter().rev() {
+                k.coef[p] = radix;
+                k.constant = k.constant.wrapping_sub(radix.wrapping_mul(self.lo[p]));
+                radix = radix.wrapping_mul(self.ext[p] as i64);
+            }
+            kidx.push(k);
+        }
+        // One or two dimensions whose positions, in order, are exactly `sub`: the table is
+        // the part itself, or the row-major outer sum of the two parts (no odometer).
+        if nind == 1 && own[0].as_slice() == sub {
+            return parts.pop();
+        }
+        match (&parts[..], &own[..]) {
+            ([p0, p1], [s0, s1]) | ([p1, p0], [s1, s0])
+                if s0.iter().chain(s1.iter()).copied().eq(sub.iter().copied()) =>
+            {
+                let mut table = Vec::with_capacity(p0.len() * p1.len());
+                for &a in p0 {
+                    table.extend(p1.iter().map(|&b| {
+                        if a == SKIP || b == SKIP {
+                            SKIP
+                        } else {
+                            a.wrapping_add(b)
+                        }
+                    }));
+                }
+                return Some(table);
+            }
+            _ => {}
+        }
+        let k_points: usize = sub.iter().map(|&p| self.ext[p]).product();
+        let mut table = Vec::with_capacity(k_points);
+        let bank: Small<&Dense> = kidx.iter().collect();
+        odometer(sub, &self.ext, &self.lo, &bank, |vals| {
+            let mut sum: i64 = 0;
+            for (part, &i) in parts.iter().zip(vals) {
+                let c = part[i as usize];
+                if c == SKIP {
+                    sum = SKIP;
+                    break;
+                }
+                sum = sum.wrapping_add(c);
+            }
+            table.push(sum);
+        });
+        Some(table)
     }
 
     /// Stage A: per point of the sub-space `sub`, the summed address contribution of
@@ -545,10 +707,12 @@ impl Plan {
         // uses them). Flat buffers, dimension-major: entry `j * k_points + k`.
         let nind = self.ind.len();
         let bank: Small<&Dense> = self.ind.iter().map(|d| &d.iv_addr).collect();
-        let mut addrs: Vec<i64> = vec![0; nind * k_points];
+        // One buffer for the addresses (front) and the values read from them (back).
+        let mut buf: Vec<i64> = vec![0; 2 * nind * k_points];
+        let (addrs, values) = buf.split_at_mut(nind * k_points);
         {
             let mut k = 0usize;
-            let addrs = addrs.as_mut_slice();
+            let addrs = &mut *addrs;
             odometer(sub, &self.ext, &self.lo, &bank, |vals| {
                 for (j, &v) in vals.iter().enumerate() {
                     addrs[j * k_points + k] = v;
@@ -556,7 +720,6 @@ impl Plan {
                 k += 1;
             });
         }
-        let mut values: Vec<i64> = vec![0; nind * k_points];
         for (j, idim) in self.ind.iter().enumerate() {
             let iv = &self.index_views[idim.view];
             let list = &addrs[j * k_points..(j + 1) * k_points];
@@ -570,23 +733,18 @@ impl Plan {
                 &mut values[j * k_points..(j + 1) * k_points],
             )?;
         }
-        drop(addrs);
 
         // Pass 2: coordinates, bounds, contributions, in enumeration order so the first
-        // error found is the first in the whole space.
-        let bank: Small<&Dense> = self.ind.iter().map(|d| &d.direct).collect();
+        // error found is the first in the whole space. `resolve` is the one definition of a
+        // point's contribution from its index values and the direct parts at the point.
         let dims: Small<(i64, i64)> = self.ind.iter().map(|d| (d.extent, d.stride)).collect();
         let dims: &[(i64, i64)] = &dims;
-        let values: &[i64] = &values;
+        let values: &[i64] = values;
         let mut table = Vec::with_capacity(k_points);
         let mut first_error: Option<(usize, usize, i64, i64)> = None;
-        odometer(sub, &self.ext, &self.lo, &bank, |vals| {
-            if first_error.is_some() {
-                return;
-            }
-            let k = table.len();
+        let mut resolve = |k: usize, directs: &[i64]| -> bool {
             let mut contrib: i64 = 0;
-            for (j, (&(extent, stride), &direct)) in dims.iter().zip(vals).enumerate() {
+            for (j, (&(extent, stride), &direct)) in dims.iter().zip(directs).enumerate() {
                 let value = values[j * k_points + k];
                 let coord = direct.checked_add(value);
                 match coord {
@@ -601,7 +759,7 @@ impl Plan {
                                 value,
                                 coord.unwrap_or(if value < 0 { i64::MIN } else { i64::MAX }),
                             ));
-                            return;
+                            return false;
                         }
                         OobMode::Skip => {
                             contrib = SKIP;
@@ -611,7 +769,32 @@ impl Plan {
                 }
             }
             table.push(contrib);
-        });
+            true
+        };
+        if self
+            .ind
+            .iter()
+            .all(|d| sub.iter().all(|&p| d.direct.coef[p] == 0))
+        {
+            // The direct parts do not vary over the sub-space (the usual `X[IDX[e], ..]`):
+            // their values at its first point hold at every point, no odometer needed.
+            let directs: Small<i64> = self.ind.iter().map(|d| eval(&d.direct, &self.lo)).collect();
+            for k in 0..k_points {
+                if !resolve(k, &directs) {
+                    break;
+                }
+            }
+        } else {
+            let bank: Small<&Dense> = self.ind.iter().map(|d| &d.direct).collect();
+            let mut k = 0usize;
+            let mut failed = false;
+            odometer(sub, &self.ext, &self.lo, &bank, |vals| {
+                if !failed {
+                    failed = !resolve(k, vals);
+                    k += 1;
+                }
+            });
+        }
         if let Some((k, j, value, coordinate)) = first_error {
             return Err(self.oob_error(mem, sub, k, j, value, coordinate));
         }
@@ -706,11 +889,26 @@ impl Plan {
             kidx.constant = kidx.constant.wrapping_sub(radix.wrapping_mul(self.lo[p]));
             radix = radix.wrapping_mul(self.ext[p] as i64);
         }
+        let n_outer: usize = outer.iter().map(|&p| self.ext[p]).product();
+        let mut starts = Vec::with_capacity(n_outer);
+        if dynamic.is_empty() && outer == sub {
+            // The outer points are the sub-space's, in the same order (the usual blocked
+            // split): slot 1 counts 0, 1, 2, .. and no coordinate is checked per point, so
+            // the table is walked in step, with the same starts as the general loop below.
+            let mut t = table.iter();
+            odometer(outer, &self.ext, &self.lo, &[&stat], |vals| {
+                let c = t.next().copied().unwrap_or(SKIP);
+                starts.push(if c == SKIP {
+                    SKIP
+                } else {
+                    vals[0].wrapping_add(c)
+                });
+            });
+            return starts;
+        }
         let mut bank: Small<&Dense> = smallvec![&stat, &kidx];
         bank.extend(dynamic.iter().map(|pd| &pd.coord));
         let dynamic: &[&PureDim] = &dynamic;
-        let n_outer: usize = outer.iter().map(|&p| self.ext[p]).product();
-        let mut starts = Vec::with_capacity(n_outer);
         odometer(outer, &self.ext, &self.lo, &bank, |vals| {
             let t = table[vals[1] as usize];
             if t == SKIP {
@@ -747,8 +945,9 @@ pub enum Planned {
         /// Its dtype.
         dtype: DType,
     },
-    /// Any other access (boxed: a plan is much larger than the contiguous case).
-    Plan(Box<Plan>),
+    /// Any other access (shared: a plan is much larger than the contiguous case, and the
+    /// memory's [`PlanCache`] hands the same plan to every op that repeats the access).
+    Plan(Arc<Plan>),
 }
 
 impl Planned {
@@ -756,15 +955,49 @@ impl Planned {
     pub fn new(mem: &Memory, access: &Access, op: &'static str) -> Result<Planned> {
         let v = &access.source;
         if v.is_contiguous() && access.is_identity() {
-            let n = EmuError::check_elements(op, "the access", v.num_elements())?;
-            mem.bytes(v.alloc())?;
-            return Ok(Planned::Contiguous {
-                start: v.offset(),
-                n,
-                dtype: v.dtype(),
-            });
+            return Planned::contiguous(mem, v, op);
         }
-        Plan::new(mem, access, op).map(|p| Planned::Plan(Box::new(p)))
+        Plan::new(mem, access, op).map(|p| Planned::Plan(Arc::new(p)))
+    }
+
+    /// The identity access of the contiguous view `v` (checked as [`Plan::new`] would).
+    fn contiguous(mem: &Memory, v: &View, op: &'static str) -> Result<Planned> {
+        let n = EmuError::check_elements(op, "the access", v.num_elements())?;
+        mem.bytes(v.alloc())?;
+        Ok(Planned::Contiguous {
+            start: v.offset(),
+            n,
+            dtype: v.dtype(),
+        })
+    }
+
+    /// [`Planned::cached`] of the identity access of `v` ([`Access::direct`]), without
+    /// building that access when `v` is contiguous (the usual tile operand).
+    pub(crate) fn cached_view(mem: &mut Memory, v: &View, op: &'static str) -> Result<Planned> {
+        if v.is_contiguous() {
+            return Planned::contiguous(mem, v, op);
+        }
+        Planned::cached(mem, &Access::direct(v), op)
+    }
+
+    /// [`Planned::new`] through the memory's [`PlanCache`]: an access planned before (the
+    /// same access, for the same op) gets the plan made then, without validating and
+    /// compiling it again. A plan depends on the memory only through the existence of the
+    /// allocations it names, and allocations are never removed, so the cached plan is the
+    /// one [`Planned::new`] would make now. Errors are never cached.
+    pub(crate) fn cached(mem: &mut Memory, access: &Access, op: &'static str) -> Result<Planned> {
+        if access.source.is_contiguous() && access.is_identity() {
+            // Needs no plan (and is never cached).
+            return Planned::contiguous(mem, &access.source, op);
+        }
+        if let Some(p) = mem.plan_cache().get(access, op) {
+            return Ok(Planned::Plan(p));
+        }
+        let planned = Planned::new(mem, access, op)?;
+        if let Planned::Plan(p) = &planned {
+            mem.plan_cache_mut().insert(access, op, Arc::clone(p));
+        }
+        Ok(planned)
     }
 
     /// Number of points.
@@ -1045,6 +1278,129 @@ mod tests {
             Planned::new(&mem, &a, "t").unwrap_err(),
             Plan::new(&mem, &a, "t").unwrap_err()
         );
+    }
+
+    /// The cache hands back the plan of the same access for the same op only, forgets the
+    /// oldest past its capacity, and a re-planned access gives the same offsets.
+    #[test]
+    fn the_plan_cache_returns_the_plan_of_the_same_access_only() {
+        let mut mem = Memory::new(crate::Target::Cayman);
+        let t = mem.alloc_hbm("t", DType::F32, &[6, 4]).unwrap();
+        let idx = mem.alloc_hbm("i", DType::I32, &[3, 1]).unwrap();
+        mem.write_i64(&idx, &[4, 0, 5]).unwrap();
+        let plan = |mem: &mut Memory, a: &Access, op| match Planned::cached(mem, a, op).unwrap() {
+            Planned::Plan(p) => p,
+            Planned::Contiguous { .. } => panic!("an indirect access has a plan"),
+        };
+        let a = Access::vector_offset(&t, 0, &idx).unwrap();
+        let first = plan(&mut mem, &a, "x");
+        assert!(Arc::ptr_eq(&first, &plan(&mut mem, &a, "x")));
+        assert!(!Arc::ptr_eq(&first, &plan(&mut mem, &a, "y")));
+        // As many other entries as the cache holds (the same access for other ops).
+        const OTHERS: [&str; 8] = ["o0", "o1", "o2", "o3", "o4", "o5", "o6", "o7"];
+        assert_eq!(OTHERS.len(), PlanCache::CAPACITY);
+        for op in OTHERS {
+            plan(&mut mem, &a, op);
+        }
+        let again = plan(&mut mem, &a, "x");
+        assert!(!Arc::ptr_eq(&first, &again), "evicted, planned anew");
+        for choice in [PathChoice::Auto, PathChoice::General, PathChoice::Blocked] {
+            assert_eq!(
+                first.compute(&mem, OobMode::Error, choice).unwrap(),
+                again.compute(&mem, OobMode::Error, choice).unwrap()
+            );
+        }
+        // An error is not cached: the same failing access fails again.
+        let mut bad = a.clone();
+        let term = bad
+            .subscripts
+            .iter_mut()
+            .find_map(|s| s.indirect.as_mut())
+            .unwrap();
+        term.index_view = 9;
+        assert!(Planned::cached(&mut mem, &bad, "x").is_err());
+        assert!(Planned::cached(&mut mem, &bad, "x").is_err());
+    }
+
+    /// The separable stage A is the per-point one, factored: on one, two and three
+    /// separable indirect dimensions (the two shortcuts and the odometer sum), over the
+    /// blocked and the general sub-space, in skip mode with out-of-bounds indices it gives
+    /// the same table; in error mode with a bad index it declines (the per-point stage
+    /// reports the error); a non-separable access (two dimensions on one variable) declines.
+    #[test]
+    fn the_separable_stage_a_is_the_per_point_one() {
+        use crate::access::{Affine, Subscript, VarSpace};
+        let mut mem = Memory::new(crate::Target::Cayman);
+        let x = mem.alloc_hbm("x", DType::F32, &[6, 5, 4, 3]).unwrap();
+        let i = mem.alloc_hbm("i", DType::I32, &[4]).unwrap();
+        let j = mem.alloc_hbm("j", DType::I16, &[3]).unwrap();
+        let k = mem.alloc_hbm("k", DType::U8, &[2]).unwrap();
+        let access = |subs: Vec<Subscript>, ext: &[usize]| Access {
+            source: x.clone(),
+            index_views: vec![i.clone(), j.clone(), k.clone()],
+            subscripts: subs,
+            space: VarSpace::from_extents(ext),
+            order: None,
+        };
+        let ind = |v: usize, var: usize| Subscript::indirect(v, vec![Affine::var(var)]);
+        let cases = [
+            access(
+                vec![
+                    ind(0, 0),
+                    Subscript::var(1),
+                    Subscript::var(2),
+                    Subscript::var(3),
+                ],
+                &[4, 5, 4, 3],
+            ),
+            access(
+                vec![ind(0, 0), ind(1, 1), Subscript::var(2), Subscript::var(3)],
+                &[4, 3, 4, 3],
+            ),
+            access(
+                vec![ind(1, 1), ind(0, 0), Subscript::var(2), Subscript::var(3)],
+                &[4, 3, 4, 3],
+            ),
+            access(
+                vec![ind(0, 0), ind(1, 1), ind(2, 2), Subscript::var(3)],
+                &[4, 3, 2, 3],
+            ),
+        ];
+        for (good, oob) in [
+            (true, OobMode::Skip),
+            (true, OobMode::Error),
+            (false, OobMode::Skip),
+        ] {
+            let iv: &[i64] = if good { &[4, 0, 2, 3] } else { &[5, 6, 2, -1] };
+            mem.write_i64(&i, iv).unwrap();
+            mem.write_i64(&j, if good { &[4, 1, 0] } else { &[4, 9, 0] })
+                .unwrap();
+            mem.write_i64(&k, &[3, 1]).unwrap();
+            for a in &cases {
+                let plan = Plan::new(&mem, a, "t").unwrap();
+                let all: Small<usize> = (0..plan.ext.len()).collect();
+                for sub in [plan.dep.clone(), all] {
+                    let want = plan.stage_a(&mem, oob, &sub).unwrap();
+                    assert_eq!(plan.stage_a_separable(&mem, oob, &sub), Some(want), "{a:?}");
+                }
+            }
+        }
+        // A bad index in error mode: declined, and the per-point stage reports it.
+        mem.write_i64(&i, &[5, 6, 2, -1]).unwrap();
+        for a in &cases {
+            let plan = Plan::new(&mem, a, "t").unwrap();
+            assert_eq!(
+                plan.stage_a_separable(&mem, OobMode::Error, &plan.dep),
+                None
+            );
+            assert!(plan.stage_a(&mem, OobMode::Error, &plan.dep).is_err());
+        }
+        let shared = access(
+            vec![ind(0, 0), ind(1, 0), Subscript::var(2), Subscript::var(3)],
+            &[3, 5, 4, 3],
+        );
+        let plan = Plan::new(&mem, &shared, "t").unwrap();
+        assert_eq!(plan.stage_a_separable(&mem, OobMode::Skip, &plan.dep), None);
     }
 
     #[test]

@@ -39,10 +39,9 @@ impl Shadow {
     /// zeroed pages (untouched until used). Infallible: for the on-chip memories, whose size
     /// is the target's, never one read from input.
     pub(crate) fn unwritten(len: usize) -> Shadow {
-        Shadow {
-            words: vec![0u64; len.div_ceil(64)],
-            len,
-        }
+        let words = vec![0u64; len.div_ceil(64)];
+        crate::memory::advise_huge_pages(&words);
+        Shadow { words, len }
     }
 
     /// Marks bytes `lo..hi` written (`set`) or unwritten.

@@ -246,6 +246,21 @@ proptest! {
         check_load(&mut case)?;
     }
 
+    /// A load repeated on the same access runs on the memory's cached plan: after the index
+    /// values change, it still agrees with the reference (the plan holds no index value).
+    #[test]
+    fn a_cached_plan_follows_new_index_values(seed in any::<u64>()) {
+        let mut case = build(seed);
+        check_load(&mut case)?;
+        let mut rng = SplitMix64(seed ^ 0x9e37_79b9_7f4a_7c15);
+        for iv in case.access.index_views.clone() {
+            let n = case.mem.bytes(iv.alloc()).unwrap().len();
+            let small: Vec<u8> = (0..n).map(|_| (rng.next_u64() % 7) as u8).collect();
+            case.mem.bytes_mut(iv.alloc()).unwrap().copy_from_slice(&small);
+        }
+        check_load(&mut case)?;
+    }
+
     #[test]
     fn both_paths_agree_with_each_other_and_the_reference_on_stores(seed in any::<u64>()) {
         let mut case = build(seed);

@@ -8,8 +8,8 @@
 //! view reaching past its allocation follows the partial-tile rule (zero read, dropped
 //! write).
 
-use super::{Mode, Part, forbid_psum_read, transfer};
-use crate::access::{Access, OobMode};
+use super::{DmaOperand, Mode, PartRef, forbid_psum_read, transfer_refs};
+use crate::access::OobMode;
 use crate::error::{EmuError, Result};
 use crate::memory::Memory;
 use crate::view::View;
@@ -31,11 +31,11 @@ pub fn dma_copy(mem: &mut Memory, dst: &View, src: &View) -> Result<()> {
             ),
         ));
     }
-    let part = Part {
-        src: Access::direct(src),
-        dst: Access::direct(dst),
+    let part = PartRef {
+        src: DmaOperand::View(src),
+        dst: DmaOperand::View(dst),
     };
-    transfer(mem, OP, &[part], Mode::Copy, OobMode::Error)
+    transfer_refs(mem, OP, &[part], Mode::Copy, OobMode::Error)
 }
 
 #[cfg(test)]

@@ -30,8 +30,7 @@ pub fn dma_copy_indirect(
     oob: OobMode,
 ) -> Result<()> {
     forbid_psum_read(mem, OP, "the source", src.view())?;
-    let (s, d) = (src.as_access(), dst.as_access());
-    let part = PartRef { src: &s, dst: &d };
+    let part = PartRef { src, dst };
     transfer_refs(mem, OP, &[part], Mode::Copy, oob)
 }
 

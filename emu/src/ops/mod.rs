@@ -180,8 +180,8 @@ pub fn transfer(
     let refs: Vec<PartRef<'_>> = parts
         .iter()
         .map(|p| PartRef {
-            src: &p.src,
-            dst: &p.dst,
+            src: DmaOperand::Access(&p.src),
+            dst: DmaOperand::Access(&p.dst),
         })
         .collect();
     transfer_refs(mem, op, &refs, mode, oob)
@@ -191,9 +191,20 @@ pub fn transfer(
 #[derive(Debug, Clone, Copy)]
 pub struct PartRef<'a> {
     /// Where the tile is read from.
-    pub src: &'a Access,
+    pub src: DmaOperand<'a>,
     /// Where the tile is written to.
-    pub dst: &'a Access,
+    pub dst: DmaOperand<'a>,
+}
+
+impl DmaOperand<'_> {
+    /// The operand planned through the memory's plan cache (a plain view needs no access
+    /// built for it when it is contiguous).
+    fn planned(&self, mem: &mut Memory, op: &'static str) -> Result<Planned> {
+        match self {
+            DmaOperand::View(v) => Planned::cached_view(mem, v, op),
+            DmaOperand::Access(a) => Planned::cached(mem, a, op),
+        }
+    }
 }
 
 /// [`transfer`] on borrowed parts.
@@ -205,10 +216,12 @@ pub fn transfer_refs(
     oob: OobMode,
 ) -> Result<()> {
     // 1. Validate and compute every offset list before touching memory.
-    let mut planned: Vec<(Offsets, Offsets, DType, DType)> = Vec::with_capacity(parts.len());
+    // Inline for the usual single part: no allocation for the list itself.
+    let mut planned: smallvec::SmallVec<[(Offsets, Offsets, DType, DType); 1]> =
+        smallvec::SmallVec::with_capacity(parts.len());
     for part in parts {
-        let sp = Planned::new(mem, part.src, op)?;
-        let dp = Planned::new(mem, part.dst, op)?;
+        let sp = part.src.planned(mem, op)?;
+        let dp = part.dst.planned(mem, op)?;
         if sp.num_points() != dp.num_points() {
             return Err(EmuError::shape(
                 op,
@@ -229,11 +242,11 @@ pub fn transfer_refs(
     // Shortcut: one copy part, equal dtypes, destination one in-bounds run of another
     // allocation: read the source straight into the destination bytes.
     if let ([part], [(so, dof, sd, dd)]) = (parts, planned.as_slice()) {
-        let (sa, da) = (part.src.source.alloc(), part.dst.source.alloc());
+        let (sa, da) = (part.src.view().alloc(), part.dst.view().alloc());
         if mode == Mode::Copy
             && sd == dd
             && sa != da
-            && let Some(range) = whole_run(mem, &part.dst.source, dof)?
+            && let Some(range) = whole_run(mem, part.dst.view(), dof)?
         {
             return mem.read_into(op, sa, sd.size(), so.as_list(), da, range);
         }
@@ -249,7 +262,7 @@ pub fn transfer_refs(
         let mut tile = vec![0u8; so.num_points() * sd.size()];
         mem.read_list(
             op,
-            part.src.source.alloc(),
+            part.src.view().alloc(),
             sd.size(),
             so.as_list(),
             &mut tile,
@@ -269,7 +282,7 @@ pub fn transfer_refs(
         };
         mem.write_list(
             op,
-            part.dst.source.alloc(),
+            part.dst.view().alloc(),
             dd.size(),
             dof.as_list(),
             &bytes,
