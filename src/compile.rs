@@ -415,7 +415,9 @@ impl Session {
             let arch = target.model();
             let capture = DiagnosticCapture::new(self.context());
             let located = |capture: &DiagnosticCapture<'_>| rename(capture.take(), name, 0);
-            let lowered = timed(&mut phases, "lower", || emit::lower_function(func, arch));
+            let lowered = timed(&mut phases, "lower", || {
+                sundial_dialects::tile::with_caches(|| emit::lower_function(func, arch))
+            });
             let Ok(lowered) = lowered else {
                 return Err(fail(diagnostics, located(&capture)));
             };

@@ -23,8 +23,9 @@ use crate::allocate::{Placed, placed};
 use crate::ir::dict;
 use melior::{
     ContextRef,
-    ir::{Attribute, Value, ValueLike, operation::OperationLike},
+    ir::{Attribute, Value, ValueLike, attribute::AttributeLike, operation::OperationLike},
 };
+use std::collections::HashMap;
 use sundial_codegen::dtype::BirDtype;
 use sundial_dialects::{
     build::Attrs,
@@ -37,13 +38,52 @@ use sundial_dialects::{
     view::View,
 };
 
+/// What selection remembers while it runs over one function ([`with_cache`]).
+#[derive(Default)]
+struct Cache {
+    /// [`resolve`] by operand value.
+    resolved: HashMap<usize, Result<Phys, String>>,
+    /// [`Phys::to_attr`] by pattern.
+    attrs: HashMap<Phys, mlir_sys::MlirAttribute>,
+}
+
+thread_local! {
+    static CACHE: std::cell::RefCell<Option<Cache>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with [`resolve`] remembering the pattern of every operand value and
+/// [`Phys::to_attr`] every dictionary it built. The IR must not change under `f` in a way
+/// that changes a pattern (selection only inserts BIR ops, and erases the NISA ops after `f`):
+/// a value then has one pattern, and a dictionary lives as long as its context. Nested calls
+/// share the outer cache.
+pub fn with_cache<R>(f: impl FnOnce() -> R) -> R {
+    let outermost = CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        let fresh = c.is_none();
+        if fresh {
+            *c = Some(Cache::default());
+        }
+        fresh
+    });
+    struct Reset(bool);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            if self.0 {
+                CACHE.with(|c| *c.borrow_mut() = None);
+            }
+        }
+    }
+    let _reset = Reset(outermost);
+    f()
+}
+
 /// Most free dimensions of a physical pattern (TENSOR4D, the widest slot).
 pub const MAX_FREE_DIMS: usize = 4;
 /// Largest count of one dimension (the 16-bit `num` fields).
 pub const MAX_NUM: i64 = u16::MAX as i64;
 
 /// A static physical access pattern.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Phys {
     /// Memory space.
     pub space: Space,
@@ -106,8 +146,25 @@ impl Phys {
         Ok((self, n))
     }
 
-    /// The BIR dictionary of the pattern.
+    /// The BIR dictionary of the pattern (remembered under [`with_cache`]: a kernel names
+    /// the same few patterns over and over, and MLIR uniques the dictionary anyway).
     pub fn to_attr<'c>(&self, context: ContextRef<'c>) -> Result<Attribute<'c>, String> {
+        let cached = CACHE.with(|c| c.borrow().as_ref().and_then(|m| m.attrs.get(self).copied()));
+        if let Some(raw) = cached {
+            // SAFETY: built in this context during the same `with_cache` scope, which the
+            // context outlives.
+            return Ok(unsafe { Attribute::from_raw(raw) });
+        }
+        let attr = self.build_attr(context)?;
+        CACHE.with(|c| {
+            if let Some(m) = c.borrow_mut().as_mut() {
+                m.attrs.insert(self.clone(), attr.to_raw());
+            }
+        });
+        Ok(attr)
+    }
+
+    fn build_attr<'c>(&self, context: ContextRef<'c>) -> Result<Attribute<'c>, String> {
         let a = Attrs::new(context);
         let pattern: Vec<i64> = self.dims.iter().flat_map(|&(s, n)| [s, n]).collect();
         let dtype = self.bir_dtype()?;
@@ -515,9 +572,25 @@ pub fn resolve_indirect(value: Value<'_, '_>) -> Result<IndirectPhys, String> {
     })
 }
 
-/// The physical pattern of operand `value` (a static access), free dimensions canonical.
+/// The physical pattern of operand `value` (a static access), free dimensions canonical
+/// (remembered under [`with_cache`]).
 pub fn resolve(value: Value<'_, '_>) -> Result<Phys, String> {
-    resolve_raw(value)?.canonical()
+    let key = value.to_raw().ptr as usize;
+    let cached = CACHE.with(|c| {
+        c.borrow()
+            .as_ref()
+            .and_then(|m| m.resolved.get(&key).cloned())
+    });
+    if let Some(hit) = cached {
+        return hit;
+    }
+    let resolved = resolve_raw(value).and_then(Phys::canonical);
+    CACHE.with(|c| {
+        if let Some(m) = c.borrow_mut().as_mut() {
+            m.resolved.insert(key, resolved.clone());
+        }
+    });
+    resolved
 }
 
 /// The physical pattern of operand `value` with the free dimensions one per dimension of the

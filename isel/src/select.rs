@@ -90,7 +90,7 @@ impl Step for IselPass {
 
     fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool {
         each_function(&operation, self.target, INFO.name, pass, |func, target| {
-            select_function(func, target)
+            crate::phys::with_cache(|| select_function(func, target))
         })
     }
 }
