@@ -436,7 +436,7 @@ impl Session {
                 fail(diagnostics, located(&capture))
             };
             let program = timed(&mut phases, "encode", || {
-                emit::encode(&scheduled, &lowered, arch)
+                emit::encode(scheduled, &lowered, arch)
             });
             let program = match program {
                 Ok(p) => p,
