@@ -136,8 +136,3 @@ pub fn raw_context(context: ContextRef<'_>) -> mlir_sys::MlirContext {
 pub fn op_name(op: &OperationRef<'_, '_>) -> String {
     sundial_dialects::ffi::op_name(op.to_raw())
 }
-
-/// Whether `op` is named `name` (without copying its name).
-pub fn op_is_named(op: &OperationRef<'_, '_>, name: &str) -> bool {
-    sundial_dialects::ffi::op_name_is(op.to_raw(), name)
-}
