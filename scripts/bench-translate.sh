@@ -2,8 +2,8 @@
 # Compile time of sundial-translate on a generated N-op kernel (default 100000: an elementwise
 # chain on the Vector engine over eight SBUF tiles, one DMA in and one out) against
 # `mlir-opt` parsing and printing the same file (the dialects loaded from their IRDL), in one
-# run, release build. Prints both wall times, their ratio, and the per-phase times from the
-# manifest. Usage: scripts/bench-translate.sh [N]
+# run, release build. Prints both wall and CPU times, their ratios, and the per-phase times
+# from the manifest. Usage: scripts/bench-translate.sh [N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n="${1:-100000}"
@@ -34,24 +34,30 @@ lines += ['    return', '  }', '}']
 open(path, 'w').write('\n'.join(lines) + '\n')
 PY
 cargo build --quiet --release --bin sundial-translate
-irdl=(--irdl-file=dialects/irdl/nisa.irdl.mlir)
-now() { date +%s.%N; }
-t0=$(now)
-"$mlir_opt" "${irdl[@]}" "$kernel" -o "$work/printed.mlir"
-t1=$(now)
-status=0
-target/release/sundial-translate "$kernel" -o "$work/out-$n" || status=$?
-t2=$(now)
-python3 - "$t0" "$t1" "$t2" "$n" "$status" "$work/out-$n/manifest.json" <<'PY'
-import json, sys
-t0, t1, t2 = map(float, sys.argv[1:4])
-n, status, manifest = int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
-opt, translate = t1 - t0, t2 - t1
+# Both tools run from one Python process, which reads each one's wall time and CPU time
+# (user + system, from the children's resource usage): on a shared machine the CPU-time ratio
+# is the steadier of the two.
+python3 - "$mlir_opt" "$kernel" "$work" "$n" <<'PY'
+import json, os, resource, subprocess, sys, time
+mlir_opt, kernel, work, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+def run(cmd):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.monotonic()
+    status = subprocess.run(cmd).returncode
+    wall = time.monotonic() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return status, wall, cpu
+out = f"{work}/out-{n}"
+s0, opt_wall, opt_cpu = run([mlir_opt, "--irdl-file=dialects/irdl/nisa.irdl.mlir", kernel, "-o", f"{work}/printed.mlir"])
+if s0 != 0:
+    sys.exit(f"mlir-opt failed (exit status {s0})")
+status, tr_wall, tr_cpu = run(["target/release/sundial-translate", kernel, "-o", out])
 print(f"ops: {n}")
-print(f"mlir-opt parse+print: {opt:.3f} s")
-print(f"sundial-translate:    {translate:.3f} s (exit status {status})")
-print(f"ratio: {translate / opt:.2f}x")
+print(f"mlir-opt parse+print: {opt_wall:.3f} s wall, {opt_cpu:.3f} s CPU")
+print(f"sundial-translate:    {tr_wall:.3f} s wall, {tr_cpu:.3f} s CPU (exit status {status})")
+print(f"ratio: {tr_wall / opt_wall:.2f}x wall, {tr_cpu / opt_cpu:.2f}x CPU")
 if status == 0:
-    for p in json.load(open(manifest))["phases"]:
+    for p in json.load(open(f"{out}/manifest.json"))["phases"]:
         print(f"  {p['name']:<10} {p['ms']:10.1f} ms")
 PY

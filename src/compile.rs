@@ -118,7 +118,8 @@ pub struct Compiled {
     pub tensors: Vec<TensorInfo>,
     /// Phase times, in order.
     pub phases: Vec<PhaseTime>,
-    /// The selected module as text (generic form).
+    /// The selected module as text (custom form, without locations) for [`Emit::Bir`]; empty
+    /// when compiling to bundles.
     pub bir: String,
     /// Warnings and remarks.
     pub diagnostics: Vec<Diagnostic>,
@@ -394,13 +395,19 @@ impl Session {
             "sundial-isel",
         )?;
         let root = module.as_operation();
-        let bir = print_operation(
-            root.to_raw(),
-            PrintOptions {
-                generic: false,
-                debug_info: false,
-            },
-        );
+        // The BIR text is what Emit::Bir produces; compiling to bundles does not print the
+        // module (on a large kernel the print costs about as much as the parse).
+        let bir = if options.emit == Emit::Bir {
+            print_operation(
+                root.to_raw(),
+                PrintOptions {
+                    generic: false,
+                    debug_info: false,
+                },
+            )
+        } else {
+            String::new()
+        };
         let mut compiled = Compiled {
             target,
             kernel: kernel_name,
@@ -415,7 +422,9 @@ impl Session {
             let arch = target.model();
             let capture = DiagnosticCapture::new(self.context());
             let located = |capture: &DiagnosticCapture<'_>| rename(capture.take(), name, 0);
-            let lowered = timed(&mut phases, "lower", || emit::lower_function(func, arch));
+            let lowered = timed(&mut phases, "lower", || {
+                sundial_dialects::tile::with_caches(|| emit::lower_function(func, arch))
+            });
             let Ok(lowered) = lowered else {
                 return Err(fail(diagnostics, located(&capture)));
             };
@@ -434,7 +443,7 @@ impl Session {
                 fail(diagnostics, located(&capture))
             };
             let program = timed(&mut phases, "encode", || {
-                emit::encode(&scheduled, &lowered, arch)
+                emit::encode(scheduled, &lowered, arch)
             });
             let program = match program {
                 Ok(p) => p,

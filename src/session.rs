@@ -292,7 +292,11 @@ impl Session {
             return Err(vec![Diagnostic::new(Severity::Error, None, msg)]);
         }
         let ran = pm.run(module).is_ok();
-        let verified = ran && sundial_dialects::verify::verify(&module.as_operation(), None);
+        // The semantic verifier after the pipeline, unless its last pass just ran it on the
+        // whole module (the middle end verifies after each of its steps).
+        let verified = ran
+            && (sundial_passes::pipeline::ends_verified(pipeline)
+                || sundial_dialects::verify::verify(&module.as_operation(), None));
         // Dropping the pass manager prints the timing report (when enabled).
         drop(pm);
         let mut diags = rename(capture.take(), name, 0);

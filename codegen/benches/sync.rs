@@ -47,18 +47,12 @@ fn bank(b: u32) -> Region {
     Region::psum(0..128, b * 2048..(b + 1) * 2048)
 }
 
-/// The kernel's items: instruction `k` on its engine's queue with its reads and writes.
-fn kernel(insts: &[(Instruction, &'static ArchModel)]) -> Vec<Item> {
+/// The mix's instructions as the pass takes them: it owns the sync band, so the mix's events
+/// keep their bundle, not their waits.
+fn unsynced(insts: &[(Instruction, &'static ArchModel)]) -> Vec<Instruction> {
     insts
         .iter()
-        .enumerate()
-        .map(|(k, (inst, _))| {
-            let k = k as u32;
-            let queue = match inst.engine {
-                Engine::Dma => Queue::dma((k % 4) as u8),
-                e => Queue::of(e),
-            };
-            // The pass owns the sync band: the mix's events keep their bundle, not their waits.
+        .map(|(inst, _)| {
             let mut inst = inst.clone();
             if let Op::EventSemaphore(e) = &mut inst.op {
                 *e = EventSemaphore {
@@ -67,7 +61,23 @@ fn kernel(insts: &[(Instruction, &'static ArchModel)]) -> Vec<Item> {
                     update: None,
                 };
             }
-            let it = Item::new(queue).with_inst(inst.clone());
+            inst
+        })
+        .collect()
+}
+
+/// The kernel's items: instruction `k` on its engine's queue with its reads and writes.
+fn kernel(insts: &[Instruction]) -> Vec<Item<'_>> {
+    insts
+        .iter()
+        .enumerate()
+        .map(|(k, inst)| {
+            let k = k as u32;
+            let queue = match inst.engine {
+                Engine::Dma => Queue::dma((k % 4) as u8),
+                e => Queue::of(e),
+            };
+            let it = Item::new(queue).with_inst(inst);
             match inst.engine {
                 Engine::Dma => it
                     .read(Region::hbm(
@@ -92,6 +102,7 @@ fn kernel(insts: &[(Instruction, &'static ArchModel)]) -> Vec<Item> {
 /// instruction, and each barrier or signal as its EventSemaphore ([`SyncItem::event`]).
 fn stamped<'a>(
     plan: &SyncPlan,
+    items: &[Item<'_>],
     insts: &[(Instruction, &'a ArchModel)],
 ) -> Vec<(Instruction, &'a ArchModel)> {
     let mut out = Vec::with_capacity(plan.items.len());
@@ -103,11 +114,10 @@ fn stamped<'a>(
             } => insts[*index].1,
             SyncItem::Barrier { consumer, .. } => insts[*consumer].1,
         };
-        match (e, e.event()) {
-            (SyncItem::Item { inst: Some(i), .. }, _) => out.push(((**i).clone(), arch)),
-            (_, Some(event)) => out.push((event, arch)),
-            // None here: every item of the kernel carries its instruction.
-            (_, None) => {}
+        // An item is its instruction stamped, a barrier or signal its event (every item of the
+        // kernel carries an instruction).
+        if let Some(inst) = e.stamped(items).or_else(|| e.event()) {
+            out.push((inst, arch));
         }
     }
     out
@@ -128,7 +138,7 @@ fn median(mut v: Vec<Duration>) -> Duration {
 }
 
 /// Median time of `rounds` runs of `assign_sync` on `items`.
-fn time_sync(items: &[Item], rounds: usize) -> Duration {
+fn time_sync(items: &[Item<'_>], rounds: usize) -> Duration {
     median(
         (0..rounds)
             .map(|_| {
@@ -146,17 +156,18 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(100_000);
     let insts = mix(count);
-    let items = kernel(&insts);
+    let prepared = unsynced(&insts);
+    let items = kernel(&prepared);
     let plan = assign_sync(&items, &SyncOptions::default()).expect("the kernel synchronises");
-    let stamped = stamped(&plan, &insts);
+    let stamped = stamped(&plan, &items, &insts);
     assert!(stamped.len() >= insts.len());
     let total: usize = stamped.iter().map(|(i, _)| bundle_count(i)).sum();
     let mut out = vec![[0u8; 64]; total];
     assert_eq!(encode_all(&stamped, &mut out), total);
 
     // The same program without its instructions: the pass's own work (hazards, reduction,
-    // semaphores), without copying the (large) instructions into the plan.
-    let bare: Vec<Item> = items
+    // semaphores), without checking the instructions.
+    let bare: Vec<Item<'_>> = items
         .iter()
         .map(|it| Item {
             inst: None,

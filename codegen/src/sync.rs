@@ -262,9 +262,10 @@ impl Region {
 }
 
 /// One program item: the queue it runs on, what it reads and writes, and optionally the
-/// instruction it is (which then gets its sync stamped).
+/// instruction it is (borrowed: the plan says which band to stamp on it, and
+/// [`SyncItem::stamped`] or [`stamp`] stamps it, so no instruction is copied into the plan).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Item {
+pub struct Item<'i> {
     /// The queue it is issued to.
     pub queue: Queue,
     /// Regions it reads.
@@ -273,12 +274,12 @@ pub struct Item {
     pub writes: Vec<Region>,
     /// The instruction, if the item is one. Its engine must be the queue's and it must carry no
     /// sync yet (this pass owns the band; for an EventSemaphore, its wait and update fields).
-    pub inst: Option<Instruction>,
+    pub inst: Option<&'i Instruction>,
 }
 
-impl Item {
+impl<'i> Item<'i> {
     /// An item on `queue` touching nothing.
-    pub fn new(queue: impl Into<Queue>) -> Item {
+    pub fn new(queue: impl Into<Queue>) -> Item<'i> {
         Item {
             queue: queue.into(),
             reads: Vec::new(),
@@ -288,19 +289,19 @@ impl Item {
     }
 
     /// Adds a region read.
-    pub fn read(mut self, r: Region) -> Item {
+    pub fn read(mut self, r: Region) -> Item<'i> {
         self.reads.push(r);
         self
     }
 
     /// Adds a region written.
-    pub fn write(mut self, r: Region) -> Item {
+    pub fn write(mut self, r: Region) -> Item<'i> {
         self.writes.push(r);
         self
     }
 
     /// Sets the instruction.
-    pub fn with_inst(mut self, inst: Instruction) -> Item {
+    pub fn with_inst(mut self, inst: &'i Instruction) -> Item<'i> {
         self.inst = Some(inst);
         self
     }
@@ -470,9 +471,6 @@ pub enum SyncItem {
         sync: SyncInfo,
         /// The item its inline wait waits for, if it has one.
         waits_for: Option<usize>,
-        /// The input instruction with `sync` stamped, if the item had one (boxed: an
-        /// instruction is far larger than a barrier).
-        inst: Option<Box<Instruction>>,
     },
     /// A standalone wait inserted before `consumer` on its queue (an EventSemaphore-style
     /// bundle carrying only this wait, no memory access and no update).
@@ -528,9 +526,20 @@ impl SyncItem {
         }
     }
 
+    /// The instruction of an input item with its band stamped ([`stamp`]), from the items the
+    /// plan was made of; `None` for a standalone entry or an item with no instruction.
+    pub fn stamped(&self, items: &[Item<'_>]) -> Option<Instruction> {
+        let SyncItem::Item { index, sync, .. } = self else {
+            return None;
+        };
+        let mut inst = items.get(*index)?.inst?.clone();
+        stamp(&mut inst, *sync);
+        Some(inst)
+    }
+
     /// The EventSemaphore (0xA0) a standalone entry is encoded as, on its queue's engine: a
     /// barrier's wait in `wait0`, a signal's update in `update`. `None` for an input item
-    /// (its instruction is in [`SyncItem::Item::inst`]).
+    /// (its instruction is the input's, stamped: [`SyncItem::stamped`]).
     pub fn event(&self) -> Option<Instruction> {
         let (wait0, update) = match self {
             SyncItem::Item { .. } => return None,
@@ -650,7 +659,7 @@ struct Layout {
 }
 
 impl Layout {
-    /// One pass over the items (they are large: each may hold an instruction): checks each
+    /// One pass over the items: checks each
     /// item's instruction, numbers the queues and copies the regions out.
     fn of(items: &[Item]) -> Result<Layout, SyncError> {
         let n = items.len();
@@ -663,7 +672,7 @@ impl Layout {
         let mut region_off = Vec::with_capacity(2 * n + 1);
         region_off.push(0);
         for (i, it) in items.iter().enumerate() {
-            if let Some(inst) = &it.inst {
+            if let Some(inst) = it.inst {
                 check_inst(i, it.queue, inst)?;
             }
             // A program has few queues: a short scan beats hashing every item.
@@ -1273,10 +1282,11 @@ fn allocate(lay: &Layout, targets: &Targets, opts: &SyncOptions) -> Result<Semap
     })
 }
 
-/// Stamps `sync` on `inst`: into its band, or for an EventSemaphore (whose encoder takes waits
-/// and update as op fields and refuses instruction sync) into its `wait0` / `update` fields,
+/// Stamps `sync` (an input item's [`SyncItem::Item::sync`]) on `inst`: into its band, or for
+/// an EventSemaphore (whose encoder takes waits and update as op fields and refuses
+/// instruction sync) into its `wait0` / `update` fields,
 /// which `assign_sync` checked are free.
-fn stamp(inst: &mut Instruction, sync: SyncInfo) {
+pub fn stamp(inst: &mut Instruction, sync: SyncInfo) {
     match &mut inst.op {
         Op::EventSemaphore(e) => {
             e.wait0 = sync.wait;
@@ -1341,7 +1351,7 @@ fn emit(
         };
         // An instruction whose last bundle has no sync band signals through a standalone
         // update right after it instead.
-        let separate = update.is_some() && it.inst.as_ref().is_some_and(|i| no_update_band(&i.op));
+        let separate = update.is_some() && it.inst.is_some_and(|i| no_update_band(&i.op));
         let sync = SyncInfo {
             wait: inline.map(|(_, w)| w),
             update: if separate { None } else { update },
@@ -1352,11 +1362,6 @@ fn emit(
             queue,
             sync,
             waits_for: inline.map(|(t, _)| t),
-            inst: it.inst.as_ref().map(|i| {
-                let mut b = Box::new(i.clone());
-                stamp(&mut b, sync);
-                b
-            }),
         });
         if let (true, Some(update)) = (separate, update) {
             out.push(SyncItem::Signal {

@@ -380,7 +380,6 @@ fn fan_in_inserts_barriers() {
             queue: S,
             sync: sync(wait(2, 1), None),
             waits_for: Some(2),
-            inst: None
         }
     );
     assert_eq!(p.waits.edge_count(), 3);
@@ -604,7 +603,7 @@ fn too_many_index_entries_is_an_error() {
 #[test]
 fn instruction_engine_must_match_the_queue() {
     let inst = rsel(|_| {});
-    let e = assign_sync(&[Item::new(G).with_inst(inst)], &SyncOptions::default()).unwrap_err();
+    let e = assign_sync(&[Item::new(G).with_inst(&inst)], &SyncOptions::default()).unwrap_err();
     assert_eq!(
         e,
         SyncError::EngineMismatch {
@@ -622,7 +621,7 @@ fn instruction_engine_must_match_the_queue() {
 #[test]
 fn instruction_must_not_carry_sync() {
     let inst = rsel(|_| {}).with_sync(sync(None, inc(3)));
-    let items = [Item::new(V), Item::new(V).with_inst(inst)];
+    let items = [Item::new(V), Item::new(V).with_inst(&inst)];
     let e = assign_sync(&items, &SyncOptions::default()).unwrap_err();
     assert_eq!(e, SyncError::AlreadySynced { item: 1 });
     assert_eq!(
@@ -645,12 +644,13 @@ fn event_semaphore_items_are_stamped_in_their_fields() {
             update: None,
         }))
     };
-    let p = plan(&[
+    let items = [
         Item::new(V).write(x.clone()),
-        Item::new(G).read(x.clone()).with_inst(empty.clone()),
+        Item::new(G).read(x.clone()).with_inst(&empty),
         Item::new(S).write(x),
-    ]);
-    let got = stamped(&p, 1);
+    ];
+    let p = plan(&items);
+    let got = stamped(&p, &items, 1);
     assert_eq!(got.sync, SyncInfo::default());
     assert_eq!(
         got.op,
@@ -670,7 +670,7 @@ fn event_semaphore_items_are_stamped_in_their_fields() {
         }),
         ..empty
     };
-    let e = assign_sync(&[Item::new(G).with_inst(taken)], &SyncOptions::default()).unwrap_err();
+    let e = assign_sync(&[Item::new(G).with_inst(&taken)], &SyncOptions::default()).unwrap_err();
     assert_eq!(e, SyncError::AlreadySynced { item: 0 });
 }
 
@@ -687,36 +687,32 @@ fn dropout_inst() -> Instruction {
     }))
 }
 
-/// The stamped band of the item at `index` of the plan's output.
-fn stamped(p: &SyncPlan, index: usize) -> Instruction {
+/// The instruction of input item `index` of `items` with the band the plan stamps on it.
+fn stamped(p: &SyncPlan, items: &[Item<'_>], index: usize) -> Instruction {
     p.items
         .iter()
         .find_map(|e| match e {
-            SyncItem::Item {
-                index: i,
-                inst: Some(inst),
-                ..
-            } if *i == index => Some((**inst).clone()),
+            SyncItem::Item { index: i, .. } if *i == index => e.stamped(items),
             _ => None,
         })
         .expect("stamped instruction")
 }
 
 /// A Dma0 producer, the instruction on Vector (waits on Dma0, signals), a Dma1 consumer: the
-/// instruction's band holds a wait and an inc update at once.
-fn chain_through(inst: Instruction) -> SyncPlan {
+/// instruction's band holds a wait and an inc update at once. Returns the stamped instruction.
+fn chain_through(inst: Instruction) -> Instruction {
     let (x, y) = (sbr(0..64, 0x100..0x200), sbr(64..128, 0x100..0x200));
-    plan(&[
+    let items = [
         Item::new(D0).write(x.clone()),
-        Item::new(V).read(x).write(y.clone()).with_inst(inst),
+        Item::new(V).read(x).write(y.clone()).with_inst(&inst),
         Item::new(D1).read(y),
-    ])
+    ];
+    stamped(&plan(&items), &items, 1)
 }
 
 #[test]
 fn wait_and_inc_share_one_bundle_band() {
-    let p = chain_through(dropout_inst());
-    let inst = stamped(&p, 1);
+    let inst = chain_through(dropout_inst());
     assert_eq!(inst.sync, sync(wait(0, 1), inc(1)));
     let b = generate_vec(&inst, Target::Sunda.model()).expect("encodes");
     assert_eq!(b.len(), 1);
@@ -729,8 +725,7 @@ fn wait_and_inc_share_one_bundle_band() {
 
 #[test]
 fn multi_bundle_sequence_waits_first_updates_last() {
-    let p = chain_through(rsel(|_| {}));
-    let inst = stamped(&p, 1);
+    let inst = chain_through(rsel(|_| {}));
     assert_eq!(inst.sync, sync(wait(0, 1), inc(1)));
     let b = generate_vec(&inst, Target::Cayman.model()).expect("encodes");
     assert_eq!(b.len(), 2);
@@ -790,7 +785,7 @@ fn random_region(rng: &mut Rng) -> Region {
     }
 }
 
-fn random_program(rng: &mut Rng) -> Vec<Item> {
+fn random_program(rng: &mut Rng) -> Vec<Item<'static>> {
     let n = 1 + rng.below(60) as usize;
     let nq = 1 + rng.below(QUEUES.len() as u64) as usize;
     (0..n)
@@ -1050,9 +1045,9 @@ fn check_plan(items: &[Item], plan: &SyncPlan, bad: &BTreeSet<(usize, usize)>) {
                 queue,
                 sync,
                 waits_for,
-                inst,
             } => {
-                assert_eq!((*index, *queue, inst), (seen, items[seen].queue, &None));
+                assert_eq!((*index, *queue), (seen, items[seen].queue));
+                assert_eq!(e.stamped(items), None);
                 assert_eq!(sync.wait.is_some(), waits_for.is_some());
                 // No wait at all on an item with no cross-queue dependency.
                 if !has_dep[seen] {
@@ -1146,7 +1141,7 @@ fn region_strategy() -> impl Strategy<Value = Region> {
     ]
 }
 
-fn item_strategy() -> impl Strategy<Value = Item> {
+fn item_strategy() -> impl Strategy<Value = Item<'static>> {
     (
         0..QUEUES.len(),
         prop::collection::vec(region_strategy(), 0..3),
@@ -1213,10 +1208,7 @@ fn matmul_signals_through_a_standalone_update() {
         let (x, bank) = (sbr(0..64, 0x100..0x300), Region::psum(0..32, 0..0x200));
         let items = vec![
             Item::new(D0).write(x.clone()),
-            Item::new(T)
-                .read(x)
-                .write(bank.clone())
-                .with_inst(inst.clone()),
+            Item::new(T).read(x).write(bank.clone()).with_inst(&inst),
             Item::new(S).read(bank),
         ];
         let p = plan(&items);
@@ -1240,7 +1232,7 @@ fn matmul_signals_through_a_standalone_update() {
         // Both encode: the stamped matmul (its update refused, `MatmulSyncUpdate`, had it
         // stayed), and the signal as an EventSemaphore carrying only the update.
         let arch = target.model();
-        let m = stamped(&p, 1);
+        let m = stamped(&p, &items, 1);
         assert_eq!(m.sync, sync(wait(0, 1), None));
         generate_vec(&m, arch).expect("the stamped matmul encodes");
         assert_eq!(
@@ -1269,7 +1261,8 @@ fn matmul_signals_through_a_standalone_update() {
         }
     }
     // A matmul nobody waits on gets no signal.
-    let items = vec![Item::new(T).with_inst(mm(|_| {}).with_sync(SyncInfo::default()))];
+    let lone = mm(|_| {}).with_sync(SyncInfo::default());
+    let items = vec![Item::new(T).with_inst(&lone)];
     let p = plan(&items);
     assert_eq!((p.items.len(), p.signal_count()), (1, 0));
 }

@@ -160,6 +160,31 @@ pub fn op_name(op: mlir_sys::MlirOperation) -> String {
     unsafe { string_ref_lossy(mlirIdentifierStr(mlir_sys::mlirOperationGetName(op))) }
 }
 
+/// The bytes of an operation's name, borrowed from its context (no copy: what a check of
+/// every op of a walk compares against).
+fn op_name_bytes<'o>(op: mlir_sys::MlirOperation) -> &'o [u8] {
+    let raw = unsafe { mlirIdentifierStr(mlir_sys::mlirOperationGetName(op)) };
+    if raw.length == 0 || raw.data.is_null() {
+        return &[];
+    }
+    // SAFETY: an op name is an identifier uniqued in (and living as long as) the context that
+    // owns `op`, which outlives the caller's use of the bytes.
+    unsafe { std::slice::from_raw_parts(raw.data as *const u8, raw.length) }
+}
+
+/// Whether the name of `op` is `name` ([`op_name`] without the copy).
+pub fn op_name_is(op: mlir_sys::MlirOperation, name: &str) -> bool {
+    op_name_bytes(op) == name.as_bytes()
+}
+
+/// The mnemonic of `op` when its dialect is `dialect` (`nisa.` ... as `"nisa"`), without a
+/// copy.
+pub fn op_mnemonic_in<'o>(op: mlir_sys::MlirOperation, dialect: &str) -> Option<&'o str> {
+    let bytes = op_name_bytes(op);
+    let rest = bytes.strip_prefix(dialect.as_bytes())?.strip_prefix(b".")?;
+    std::str::from_utf8(rest).ok()
+}
+
 /// Emits an error diagnostic at `loc` through the context's diagnostic engine (so that
 /// handlers, `--verify-diagnostics` and the driver all see it like any MLIR error).
 pub fn emit_error(loc: Location<'_>, message: &str) {

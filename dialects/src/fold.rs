@@ -11,7 +11,8 @@
 //!
 //! This module is pure Rust (no MLIR): the verifier calls it for every view op
 //! (`verify/view_rules.rs` reads the chain out of the IR), and the emulator driver and
-//! instruction selection are meant to call it to get the pattern they address.
+//! instruction selection (`sundial-isel`'s physical patterns) call it to get the pattern they
+//! address.
 //!
 //! # The address model
 //!

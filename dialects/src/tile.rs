@@ -54,8 +54,9 @@ thread_local! {
         const { std::cell::RefCell::new(None) };
 }
 
-/// Runs `f` with [`Tile::from_type`] remembering what it decoded, and the op-name lookup of
-/// [`crate::view::spec_entry_of_raw`] what it found. MLIR types and op names are uniqued and
+/// Runs `f` with [`Tile::from_type`] remembering what it decoded, the op-name lookup of
+/// [`crate::view::spec_entry_of_raw`] what it found, and the BIR access-pattern decoder
+/// ([`crate::verify::bir_rules::decode`]) the dictionaries it read. MLIR types, attributes and op names are uniqued and
 /// live as long as their context, which outlives any one call of `f` (a verifier walk, a pass
 /// run), so a handle names one type or name throughout; the caches are dropped when `f`
 /// returns, before any context can go away and its handles be reused. Nested calls share the
@@ -71,6 +72,7 @@ pub fn with_caches<R>(f: impl FnOnce() -> R) -> R {
     });
     if outermost {
         crate::view::name_cache(true);
+        crate::verify::bir_rules::decode_cache(true);
     }
     struct Reset(bool);
     impl Drop for Reset {
@@ -78,6 +80,7 @@ pub fn with_caches<R>(f: impl FnOnce() -> R) -> R {
             if self.0 {
                 CACHE.with(|c| *c.borrow_mut() = None);
                 crate::view::name_cache(false);
+                crate::verify::bir_rules::decode_cache(false);
             }
         }
     }

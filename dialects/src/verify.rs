@@ -291,7 +291,9 @@ impl<'o, 'a, 'c> OpView<'o, 'a, 'c> {
 
     /// The first value of operand group `name`.
     pub fn value(&self, name: &str) -> Option<Value<'c, 'a>> {
-        self.values(name).into_iter().next()
+        let i = self.spec.operand_index(name)?;
+        let (start, len) = self.groups[i];
+        (len > 0).then(|| self.op.operand(start).ok()).flatten()
     }
 
     /// The decoded tile of operand `name` (first value of the group), if it is a tile.

@@ -87,23 +87,25 @@ pub struct Scheduled {
 /// engine's queue, with the regions each reads and writes; barriers become EventSemaphore
 /// waits on the consumer's queue.
 pub fn synchronise(lowered: &[Lowered<'_, '_>]) -> Result<Vec<Scheduled>, String> {
-    let items: Vec<Item> = lowered
+    // The items borrow the lowered instructions: the plan only says which band each gets, and
+    // each is copied once, when it is stamped.
+    let items: Vec<Item<'_>> = lowered
         .iter()
         .map(|l| Item {
             queue: Queue::of(l.inst.engine),
             reads: l.reads.clone(),
             writes: l.writes.clone(),
-            inst: Some(l.inst.clone()),
+            inst: Some(&l.inst),
         })
         .collect();
     let plan = assign_sync(&items, &SyncOptions::default()).map_err(|e| e.to_string())?;
     let mut out = Vec::with_capacity(plan.items.len());
     for item in plan.items {
         match item {
-            SyncItem::Item {
-                index, queue, inst, ..
-            } => {
-                let inst = *inst.ok_or("the sync plan lost an instruction")?;
+            SyncItem::Item { index, queue, .. } => {
+                let inst = item
+                    .stamped(&items)
+                    .ok_or("the sync plan lost an instruction")?;
                 out.push(Scheduled {
                     queue,
                     inst,
@@ -190,9 +192,10 @@ pub struct EncodeFailure {
 }
 
 /// Encodes every scheduled instruction on its queue and checks that the bundles of each
-/// instruction from a BIR op carry the opcodes its selection chose.
+/// instruction from a BIR op carry the opcodes its selection chose. The instructions move
+/// into the program.
 pub fn encode(
-    scheduled: &[Scheduled],
+    scheduled: Vec<Scheduled>,
     lowered: &[Lowered<'_, '_>],
     arch: &ArchModel,
 ) -> Result<Program, EncodeFailure> {
@@ -236,7 +239,7 @@ pub fn encode(
                 })?
             }
         };
-        code.instructions.push(s.inst.clone());
+        code.instructions.push(s.inst);
         code.origins.push(s.origin);
         code.bundles.extend(bundles);
     }

@@ -3,10 +3,16 @@
 //!
 //! An operand is a kernel argument (HBM tensor `k` for argument `k`, from byte 0), a
 //! `nisa.alloc` result (its `sundial.partition` / `sundial.offset`, or `sundial.tensor` in
-//! HBM) or a static `nisa.ap` view of one of those. A view's pattern counts elements of the
-//! view's dtype over the flattened tensor (NKI's `.ap()`); on chip its first pair is the
-//! partition dimension, whose step is the tensor's free size, so the element offset splits
-//! into a start partition and a byte offset inside it.
+//! HBM) or a chain of views of one of those: `nisa.ap`, `nisa.reshape`, `nisa.slice`,
+//! `nisa.permute`, `nisa.broadcast`, and `nisa.dynamic_ap` whose dynamic offset is a
+//! constant. Every chain (a whole tile is the empty one) is folded by
+//! `sundial_dialects::fold::fold`, the function the verifier and the emulator driver use,
+//! into one pattern counting elements of the view's dtype over the flattened tensor (NKI's
+//! `.ap()`); on chip its first pair is the partition dimension, whose step is the tensor's
+//! free size, so the element offset splits into a start partition and a byte offset inside
+//! it. The folded free pairs are split back along the view's logical dimensions where they
+//! split (so a whole tile keeps one dimension per dimension of its shape, and an access
+//! pattern its own pairs), before canonicalisation.
 //!
 //! The free dimensions are canonical: unit dimensions dropped, adjacent dimensions that are
 //! contiguous merged (while the count fits the 16-bit `num` field), a count past 65535 split,
@@ -17,12 +23,59 @@ use crate::allocate::{Placed, placed};
 use crate::ir::dict;
 use melior::{
     ContextRef,
-    ir::{Attribute, Value, ValueLike},
+    ir::{Attribute, Value, ValueLike, attribute::AttributeLike, operation::OperationLike},
 };
+use std::collections::HashMap;
 use sundial_codegen::dtype::BirDtype;
 use sundial_dialects::{
-    build::Attrs, dtype::Dtype, enums::Space, tile::Tile, verify::defining_op, view::View,
+    build::Attrs,
+    dtype::Dtype,
+    enums::Space,
+    fold::{Base, Folded, ViewStep, fold},
+    loops::eval_index,
+    tile::Tile,
+    verify::{defining_op, view_rules},
+    view::View,
 };
+
+/// What selection remembers while it runs over one function ([`with_cache`]).
+#[derive(Default)]
+struct Cache {
+    /// [`resolve`] by operand value.
+    resolved: HashMap<usize, Result<Phys, String>>,
+    /// [`Phys::to_attr`] by pattern.
+    attrs: HashMap<Phys, mlir_sys::MlirAttribute>,
+}
+
+thread_local! {
+    static CACHE: std::cell::RefCell<Option<Cache>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with [`resolve`] remembering the pattern of every operand value and
+/// [`Phys::to_attr`] every dictionary it built. The IR must not change under `f` in a way
+/// that changes a pattern (selection only inserts BIR ops, and erases the NISA ops after `f`):
+/// a value then has one pattern, and a dictionary lives as long as its context. Nested calls
+/// share the outer cache.
+pub fn with_cache<R>(f: impl FnOnce() -> R) -> R {
+    let outermost = CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        let fresh = c.is_none();
+        if fresh {
+            *c = Some(Cache::default());
+        }
+        fresh
+    });
+    struct Reset(bool);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            if self.0 {
+                CACHE.with(|c| *c.borrow_mut() = None);
+            }
+        }
+    }
+    let _reset = Reset(outermost);
+    f()
+}
 
 /// Most free dimensions of a physical pattern (TENSOR4D, the widest slot).
 pub const MAX_FREE_DIMS: usize = 4;
@@ -30,7 +83,7 @@ pub const MAX_FREE_DIMS: usize = 4;
 pub const MAX_NUM: i64 = u16::MAX as i64;
 
 /// A static physical access pattern.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Phys {
     /// Memory space.
     pub space: Space,
@@ -93,8 +146,25 @@ impl Phys {
         Ok((self, n))
     }
 
-    /// The BIR dictionary of the pattern.
+    /// The BIR dictionary of the pattern (remembered under [`with_cache`]: a kernel names
+    /// the same few patterns over and over, and MLIR uniques the dictionary anyway).
     pub fn to_attr<'c>(&self, context: ContextRef<'c>) -> Result<Attribute<'c>, String> {
+        let cached = CACHE.with(|c| c.borrow().as_ref().and_then(|m| m.attrs.get(self).copied()));
+        if let Some(raw) = cached {
+            // SAFETY: built in this context during the same `with_cache` scope, which the
+            // context outlives.
+            return Ok(unsafe { Attribute::from_raw(raw) });
+        }
+        let attr = self.build_attr(context)?;
+        CACHE.with(|c| {
+            if let Some(m) = c.borrow_mut().as_mut() {
+                m.attrs.insert(self.clone(), attr.to_raw());
+            }
+        });
+        Ok(attr)
+    }
+
+    fn build_attr<'c>(&self, context: ContextRef<'c>) -> Result<Attribute<'c>, String> {
         let a = Attrs::new(context);
         let pattern: Vec<i64> = self.dims.iter().flat_map(|&(s, n)| [s, n]).collect();
         let dtype = self.bir_dtype()?;
@@ -117,15 +187,6 @@ impl Phys {
         }
         Ok(dict(context, &entries))
     }
-}
-
-/// Row-major strides (in elements) of `shape`, outermost first.
-fn strides(shape: &[i64]) -> Vec<i64> {
-    let mut out = vec![1i64; shape.len()];
-    for i in (0..shape.len().saturating_sub(1)).rev() {
-        out[i] = out[i + 1].saturating_mul(shape[i + 1]);
-    }
-    out
 }
 
 /// The canonical free dimensions of `dims` (see the module docs); `step_limit` is the largest
@@ -191,7 +252,7 @@ fn step_limit(space: Space) -> i64 {
     }
 }
 
-/// Where a tile value starts: (space, partition or tensor, byte offset), before any view.
+/// Where a tile value starts: (partition, byte offset, HBM tensor), before any view.
 fn root_place(value: Value<'_, '_>, tile: &Tile) -> Result<(i64, i64, Option<i64>), String> {
     let raw = value.to_raw();
     if unsafe { mlir_sys::mlirValueIsABlockArgument(raw) } {
@@ -210,7 +271,7 @@ fn root_place(value: Value<'_, '_>, tile: &Tile) -> Result<(i64, i64, Option<i64
     let name = crate::ir::op_name(&op);
     if name != "nisa.alloc" {
         return Err(format!(
-            "the operand is a result of '{name}': selection takes tiles that are kernel arguments, nisa.alloc results or nisa.ap views of them"
+            "the operand is a result of '{name}': selection takes tiles that are kernel arguments, nisa.alloc results or views of them (nisa.ap, nisa.reshape, nisa.slice, nisa.permute, nisa.broadcast, nisa.dynamic_ap with a constant offset)"
         ));
     }
     match placed(&op) {
@@ -222,25 +283,180 @@ fn root_place(value: Value<'_, '_>, tile: &Tile) -> Result<(i64, i64, Option<i64
     }
 }
 
-/// The physical pattern of a whole tile (`nisa.alloc` result or kernel argument).
-fn whole(value: Value<'_, '_>, tile: &Tile) -> Result<Phys, String> {
-    let (partition, offset, tensor) = root_place(value, tile)?;
-    let (partitions, free): (i64, &[i64]) = if tile.space == Space::Hbm {
-        (1, &tile.shape)
-    } else {
-        (tile.partitions(), tile.free_shape())
-    };
-    let st = strides(free);
-    let dims: Vec<(i64, i64)> = st.iter().copied().zip(free.iter().copied()).collect();
-    Ok(Phys {
-        space: tile.space,
+/// An operand folded for selection: where the tensor its chain of views starts from is
+/// placed, and the chain folded into one pattern over it by `sundial_dialects::fold::fold`
+/// (the verifier's and the emulator driver's function).
+struct FoldedOperand {
+    /// The tensor the chain starts from (an argument or a `nisa.alloc` result).
+    base: Tile,
+    /// Its first partition (on chip).
+    partition: i64,
+    /// Its byte offset (inside the partition on chip, inside the tensor in HBM).
+    offset: i64,
+    /// Its HBM tensor number (HBM only).
+    tensor: Option<i64>,
+    /// The folded pattern (a whole tile is the empty chain).
+    folded: Folded,
+    /// The element type of the operand (the view's).
+    dtype: Dtype,
+}
+
+/// Reads the chain of views `value` ends (see [`view_rules::step_of`]) and folds it over the
+/// tensor it starts from. A `nisa.dynamic_ap` is a step when its dynamic offset is a
+/// constant (added to its static offset); one whose offset depends on a loop variable, a
+/// program id or a register has no static pattern.
+fn fold_operand(value: Value<'_, '_>) -> Result<FoldedOperand, String> {
+    let mut steps = Vec::new();
+    let mut current = value;
+    while let Some(op) = defining_op(current).filter(view_rules::is_chain_op) {
+        if steps.len() >= view_rules::MAX_CHAIN {
+            return Err(format!(
+                "the operand ends a chain of more than {} views",
+                view_rules::MAX_CHAIN
+            ));
+        }
+        let mut step = view_rules::step_of(&op)?;
+        if view_rules::is_dynamic_ap(&op) {
+            let dynamic = op
+                .operand(1)
+                .ok()
+                .and_then(|d| eval_index(d.to_raw()))
+                .and_then(|e| e.as_constant())
+                .and_then(|d| i64::try_from(d).ok())
+                .ok_or(
+                    "the operand is a nisa.dynamic_ap whose dynamic offset is not a constant (it depends on a loop variable, a program id or a register): a static pattern takes a constant start",
+                )?;
+            if let ViewStep::Ap { offset, .. } = &mut step {
+                *offset = offset
+                    .checked_add(dynamic)
+                    .ok_or("the view's offset overflows")?;
+            }
+        }
+        steps.push(step);
+        current = op
+            .operand(0)
+            .map_err(|_| "a view op without its tensor operand".to_string())?;
+    }
+    steps.reverse();
+    let base = Tile::from_type(current.r#type())?;
+    let (partition, offset, tensor) = root_place(current, &base)?;
+    let folded = fold(
+        &Base {
+            shape: base.shape.clone(),
+            elem_bytes: base.dtype.byte_size() as i64,
+            on_chip: base.space != Space::Hbm,
+        },
+        &steps,
+    )
+    .map_err(|e| {
+        let op = steps.get(e.step).map_or("view", ViewStep::op_name);
+        format!(
+            "the view does not fold ({op}, step {} of the chain): {}",
+            e.step,
+            view_rules::fold_message(&e)
+        )
+    })?;
+    Ok(FoldedOperand {
+        base,
         partition,
-        partitions,
         offset,
-        dims,
-        dtype: tile.dtype,
         tensor,
+        folded,
+        dtype: Tile::from_type(value.r#type())?.dtype,
     })
+}
+
+/// The pairs of a folded walk split along the view's logical dimensions `shape` (outermost
+/// first): one group of pairs per dimension (empty for a unit dimension), which concatenated
+/// walk as `pairs` do. A dimension covers whole pairs, or the inner part of one pair whose
+/// count it divides. `None` when a dimension does not split the pairs so.
+fn split_logical(pairs: &[(i64, i64)], shape: &[i64]) -> Option<Vec<Vec<(i64, i64)>>> {
+    let mut rest: Vec<(i64, i64)> = pairs.iter().copied().filter(|p| p.1 != 1).collect();
+    let mut groups = Vec::with_capacity(shape.len());
+    for &n in shape.iter().rev() {
+        let mut need = n;
+        let mut group = Vec::new();
+        while need > 1 {
+            let &(step, num) = rest.last()?;
+            if need % num == 0 {
+                rest.pop();
+                group.push((step, num));
+                need /= num;
+            } else if num % need == 0 {
+                let last = rest.len() - 1;
+                rest[last] = (step.checked_mul(need)?, num / need);
+                group.push((step, need));
+                need = 1;
+            } else {
+                return None;
+            }
+        }
+        group.reverse();
+        groups.push(group);
+    }
+    if !rest.is_empty() {
+        return None;
+    }
+    groups.reverse();
+    Some(groups)
+}
+
+/// The physical pattern of a folded static operand with its free pairs split along the view's
+/// logical free dimensions where they split ([`split_logical`]; else the folded pairs), and
+/// how many pairs each logical free dimension became (`None` when they do not split).
+fn static_phys(f: &FoldedOperand) -> Result<(Phys, Option<Vec<usize>>), String> {
+    let folded = &f.folded;
+    if folded.indirect_dim.is_some() {
+        return Err(
+            "the operand is an indirect access pattern (vector_offset / scalar_offset): this instruction takes static operands".into(),
+        );
+    }
+    let elem = folded.elem_bytes;
+    let dtype = f.dtype;
+    let on_chip = f.base.space != Space::Hbm;
+    let (free_pairs, free_shape) = if on_chip {
+        (&folded.pattern[1..], folded.shape.get(1..).unwrap_or(&[]))
+    } else {
+        (&folded.pattern[..], &folded.shape[..])
+    };
+    let (dims, groups) = match split_logical(free_pairs, free_shape) {
+        Some(groups) => {
+            let sizes = groups.iter().map(Vec::len).collect();
+            (groups.into_iter().flatten().collect(), Some(sizes))
+        }
+        None => (free_pairs.to_vec(), None),
+    };
+    let phys = if on_chip {
+        let (row, partitions) = folded.pattern[0];
+        let row = row.max(1);
+        let byte = (folded.offset % row)
+            .checked_mul(elem)
+            .ok_or("the view's offset overflows")?;
+        Phys {
+            space: f.base.space,
+            partition: f.partition + folded.offset / row,
+            partitions,
+            offset: f.offset + byte,
+            dims,
+            dtype,
+            tensor: None,
+        }
+    } else {
+        let byte = folded
+            .offset
+            .checked_mul(elem)
+            .ok_or("the view's offset overflows")?;
+        Phys {
+            space: Space::Hbm,
+            partition: 0,
+            partitions: 1,
+            offset: f.offset + byte,
+            dims,
+            dtype,
+            tensor: f.tensor,
+        }
+    };
+    Ok((phys, groups))
 }
 
 /// A tensor-indirect access of an HBM table (`nisa.ap` with `vector_offset` on a kernel
@@ -272,11 +488,22 @@ impl IndirectPhys {
     }
 }
 
-/// The indirect access of operand `value`: an `nisa.ap` view of an HBM table with a
-/// `vector_offset` index tile of one element per partition, indirect on its first dimension.
+/// The indirect access of operand `value`: an `nisa.ap` (or constant-offset
+/// `nisa.dynamic_ap`) of an HBM table, or of a view of one, with a `vector_offset` index tile
+/// of one element per partition, indirect on its first dimension. The chain folds like a
+/// static one ([`fold_operand`]): the table's pattern is the access pattern's own, moved to
+/// the block of the table its views select.
 pub fn resolve_indirect(value: Value<'_, '_>) -> Result<IndirectPhys, String> {
     let tile = Tile::from_type(value.r#type())?;
-    let Some(view) = defining_op(value).and_then(|op| View::nisa(op, "ap")) else {
+    let Some(view) = defining_op(value)
+        .filter(|op| {
+            matches!(
+                crate::ir::op_name(op).as_str(),
+                "nisa.ap" | "nisa.dynamic_ap"
+            )
+        })
+        .and_then(View::of)
+    else {
         return Err(
             "the operand is not an indirect access pattern (an nisa.ap with vector_offset)".into(),
         );
@@ -293,27 +520,24 @@ pub fn resolve_indirect(value: Value<'_, '_>) -> Result<IndirectPhys, String> {
             "indirect_dim {indirect_dim}: an immediate-start DMA_INDIRECT1D indexes the outermost dimension only (bundle-layouts §5: the indirect dim of an immediate start is X)"
         ));
     }
-    let Some(tensor) = view.value("tensor") else {
+    if view.value("tensor").is_none() {
         return Err("nisa.ap has no tensor".into());
-    };
-    let base_tile = Tile::from_type(tensor.r#type())?;
-    if base_tile.space != Space::Hbm {
+    }
+    let f = fold_operand(value)?;
+    if f.base.space != Space::Hbm {
         return Err(format!(
             "the indexed tensor is in {}: a DMA-indirect transfer addresses an HBM table",
-            base_tile.space
+            f.base.space
         ));
     }
-    let (_, offset, tensor_id) = root_place(tensor, &base_tile)?;
-    let pattern = view.i64_array("pattern").unwrap_or_default();
-    let mut pairs: Vec<(i64, i64)> = pattern.chunks(2).map(|c| (c[0], c[1])).collect();
+    let mut pairs = f.folded.pattern.clone();
     if pairs.is_empty() {
         return Err("nisa.ap has an empty pattern".into());
     }
-    let elem = tile.dtype.byte_size() as i64;
-    let byte_offset = view
-        .int_attr("offset")
-        .unwrap_or(0)
-        .checked_mul(elem)
+    let byte_offset = f
+        .folded
+        .offset
+        .checked_mul(f.folded.elem_bytes)
         .ok_or("the view's offset overflows")?;
     let index_tile = Tile::from_type(index.r#type())?;
     if index_tile.free_size() != Some(1) {
@@ -339,66 +563,55 @@ pub fn resolve_indirect(value: Value<'_, '_>) -> Result<IndirectPhys, String> {
             space: Space::Hbm,
             partition: 0,
             partitions: 1,
-            offset: offset + byte_offset,
+            offset: f.offset + byte_offset,
             dims: pairs,
             dtype: tile.dtype,
-            tensor: tensor_id,
+            tensor: f.tensor,
         },
         num_indices,
     })
 }
 
-/// The physical pattern of operand `value` (a static access), free dimensions canonical.
+/// The physical pattern of operand `value` (a static access), free dimensions canonical
+/// (remembered under [`with_cache`]).
 pub fn resolve(value: Value<'_, '_>) -> Result<Phys, String> {
-    resolve_raw(value)?.canonical()
+    let key = value.to_raw().ptr as usize;
+    let cached = CACHE.with(|c| {
+        c.borrow()
+            .as_ref()
+            .and_then(|m| m.resolved.get(&key).cloned())
+    });
+    if let Some(hit) = cached {
+        return hit;
+    }
+    let resolved = resolve_raw(value).and_then(Phys::canonical);
+    CACHE.with(|c| {
+        if let Some(m) = c.borrow_mut().as_mut() {
+            m.resolved.insert(key, resolved.clone());
+        }
+    });
+    resolved
 }
 
-/// The physical pattern of operand `value` with the free dimensions as the tile's shape or
-/// the view's pattern gives them (one per dimension, not canonical).
+/// The physical pattern of operand `value` with the free dimensions one per dimension of the
+/// view (as the tile's shape, or the view's logical shape, gives them; not canonical).
 pub fn resolve_raw(value: Value<'_, '_>) -> Result<Phys, String> {
-    let tile = Tile::from_type(value.r#type())?;
-    let Some(view) = defining_op(value).and_then(|op| View::nisa(op, "ap")) else {
-        return whole(value, &tile);
-    };
-    if view.value("vector_offset").is_some() || view.value("scalar_offset").is_some() {
+    let f = fold_operand(value)?;
+    Ok(static_phys(&f)?.0)
+}
+
+/// The physical pattern of operand `value` whose `reduced` trailing logical dimensions are
+/// reduced: the free dimensions before them and the reduced ones canonical each on their own
+/// ([`Phys::canonical_split`]), and how many dimensions the reduced part became.
+pub fn resolve_reduced(value: Value<'_, '_>, reduced: usize) -> Result<(Phys, usize), String> {
+    let f = fold_operand(value)?;
+    let (phys, groups) = static_phys(&f)?;
+    let Some(groups) = groups else {
         return Err(
-            "the operand is an indirect access pattern (vector_offset / scalar_offset): this instruction takes static operands".into(),
+            "the view's folded pattern does not split along its dimensions, so the reduced axes have no boundary in it".into(),
         );
-    }
-    let Some(tensor) = view.value("tensor") else {
-        return Err("nisa.ap has no tensor".into());
     };
-    let base_tile = Tile::from_type(tensor.r#type())?;
-    let (partition, offset, tensor_id) = root_place(tensor, &base_tile)?;
-    let pattern = view.i64_array("pattern").unwrap_or_default();
-    let pairs: Vec<(i64, i64)> = pattern.chunks(2).map(|c| (c[0], c[1])).collect();
-    let elem = tile.dtype.byte_size() as i64;
-    let element_offset = view.int_attr("offset").unwrap_or(0);
-    let byte_offset = element_offset
-        .checked_mul(elem)
-        .ok_or("the view's offset overflows")?;
-    if base_tile.space == Space::Hbm {
-        return Ok(Phys {
-            space: Space::Hbm,
-            partition: 0,
-            partitions: 1,
-            offset: offset + byte_offset,
-            dims: pairs,
-            dtype: tile.dtype,
-            tensor: tensor_id,
-        });
-    }
-    let Some(&(_, partitions)) = pairs.first() else {
-        return Err("nisa.ap has an empty pattern".into());
-    };
-    let row = base_tile.free_bytes().ok_or("tile size overflows")?;
-    Ok(Phys {
-        space: base_tile.space,
-        partition: partition + byte_offset / row,
-        partitions,
-        offset: offset + byte_offset % row,
-        dims: pairs[1..].to_vec(),
-        dtype: tile.dtype,
-        tensor: None,
-    })
+    let kept = groups.len().saturating_sub(reduced);
+    let at = groups[..kept].iter().sum();
+    phys.canonical_split(at)
 }

@@ -18,12 +18,14 @@
 //!   ones it does), which says so.
 //!
 //! Selected NISA ops are replaced by their BIR op (at the same location); once every op of a
-//! function is selected, the `nisa.alloc` and `nisa.ap` ops left without users are erased, so
-//! a selected kernel holds BIR ops only. Loops must be unrolled before (`sundial-unroll`): a
+//! function is selected, the `nisa.alloc` and view ops (`nisa.ap`, `nisa.reshape`,
+//! `nisa.slice`, `nisa.permute`, `nisa.broadcast`, `nisa.dynamic_ap`) left without users are
+//! erased, so a selected kernel holds BIR ops only. A view is no instruction: its operand's
+//! chain is folded into the physical pattern of the instruction using it ([`crate::phys`]). Loops must be unrolled before (`sundial-unroll`): a
 //! region holding NISA ops is refused.
 
 use crate::ir::{each_function, op_name};
-use crate::phys::{Phys, resolve, resolve_raw};
+use crate::phys::{Phys, resolve, resolve_reduced};
 use melior::{
     ContextRef,
     ir::{
@@ -44,11 +46,12 @@ use sundial_dialects::{
     build::OpBuild,
     enums::{Space, Target},
     tile::Tile,
+    verify::view_rules::is_chain_op,
     view::View,
 };
 use sundial_passes::{
     registry::{OptionKind, PassInfo, PassOption, PassOptions},
-    rewrite::{Rewriter, erase_dead_views, refuse},
+    rewrite::{Rewriter, refuse},
     step::{PassId, Step, create},
 };
 
@@ -87,7 +90,7 @@ impl Step for IselPass {
 
     fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool {
         each_function(&operation, self.target, INFO.name, pass, |func, target| {
-            select_function(func, target)
+            crate::phys::with_cache(|| select_function(func, target))
         })
     }
 }
@@ -128,7 +131,7 @@ fn select_function(func: OperationRef<'_, '_>, target: Target) -> bool {
     let mut selected = Vec::new();
     for op in ops {
         let name = op_name(&op);
-        if name == "nisa.alloc" || name == "nisa.ap" {
+        if name == "nisa.alloc" || is_chain_op(&op) {
             continue;
         }
         if name.starts_with("nisa.") {
@@ -154,9 +157,30 @@ fn select_function(func: OperationRef<'_, '_>, target: Target) -> bool {
         for op in selected {
             rewriter.erase(op);
         }
-        erase_dead_views(&func);
+        erase_dead_tiles(&block, &rewriter);
     }
     ok
+}
+
+/// Erases the `nisa.alloc` and view ops of a selected body (left without users once every
+/// instruction became a BIR op), in reverse order so that a chain of views goes in one walk.
+fn erase_dead_tiles<'c>(block: &melior::ir::BlockRef<'c, '_>, rewriter: &Rewriter<'c>) {
+    let mut ops = Vec::new();
+    let mut cursor = block.first_operation();
+    while let Some(op) = cursor {
+        cursor = op.next_in_block();
+        if op_name(&op) == "nisa.alloc" || is_chain_op(&op) {
+            ops.push(op);
+        }
+    }
+    for op in ops.into_iter().rev() {
+        let dead = op
+            .result(0)
+            .is_ok_and(|r| !sundial_passes::rewrite::has_uses(r.into()));
+        if dead {
+            rewriter.erase(op);
+        }
+    }
 }
 
 /// A selection rule: how one NISA op's BIR form is built once the ISA table selected it.
@@ -426,7 +450,8 @@ fn query(v: &View<'_, '_>, rule: Option<&Rule>, target: Target) -> Result<Select
     q.gpsimd_dma = v.str_attr("dma_engine").as_deref() == Some("gpsimd_dma");
     q.indirect = v.tile_operands().iter().any(|t| {
         sundial_dialects::verify::defining_op(t.value)
-            .and_then(|op| View::nisa(op, "ap"))
+            .filter(|op| matches!(op_name(op).as_str(), "nisa.ap" | "nisa.dynamic_ap"))
+            .and_then(View::of)
             .is_some_and(|ap| {
                 ap.value("vector_offset").is_some() || ap.value("scalar_offset").is_some()
             })
@@ -736,14 +761,10 @@ fn tensor_reduce<'c>(
 ) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     let data = v.value("data").ok_or("operand 'data' is missing")?;
-    let rank = v.tile("data").map(|t| t.shape.len()).unwrap_or(0);
     let axes = v.i64_array("axis").ok_or("attribute 'axis' is missing")?;
-    // The verifier holds the axes to the trailing contiguous free ones: free dimension
-    // `rank - 1 - len` on are reduced.
-    let kept_free = rank.saturating_sub(1 + axes.len());
-    let (src, reduced) = resolve_raw(data)
-        .and_then(|p| p.canonical_split(kept_free))
-        .map_err(|m| format!("operand 'data': {m}"))?;
+    // The verifier holds the axes to the trailing contiguous free ones.
+    let (src, reduced) =
+        resolve_reduced(data, axes.len()).map_err(|m| format!("operand 'data': {m}"))?;
     let mut b = start(v, sel)?;
     b = ap(b, "dst", &pattern(v, "dst")?, ctx)?;
     b = ap(b, "src", &src, ctx)?;
@@ -1041,20 +1062,17 @@ pub const END_MATMUL_GROUP: u8 = 1 << 1;
 /// what PSUM holds.
 pub const BEGIN_ACCUM_MATMUL_GROUP: u8 = 1 << 2;
 
-/// The identity of the tile a value views: the `tensor` operand at the end of a `nisa.ap`
-/// chain, else the value itself.
+/// The identity of the tile a value views: the tensor at the start of its chain of views,
+/// else the value itself.
 fn root_value(value: Value<'_, '_>) -> usize {
-    let mut raw = value.to_raw();
-    loop {
-        let v = unsafe { Value::from_raw(raw) };
-        let Some(tensor) = sundial_dialects::verify::defining_op(v)
-            .and_then(|op| View::nisa(op, "ap"))
-            .and_then(|ap| ap.value("tensor"))
-        else {
-            return raw.ptr as usize;
-        };
-        raw = tensor.to_raw();
+    let mut current = value;
+    while let Some(tensor) = sundial_dialects::verify::defining_op(current)
+        .filter(is_chain_op)
+        .and_then(|op| op.operand(0).ok())
+    {
+        current = tensor;
     }
+    current.to_raw().ptr as usize
 }
 
 /// What continues an accumulation group: the matmul kind and its PSUM pattern.
@@ -1085,7 +1103,7 @@ impl Facts {
         let mut last: HashMap<usize, (usize, Option<GroupKey>)> = HashMap::new();
         for op in ops {
             let name = op_name(op);
-            if !name.starts_with("nisa.") || name == "nisa.alloc" || name == "nisa.ap" {
+            if !name.starts_with("nisa.") || name == "nisa.alloc" || is_chain_op(op) {
                 continue;
             }
             let key = op.to_raw().ptr as usize;

@@ -53,7 +53,7 @@
 // TWO: error: the module holds 2 functions with a body: compile one kernel per module
 // UNPINNED: unpinned.mlir:7:5: error: 'nisa.activation' op cannot be selected on mariana: activation: unpinned: no field table for opcode 0x25
 // ENCODE: four-dims.mlir:10:5: error: 'bir.tensor_tensor' op cannot be encoded: TENSOR3D access pattern must be [1, 3]D after dropping unit dims; found 4 free dims
-// NOMIDDLE: logical-tile.mlir:6:10: error: 'nisa.alloc' op tile #0 (unnamed) has 256 partitions: allocation places tiled tiles of at most 128 partitions (run the middle end's partition tiling first)
+// NOMIDDLE: logical-tile.mlir:7:10: error: 'nisa.alloc' op tile #0 (unnamed) has 256 partitions: allocation places tiled tiles of at most 128 partitions (run the middle end's partition tiling first)
 // PIPELINE: error: 'nope': MLIR Textual PassPipeline Parser:1:1: error: 'nope' does not refer to a registered pass or pass pipeline
 // NOOUT: sundial-translate: error: bundles go to a directory: give -o OUTDIR (or --disassemble / --emit=bir)
 // EXCLUSIVE: sundial-translate: error: --disassemble and --emit=bir are exclusive

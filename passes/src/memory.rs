@@ -7,10 +7,12 @@
 //!
 //! - a **buffer** is a root allocation: a `nisa.alloc` result, a block argument (a kernel
 //!   argument), or a tile produced by an op the analysis does not model;
-//! - a tile value designates a [`Place`]: its buffer and a [`Region`] of it. A `nisa.ap` view
-//!   is an *alias*: its result designates a region of the viewed tensor's buffer (the byte hull
-//!   of a static pattern; the whole buffer for an indirect pattern, whose offsets are data), and
-//!   an op using the view also reads the view's index tiles;
+//! - a tile value designates a [`Place`]: its buffer and a [`Region`] of it. A view (`nisa.ap`,
+//!   `nisa.dynamic_ap`, `nisa.reshape`, `nisa.slice`, `nisa.permute`, `nisa.broadcast`) is an
+//!   *alias*: its result designates a region of the viewed tensor's buffer (the byte hull of a
+//!   static `nisa.ap` on the buffer itself; the viewed tensor's region for any other view: an
+//!   indirect or dynamic pattern, whose offsets are data, or a view of a view, which stays
+//!   inside its parent's hull), and an op using the view also reads the view's index tiles;
 //! - a **node** is an op of the block that touches memory, with its reads and writes (from the
 //!   op table's operand write flags); an op of another dialect that takes a tile (a call, a
 //!   return, a loop whose body uses it) reads and writes the whole buffer, and so does an op
@@ -36,6 +38,7 @@ use petgraph::{
 };
 use sundial_dialects::{
     tile::is_tile_type,
+    verify::view_rules::is_chain_op,
     view::{FastMap as HashMap, FastSet, View},
 };
 
@@ -60,7 +63,7 @@ pub struct Buffer<'c, 'a> {
     pub value: Value<'c, 'a>,
     /// Its kind.
     pub kind: BufferKind,
-    /// Whether a `nisa.ap` views it (some access goes through an alias).
+    /// Whether a view aliases it (some access goes through an alias).
     pub viewed: bool,
     /// Whether an op the analysis does not model uses it (a call, a return, a region).
     pub escapes: bool,
@@ -258,7 +261,7 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
                     self.new_buffer(result.into(), BufferKind::Alloc);
                 }
             }
-            Some(v) if v.is_nisa() && v.mnemonic() == "ap" => self.visit_view(v),
+            Some(v) if v.is_nisa() && is_chain_op(&op) => self.visit_view(v),
             Some(v) if v.is_nisa() => {
                 let mut reads = Vec::new();
                 let mut writes = Vec::new();
@@ -306,8 +309,12 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
                 }
             }
         }
-        let region = if indirect || base.region != Region::Whole {
-            // Indirect offsets are data; a view of a view stays inside its parent's hull.
+        let on_view =
+            sundial_dialects::verify::defining_op(tensor).is_some_and(|d| is_chain_op(&d));
+        let region = if indirect || base.region != Region::Whole || on_view || v.mnemonic() != "ap"
+        {
+            // Indirect and dynamic offsets are data; a view of a view stays inside its
+            // parent's hull; a reshape, slice, permute or broadcast is bounded by its tensor.
             base.region
         } else {
             static_hull(v).unwrap_or(Region::Whole)

@@ -157,6 +157,27 @@ pub fn parse(text: &str) -> Result<Vec<Element>, String> {
     Ok(list)
 }
 
+/// Whether the pipeline `text` ends by running the semantic verifier on the whole module with
+/// its own target: its last element (at the module level, inside `builtin.module(...)`) is
+/// `sundial-middle-end` or `sundial-verify` with no options (every middle-end step is followed
+/// by the verifier; `sundial-verify` is the verifier). A driver that verifies after a pipeline
+/// need not verify again then: the verifier would walk the same IR with the same rules.
+pub fn ends_verified(text: &str) -> bool {
+    let Ok(mut list) = parse(text) else {
+        return false;
+    };
+    loop {
+        let Some(last) = list.pop() else { return false };
+        match (last.name.as_str(), last.nested) {
+            ("builtin.module", Some(nested)) if list.is_empty() => list = nested,
+            ("sundial-middle-end" | "sundial-verify", None) => {
+                return last.options.as_deref().is_none_or(|o| o.trim().is_empty());
+            }
+            _ => return false,
+        }
+    }
+}
+
 /// Splits `key=value key2="a b" key3={x y}` into pairs.
 pub fn parse_options(text: &str) -> Result<Vec<(String, String)>, String> {
     let mut out = Vec::new();

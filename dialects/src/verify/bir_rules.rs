@@ -263,8 +263,35 @@ pub fn decode_static(dict: Attribute<'_>) -> Result<StaticAp, String> {
     })
 }
 
-/// Decodes an access-pattern dictionary (static or indirect).
+thread_local! {
+    static DECODED: std::cell::RefCell<Option<crate::view::FastMap<usize, Result<PhysAp, String>>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Turns the [`decode`] cache on or off (the scope of [`crate::tile::with_caches`]).
+pub(crate) fn decode_cache(on: bool) {
+    DECODED.with(|d| *d.borrow_mut() = on.then(crate::view::FastMap::default));
+}
+
+/// Decodes an access-pattern dictionary (static or indirect). Inside
+/// [`crate::tile::with_caches`] each dictionary is decoded once: attributes are uniqued and
+/// immutable, so one handle always decodes the same way (the verifier and the lowering read
+/// the same few patterns of a kernel over and over).
 pub fn decode(dict: Attribute<'_>) -> Result<PhysAp, String> {
+    let key = dict.to_raw().ptr as usize;
+    if let Some(hit) = DECODED.with(|d| d.borrow().as_ref().and_then(|m| m.get(&key).cloned())) {
+        return hit;
+    }
+    let decoded = decode_uncached(dict);
+    DECODED.with(|d| {
+        if let Some(m) = d.borrow_mut().as_mut() {
+            m.insert(key, decoded.clone());
+        }
+    });
+    decoded
+}
+
+fn decode_uncached(dict: Attribute<'_>) -> Result<PhysAp, String> {
     if unsafe { !mlir_sys::mlirAttributeIsADictionary(dict.to_raw()) } {
         return Err("expected an access pattern dictionary".into());
     }

@@ -60,10 +60,10 @@ pub fn check_structure(op: &OperationRef<'_, '_>) -> usize {
             errors += 1;
         }
     }
-    match op_name(raw).as_str() {
-        "scf.for" => errors += scf_for(op),
-        "func.func" => errors += func_args(op),
-        _ => {}
+    if crate::ffi::op_name_is(raw, "scf.for") {
+        errors += scf_for(op);
+    } else if crate::ffi::op_name_is(raw, "func.func") {
+        errors += func_args(op);
     }
     errors
 }

@@ -37,8 +37,7 @@ pub const MAX_CHAIN: usize = 64;
 
 /// Whether `op` is a NISA view op (`nisa.ap` included).
 pub fn is_view_op(op: &OperationRef<'_, '_>) -> bool {
-    op_name(op.to_raw())
-        .strip_prefix("nisa.")
+    crate::ffi::op_mnemonic_in(op.to_raw(), "nisa")
         .is_some_and(|n| n == "ap" || VIEW_OPS.contains(&n))
 }
 
@@ -65,13 +64,14 @@ impl From<&str> for ChainError {
 
 /// Whether `op` is a `nisa.dynamic_ap`.
 pub fn is_dynamic_ap(op: &OperationRef<'_, '_>) -> bool {
-    op_name(op.to_raw()) == "nisa.dynamic_ap"
+    crate::ffi::op_name_is(op.to_raw(), "nisa.dynamic_ap")
 }
 
 /// Whether `op` is a step of a chain of views: a view op ([`is_view_op`]) or a
 /// `nisa.dynamic_ap` (a view whose offset is known at run time).
 pub fn is_chain_op(op: &OperationRef<'_, '_>) -> bool {
-    is_view_op(op) || is_dynamic_ap(op)
+    crate::ffi::op_mnemonic_in(op.to_raw(), "nisa")
+        .is_some_and(|n| n == "ap" || n == "dynamic_ap" || VIEW_OPS.contains(&n))
 }
 
 /// The values a `nisa.dynamic_ap`'s dynamic offset is folded at (see the module doc): its

@@ -1,6 +1,7 @@
-// A logical 256-partition tile: with no middle end (--pass-pipeline='') allocation cannot
-// place it. (The default middle end tiles it, but its HBM nisa.slice views are not selectable
-// yet: selection does not fold view chains.)
+// A logical 256-partition tile. With no middle end (--pass-pipeline='') allocation cannot
+// place it; the default middle end tiles it into two 128-partition halves, cutting the HBM
+// side of each DMA with nisa.slice, and selection folds those views
+// (lit/translate/logical-tile.mlir).
 module attributes {sundial.target = "cayman"} {
   func.func @copy(%in: memref<256x64xf32, "hbm">, %out: memref<256x64xf32, "hbm">) {
     %t = "nisa.alloc"() : () -> memref<256x64xf32, "sbuf">
