@@ -333,23 +333,14 @@ impl Memory {
         shape: &[usize],
         data: &[u8],
     ) -> Result<View> {
-        let len = hbm_bytes(name, dtype, shape)?;
-        if data.len() != len {
-            return Err(EmuError::shape(
-                OP,
-                format!(
-                    "{} bytes of data for HBM tensor {name} of {len} bytes",
-                    data.len()
-                ),
-            ));
-        }
+        // Checked before the copy is allocated: a short or long `data` costs nothing.
+        check_hbm_data(name, dtype, shape, data.len())?;
         let mut bytes: Vec<u8> = Vec::new();
         bytes
-            .try_reserve_exact(len)
-            .map_err(|_| EmuError::memory(OP, format!("cannot allocate {len} bytes")))?;
+            .try_reserve_exact(data.len())
+            .map_err(|_| EmuError::memory(OP, format!("cannot allocate {} bytes", data.len())))?;
         bytes.extend_from_slice(data);
-        let id = self.push(name.to_string(), MemSpace::Hbm, bytes, true)?;
-        View::contiguous(id, dtype, 0, shape.to_vec())
+        self.alloc_hbm_from_vec(name, dtype, shape, bytes)
     }
 
     /// [`Memory::alloc_hbm_from_bytes`] taking ownership of `data`: the tensor keeps the
@@ -361,16 +352,7 @@ impl Memory {
         shape: &[usize],
         data: Vec<u8>,
     ) -> Result<View> {
-        let len = hbm_bytes(name, dtype, shape)?;
-        if data.len() != len {
-            return Err(EmuError::shape(
-                OP,
-                format!(
-                    "{} bytes of data for HBM tensor {name} of {len} bytes",
-                    data.len()
-                ),
-            ));
-        }
+        check_hbm_data(name, dtype, shape, data.len())?;
         let id = self.push(name.to_string(), MemSpace::Hbm, data, true)?;
         View::contiguous(id, dtype, 0, shape.to_vec())
     }
@@ -1219,6 +1201,18 @@ impl Memory {
         let bits: Vec<u64> = values.iter().map(|&v| d.from_i64(v).unwrap_or(0)).collect();
         self.write_bits_for(op, view, &bits)
     }
+}
+
+/// `len` bytes of data are exactly an HBM tensor `name` of `dtype` and `shape`.
+fn check_hbm_data(name: &str, dtype: DType, shape: &[usize], len: usize) -> Result<()> {
+    let want = hbm_bytes(name, dtype, shape)?;
+    if len != want {
+        return Err(EmuError::shape(
+            OP,
+            format!("{len} bytes of data for HBM tensor {name} of {want} bytes"),
+        ));
+    }
+    Ok(())
 }
 
 /// The byte size of an HBM tensor, checked.

@@ -157,30 +157,10 @@ fn select_function(func: OperationRef<'_, '_>, target: Target) -> bool {
         for op in selected {
             rewriter.erase(op);
         }
-        erase_dead_tiles(&block, &rewriter);
+        // The tiles and views are left without users once every instruction is a BIR op.
+        sundial_passes::rewrite::erase_dead_views(&func);
     }
     ok
-}
-
-/// Erases the `nisa.alloc` and view ops of a selected body (left without users once every
-/// instruction became a BIR op), in reverse order so that a chain of views goes in one walk.
-fn erase_dead_tiles<'c>(block: &melior::ir::BlockRef<'c, '_>, rewriter: &Rewriter<'c>) {
-    let mut ops = Vec::new();
-    let mut cursor = block.first_operation();
-    while let Some(op) = cursor {
-        cursor = op.next_in_block();
-        if op_name(&op) == "nisa.alloc" || is_chain_op(&op) {
-            ops.push(op);
-        }
-    }
-    for op in ops.into_iter().rev() {
-        let dead = op
-            .result(0)
-            .is_ok_and(|r| !sundial_passes::rewrite::has_uses(r.into()));
-        if dead {
-            rewriter.erase(op);
-        }
-    }
 }
 
 /// A selection rule: how one NISA op's BIR form is built once the ISA table selected it.

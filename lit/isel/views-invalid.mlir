@@ -29,3 +29,23 @@ module attributes {sundial.target = "cayman"} {
     return
   }
 }
+
+// -----
+
+// An LNC=2 kernel whose rows depend on the program id: selection has no register-addressed
+// pattern, so a dynamic_ap offset that is not a constant cannot be selected (nor can the
+// program id itself: no instruction reads it).
+module attributes {sundial.target = "cayman", sundial.grid = array<i64: 2>} {
+  func.func @per_program(%x: memref<256x512xf32, "hbm"> {sundial.buffer = "shared_hbm"}) {
+    %t = "nisa.alloc"() : () -> memref<128x512xf32, "sbuf">
+    // expected-error@+1 {{'nisa.program_id' op cannot be selected on cayman: program_id: unknown op (no row in the ISA table)}}
+    %pid = "nisa.program_id"() {axis = 0} : () -> index
+    %half = arith.constant 65536 : index
+    %off = arith.muli %pid, %half : index
+    %mine = "nisa.dynamic_ap"(%x, %off) {pattern = array<i64: 512, 128, 1, 512>}
+        : (memref<256x512xf32, "hbm">, index) -> memref<128x512xf32, "hbm">
+    // expected-error@+1 {{'nisa.dma_copy' op operand 'src': the operand is a nisa.dynamic_ap whose dynamic offset is not a constant (it depends on a loop variable, a program id or a register): a static pattern takes a constant start}}
+    "nisa.dma_copy"(%t, %mine) : (memref<128x512xf32, "sbuf">, memref<128x512xf32, "hbm">) -> ()
+    return
+  }
+}

@@ -4,7 +4,7 @@
 //! use-after-free). It collects its targets ([`collect`], or the blocks and nodes of
 //! [`crate::memory`]), then rewrites them through a [`Rewriter`] (melior's `IrRewriter`):
 //! insert before or after an op, replace an op, erase one. IRDL ops get no DCE or CSE from
-//! MLIR, so [`erase_dead_views`] removes the `nisa.alloc` and `nisa.ap` results a rewrite left
+//! MLIR, so [`erase_dead_views`] removes the `nisa.alloc` and view results a rewrite left
 //! without users.
 //!
 //! Builders come from the op being rewritten ([`OpBuild::at`]): its context handle and its
@@ -20,6 +20,7 @@ use sundial_dialects::{
     build::{Attrs, BuildError, OpBuild, tile_type_of},
     ffi::emit_error,
     tile::Tile,
+    verify::view_rules::is_chain_op,
     view::View,
 };
 
@@ -179,25 +180,21 @@ impl<'c> Rewriter<'c> {
     }
 }
 
-/// Erases every `nisa.alloc` and `nisa.ap` nested in `root` whose result has no use (an `ap`
-/// first, which may leave its tensor's `alloc` unused), and returns how many it erased.
+/// Erases every `nisa.alloc` and view op (`nisa.ap`, `nisa.dynamic_ap`, and the reshape,
+/// slice, permute and broadcast views) nested in `root` whose result has no use, and returns
+/// how many it erased. One walk in reverse program order: a view is defined after its source
+/// (dominance), so erasing a dead view first may leave its source dead for the same walk.
 pub fn erase_dead_views(root: &OperationRef<'_, '_>) -> usize {
     let rewriter = Rewriter::new(root);
+    let candidates = collect(root, |op| op_is(op, "nisa.alloc") || is_chain_op(op));
     let mut erased = 0;
-    // Views of views: repeat while something was erased (each round erases at least one op).
-    loop {
-        let dead = collect(root, |op| {
-            (op_is(op, "nisa.alloc") || op_is(op, "nisa.ap"))
-                && op.result(0).is_ok_and(|r| !has_uses(r.into()))
-        });
-        if dead.is_empty() {
-            return erased;
-        }
-        erased += dead.len();
-        for op in dead {
+    for op in candidates.into_iter().rev() {
+        if op.result(0).is_ok_and(|r| !has_uses(r.into())) {
             rewriter.erase(op);
+            erased += 1;
         }
     }
+    erased
 }
 
 /// Sets attribute `name` of `op` (adding or replacing it).

@@ -154,15 +154,6 @@ fn binary(op: &mut Exec<'_, '_, '_>, bin: Bin) -> Result<(), RunError> {
     op.set_result(0, RtValue::Float(t.apply(a, b, |x, y| combine(bin, x, y))))
 }
 
-macro_rules! binaries {
-    ($($name:ident => $bin:ident),* $(,)?) => {$(
-        #[doc = concat!("`arith.", stringify!($name), "`.")]
-        pub fn $name(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
-            binary(op, Bin::$bin)
-        }
-    )*};
-}
-
 binaries![
     addf => Add, subf => Sub, mulf => Mul, divf => Div, remf => Rem, maximumf => Maximum,
     minimumf => Minimum, maxnumf => MaxNum, minnumf => MinNum,

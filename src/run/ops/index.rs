@@ -180,15 +180,6 @@ fn binary(op: &mut Exec<'_, '_, '_>, bin: Bin) -> Result<(), RunError> {
     op.set_result(0, RtValue::Index(v))
 }
 
-macro_rules! binaries {
-    ($($name:ident => $bin:ident),* $(,)?) => {$(
-        #[doc = concat!("`arith.", stringify!($name), "`.")]
-        pub fn $name(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
-            binary(op, Bin::$bin)
-        }
-    )*};
-}
-
 binaries![
     addi => Add, subi => Sub, muli => Mul, divsi => DivS, divui => DivU, remsi => RemS,
     remui => RemU, floordivsi => FloorDivS, ceildivsi => CeilDivS, ceildivui => CeilDivU,

@@ -29,6 +29,17 @@
 //!   generators, dropout);
 //! - [`collective`]: the collectives over `--ranks N`.
 
+/// One handler per `arith` binary op: `name => Bin`, each calling the module's own
+/// `binary(op, Bin::X)` (the index and float modules share the shape, not the semantics).
+macro_rules! binaries {
+    ($($name:ident => $bin:ident),* $(,)?) => {$(
+        #[doc = concat!("`arith.", stringify!($name), "`.")]
+        pub fn $name(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
+            binary(op, Bin::$bin)
+        }
+    )*};
+}
+
 pub mod collective;
 pub mod compute;
 pub mod data;
