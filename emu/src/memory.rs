@@ -67,6 +67,11 @@
 //! partition count only ever changes through [`Memory::logical`]. Ops whose semantics name
 //! physical lanes (the accumulators, the random generators, quadrants, GpSimd cores beyond
 //! the eighth) keep the physical bound and refuse wider operands (each op's doc says which).
+//!
+//! Logical tiles may also be wider along the free axes than one PSUM bank (2 KiB per
+//! partition): the free-axis cut of partition tiling brings each op within a bank. With
+//! [`Memory::set_logical_psum`] on, such a PSUM tile takes consecutive banks (at most all 8);
+//! off, the default and the physical rule, a PSUM tile holds one bank.
 
 use crate::access::Access;
 use crate::data::{self, Combine, OffsetList};
@@ -159,6 +164,8 @@ pub struct Memory {
     sbuf_top: usize,
     /// Next free bank for [`Memory::alloc_psum`].
     psum_next_bank: usize,
+    /// Whether a PSUM tile may span consecutive banks ([`Memory::set_logical_psum`]).
+    logical_psum: bool,
     /// Which offsets path indirect accesses use. Behaviour never depends on it; tests
     /// and the benchmark set it to compare or time the two paths.
     path: PathChoice,
@@ -186,6 +193,7 @@ impl Memory {
             psum: None,
             sbuf_top: 0,
             psum_next_bank: 0,
+            logical_psum: false,
             path: PathChoice::Auto,
             check_uninit: false,
             fill_unallocated: true,
@@ -545,8 +553,15 @@ impl Memory {
         Ok(view)
     }
 
-    /// A new PSUM tile `[P, f..]` in the next free bank (at most 2 KiB per partition),
-    /// filled with the uninitialised pattern, recorded as `psum tile N`.
+    /// Lets PSUM tiles span consecutive banks (module doc: logical tiles wider than one bank,
+    /// before the free-axis cut), or not (the default and the physical rule).
+    pub fn set_logical_psum(&mut self, on: bool) {
+        self.logical_psum = on;
+    }
+
+    /// A new PSUM tile `[P, f..]` in the next free bank (at most 2 KiB per partition; with
+    /// [`Memory::set_logical_psum`], in the next free banks, at most 16 KiB), filled with the
+    /// uninitialised pattern, recorded as `psum tile N`.
     pub fn alloc_psum(&mut self, dtype: DType, shape: &[usize]) -> Result<View> {
         let name = format!("psum tile {}", self.tiles.len());
         self.alloc_psum_named(&name, dtype, shape)
@@ -555,20 +570,30 @@ impl Memory {
     /// [`Memory::alloc_psum`] with a name for diagnostics.
     pub fn alloc_psum_named(&mut self, name: &str, dtype: DType, shape: &[usize]) -> Result<View> {
         let free = free_bytes(dtype, shape)?;
-        if free > PSUM_BANK_BYTES {
+        let most = if self.logical_psum {
+            PSUM_BYTES_PER_PARTITION
+        } else {
+            PSUM_BANK_BYTES
+        };
+        if free > most {
+            return Err(EmuError::memory(
+                OP,
+                format!("a PSUM tile holds at most {most} bytes per partition, not {free}"),
+            ));
+        }
+        let banks = free.div_ceil(PSUM_BANK_BYTES).max(1);
+        if self.psum_next_bank + banks > PSUM_BANKS {
             return Err(EmuError::memory(
                 OP,
                 format!(
-                    "a PSUM tile holds at most {PSUM_BANK_BYTES} bytes per partition, not {free}"
+                    "all 8 PSUM banks are allocated ({} in use, {banks} more needed)",
+                    self.psum_next_bank
                 ),
             ));
         }
-        if self.psum_next_bank >= PSUM_BANKS {
-            return Err(EmuError::memory(OP, "all 8 PSUM banks are allocated"));
-        }
         let bank = self.psum_next_bank;
         let view = self.psum_view(dtype, 0, bank, 0, shape)?;
-        self.psum_next_bank += 1;
+        self.psum_next_bank += banks;
         self.fill_uninit(&view)?;
         let start = bank * PSUM_BANK_BYTES;
         self.record_tile(name, &view, start, start + free);

@@ -34,6 +34,39 @@ fn a_logical_machine_has_the_width_rounded_up_and_the_target_bytes_per_partition
 }
 
 #[test]
+fn a_logical_psum_tile_spans_consecutive_banks() {
+    let mut m = Memory::new(Target::Cayman);
+    // Physical rule: one bank (512 fp32) per tile.
+    let e = m.alloc_psum(DType::F32, &[128, 2048]).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("at most 2048 bytes per partition, not 8192"),
+        "{e}"
+    );
+    m.set_logical_psum(true);
+    // 8 KiB per partition takes banks 0..4; the next tile starts in bank 4 (byte 8192), and
+    // a tile of 2049..4096 bytes takes two banks (4 and 5).
+    let a = m.alloc_psum(DType::F32, &[128, 2048]).unwrap();
+    let b = m.alloc_psum(DType::F32, &[128, 513]).unwrap();
+    assert_eq!(b.offset() - a.offset(), 2048);
+    // Two banks are left: a tile of three is refused, of two accepted, then none is left.
+    let e = m.alloc_psum(DType::F32, &[128, 1025]).unwrap_err();
+    assert!(e.to_string().contains("6 in use, 3 more needed"), "{e}");
+    m.alloc_psum(DType::F32, &[128, 1024]).unwrap();
+    assert!(m.alloc_psum(DType::F32, &[128, 1]).is_err());
+    // At most the 16 KiB of all 8 banks.
+    let mut n = Memory::new(Target::Cayman);
+    n.set_logical_psum(true);
+    let e = n.alloc_psum(DType::F32, &[128, 4097]).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("at most 16384 bytes per partition, not 16388"),
+        "{e}"
+    );
+    assert!(n.alloc_psum(DType::F32, &[128, 4096]).is_ok());
+}
+
+#[test]
 fn the_physical_machine_keeps_its_128_partitions() {
     let mut m = Memory::new(Target::Mariana);
     assert_eq!(m.partitions(), 128);

@@ -182,7 +182,8 @@ func.func @loop(%in: memref<1000x64xf32, "hbm">) {
 // The free-axis cut (pass-rules §5.4-5.7): a PSUM operand of more than one bank (2048 bytes
 // per partition) is cut along its free axes into pieces of free-tile-elements (512 fp32 = one
 // bank), one copy per piece through static slices; a reduction keeps its reduced axis whole
-// and cuts the others ([8, 256] with 256 reduced: 2 x 256 per piece).
+// and cuts the others ([4, 256] with 256 reduced: 2 x 256 per piece). The three PSUM arguments
+// take 4 + 2 + 1 of the 8 banks.
 // CHECK-LABEL: func.func @free_cut_psum
 // CHECK: %[[S0:.*]] = "nisa.slice"(%arg1) {start = array<i64: 0, 0>} : (memref<128x2048xf32, "sbuf">) -> memref<128x512xf32, "sbuf">
 // CHECK: %[[P0:.*]] = "nisa.slice"(%arg0) {start = array<i64: 0, 0>} : (memref<128x2048xf32, "psum">) -> memref<128x512xf32, "psum">
@@ -192,17 +193,17 @@ func.func @loop(%in: memref<1000x64xf32, "hbm">) {
 // CHECK: "nisa.slice"(%arg0) {start = array<i64: 0, 1536>}
 // CHECK: "nisa.tensor_copy"({{.*}} : (memref<128x512xf32, "sbuf">, memref<128x512xf32, "psum">) -> ()
 // CHECK-NOT: "nisa.tensor_copy"
-// CHECK: %[[D:.*]] = "nisa.slice"(%arg3) {start = array<i64: 0, 6>} : (memref<128x8xf32, "sbuf">) -> memref<128x2xf32, "sbuf">
-// CHECK: %[[R:.*]] = "nisa.slice"(%arg2) {start = array<i64: 0, 6, 0>} : (memref<128x8x256xf32, "psum">) -> memref<128x2x256xf32, "psum">
+// CHECK: %[[D:.*]] = "nisa.slice"(%arg3) {start = array<i64: 0, 2>} : (memref<128x4xf32, "sbuf">) -> memref<128x2xf32, "sbuf">
+// CHECK: %[[R:.*]] = "nisa.slice"(%arg2) {start = array<i64: 0, 2, 0>} : (memref<128x4x256xf32, "psum">) -> memref<128x2x256xf32, "psum">
 // CHECK: "nisa.tensor_reduce_arith"(%[[D]], %[[R]]) {axis = array<i64: 2>, op = "add"}
 // CHECK-NOT: "nisa.tensor_reduce_arith"
 // Within the limits nothing is cut: a bank-sized PSUM copy stays one op.
 // CHECK: "nisa.tensor_copy"(%arg4, %arg5) {engine = "vector"} : (memref<128x512xf32, "sbuf">, memref<128x512xf32, "psum">) -> ()
 func.func @free_cut_psum(%q: memref<128x2048xf32, "psum">, %s: memref<128x2048xf32, "sbuf">,
-                         %p: memref<128x8x256xf32, "psum">, %d: memref<128x8xf32, "sbuf">,
+                         %p: memref<128x4x256xf32, "psum">, %d: memref<128x4xf32, "sbuf">,
                          %s1: memref<128x512xf32, "sbuf">, %q1: memref<128x512xf32, "psum">) {
   "nisa.tensor_copy"(%s, %q) {engine = "vector"} : (memref<128x2048xf32, "sbuf">, memref<128x2048xf32, "psum">) -> ()
-  "nisa.tensor_reduce_arith"(%d, %p) {op = "add", axis = array<i64: 2>} : (memref<128x8xf32, "sbuf">, memref<128x8x256xf32, "psum">) -> ()
+  "nisa.tensor_reduce_arith"(%d, %p) {op = "add", axis = array<i64: 2>} : (memref<128x4xf32, "sbuf">, memref<128x4x256xf32, "psum">) -> ()
   "nisa.tensor_copy"(%s1, %q1) {engine = "vector"} : (memref<128x512xf32, "sbuf">, memref<128x512xf32, "psum">) -> ()
   return
 }

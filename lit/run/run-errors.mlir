@@ -33,7 +33,8 @@
 //
 // An index tile with two dimensions longer than 1 has no element order to read it in.
 //
-// On-chip memory: a PSUM argument larger than a bank, and SBUF filled by two big tiles.
+// On-chip memory: a PSUM argument larger than all 8 banks (a logical PSUM tile, before the
+// free-axis cut, may span banks but not exceed the PSUM), and SBUF filled by two big tiles.
 // RUN: not sundial-run %s --func psum_arg 2>&1 | FileCheck %s --check-prefix=PSUM
 // RUN: not sundial-run %s --func sbuf_full 2>&1 | FileCheck %s --check-prefix=SBUF
 //
@@ -119,8 +120,8 @@ module attributes {sundial.target = "mariana"} {
   }
   func.func private @decl(%a: memref<4xf32, "hbm">)
 // DECL: run-errors.mlir:[[@LINE-1]]:3: error: function @decl is a declaration: it has no body to run
-  func.func @psum_arg(%p: memref<128x1024xf32, "psum">) {
-// PSUM: run-errors.mlir:[[@LINE-1]]:3: error: cannot allocate argument 0: memory: memory error: a PSUM tile holds at most 2048 bytes per partition, not 4096
+  func.func @psum_arg(%p: memref<128x4097xf32, "psum">) {
+// PSUM: run-errors.mlir:[[@LINE-1]]:3: error: cannot allocate argument 0: memory: memory error: a PSUM tile holds at most 16384 bytes per partition, not 16388
     return
   }
   func.func @sbuf_full(%a: memref<4xf32, "hbm">) {

@@ -262,6 +262,24 @@ pub fn walk<'s, 'c, 'a>(steps: &'s [Step<'c, 'a>], f: &mut impl FnMut(&'s Step<'
 /// The widest on-chip tile (partition count) among the values the ops of `steps` produce
 /// and use, with the op it is on.
 pub fn widest_tile<'c, 'a>(steps: &[Step<'c, 'a>]) -> Option<(i64, OperationRef<'c, 'a>)> {
+    largest(steps, |t| (t.space != Space::Hbm).then(|| t.partitions()))
+}
+
+/// The most bytes per partition of a PSUM tile among the values the ops of `steps` produce
+/// and use (more than one bank is a logical tile, before the free-axis cut).
+pub fn widest_psum_tile(steps: &[Step<'_, '_>]) -> Option<i64> {
+    largest(steps, |t| {
+        (t.space == Space::Psum).then(|| t.free_bytes()).flatten()
+    })
+    .map(|(b, _)| b)
+}
+
+/// The largest `measure` of a tile among the values the ops of `steps` produce and use,
+/// with the op it is on.
+fn largest<'c, 'a>(
+    steps: &[Step<'c, 'a>],
+    measure: impl Fn(&Tile) -> Option<i64>,
+) -> Option<(i64, OperationRef<'c, 'a>)> {
     let mut widest: Option<(i64, OperationRef<'c, 'a>)> = None;
     walk(steps, &mut |step| {
         let o = match step {
@@ -273,10 +291,10 @@ pub fn widest_tile<'c, 'a>(steps: &[Step<'c, 'a>]) -> Option<(i64, OperationRef<
         let operands = (0..o.operand_count()).filter_map(|i| o.operand(i).ok().map(|v| v.r#type()));
         for ty in results.chain(operands) {
             if let Ok(t) = Tile::from_type(ty)
-                && t.space != Space::Hbm
-                && widest.is_none_or(|(w, _)| t.partitions() > w)
+                && let Some(m) = measure(&t)
+                && widest.is_none_or(|(w, _)| m > w)
             {
-                widest = Some((t.partitions(), o));
+                widest = Some((m, o));
             }
         }
     });

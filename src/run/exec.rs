@@ -205,14 +205,19 @@ fn key(value: melior::ir::Value<'_, '_>) -> usize {
 impl Machine {
     /// An empty machine as `config` says (ranks, the uninitialised-read check).
     pub fn new(config: RunConfig) -> Result<Machine, String> {
-        Machine::with_partitions(config, sundial_emu::target::PARTITIONS)
+        Machine::with_partitions(config, sundial_emu::target::PARTITIONS, false)
     }
 
     /// [`Machine::new`] whose memories have at least `partitions` on-chip partitions: the
     /// physical machine up to the target's 128, a logical one beyond
     /// (`sundial_emu::Memory::logical`: for kernels with logical tiles, before partition
-    /// tiling).
-    pub fn with_partitions(config: RunConfig, partitions: usize) -> Result<Machine, String> {
+    /// tiling). With `logical_psum`, PSUM tiles may span consecutive banks
+    /// (`sundial_emu::Memory::set_logical_psum`: logical tiles before the free-axis cut).
+    pub fn with_partitions(
+        config: RunConfig,
+        partitions: usize,
+        logical_psum: bool,
+    ) -> Result<Machine, String> {
         let n = config.rank_count();
         let mut group = if partitions > sundial_emu::target::PARTITIONS {
             RankGroup::logical(config.target, n, partitions)
@@ -229,6 +234,7 @@ impl Machine {
         // 0xFF of never-allocated SBUF and PSUM is never seen: skip writing it.
         for m in group.memories_mut() {
             m.set_fill_unallocated(false);
+            m.set_logical_psum(logical_psum);
         }
         Ok(Machine {
             group,

@@ -267,6 +267,10 @@ pub struct Program<'c, 'a> {
     /// count, for which [`Program::execute`] builds a logical machine
     /// (`sundial_emu::Memory::logical`).
     pub partitions: usize,
+    /// Whether a PSUM tile of the kernel holds more than one bank per partition (a logical
+    /// tile, before the free-axis cut): the run's PSUM then lets tiles span consecutive banks
+    /// (`sundial_emu::Memory::set_logical_psum`).
+    pub logical_psum: bool,
     block_args: Vec<BlockArgument<'c, 'a>>,
     body: control::Region<'c, 'a>,
 }
@@ -421,11 +425,21 @@ impl<'c, 'a> Program<'c, 'a> {
             });
         }
         let physical = sundial_emu::target::PARTITIONS;
+        let psum_bytes = args
+            .iter()
+            .filter_map(|a| a.tile())
+            .filter(|t| t.space == Space::Psum)
+            .filter_map(Tile::free_bytes)
+            .chain(control::widest_psum_tile(&body.steps))
+            .max()
+            .unwrap_or(0);
+        let logical_psum = psum_bytes > sundial_emu::target::PSUM_BANK_BYTES as i64;
         Ok(Program {
             func,
             args,
             grid,
             partitions: (width.max(0) as usize).max(physical),
+            logical_psum,
             block_args,
             body,
         })
@@ -506,8 +520,8 @@ impl<'c, 'a> Program<'c, 'a> {
                 arg.index, arg.type_text
             )));
         }
-        let mut machine =
-            Machine::with_partitions(*config, self.partitions).map_err(RunError::new)?;
+        let mut machine = Machine::with_partitions(*config, self.partitions, self.logical_psum)
+            .map_err(RunError::new)?;
         machine.grid = self.grid.clone();
         machine.program = program_coords(self.grid.as_deref().unwrap_or(&[1]), 0);
         if inputs.len() != self.args.len() {

@@ -31,11 +31,6 @@ use sundial_dialects::enums::Target;
 /// Kernels that cannot run, as `(file, function, why)`.
 const CANNOT_RUN: &[(&str, &str, &str)] = &[
     (
-        "lit/passes/sundial-partition-tiling.mlir",
-        "free_cut_psum",
-        "its PSUM arguments span several 2 KiB banks, which the emulator's PSUM refuses (no tile spans banks): the free-axis cut is what brings each op within one bank",
-    ),
-    (
         "lit/passes/sundial-decompose.mlir",
         "untouched",
         "ALU op mod_int has no public semantics",
