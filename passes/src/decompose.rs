@@ -27,8 +27,8 @@
 //!   `matmul(dst, stationary = data, moving = identity, is_transpose)`, so `dst[M, K] =
 //!   data[K, M]^T`. Only where the PE transpose mode is a bit copy (NeuronCore v3 and newer)
 //!   and the dtypes are ones `matmul` takes; on sunda (v2 is not bit-accurate for NaN/Inf), on a
-//!   module with no target, for another dtype or a data tile with more than one free axis, the
-//!   op is kept as it is and selection refuses it with its reason [ours: the sequence].
+//!   module with no target, for another dtype, a data tile with more than one free axis or
+//!   beyond 128 x 128 (a logical tile, for partition tiling to refuse), the op is kept as it is and selection refuses it with its reason [ours: the sequence].
 //!
 //! Refusals, with the seed's assert where it has one: pow in a two-op `tensor_scalar_arith` or
 //! in `scalar_tensor_tensor_arith` ("tensorvectorscalar doesn't support power, use
@@ -162,6 +162,9 @@ fn plan(v: &View<'_, '_>) -> Result<Option<Plan>, String> {
     }
 }
 
+/// The PE array's rows and columns: the Tensor-engine transpose's largest data.
+const PE_SIZE: i64 = 128;
+
 /// Whether the Tensor-engine `nc_transpose` `v` becomes a matmul with `is_transpose` (module
 /// docs): the PE transpose mode is a bit copy from cayman (NeuronCore v3) on, and the matmul
 /// row takes data's dtype for its stationary and moving operands and its destination.
@@ -183,7 +186,10 @@ fn pe_transpose_applies(v: &View<'_, '_>) -> bool {
                 _ => false,
             })
     };
+    // Beyond the 128 x 128 PE array the op stays, for partition tiling to refuse with its
+    // reason (a transpose has no combine step); a matmul there would be cut over K.
     data.shape.len() == 2
+        && data.shape.iter().all(|&n| (1..=PE_SIZE).contains(&n))
         && data.space == Space::Sbuf
         && dst.space == Space::Psum
         && dst.dtype == data.dtype
