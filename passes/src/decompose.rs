@@ -172,7 +172,7 @@ fn pe_transpose_applies(v: &View<'_, '_>) -> bool {
     if v.engine() != Engine::Tensor {
         return false;
     }
-    if !target_of(&v.op()).is_some_and(|t| t >= Target::Cayman) {
+    if target_of(&v.op()).is_none_or(|t| t < Target::Cayman) {
         return false;
     }
     let (Some(data), Some(dst)) = (v.tile("data"), v.tile("dst")) else {
