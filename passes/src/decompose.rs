@@ -28,7 +28,8 @@
 //!   data[K, M]^T`. Only where the PE transpose mode is a bit copy (NeuronCore v3 and newer)
 //!   and the dtypes are ones `matmul` takes; on sunda (v2 is not bit-accurate for NaN/Inf), on a
 //!   module with no target, for another dtype, a data tile with more than one free axis or
-//!   beyond 128 x 128 (a logical tile, for partition tiling to refuse), the op is kept as it is and selection refuses it with its reason [ours: the sequence].
+//!   beyond 128 x 128 (a logical tile, for partition tiling to refuse), the op is kept as it
+//!   is and selection refuses it with its reason [ours: the sequence].
 //!
 //! Refusals, with the seed's assert where it has one: pow in a two-op `tensor_scalar_arith` or
 //! in `scalar_tensor_tensor_arith` ("tensorvectorscalar doesn't support power, use
