@@ -1370,8 +1370,10 @@ pub static ROWS: &[Row] = &[
                     Seq::Missing {
                         named: &[0x01, 0x02],
                         missing: "the Tensor-engine transpose is LDWEIGHTS + MATMUL of data by an \
-                                  identity moving tile, which no Sundial pass allocates and fills \
-                                  yet",
+                                  identity moving tile: sundial-decompose builds that matmul \
+                                  (is_transpose) on cayman and newer for the dtypes matmul takes, \
+                                  and keeps this op on sunda, whose PE transpose is not \
+                                  bit-accurate for NaN/Inf",
                     },
                     &[Source::Api, Source::Aws],
                     "nki.isa.nc_transpose docstring: equivalent to nc_matmul with is_transpose",

@@ -559,7 +559,7 @@ pub static OPS: &[OpSpec] = &[
                 def("unique_indices", BOOL, "true"), OOB],
         engines: [E::Dma], default: E::Dma, min: None, prov: P_SEED),
     // ---- public nki.isa / nki.lnc functions outside the emit builders ----------------------------
-    op!("nc_transpose", None, "nki.isa.nc_transpose", "dst = data with its partition axis and flattened free axes swapped, dtype kept: on the Tensor engine through the PE array (data in SBUF, dst in PSUM, at most 128x128; a matmul by an identity moving tile) or on the Vector engine (SBUF or PSUM, at most 32x32). An unknown engine is the Tensor engine beyond 32x32.",
+    op!("nc_transpose", None, "nki.isa.nc_transpose", "dst = data with its partition axis and flattened free axes swapped, dtype kept: on the Tensor engine through the PE array (data in SBUF, dst in PSUM, at most 128x128; a matmul with is_transpose of data by an identity moving tile, which sundial-decompose builds on cayman and newer) or on the Vector engine (SBUF or PSUM, at most 32x32). An unknown engine is the Tensor engine beyond 32x32.",
         operands: [out("dst"), tiled("data")], results: NONE, attrs: [],
         engines: [E::Tensor, E::Vector], default: E::Unknown, min: None, prov: P_API),
     op!("core_barrier", None, "nki.isa.core_barrier (nki.lnc.core_barrier)", "Barrier between the two NeuronCores sharing an HBM stack (cores = [0, 1]): each writes a semaphore to the other and waits for the other's, so both cores' writes to the shared HBM tensor data before it are complete after it. data counts as written, so every access to it stays on its side of the barrier.",

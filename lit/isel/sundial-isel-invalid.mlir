@@ -121,7 +121,8 @@ module attributes {sundial.target = "cayman"} {
 
 // -----
 
-// nc_transpose: the Tensor-engine form needs an identity moving tile no pass provides, and
+// nc_transpose: the Tensor-engine form reaches selection only where sundial-decompose did not
+// turn it into a matmul against an identity (here: sundial-isel alone), and
 // the Vector form to 32 or more partitions needs the lane map of a 0x69 half.
 module attributes {sundial.target = "cayman"} {
   func.func @nc_transpose(%in: memref<64x64xbf16, "hbm">) {
@@ -130,7 +131,7 @@ module attributes {sundial.target = "cayman"} {
     %w = "nisa.alloc"() : () -> memref<32x32xbf16, "sbuf">
     "nisa.dma_copy"(%a, %in) : (memref<64x64xbf16, "sbuf">, memref<64x64xbf16, "hbm">) -> ()
     "nisa.memset"(%w) {value = 0.0 : f32, engine = "vector"} : (memref<32x32xbf16, "sbuf">) -> ()
-    // expected-error@+1 {{'nisa.nc_transpose' op cannot be selected on cayman: nc_transpose: unpinned: the Tensor-engine transpose is LDWEIGHTS + MATMUL of data by an identity moving tile, which no Sundial pass allocates and fills yet}}
+    // expected-error@+1 {{'nisa.nc_transpose' op cannot be selected on cayman: nc_transpose: unpinned: the Tensor-engine transpose is LDWEIGHTS + MATMUL of data by an identity moving tile: sundial-decompose builds that matmul (is_transpose) on cayman and newer for the dtypes matmul takes, and keeps this op on sunda, whose PE transpose is not bit-accurate for NaN/Inf}}
     "nisa.nc_transpose"(%p, %a) {engine = "tensor"} : (memref<64x64xbf16, "psum">, memref<64x64xbf16, "sbuf">) -> ()
     // expected-error@+1 {{'nisa.nc_transpose' op a destination of 32 partitions selects {0x6b, 0x69}, whose 0x69 half needs a 32-lane map that no source gives for a plain transpose}}
     "nisa.nc_transpose"(%w, %w) {engine = "vector"} : (memref<32x32xbf16, "sbuf">, memref<32x32xbf16, "sbuf">) -> ()

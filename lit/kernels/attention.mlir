@@ -9,12 +9,25 @@
 // allocated once, outside the loop, and an auto-detected accumulation would add the second
 // query tile's product to the first's.
 // RUN: sundial-opt %s | FileCheck %s --check-prefix=LOOP
-// RUN: sundial-opt %s --pass-pipeline='builtin.module(sundial-middle-end)' | FileCheck %s --check-prefix=LOOP
+// RUN: sundial-opt %s --pass-pipeline='builtin.module(sundial-middle-end)' | FileCheck %s --check-prefix=MIDDLE
 // RUN: sundial-opt %s --pass-pipeline='builtin.module(sundial-unroll,sundial-verify)' | FileCheck %s --check-prefix=UNROLLED
 // LOOP: "nisa.nc_transpose"
 // LOOP: scf.for
 // LOOP: "nisa.nc_transpose"
 // LOOP-COUNT-2: "nisa.matmul"
+// The middle end makes each Tensor-engine transpose a matmul with is_transpose against an
+// identity (iota, is_equal 0) built before it.
+// MIDDLE-NOT: nc_transpose
+// MIDDLE: "nisa.iota"
+// MIDDLE: "nisa.tensor_scalar_arith"{{.*}}op0 = "is_equal"
+// MIDDLE: "nisa.matmul"{{.*}}is_transpose = true
+// MIDDLE: scf.for
+// MIDDLE: "nisa.matmul"{{.*}}is_transpose = true
+// MIDDLE: "nisa.matmul"
+// MIDDLE-NOT: is_transpose
+// MIDDLE: "nisa.matmul"{{.*}}is_transpose = true
+// MIDDLE: "nisa.matmul"
+// MIDDLE-NOT: nc_transpose
 // UNROLLED-NOT: scf.for
 // UNROLLED-COUNT-4: "nisa.matmul"
 //

@@ -1,9 +1,10 @@
-// sundial-decompose: power and mod become the instructions that exist.
-// RUN: sundial-opt %s --pass-pipeline='builtin.module(sundial-decompose)' | FileCheck %s
+// sundial-decompose: power and mod become the instructions that exist, and the Tensor-engine
+// nc_transpose a matmul with is_transpose against an identity.
+// RUN: sundial-opt %s -split-input-file --pass-pipeline='builtin.module(sundial-decompose)' | FileCheck %s
 // The result is ready for selection as far as composite forms go, and a second run changes
 // nothing.
-// RUN: sundial-opt %s --pass-pipeline='builtin.module(sundial-decompose,sundial-verify{phase=selection})' -o %t.1
-// RUN: sundial-opt %t.1 --pass-pipeline='builtin.module(sundial-decompose)' -o %t.2
+// RUN: sundial-opt %s --pass-pipeline='builtin.module(sundial-decompose,sundial-verify{phase=selection})' -o %t.1 -split-input-file
+// RUN: sundial-opt %t.1 -split-input-file --pass-pipeline='builtin.module(sundial-decompose)' -o %t.2
 // RUN: diff %t.1 %t.2
 
 // x ** 3: memset an fp32 exponent tile, then tensor_tensor_power on GpSimd.
@@ -88,4 +89,47 @@ func.func @untouched(%d: memref<128x64xf32, "sbuf">, %x: memref<128x64xf32, "sbu
   "nisa.tensor_scalar_arith"(%d, %x) {op0 = "mult", imm0 = 3.0 : f32, engine = "vector", operandSegmentSizes = array<i32: 1, 1, 0, 0>}
       : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
   return
+}
+
+// -----
+
+// nc_transpose on the Tensor engine (cayman: the PE transpose mode is a bit copy): an int32
+// iota of partition - column, is_equal 0 into a bf16 [128, 128] identity, and the matmul of
+// data (stationary) by the identity (moving) with is_transpose, dst[64, 128] = data^T. The
+// Vector-engine transpose is left alone.
+// CHECK-LABEL: func.func @pe_transpose
+// CHECK: %[[I:.*]] = "nisa.alloc"() : () -> memref<128x128xi32, "sbuf">
+// CHECK-NEXT: "nisa.iota"(%[[I]]) {channel_multiplier = 1 : i64, engine = "gpsimd", pattern = array<i64: -1, 128>} : (memref<128x128xi32, "sbuf">) -> ()
+// CHECK-NEXT: %[[ID:.*]] = "nisa.alloc"() : () -> memref<128x128xbf16, "sbuf">
+// CHECK-NEXT: "nisa.tensor_scalar_arith"(%[[ID]], %[[I]]) {engine = "vector", imm0 = 0.000000e+00 : f32, op0 = "is_equal", operandSegmentSizes = array<i32: 1, 1, 0, 0>}
+// CHECK-NEXT: "nisa.matmul"(%arg0, %arg1, %[[ID]]) {engine = "tensor", is_transpose = true} : (memref<64x128xbf16, "psum">, memref<128x64xbf16, "sbuf">, memref<128x128xbf16, "sbuf">) -> ()
+// CHECK-NOT: nc_transpose"(%arg0
+// CHECK: "nisa.iota"({{.*}}pattern = array<i64: -1, 16>} : (memref<16x16xi32, "sbuf">)
+// CHECK: "nisa.tensor_scalar_arith"({{.*}}op0 = "is_equal"{{.*}} : (memref<16x16xf32, "sbuf">, memref<16x16xi32, "sbuf">)
+// CHECK: "nisa.matmul"(%arg2, %arg3, %{{.*}}) {engine = "tensor", is_transpose = true} : (memref<32x16xf32, "psum">, memref<16x32xf32, "sbuf">, memref<16x16xf32, "sbuf">)
+// CHECK: "nisa.nc_transpose"(%arg4, %arg5) {engine = "vector"}
+module attributes {sundial.target = "cayman"} {
+  func.func @pe_transpose(%d: memref<64x128xbf16, "psum">, %x: memref<128x64xbf16, "sbuf">,
+                          %fd: memref<32x16xf32, "psum">, %fx: memref<16x32xf32, "sbuf">,
+                          %vd: memref<8x4xf32, "sbuf">, %vx: memref<4x8xf32, "sbuf">) {
+    "nisa.nc_transpose"(%d, %x) {engine = "tensor"} : (memref<64x128xbf16, "psum">, memref<128x64xbf16, "sbuf">) -> ()
+    "nisa.nc_transpose"(%fd, %fx) {engine = "tensor"} : (memref<32x16xf32, "psum">, memref<16x32xf32, "sbuf">) -> ()
+    "nisa.nc_transpose"(%vd, %vx) {engine = "vector"} : (memref<8x4xf32, "sbuf">, memref<4x8xf32, "sbuf">) -> ()
+    return
+  }
+}
+
+// -----
+
+// On sunda the PE transpose is not bit-accurate for NaN and Inf (the v2 hardware), so the
+// Tensor-engine nc_transpose is kept (instruction selection refuses it with that reason).
+// CHECK-LABEL: func.func @pe_transpose_v2
+// CHECK-NOT: nisa.matmul
+// CHECK: "nisa.nc_transpose"(%arg0, %arg1) {engine = "tensor"}
+// CHECK-NOT: nisa.matmul
+module attributes {sundial.target = "sunda"} {
+  func.func @pe_transpose_v2(%d: memref<64x128xbf16, "psum">, %x: memref<128x64xbf16, "sbuf">) {
+    "nisa.nc_transpose"(%d, %x) {engine = "tensor"} : (memref<64x128xbf16, "psum">, memref<128x64xbf16, "sbuf">) -> ()
+    return
+  }
 }

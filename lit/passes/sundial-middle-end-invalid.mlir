@@ -34,3 +34,17 @@ func.func @no_target(%d: memref<128x64xf32, "sbuf">, %s: memref<128x64xf32, "hbm
   "nisa.dma_copy"(%d, %s) : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "hbm">) -> ()
   return
 }
+
+// -----
+
+// A Tensor-engine nc_transpose of a logical tile beyond the 128 x 128 PE array is not made a
+// matmul by sundial-decompose (it would be cut over K): partition tiling refuses the transpose.
+module attributes {sundial.target = "cayman"} {
+  func.func @wide_pe_transpose(%d: memref<64x256xbf16, "psum">) {
+    %t = "nisa.alloc"() : () -> memref<256x64xbf16, "sbuf">
+    "nisa.memset"(%t) {value = 0.0 : f32, engine = "vector"} : (memref<256x64xbf16, "sbuf">) -> ()
+    // expected-error@+1 {{'nisa.nc_transpose' op cannot be tiled over 256 partitions (blocks of 128): it moves the partition axis into the free axes}}
+    "nisa.nc_transpose"(%d, %t) {engine = "tensor"} : (memref<64x256xbf16, "psum">, memref<256x64xbf16, "sbuf">) -> ()
+    return
+  }
+}

@@ -20,6 +20,17 @@
 //!   intermediates are fp32 SBUF tiles (the engines compute in fp32, so nothing is rounded
 //!   twice) [ours: the sequence].
 //!
+//! - `nc_transpose` on the Tensor engine (NKI: `nc_matmul` with `is_transpose` against an
+//!   identity): the `[K, K]` identity in data's dtype in SBUF, built as `nisa.iota` of
+//!   `partition - free index` into an int32 tile (GpSimd) and a Vector `tensor_scalar_arith`
+//!   `is_equal 0` of it (1.0 on the diagonal, 0.0 elsewhere), then
+//!   `matmul(dst, stationary = data, moving = identity, is_transpose)`, so `dst[M, K] =
+//!   data[K, M]^T`. Only where the PE transpose mode is a bit copy (NeuronCore v3 and newer)
+//!   and the dtypes are ones `matmul` takes; on sunda (v2 is not bit-accurate for NaN/Inf), on a
+//!   module with no target, for another dtype, a data tile with more than one free axis or
+//!   beyond 128 x 128 (a logical tile, for partition tiling to refuse), the op is kept as it
+//!   is and selection refuses it with its reason [ours: the sequence].
+//!
 //! Refusals, with the seed's assert where it has one: pow in a two-op `tensor_scalar_arith` or
 //! in `scalar_tensor_tensor_arith` ("tensorvectorscalar doesn't support power, use
 //! tensor_tensor instead."); pow in the fused scan and reduce forms, which have no power step;
@@ -57,9 +68,10 @@ use melior::{
 use sundial_dialects::{
     build::{Attrs, BuildError},
     dtype::Dtype,
-    enums::{Engine, Space},
+    enums::{Engine, Space, Target},
+    spec::OperandKind,
     tile::Tile,
-    verify::phase::EXPANDED_ATTR,
+    verify::{phase::EXPANDED_ATTR, target_of},
     view::View,
 };
 
@@ -69,7 +81,7 @@ static PASS_ID: PassId = PassId::new();
 pub const INFO: PassInfo = PassInfo {
     name: "sundial-decompose",
     summary: "Decompose power and mod into the instructions that exist",
-    description: "tensor_scalar pow -> memset + tensor_tensor_power (GpSimd); tensor_tensor pow -> tensor_tensor_power; tensor_scalar mod -> the floored a - floor(a/b)*b in three ops (mod marked sundial.expanded, sign test, scalar_tensor_tensor). Refuses pow in two-op and fused forms and a reversed mod.",
+    description: "nc_transpose on Tensor (cayman+) -> iota + is_equal identity + matmul is_transpose; tensor_scalar pow -> memset + tensor_tensor_power (GpSimd); tensor_tensor pow -> tensor_tensor_power; tensor_scalar mod -> the floored a - floor(a/b)*b in three ops (mod marked sundial.expanded, sign test, scalar_tensor_tensor). Refuses pow in two-op and fused forms and a reversed mod.",
     options: &[VERIFY_AFTER],
     create: crate::step::create::<Decompose>,
 };
@@ -88,6 +100,8 @@ enum Plan {
     PowTensor,
     /// tensor_scalar_arith with a mod step.
     Mod,
+    /// nc_transpose on the Tensor engine: identity + matmul with is_transpose.
+    PeTranspose,
 }
 
 fn step_of<'c, 'a>(v: &View<'c, 'a>, index: usize) -> Option<(String, Scalar<'c, 'a>, bool)> {
@@ -132,6 +146,7 @@ fn plan(v: &View<'_, '_>) -> Result<Option<Plan>, String> {
             Ok((is("op0", "mod") || is("op1", "mod")).then_some(Plan::Mod))
         }
         "tensor_tensor_arith" if is("op", "pow") => Ok(Some(Plan::PowTensor)),
+        "nc_transpose" => Ok(pe_transpose_applies(v).then_some(Plan::PeTranspose)),
         "scalar_tensor_tensor_arith" if is("op0", "pow") || is("op1", "pow") => Err(format!(
             "attribute '{}': \"pow\" in scalar_tensor_tensor: {POW_TWO_OP} (rule: pow in a two-op form)",
             if is("op0", "pow") { "op0" } else { "op1" }
@@ -146,6 +161,80 @@ fn plan(v: &View<'_, '_>) -> Result<Option<Plan>, String> {
         }
         _ => Ok(None),
     }
+}
+
+/// The PE array's rows and columns: the Tensor-engine transpose's largest data.
+const PE_SIZE: i64 = 128;
+
+/// Whether the Tensor-engine `nc_transpose` `v` becomes a matmul with `is_transpose` (module
+/// docs): the PE transpose mode is a bit copy from cayman (NeuronCore v3) on, and the matmul
+/// row takes data's dtype for its stationary and moving operands and its destination.
+fn pe_transpose_applies(v: &View<'_, '_>) -> bool {
+    if v.engine() != Engine::Tensor {
+        return false;
+    }
+    if target_of(&v.op()).is_none_or(|t| t < Target::Cayman) {
+        return false;
+    }
+    let (Some(data), Some(dst)) = (v.tile("data"), v.tile("dst")) else {
+        return false;
+    };
+    let takes = |operand: &str, dtype: Dtype| {
+        sundial_dialects::nisa::op("matmul")
+            .and_then(|spec| spec.operands.iter().find(|o| o.name == operand))
+            .is_some_and(|o| match o.kind {
+                OperandKind::Tile { dtypes, .. } => dtypes.contains(dtype),
+                _ => false,
+            })
+    };
+    // Beyond the 128 x 128 PE array the op stays, for partition tiling to refuse with its
+    // reason (a transpose has no combine step); a matmul there would be cut over K.
+    data.shape.len() == 2
+        && data.shape.iter().all(|&n| (1..=PE_SIZE).contains(&n))
+        && data.space == Space::Sbuf
+        && dst.space == Space::Psum
+        && dst.dtype == data.dtype
+        && takes("stationary", data.dtype)
+        && takes("moving", data.dtype)
+        && takes("dst", dst.dtype)
+}
+
+/// `dst = data^T` through the PE array: an identity `[K, K]` (iota of `p - f`, then
+/// `is_equal 0`) as the moving operand of a matmul with `is_transpose`.
+fn pe_transpose<'c, 'a>(
+    e: &Emit<'_, 'c, 'a>,
+    dst: Value<'c, 'a>,
+    data: Value<'c, 'a>,
+) -> Result<(), BuildError> {
+    let d = tile_of(data)?;
+    let k = d.shape[0];
+    let index = e.alloc(&tile(Space::Sbuf, &[k, k], Dtype::I32))?;
+    e.rewriter.build_before(
+        e.anchor,
+        sundial_dialects::build::OpBuild::at(&e.anchor, "nisa.iota")?
+            .operand("dst", index)?
+            .i64_array("pattern", &[-1, k])?
+            .i64("channel_multiplier", 1)?
+            .str("engine", Engine::Gpsimd.as_str())?,
+    )?;
+    let identity = e.alloc(&tile(Space::Sbuf, &[k, k], d.dtype))?;
+    e.tensor_scalar(
+        identity,
+        index,
+        Step::imm("is_equal", 0.0),
+        None,
+        Engine::Vector,
+    )?;
+    e.rewriter.build_before(
+        e.anchor,
+        sundial_dialects::build::OpBuild::at(&e.anchor, "nisa.matmul")?
+            .operand("dst", dst)?
+            .operand("stationary", data)?
+            .operand("moving", identity)?
+            .bool("is_transpose", true)?
+            .str("engine", Engine::Tensor.as_str())?,
+    )?;
+    Ok(())
 }
 
 /// `value` in SBUF: itself, or a Vector copy of it (GpSimd cannot reach PSUM).
@@ -253,6 +342,10 @@ fn apply<'c, 'a>(rewriter: &Rewriter<'c>, v: &View<'c, 'a>, plan: &Plan) -> Resu
     let missing = || BuildError::Mlir("operand missing".into());
     let dst = v.value("dst").ok_or_else(missing)?;
     match plan {
+        Plan::PeTranspose => {
+            let data = v.value("data").ok_or_else(missing)?;
+            pe_transpose(&e, dst, data)?;
+        }
         Plan::PowScalar => {
             let data = v.value("data").ok_or_else(missing)?;
             let (_, scalar, reverse) = step_of(v, 0).ok_or_else(missing)?;
@@ -352,6 +445,7 @@ impl crate::step::Step for Decompose {
                         | "tensor_scalar_cache_reduce"
                         | "tensor_scalar_cache_cumulative"
                         | "tensor_tensor_scan"
+                        | "nc_transpose"
                 )
             });
             let mut plans = Vec::new();

@@ -130,6 +130,15 @@ pub(super) fn encode<S: Sink>(
             "dst partitions must equal the weights' elements per partition (num_active_cols)",
         ));
     }
+    let v4 = arch.core == CoreGen::V4;
+    // A transpose on v3 is refused first: its missing code is the reason, whatever the dtype.
+    if op.transpose && !v4 {
+        return Err(EncodeError::Unpinned {
+            op: "matmul",
+            missing: "the LDWEIGHTS transpose_mode code of a transpose on sunda/cayman (conflict #13: the \
+             header names the field without codes)",
+        });
+    }
     if !psum_dtype(d.dtype) {
         return Err(EncodeError::MatmulDstDtype(d.dtype));
     }
@@ -142,19 +151,11 @@ pub(super) fn encode<S: Sink>(
         });
     }
     check_flags(op.psum_accumulate_flags, op.psum_zero_region, arch)?;
-    let v4 = arch.core == CoreGen::V4;
     if op.perf_opt != PerfOptMode::None {
         return Err(EncodeError::Unpinned {
             op: "matmul",
             missing: "the PERF_OPT_MODE code of DoubleRow / DoubleColumn / DoublePixel (the header lists \
              the names only)",
-        });
-    }
-    if op.transpose && !v4 {
-        return Err(EncodeError::Unpinned {
-            op: "matmul",
-            missing: "the LDWEIGHTS transpose_mode code of a transpose on sunda/cayman (conflict #13: the \
-             header names the field without codes)",
         });
     }
     if op.quant_offset != 0 && v4 {
