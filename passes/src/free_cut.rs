@@ -495,53 +495,18 @@ fn piece_loop<'c, 'a>(
     counts: &[i64],
     total: i64,
 ) -> Result<(), BuildError> {
-    use melior::{
-        dialect::{arith, scf},
-        ir::{Block, Region, RegionLike, attribute::IntegerAttribute, r#type::Type},
-    };
+    use melior::dialect::arith;
     let op = c.view.op();
     let context = op.context();
-    let ctx = unsafe { context.to_ref() };
     let loc = op.location();
-    let index = Type::index(ctx);
     let mlir = |e: String| BuildError::Mlir(e);
     let result = |o: OperationRef<'c, 'a>| -> Result<Value<'c, 'a>, BuildError> {
         o.result(0).map(Into::into).map_err(|e| mlir(e.to_string()))
     };
     let constant = |value: i64, anchor: OperationRef<'c, 'a>| {
-        result(rewriter.insert_before(
-            anchor,
-            arith::constant(ctx, IntegerAttribute::new(index, value).into(), loc),
-        ))
+        crate::rewrite::index_constant(rewriter, anchor, value)
     };
-    let lower = constant(0, op)?;
-    let upper = constant(total, op)?;
-    let one = constant(1, op)?;
-    let body = Block::new(&[(index, loc)]);
-    body.append_operation(scf::r#yield(&[], loc));
-    let region = Region::new();
-    region.append_block(body);
-    let for_op = rewriter.insert_before(op, scf::r#for(lower, upper, one, region, loc));
-    crate::rewrite::set_attr(
-        &for_op,
-        "sundial.range",
-        sundial_dialects::build::Attrs::new(context).string("affine"),
-    );
-    let block = for_op
-        .region(0)
-        .ok()
-        .and_then(|r| r.first_block())
-        .ok_or_else(|| mlir("scf.for without a body".into()))?;
-    let iv: Value<'c, 'a> =
-        unsafe { Value::from_raw(block.argument(0).map_err(|e| mlir(e.to_string()))?.to_raw()) };
-    let terminator: OperationRef<'c, 'a> = unsafe {
-        OperationRef::from_raw(
-            block
-                .terminator()
-                .ok_or_else(|| mlir("scf.for without a yield".into()))?
-                .to_raw(),
-        )
-    };
+    let (iv, terminator) = crate::rewrite::affine_loop_before(rewriter, op, total)?;
     // The start of the piece on every iteration axis, as an index.
     let mut starts = Vec::new();
     let mut after: i64 = counts.iter().product();

@@ -368,61 +368,14 @@ impl<'c, 'a> Ctx<'_, 'c, 'a> {
     /// `nisa.dynamic_ap` of block `%c` (offset `%c R` in a physical tile, `%c B R` in a tile
     /// cut by rows); the iterations are independent (`sundial.range = "affine"`).
     fn block_loop(&self, v: &View<'c, 'a>, full: i64) -> Result<(), BuildError> {
-        use melior::{
-            dialect::{arith, scf},
-            ir::{Block, BlockLike, Region, RegionLike, attribute::IntegerAttribute, r#type::Type},
-        };
+        use melior::dialect::arith;
         let op = v.op();
         let context = op.context();
-        let ctx = unsafe { context.to_ref() };
         let loc = op.location();
-        let index = Type::index(ctx);
-        let constant =
-            |value: i64, anchor: OperationRef<'c, 'a>| -> Result<Value<'c, 'a>, BuildError> {
-                let c = self.rewriter.insert_before(
-                    anchor,
-                    arith::constant(ctx, IntegerAttribute::new(index, value).into(), loc),
-                );
-                c.result(0)
-                    .map(Into::into)
-                    .map_err(|e| BuildError::Mlir(e.to_string()))
-            };
-        let lower = constant(0, op)?;
-        let upper = constant(full, op)?;
-        let one = constant(1, op)?;
-        let body = Block::new(&[(index, loc)]);
-        body.append_operation(scf::r#yield(&[], loc));
-        let region = Region::new();
-        region.append_block(body);
-        let for_op = self
-            .rewriter
-            .insert_before(op, scf::r#for(lower, upper, one, region, loc));
-        set_attr(
-            &for_op,
-            "sundial.range",
-            Attrs::new(context).string("affine"),
-        );
-        let block = for_op
-            .region(0)
-            .ok()
-            .and_then(|r| r.first_block())
-            .ok_or_else(|| BuildError::Mlir("scf.for without a body".into()))?;
-        let iv: Value<'c, 'a> = unsafe {
-            Value::from_raw(
-                block
-                    .argument(0)
-                    .map_err(|e| BuildError::Mlir(e.to_string()))?
-                    .to_raw(),
-            )
+        let constant = |value: i64, anchor: OperationRef<'c, 'a>| {
+            crate::rewrite::index_constant(self.rewriter, anchor, value)
         };
-        let terminator: OperationRef<'c, 'a> = unsafe {
-            OperationRef::from_raw(
-                block
-                    .terminator()
-                    .ok_or_else(|| BuildError::Mlir("scf.for without a yield".into()))?
-                    .to_raw(),
-            )
-        };
+        let (iv, terminator) = crate::rewrite::affine_loop_before(self.rewriter, op, full)?;
         let mut replace = Vec::new();
         for o in v.tile_operands() {
             let t = tile_of(o.value)?;

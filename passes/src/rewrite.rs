@@ -180,6 +180,80 @@ impl<'c> Rewriter<'c> {
     }
 }
 
+/// An `index` constant `value` inserted before `anchor`.
+pub fn index_constant<'c, 'a>(
+    rewriter: &Rewriter<'c>,
+    anchor: OperationRef<'c, 'a>,
+    value: i64,
+) -> Result<Value<'c, 'a>, BuildError> {
+    use melior::{
+        dialect::arith,
+        ir::{attribute::IntegerAttribute, r#type::Type},
+    };
+    let ctx = unsafe { anchor.context().to_ref() };
+    let index = Type::index(ctx);
+    let constant = rewriter.insert_before(
+        anchor,
+        arith::constant(
+            ctx,
+            IntegerAttribute::new(index, value).into(),
+            anchor.location(),
+        ),
+    );
+    constant
+        .result(0)
+        .map(Into::into)
+        .map_err(|e| BuildError::Mlir(e.to_string()))
+}
+
+/// Inserts before `op` an empty `scf.for %i = 0 to trips step 1` whose iterations are
+/// independent (`sundial.range = "affine"`), and returns its induction variable and the
+/// body's `scf.yield`, before which the caller builds the body.
+pub fn affine_loop_before<'c, 'a>(
+    rewriter: &Rewriter<'c>,
+    op: OperationRef<'c, 'a>,
+    trips: i64,
+) -> Result<(Value<'c, 'a>, OperationRef<'c, 'a>), BuildError> {
+    use melior::{
+        dialect::scf,
+        ir::{Block, BlockLike, Region, RegionLike, r#type::Type},
+    };
+    let context = op.context();
+    let ctx = unsafe { context.to_ref() };
+    let loc = op.location();
+    let mlir = |e: String| BuildError::Mlir(e);
+    let lower = index_constant(rewriter, op, 0)?;
+    let upper = index_constant(rewriter, op, trips)?;
+    let one = index_constant(rewriter, op, 1)?;
+    let body = Block::new(&[(Type::index(ctx), loc)]);
+    body.append_operation(scf::r#yield(&[], loc));
+    let region = Region::new();
+    region.append_block(body);
+    let for_op = rewriter.insert_before(op, scf::r#for(lower, upper, one, region, loc));
+    set_attr(
+        &for_op,
+        "sundial.range",
+        Attrs::new(context).string("affine"),
+    );
+    let block = for_op
+        .region(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .ok_or_else(|| mlir("scf.for without a body".into()))?;
+    // Re-bound to the op's lifetimes: the loop lives in the op's block.
+    let iv: Value<'c, 'a> =
+        unsafe { Value::from_raw(block.argument(0).map_err(|e| mlir(e.to_string()))?.to_raw()) };
+    let terminator: OperationRef<'c, 'a> = unsafe {
+        OperationRef::from_raw(
+            block
+                .terminator()
+                .ok_or_else(|| mlir("scf.for without a yield".into()))?
+                .to_raw(),
+        )
+    };
+    Ok((iv, terminator))
+}
+
 /// Erases every `nisa.alloc` and view op (`nisa.ap`, `nisa.dynamic_ap`, and the reshape,
 /// slice, permute and broadcast views) nested in `root` whose result has no use, and returns
 /// how many it erased. One walk in reverse program order: a view is defined after its source
