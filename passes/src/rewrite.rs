@@ -190,7 +190,10 @@ pub fn index_constant<'c, 'a>(
         dialect::arith,
         ir::{attribute::IntegerAttribute, r#type::Type},
     };
-    let ctx = unsafe { anchor.context().to_ref() };
+    // The context handle must outlive `ctx`: `to_ref` borrows it (on a temporary it dangles,
+    // which crashes in release builds).
+    let context = anchor.context();
+    let ctx = unsafe { context.to_ref() };
     let index = Type::index(ctx);
     let constant = rewriter.insert_before(
         anchor,
