@@ -42,5 +42,5 @@ pub use bundle::{
 pub use error::{DecodeError, EncodeError, ParseError, SequenceProblem};
 pub use isa::{SelectError, SelectQuery, Selection, select};
 pub use lift::decode_instructions;
-pub use ops::{GATHER_CHUNK, TRANSPOSE_WIDE_PARTITIONS, gather_chunks};
+pub use ops::{GATHER_CHUNK, TRANSPOSE_WIDE_PARTITIONS, gather_chunks, psum_dtype};
 pub use sync::{Item, Queue, Region, SyncError, SyncItem, SyncOptions, SyncPlan, assign_sync};

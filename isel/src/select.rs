@@ -1000,6 +1000,9 @@ fn gather<'c>(v: &View<'c, '_>, sel: &Selection, _facts: &Facts) -> Result<Opera
 fn matmul<'c>(v: &View<'c, '_>, sel: &Selection, facts: &Facts) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     matmul_refusals(v)?;
+    if !v.bool_attr("is_transpose") {
+        psum_result_dtype(v)?;
+    }
     for flag in ["is_stationary_onezero", "is_moving_onezero"] {
         if v.bool_attr(flag) {
             return Err(format!(
@@ -1136,6 +1139,26 @@ impl Facts {
     }
 }
 
+/// A matmul result in PSUM must be a 4-byte dtype: NKI lets a v4 matmul write bf16 into PSUM,
+/// but the bundles' validity rule (PSUM writes are a 4-byte dtype) is the only pinned fact, and
+/// no source says how the PE writes a 2-byte result; so the op is refused here, at its own
+/// location, rather than by the encoder. (A transpose writes its data's dtype; the encoder
+/// refuses it for its own unpinned fact, the LDWEIGHTS transpose_mode code.)
+fn psum_result_dtype(v: &View<'_, '_>) -> Result<(), String> {
+    let dst = pattern(v, "dst")?;
+    if dst
+        .dtype
+        .bir()
+        .is_some_and(|d| !sundial_codegen::psum_dtype(d))
+    {
+        return Err(format!(
+            "unpinned: operand 'dst' is {}: the pinned encodings write a matmul result into PSUM as a 4-byte dtype (fp32, fp32r, int32, uint32); how the PE writes a 2-byte result is not stated by any source",
+            dst.dtype.mlir_name()
+        ));
+    }
+    Ok(())
+}
+
 /// The matmul attributes no bundle field holds: PE tiling.
 fn matmul_refusals(v: &View<'_, '_>) -> Result<(), String> {
     for attr in ["tile_position", "tile_size"] {
@@ -1172,6 +1195,7 @@ fn matmul_mx<'c>(
 ) -> Result<Operation<'c>, String> {
     let ctx = v.op().context();
     matmul_refusals(v)?;
+    psum_result_dtype(v)?;
     let mut b = start(v, sel)?;
     for name in [
         "dst",

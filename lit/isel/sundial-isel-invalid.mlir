@@ -182,3 +182,20 @@ module attributes {sundial.target = "cayman"} {
     return
   }
 }
+
+// -----
+
+// NKI lets a v4 matmul write bf16 into PSUM, but the only pinned PSUM write of the PE bundles
+// is a 4-byte dtype: selection refuses the bf16 result at the op (not the encoder, later).
+module attributes {sundial.target = "mariana"} {
+  func.func @bf16_psum_matmul(%o: memref<128x512xbf16, "hbm">) {
+    %acc = "nisa.alloc"() : () -> memref<128x512xbf16, "psum">
+    %w = "nisa.alloc"() : () -> memref<128x128xbf16, "sbuf">
+    %x = "nisa.alloc"() : () -> memref<128x512xbf16, "sbuf">
+    "nisa.memset"(%w) {value = 1.0 : f32, engine = "vector"} : (memref<128x128xbf16, "sbuf">) -> ()
+    "nisa.memset"(%x) {value = 1.0 : f32, engine = "vector"} : (memref<128x512xbf16, "sbuf">) -> ()
+    // expected-error@+1 {{'nisa.matmul' op unpinned: operand 'dst' is bf16: the pinned encodings write a matmul result into PSUM as a 4-byte dtype (fp32, fp32r, int32, uint32); how the PE writes a 2-byte result is not stated by any source}}
+    "nisa.matmul"(%acc, %w, %x) : (memref<128x512xbf16, "psum">, memref<128x128xbf16, "sbuf">, memref<128x512xbf16, "sbuf">) -> ()
+    return
+  }
+}

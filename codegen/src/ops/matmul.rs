@@ -82,8 +82,9 @@ pub(super) fn check_flags(flags: u8, zero_region: u8, arch: &ArchModel) -> Resul
 }
 
 /// Whether a BIR dtype is a 4-byte PSUM result dtype (header: PSUM writes are fp32 / int32 /
-/// uint32 / fp32r).
-pub(super) fn psum_dtype(d: BirDtype) -> bool {
+/// uint32 / fp32r). Selection asks the same question before it builds a matmul, so an op the
+/// encoder would refuse fails at its own location with the reason.
+pub fn psum_dtype(d: BirDtype) -> bool {
     matches!(
         d,
         BirDtype::Float32 | BirDtype::Float32r | BirDtype::Int32 | BirDtype::Uint32

@@ -98,6 +98,7 @@ pub fn gather_chunks(index_elements: u64) -> u64 {
 
 pub(crate) use compute3d::invert_imm_src;
 pub(crate) use cross_lane_reduce::dst_count as cross_lane_dst_count;
+pub use matmul::psum_dtype;
 /// Chunk `k` of a Gather over `n` index elements: its continuation flag (0x68 +0x24: 0 on chunk
 /// 0, 1 after) and its element count (0x67 +0x28: 512, the rest on the last chunk).
 #[inline(always)]
