@@ -265,27 +265,31 @@ struct Split {
     in_step: bool,
 }
 
+/// What [`Split::new`] compiles a split from: the parts of the plan both splits share.
+struct SplitContext<'a> {
+    ind: &'a [IndDim],
+    ext: &'a [usize],
+    lo: &'a [i64],
+    /// Stage B's static part (`Plan::stat`).
+    stat: &'a Dense,
+    /// No purely direct dimension is checked per point.
+    no_dynamic: bool,
+}
+
 impl Split {
-    fn new(
-        sub: Small<usize>,
-        outer: Small<usize>,
-        run: usize,
-        ind: &[IndDim],
-        ext: &[usize],
-        lo: &[i64],
-        no_dynamic: bool,
-    ) -> Split {
-        let k_points = points_of(&sub, ext);
-        let directs_const = ind
+    fn new(sub: Small<usize>, outer: Small<usize>, run: usize, cx: &SplitContext<'_>) -> Split {
+        let k_points = points_of(&sub, cx.ext);
+        let directs_const = cx
+            .ind
             .iter()
             .all(|d| sub.iter().all(|&p| d.direct.coef[p] == 0));
+        let in_step = cx.no_dynamic && outer == sub;
         let separable = if directs_const {
-            Separable::new(ind, &sub, ext, lo)
+            Separable::new(cx, &sub, in_step)
         } else {
             None
         };
-        let kidx = row_major_index(&sub, ext, lo);
-        let in_step = no_dynamic && outer == sub;
+        let kidx = row_major_index(&sub, cx.ext, cx.lo);
         Split {
             sub,
             k_points,
@@ -308,6 +312,12 @@ struct Separable {
     total: usize,
     /// How the parts combine into the table.
     combine: SepCombine,
+    /// Stage B folded into the parts: when the split walks the table in step and the
+    /// table is one part or the outer sum of two, a point's static part of stage B is the
+    /// sum of its value at the lower bounds (this) and each part's [`SepPart::stat`], so
+    /// adding those to the parts makes the table the run starts themselves (the same
+    /// wrapping sums, in another order) and stage B has nothing left to do.
+    fold: Option<i64>,
 }
 
 /// One indirect dimension of a [`Separable`] stage A.
@@ -321,6 +331,9 @@ struct SepPart {
     offset: usize,
     /// The row-major index of a point's `S_j` coordinates.
     kidx: Dense,
+    /// Stage B's static part over `S_j` alone, zero at the lower bounds (used by
+    /// [`Separable::fold`]).
+    stat: Dense,
 }
 
 /// How the parts of a [`Separable`] stage A make the table.
@@ -339,7 +352,8 @@ impl Separable {
     /// The factoring of stage A over `sub`, when no direct part varies over it (checked by
     /// the caller) and each indirect dimension's index address depends on its own positions
     /// of `sub` (`S_j`, disjoint across dimensions: `X[I[a], J[b], ..]`).
-    fn new(ind: &[IndDim], sub: &[usize], ext: &[usize], lo: &[i64]) -> Option<Separable> {
+    fn new(cx: &SplitContext<'_>, sub: &[usize], in_step: bool) -> Option<Separable> {
+        let (ind, ext, lo) = (cx.ind, cx.ext, cx.lo);
         if ind.is_empty() || sub.is_empty() {
             return None;
         }
@@ -363,11 +377,22 @@ impl Separable {
                 .iter()
                 .try_fold(1usize, |a, &p| a.checked_mul(ext[p]))?;
             let kidx = row_major_index(&positions, ext, lo);
+            let mut stat = Dense {
+                coef: smallvec![0; ext.len()],
+                constant: 0,
+            };
+            for &p in &positions {
+                stat.coef[p] = cx.stat.coef[p];
+                stat.constant = stat
+                    .constant
+                    .wrapping_sub(cx.stat.coef[p].wrapping_mul(lo[p]));
+            }
             parts.push(SepPart {
                 positions,
                 points,
                 offset: total,
                 kidx,
+                stat,
             });
             total = total.checked_add(points)?;
         }
@@ -397,10 +422,12 @@ impl Separable {
             }
             _ => SepCombine::Sum,
         };
+        let fold = (in_step && combine != SepCombine::Sum).then(|| eval(cx.stat, lo));
         Some(Separable {
             parts,
             total,
             combine,
+            fold,
         })
     }
 }
@@ -710,17 +737,15 @@ impl Plan {
         } else {
             all.clone()
         };
-        let no_dynamic = dynamic.is_empty();
-        let general = Split::new(general_sub, all, 1, &ind, &ext, &lo, no_dynamic);
-        let blocked = Split::new(
-            dep,
-            (0..run_start).collect(),
-            run_len,
-            &ind,
-            &ext,
-            &lo,
-            no_dynamic,
-        );
+        let cx = SplitContext {
+            ind: &ind,
+            ext: &ext,
+            lo: &lo,
+            stat: &stat,
+            no_dynamic: dynamic.is_empty(),
+        };
+        let general = Split::new(general_sub, all, 1, &cx);
+        let blocked = Split::new(dep, (0..run_start).collect(), run_len, &cx);
 
         Ok(Plan {
             op,
@@ -797,15 +822,16 @@ impl Plan {
                 num_points: 0,
             });
         }
-        let table = match split
-            .separable
-            .as_ref()
-            .and_then(|sep| self.stage_a_separable(mem, oob, split, sep))
-        {
-            Some(t) => t,
-            None => self.stage_a(mem, oob, split)?,
+        let separable = split.separable.as_ref().and_then(|sep| {
+            let table = self.stage_a_separable(mem, oob, split, sep)?;
+            Some((table, sep.fold.is_some()))
+        });
+        let starts = match separable {
+            // Stage B was folded into the parts: the table holds the starts.
+            Some((starts, true)) => starts,
+            Some((table, false)) => self.stage_b(table, split),
+            None => self.stage_b(self.stage_a(mem, oob, split)?, split),
         };
-        let starts = self.stage_b(table, split);
         Ok(Offsets {
             path,
             starts: Starts::from_vec(starts),
@@ -818,7 +844,8 @@ impl Plan {
     /// contribution at a point is a function of the point's `S_j` coordinates alone, so
     /// each dimension is resolved once per point of its `S_j` (4 + 16 index reads instead
     /// of 2 x 64) and the table is their sum per point of the sub-space ([`SKIP`] when any
-    /// part is). The same index bytes are read (every `S_j` point occurs in the sub-space).
+    /// part is), or the run starts when stage B is folded in ([`Separable::fold`]). The
+    /// same index bytes are read (every `S_j` point occurs in the sub-space).
     /// Only a resolution without any error is used: on an out-of-bounds index in error
     /// mode or an uninitialised index read this returns `None` and [`Plan::stage_a`]
     /// itself runs, so every error is the per-point enumeration's, unchanged.
@@ -829,25 +856,52 @@ impl Plan {
         split: &Split,
         sep: &Separable,
     ) -> Option<Vec<i64>> {
-        // Addresses (front) and values (back) of every part; inline for the usual sizes.
-        let mut buf: SmallVec<[i64; 128]> = smallvec![0; sep.total.checked_mul(2)?];
-        let (addrs, values) = buf.split_at_mut(sep.total);
-        for ((part, d), &direct) in sep.parts.iter().zip(&self.ind).zip(&self.directs_lo) {
+        // Addresses, values and (folding) stage B's static parts of every part, one
+        // section each; inline for the usual sizes.
+        let mut buf: SmallVec<[i64; 256]> = smallvec![0; sep.total.checked_mul(3)?];
+        let (addrs, rest) = buf.split_at_mut(sep.total);
+        let (values, stats) = rest.split_at_mut(sep.total);
+        for (j, ((part, d), &direct)) in sep
+            .parts
+            .iter()
+            .zip(&self.ind)
+            .zip(&self.directs_lo)
+            .enumerate()
+        {
             let range = part.offset..part.offset + part.points;
-            let (addrs, values) = (&mut addrs[range.clone()], &mut values[range]);
-            let mut at = addrs.iter_mut();
-            odometer(&part.positions, &self.ext, &self.lo, &[&d.iv_addr], |v| {
-                if let Some(a) = at.next() {
-                    *a = v[0];
-                }
-            });
+            let addrs = &mut addrs[range.clone()];
+            let stats = &mut stats[range.clone()];
+            let values = &mut values[range];
+            if sep.fold.is_some() {
+                let mut at = addrs.iter_mut().zip(stats.iter_mut());
+                let bank = [&d.iv_addr, &part.stat];
+                odometer(&part.positions, &self.ext, &self.lo, &bank, |v| {
+                    if let Some((a, s)) = at.next() {
+                        (*a, *s) = (v[0], v[1]);
+                    }
+                });
+            } else {
+                let mut at = addrs.iter_mut();
+                odometer(&part.positions, &self.ext, &self.lo, &[&d.iv_addr], |v| {
+                    if let Some(a) = at.next() {
+                        *a = v[0];
+                    }
+                });
+            }
             let iv = &self.index_views[d.view];
             mem.read_index_values(self.op, iv.alloc, iv.dtype, addrs, values)
                 .ok()?;
-            // Per value: its contribution, or SKIP.
-            for c in values.iter_mut() {
+            // The value of stage B's static part at the lower bounds goes to one part.
+            let base = match sep.fold {
+                Some(b) if j == 0 => b,
+                _ => 0,
+            };
+            // Per value: its contribution (plus, folding, its static part), or SKIP.
+            for (c, &s) in values.iter_mut().zip(stats.iter()) {
                 *c = match direct.checked_add(*c) {
-                    Some(x) if x >= 0 && x < d.extent => x.wrapping_mul(d.stride),
+                    Some(x) if x >= 0 && x < d.extent => {
+                        x.wrapping_mul(d.stride).wrapping_add(s).wrapping_add(base)
+                    }
                     _ => match oob {
                         OobMode::Error => return None,
                         OobMode::Skip => SKIP,
@@ -866,13 +920,14 @@ impl Plan {
                 let (p0, p1) = (part(first), part(second));
                 let mut table = Vec::with_capacity(split.k_points);
                 for &a in p0 {
-                    table.extend(p1.iter().map(|&b| {
-                        if a == SKIP || b == SKIP {
-                            SKIP
-                        } else {
-                            a.wrapping_add(b)
-                        }
-                    }));
+                    if a == SKIP {
+                        table.extend(std::iter::repeat_n(SKIP, p1.len()));
+                    } else {
+                        table.extend(
+                            p1.iter()
+                                .map(|&b| if b == SKIP { SKIP } else { a.wrapping_add(b) }),
+                        );
+                    }
                 }
                 table
             }
@@ -1536,6 +1591,7 @@ mod tests {
             ),
         ];
         let mut combines = Vec::new();
+        let mut folds = 0;
         for (good, oob) in [
             (true, OobMode::Skip),
             (true, OobMode::Error),
@@ -1551,7 +1607,12 @@ mod tests {
                 for split in [&plan.blocked, &plan.general] {
                     let sep = split.separable.as_ref().expect("a separable access");
                     combines.push(sep.combine);
-                    let want = plan.stage_a(&mem, oob, split).unwrap();
+                    let mut want = plan.stage_a(&mem, oob, split).unwrap();
+                    if sep.fold.is_some() {
+                        // Stage B folded in: the starts stage B makes of the table.
+                        folds += 1;
+                        want = plan.stage_b(want, split);
+                    }
                     assert_eq!(
                         plan.stage_a_separable(&mem, oob, split, sep),
                         Some(want),
@@ -1575,6 +1636,7 @@ mod tests {
         ] {
             assert!(combines.contains(&c), "{c:?}");
         }
+        assert!(folds > 0);
         // A bad index in error mode: declined, and the per-point stage reports it.
         mem.write_i64(&i, &[5, 6, 2, -1]).unwrap();
         for a in &cases {
