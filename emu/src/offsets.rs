@@ -857,8 +857,18 @@ impl Plan {
         sep: &Separable,
     ) -> Option<Vec<i64>> {
         // Addresses, values and (folding) stage B's static parts of every part, one
-        // section each; inline for the usual sizes.
-        let mut buf: SmallVec<[i64; 256]> = smallvec![0; sep.total.checked_mul(3)?];
+        // section each: on the stack for the usual sizes (an array, not an inline SmallVec,
+        // which would be moved whole into place).
+        let need = sep.total.checked_mul(3)?;
+        let mut stack = [0i64; 128];
+        let mut heap = Vec::new();
+        let buf: &mut [i64] = match stack.get_mut(..need) {
+            Some(b) => b,
+            None => {
+                heap.resize(need, 0);
+                &mut heap
+            }
+        };
         let (addrs, rest) = buf.split_at_mut(sep.total);
         let (values, stats) = rest.split_at_mut(sep.total);
         for (j, ((part, d), &direct)) in sep
