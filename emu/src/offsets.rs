@@ -33,6 +33,13 @@
 //!   contiguously and stays inside its dimensions' extents: `K` index reads broadcast to
 //!   `N / R` run starts (the seed's idea; block factor `N / K`).
 //!
+//! Both splits are compiled once, in [`Plan::new`] (their positions, the factoring of stage A
+//! over separable indirect dimensions, stage B's static part), so computing offsets builds no
+//! plan structure: it reads the index values and fills one table. When the blocked split's
+//! outer points are its sub-space's and stage A is a separable outer sum, stage B's static
+//! part is added to the parts before the sum, and the table is the run starts (the same
+//! wrapping sums, in another order).
+//!
 //! The gate ([`Plan::gate`]) picks the blocked split when it is cheaper (`R > 1` or
 //! `K < N`). It decides speed only: both splits produce the same offsets modulo run
 //! grouping, hence bit-identical data, and the same error, because
