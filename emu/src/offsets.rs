@@ -1229,7 +1229,8 @@ impl Planned {
     /// allocations it names, and allocations are never removed, so the cached plan is the
     /// one [`Planned::new`] would make now. Errors are never cached.
     pub(crate) fn cached(mem: &mut Memory, access: &Access, op: &'static str) -> Result<Planned> {
-        if access.source.is_contiguous() && access.is_identity() {
+        // The identity test first: an indirect access fails it at once.
+        if access.is_identity() && access.source.is_contiguous() {
             // Needs no plan (and is never cached).
             return Planned::contiguous(mem, &access.source, op);
         }
