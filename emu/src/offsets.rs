@@ -33,6 +33,13 @@
 //!   contiguously and stays inside its dimensions' extents: `K` index reads broadcast to
 //!   `N / R` run starts (the seed's idea; block factor `N / K`).
 //!
+//! Both splits are compiled once, in [`Plan::new`] (their positions, the factoring of stage A
+//! over separable indirect dimensions, stage B's static part), so computing offsets builds no
+//! plan structure: it reads the index values and fills one table. When the blocked split's
+//! outer points are its sub-space's and stage A is a separable outer sum, stage B's static
+//! part is added to the parts before the sum, and the table is the run starts (the same
+//! wrapping sums, in another order).
+//!
 //! The gate ([`Plan::gate`]) picks the blocked split when it is cheaper (`R > 1` or
 //! `K < N`). It decides speed only: both splits produce the same offsets modulo run
 //! grouping, hence bit-identical data, and the same error, because
@@ -98,7 +105,8 @@ impl PlanCache {
     fn get(&self, access: &Access, op: &'static str) -> Option<Arc<Plan>> {
         self.entries
             .iter()
-            .find(|(a, o, _)| *o == op && a == access)
+            // The op names are constants: the same op is usually the same pointer.
+            .find(|(a, o, _)| (std::ptr::eq(*o, op) || *o == op) && a == access)
             .map(|(_, _, p)| Arc::clone(p))
     }
 
@@ -117,6 +125,10 @@ impl PlanCache {
 /// planning an access of the usual ranks allocates nothing for them (the fixed cost of every
 /// op). Lists of larger items stay `Vec`s: inline, they would make the plan kilobytes to move.
 type Small<T> = SmallVec<[T; 8]>;
+
+/// The run starts of [`Offsets`]: inline for one run (a contiguous operand, the usual
+/// destination tile), so it allocates nothing.
+type Starts = SmallVec<[i64; 1]>;
 
 /// Which offsets path to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -144,7 +156,7 @@ pub enum Path {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Offsets {
     path: Path,
-    starts: Vec<i64>,
+    starts: Starts,
     run: usize,
     num_points: usize,
 }
@@ -234,6 +246,224 @@ struct IndexViewPlan {
     dtype: DType,
 }
 
+/// One split of the positions into sub-space, outer positions and run (one path, see the
+/// module doc), compiled in [`Plan::new`]: everything stages A and B need that does not
+/// depend on index values, so a call builds no plan structure (the fixed cost of a small
+/// op).
+#[derive(Debug, Clone)]
+struct Split {
+    /// The sub-space: the positions whose index values are read, ascending.
+    sub: Small<usize>,
+    /// Points of the sub-space (entries of the stage-A table); saturated on overflow,
+    /// which only an empty space (never computed) can have.
+    k_points: usize,
+    /// The outer positions, ascending: one run start per point.
+    outer: Small<usize>,
+    /// Elements per run.
+    run: usize,
+    /// No direct part of an indirect dimension varies over `sub`, so their values at the
+    /// lower bounds (`Plan::directs_lo`) hold at every point of it.
+    directs_const: bool,
+    /// Stage A factored over separable indirect dimensions, when the access is separable.
+    separable: Option<Separable>,
+    /// Stage B's bank slot 1: the row-major index of a point's `sub` coordinates.
+    kidx: Dense,
+    /// The outer positions are the sub-space's and no direct coordinate is checked per
+    /// point: stage B walks the table in step.
+    in_step: bool,
+}
+
+/// What [`Split::new`] compiles a split from: the parts of the plan both splits share.
+struct SplitContext<'a> {
+    ind: &'a [IndDim],
+    ext: &'a [usize],
+    lo: &'a [i64],
+    /// Stage B's static part (`Plan::stat`).
+    stat: &'a Dense,
+    /// No purely direct dimension is checked per point.
+    no_dynamic: bool,
+}
+
+impl Split {
+    fn new(sub: Small<usize>, outer: Small<usize>, run: usize, cx: &SplitContext<'_>) -> Split {
+        let k_points = points_of(&sub, cx.ext);
+        let directs_const = cx
+            .ind
+            .iter()
+            .all(|d| sub.iter().all(|&p| d.direct.coef[p] == 0));
+        let in_step = cx.no_dynamic && outer == sub;
+        let separable = if directs_const {
+            Separable::new(cx, &sub, in_step)
+        } else {
+            None
+        };
+        let kidx = row_major_index(&sub, cx.ext, cx.lo);
+        Split {
+            sub,
+            k_points,
+            outer,
+            run,
+            directs_const,
+            separable,
+            kidx,
+            in_step,
+        }
+    }
+}
+
+/// Stage A factored over separable indirect dimensions (see [`Plan::stage_a_separable`]).
+#[derive(Debug, Clone)]
+struct Separable {
+    /// Per indirect dimension, in the plan's order.
+    parts: Vec<SepPart>,
+    /// Index values read: the parts' points summed.
+    total: usize,
+    /// How the parts combine into the table.
+    combine: SepCombine,
+    /// Stage B folded into the parts: when the split walks the table in step and the
+    /// table is one part or the outer sum of two, a point's static part of stage B is the
+    /// sum of its value at the lower bounds (this) and each part's [`SepPart::stat`], so
+    /// adding those to the parts makes the table the run starts themselves (the same
+    /// wrapping sums, in another order) and stage B has nothing left to do.
+    fold: Option<i64>,
+}
+
+/// One indirect dimension of a [`Separable`] stage A.
+#[derive(Debug, Clone)]
+struct SepPart {
+    /// `S_j`: the positions of the sub-space its index address depends on, ascending.
+    positions: Small<usize>,
+    /// Points of `S_j`.
+    points: usize,
+    /// Its first entry in the per-call buffers of [`Separable::total`] entries.
+    offset: usize,
+    /// The row-major index of a point's `S_j` coordinates.
+    kidx: Dense,
+    /// Stage B's static part over `S_j` alone, zero at the lower bounds (used by
+    /// [`Separable::fold`]).
+    stat: Dense,
+}
+
+/// How the parts of a [`Separable`] stage A make the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SepCombine {
+    /// One dimension whose positions are the sub-space: the table is its part.
+    Single,
+    /// Two dimensions whose positions, `first`'s then `second`'s, are the sub-space: the
+    /// table is the row-major outer sum of their parts (no odometer).
+    Pair { first: usize, second: usize },
+    /// Any other: the parts summed at each point of the sub-space.
+    Sum,
+}
+
+impl Separable {
+    /// The factoring of stage A over `sub`, when no direct part varies over it (checked by
+    /// the caller) and each indirect dimension's index address depends on its own positions
+    /// of `sub` (`S_j`, disjoint across dimensions: `X[I[a], J[b], ..]`).
+    fn new(cx: &SplitContext<'_>, sub: &[usize], in_step: bool) -> Option<Separable> {
+        let (ind, ext, lo) = (cx.ind, cx.ext, cx.lo);
+        if ind.is_empty() || sub.is_empty() {
+            return None;
+        }
+        let mut owner: Small<Option<usize>> = smallvec![None; ext.len()];
+        let mut parts = Vec::with_capacity(ind.len());
+        let mut total = 0usize;
+        for (j, d) in ind.iter().enumerate() {
+            let positions: Small<usize> = sub
+                .iter()
+                .copied()
+                .filter(|&p| d.iv_addr.coef[p] != 0)
+                .collect();
+            for &p in &positions {
+                if owner[p].replace(j).is_some() {
+                    return None;
+                }
+            }
+            // A part is never larger than the sub-space: these fit whenever the space is
+            // not empty (an empty space is never computed).
+            let points = positions
+                .iter()
+                .try_fold(1usize, |a, &p| a.checked_mul(ext[p]))?;
+            let kidx = row_major_index(&positions, ext, lo);
+            let mut stat = Dense {
+                coef: smallvec![0; ext.len()],
+                constant: 0,
+            };
+            for &p in &positions {
+                stat.coef[p] = cx.stat.coef[p];
+                stat.constant = stat
+                    .constant
+                    .wrapping_sub(cx.stat.coef[p].wrapping_mul(lo[p]));
+            }
+            parts.push(SepPart {
+                positions,
+                points,
+                offset: total,
+                kidx,
+                stat,
+            });
+            total = total.checked_add(points)?;
+        }
+        let combine = match &parts[..] {
+            [a] if a.positions.as_slice() == sub => SepCombine::Single,
+            [a, b] => {
+                let is = |x: &SepPart, y: &SepPart| {
+                    x.positions
+                        .iter()
+                        .chain(y.positions.iter())
+                        .copied()
+                        .eq(sub.iter().copied())
+                };
+                if is(a, b) {
+                    SepCombine::Pair {
+                        first: 0,
+                        second: 1,
+                    }
+                } else if is(b, a) {
+                    SepCombine::Pair {
+                        first: 1,
+                        second: 0,
+                    }
+                } else {
+                    SepCombine::Sum
+                }
+            }
+            _ => SepCombine::Sum,
+        };
+        let fold = (in_step && combine != SepCombine::Sum).then(|| eval(cx.stat, lo));
+        Some(Separable {
+            parts,
+            total,
+            combine,
+            fold,
+        })
+    }
+}
+
+/// Points of the box over `positions` (saturated on overflow).
+fn points_of(positions: &[usize], ext: &[usize]) -> usize {
+    positions
+        .iter()
+        .try_fold(1usize, |a, &p| a.checked_mul(ext[p]))
+        .unwrap_or(usize::MAX)
+}
+
+/// The row-major index of a point's coordinates at `positions` (over the box of `ext`
+/// from `lo`), as a dense affine over every position.
+fn row_major_index(positions: &[usize], ext: &[usize], lo: &[i64]) -> Dense {
+    let mut k = Dense {
+        coef: smallvec![0; ext.len()],
+        constant: 0,
+    };
+    let mut radix: i64 = 1;
+    for &p in positions.iter().rev() {
+        k.coef[p] = radix;
+        k.constant = k.constant.wrapping_sub(radix.wrapping_mul(lo[p]));
+        radix = radix.wrapping_mul(ext[p] as i64);
+    }
+    k
+}
+
 /// A validated, compiled access, ready to produce offsets by either path.
 #[derive(Debug, Clone)]
 pub struct Plan {
@@ -242,19 +472,27 @@ pub struct Plan {
     /// Extent and lower bound per enumeration position.
     ext: Small<usize>,
     lo: Small<i64>,
-    base: i64,
     source_alloc: AllocId,
     source_dtype: DType,
     pure: Vec<PureDim>,
     ind: Vec<IndDim>,
     index_views: Vec<IndexViewPlan>,
-    /// Positions the indirect dimensions depend on, ascending.
-    dep: Small<usize>,
-    /// Number of points of the dependent sub-space.
+    /// Number of points of the dependent sub-space (the blocked split's).
     dep_points: usize,
-    /// Positions `run_start..` form the blocked path's contiguous run.
-    run_start: usize,
+    /// Elements of the blocked path's contiguous run.
     run_len: usize,
+    /// Stage B's bank slot 0: the source offset plus the contributions of the statically
+    /// in-range direct dimensions.
+    stat: Dense,
+    /// The purely direct dimensions whose coordinates stage B checks per point (indices
+    /// into `pure`).
+    dynamic: Small<usize>,
+    /// Each indirect dimension's direct part at the lower bounds.
+    directs_lo: Small<i64>,
+    /// The general path's split.
+    general: Split,
+    /// The blocked path's split.
+    blocked: Split,
 }
 
 impl Plan {
@@ -442,7 +680,7 @@ impl Plan {
             }
         }
         let dep: Small<usize> = (0..npos).filter(|&p| is_dep[p]).collect();
-        let dep_points = dep.iter().map(|&p| ext[p]).product::<usize>();
+        let dep_points = points_of(&dep, &ext);
 
         // The blocked run: the longest innermost suffix of non-dependent positions that
         // walks the source contiguously (flat coefficient = elements of the inner run)
@@ -478,21 +716,62 @@ impl Plan {
             run_start = p;
         }
 
+        // Stage B's static part: the source offset plus the statically in-range direct
+        // dimensions. Cannot overflow at points of the space: every such term is inside the
+        // view's footprint, checked when the view was built. Wrapping keeps the coefficient
+        // arithmetic total.
+        let mut stat = Dense {
+            coef: smallvec![0; npos],
+            constant: source.offset(),
+        };
+        let mut dynamic = Small::new();
+        for (i, pd) in pure.iter().enumerate() {
+            if pd.static_in_range {
+                stat.constant = stat
+                    .constant
+                    .wrapping_add(pd.coord.constant.wrapping_mul(pd.stride));
+                for (c, &k) in stat.coef.iter_mut().zip(&pd.coord.coef) {
+                    *c = c.wrapping_add(k.wrapping_mul(pd.stride));
+                }
+            } else {
+                dynamic.push(i);
+            }
+        }
+        let directs_lo = ind.iter().map(|d| eval(&d.direct, &lo)).collect();
+        let all: Small<usize> = (0..npos).collect();
+        // With no indirect dimension the general path has nothing to resolve per point.
+        let general_sub = if ind.is_empty() {
+            Small::new()
+        } else {
+            all.clone()
+        };
+        let cx = SplitContext {
+            ind: &ind,
+            ext: &ext,
+            lo: &lo,
+            stat: &stat,
+            no_dynamic: dynamic.is_empty(),
+        };
+        let general = Split::new(general_sub, all, 1, &cx);
+        let blocked = Split::new(dep, (0..run_start).collect(), run_len, &cx);
+
         Ok(Plan {
             op,
             num_points,
             ext: ext.into(),
             lo,
-            base: source.offset(),
             source_alloc: source.alloc(),
             source_dtype: source.dtype(),
             pure,
             ind,
             index_views,
-            dep,
             dep_points,
-            run_start,
             run_len,
+            stat,
+            dynamic,
+            directs_lo,
+            general,
+            blocked,
         })
     }
 
@@ -538,167 +817,167 @@ impl Plan {
             PathChoice::General => Path::General,
             PathChoice::Blocked => Path::Blocked,
         };
+        let split = match path {
+            Path::General => &self.general,
+            Path::Blocked => &self.blocked,
+        };
         if self.num_points == 0 {
             // Empty space: no index is read and no error is possible, on either path.
             return Ok(Offsets {
                 path,
-                starts: Vec::new(),
+                starts: Starts::new(),
                 run: 1,
                 num_points: 0,
             });
         }
-        let all: Small<usize> = (0..self.ext.len()).collect();
-        let (sub, outer, run): (Small<usize>, Small<usize>, usize) = match path {
-            Path::General => {
-                // With no indirect dimension there is nothing to resolve per point.
-                let sub = if self.ind.is_empty() {
-                    Small::new()
-                } else {
-                    all.clone()
-                };
-                (sub, all, 1)
-            }
-            Path::Blocked => (
-                self.dep.clone(),
-                (0..self.run_start).collect(),
-                self.run_len,
-            ),
+        let separable = split.separable.as_ref().and_then(|sep| {
+            let table = self.stage_a_separable(mem, oob, split, sep)?;
+            Some((table, sep.fold.is_some()))
+        });
+        let starts = match separable {
+            // Stage B was folded into the parts: the table holds the starts.
+            Some((starts, true)) => starts,
+            Some((table, false)) => self.stage_b(table, split),
+            None => self.stage_b(self.stage_a(mem, oob, split)?, split),
         };
-        let table = match self.stage_a_separable(mem, oob, &sub) {
-            Some(t) => t,
-            None => self.stage_a(mem, oob, &sub)?,
-        };
-        let starts = self.stage_b(&table, &sub, &outer);
         Ok(Offsets {
             path,
-            starts,
-            run,
+            starts: Starts::from_vec(starts),
+            run: split.run,
             num_points: self.num_points,
         })
     }
 
-    /// Stage A factored over separable indirect dimensions: when no direct part varies
-    /// over `sub` and each indirect dimension's index address depends on its own positions
-    /// of `sub` (`S_j`, disjoint across dimensions: `X[I[a], J[b], ..]`), a dimension's
+    /// Stage A factored over separable indirect dimensions ([`Separable`]): a dimension's
     /// contribution at a point is a function of the point's `S_j` coordinates alone, so
     /// each dimension is resolved once per point of its `S_j` (4 + 16 index reads instead
-    /// of 2 x 64) and the table is their sum per point of `sub` ([`SKIP`] when any part
-    /// is). The same index bytes are read (every `S_j` point occurs in `sub`). Only a
-    /// resolution without any error is used: on an out-of-bounds index in error mode or
-    /// an uninitialised index read this returns `None` and [`Plan::stage_a`] itself runs,
-    /// so every error is the per-point enumeration's, unchanged. `None` also when the
-    /// access is not separable.
-    fn stage_a_separable(&self, mem: &Memory, oob: OobMode, sub: &[usize]) -> Option<Vec<i64>> {
-        let nind = self.ind.len();
-        if nind == 0 || sub.is_empty() {
-            return None;
-        }
-        if !self
-            .ind
-            .iter()
-            .all(|d| sub.iter().all(|&p| d.direct.coef[p] == 0))
-        {
-            return None;
-        }
-        // S_j and the disjointness check.
-        let mut owner: Small<Option<usize>> = smallvec![None; self.ext.len()];
-        let mut own: Small<Small<usize>> = Small::new();
-        for (j, d) in self.ind.iter().enumerate() {
-            let sj: Small<usize> = sub
-                .iter()
-                .copied()
-                .filter(|&p| d.iv_addr.coef[p] != 0)
-                .collect();
-            for &p in &sj {
-                if owner[p].replace(j).is_some() {
-                    return None;
-                }
+    /// of 2 x 64) and the table is their sum per point of the sub-space ([`SKIP`] when any
+    /// part is), or the run starts when stage B is folded in ([`Separable::fold`]). The
+    /// same index bytes are read (every `S_j` point occurs in the sub-space).
+    /// Only a resolution without any error is used: on an out-of-bounds index in error
+    /// mode or an uninitialised index read this returns `None` and [`Plan::stage_a`]
+    /// itself runs, so every error is the per-point enumeration's, unchanged.
+    fn stage_a_separable(
+        &self,
+        mem: &Memory,
+        oob: OobMode,
+        split: &Split,
+        sep: &Separable,
+    ) -> Option<Vec<i64>> {
+        // Addresses, values and (folding) stage B's static parts of every part, one
+        // section each: on the stack for the usual sizes (an array, not an inline SmallVec,
+        // which would be moved whole into place).
+        let need = sep.total.checked_mul(3)?;
+        let mut stack = [0i64; 128];
+        let mut heap = Vec::new();
+        let buf: &mut [i64] = match stack.get_mut(..need) {
+            Some(b) => b,
+            None => {
+                heap.resize(need, 0);
+                &mut heap
             }
-            own.push(sj);
-        }
-        // Per dimension: its contribution at each point of S_j (row-major), or SKIP.
-        let npos = self.ext.len();
-        let mut parts: Vec<Vec<i64>> = Vec::with_capacity(nind);
-        let mut kidx: Small<Dense> = Small::new();
-        for (j, d) in self.ind.iter().enumerate() {
-            let sj = &own[j];
-            let kj: usize = sj.iter().map(|&p| self.ext[p]).product();
-            let mut addrs = Vec::with_capacity(kj);
-            odometer(sj, &self.ext, &self.lo, &[&d.iv_addr], |v| addrs.push(v[0]));
-            let mut values = vec![0i64; kj];
+        };
+        let (addrs, rest) = buf.split_at_mut(sep.total);
+        let (values, stats) = rest.split_at_mut(sep.total);
+        for (j, ((part, d), &direct)) in sep
+            .parts
+            .iter()
+            .zip(&self.ind)
+            .zip(&self.directs_lo)
+            .enumerate()
+        {
+            let range = part.offset..part.offset + part.points;
+            let addrs = &mut addrs[range.clone()];
+            let stats = &mut stats[range.clone()];
+            let values = &mut values[range];
+            if sep.fold.is_some() {
+                let mut at = addrs.iter_mut().zip(stats.iter_mut());
+                let bank = [&d.iv_addr, &part.stat];
+                odometer(&part.positions, &self.ext, &self.lo, &bank, |v| {
+                    if let Some((a, s)) = at.next() {
+                        (*a, *s) = (v[0], v[1]);
+                    }
+                });
+            } else {
+                let mut at = addrs.iter_mut();
+                odometer(&part.positions, &self.ext, &self.lo, &[&d.iv_addr], |v| {
+                    if let Some(a) = at.next() {
+                        *a = v[0];
+                    }
+                });
+            }
             let iv = &self.index_views[d.view];
-            mem.read_index_values(self.op, iv.alloc, iv.dtype, &addrs, &mut values)
+            mem.read_index_values(self.op, iv.alloc, iv.dtype, addrs, values)
                 .ok()?;
-            let direct = eval(&d.direct, &self.lo);
-            let mut contrib = values;
-            for c in contrib.iter_mut() {
+            // The value of stage B's static part at the lower bounds goes to one part.
+            let base = match sep.fold {
+                Some(b) if j == 0 => b,
+                _ => 0,
+            };
+            // Per value: its contribution (plus, folding, its static part), or SKIP.
+            for (c, &s) in values.iter_mut().zip(stats.iter()) {
                 *c = match direct.checked_add(*c) {
-                    Some(x) if x >= 0 && x < d.extent => x.wrapping_mul(d.stride),
+                    Some(x) if x >= 0 && x < d.extent => {
+                        x.wrapping_mul(d.stride).wrapping_add(s).wrapping_add(base)
+                    }
                     _ => match oob {
                         OobMode::Error => return None,
                         OobMode::Skip => SKIP,
                     },
                 };
             }
-            parts.push(contrib);
-            // The row-major index of a point's S_j coordinates.
-            let mut k = Dense {
-                coef: smallvec![0; npos],
-                constant: 0,
-            };
-            let mut radix: i64 = 1;
-            for &p in sj.iter().rev() {
-                k.coef[p] = radix;
-                k.constant = k.constant.wrapping_sub(radix.wrapping_mul(self.lo[p]));
-                radix = radix.wrapping_mul(self.ext[p] as i64);
-            }
-            kidx.push(k);
         }
-        // One or two dimensions whose positions, in order, are exactly `sub`: the table is
-        // the part itself, or the row-major outer sum of the two parts (no odometer).
-        if nind == 1 && own[0].as_slice() == sub {
-            return parts.pop();
-        }
-        match (&parts[..], &own[..]) {
-            ([p0, p1], [s0, s1]) | ([p1, p0], [s1, s0])
-                if s0.iter().chain(s1.iter()).copied().eq(sub.iter().copied()) =>
-            {
-                let mut table = Vec::with_capacity(p0.len() * p1.len());
+        let values: &[i64] = values;
+        let part = |j: usize| {
+            let p = &sep.parts[j];
+            &values[p.offset..p.offset + p.points]
+        };
+        Some(match sep.combine {
+            SepCombine::Single => values.to_vec(),
+            SepCombine::Pair { first, second } => {
+                let (p0, p1) = (part(first), part(second));
+                let mut table = Vec::with_capacity(split.k_points);
+                // Without a skipped entry in the inner part (error mode always), a row is a
+                // plain vector add.
+                let inner_skips = p1.contains(&SKIP);
                 for &a in p0 {
-                    table.extend(p1.iter().map(|&b| {
-                        if a == SKIP || b == SKIP {
-                            SKIP
-                        } else {
-                            a.wrapping_add(b)
+                    if a == SKIP {
+                        table.extend(std::iter::repeat_n(SKIP, p1.len()));
+                    } else if inner_skips {
+                        table.extend(
+                            p1.iter()
+                                .map(|&b| if b == SKIP { SKIP } else { a.wrapping_add(b) }),
+                        );
+                    } else {
+                        table.extend(p1.iter().map(|&b| a.wrapping_add(b)));
+                    }
+                }
+                table
+            }
+            SepCombine::Sum => {
+                let mut table = Vec::with_capacity(split.k_points);
+                let bank: Small<&Dense> = sep.parts.iter().map(|p| &p.kidx).collect();
+                odometer(&split.sub, &self.ext, &self.lo, &bank, |ks| {
+                    let mut sum: i64 = 0;
+                    for (j, &i) in ks.iter().enumerate() {
+                        let c = part(j)[i as usize];
+                        if c == SKIP {
+                            sum = SKIP;
+                            break;
                         }
-                    }));
-                }
-                return Some(table);
+                        sum = sum.wrapping_add(c);
+                    }
+                    table.push(sum);
+                });
+                table
             }
-            _ => {}
-        }
-        let k_points: usize = sub.iter().map(|&p| self.ext[p]).product();
-        let mut table = Vec::with_capacity(k_points);
-        let bank: Small<&Dense> = kidx.iter().collect();
-        odometer(sub, &self.ext, &self.lo, &bank, |vals| {
-            let mut sum: i64 = 0;
-            for (part, &i) in parts.iter().zip(vals) {
-                let c = part[i as usize];
-                if c == SKIP {
-                    sum = SKIP;
-                    break;
-                }
-                sum = sum.wrapping_add(c);
-            }
-            table.push(sum);
-        });
-        Some(table)
+        })
     }
 
-    /// Stage A: per point of the sub-space `sub`, the summed address contribution of
+    /// Stage A: per point of the split's sub-space, the summed address contribution of
     /// the indirect dimensions, or [`SKIP`].
-    fn stage_a(&self, mem: &Memory, oob: OobMode, sub: &[usize]) -> Result<Vec<i64>> {
-        let k_points: usize = sub.iter().map(|&p| self.ext[p]).product();
+    fn stage_a(&self, mem: &Memory, oob: OobMode, split: &Split) -> Result<Vec<i64>> {
+        let (sub, k_points) = (&split.sub[..], split.k_points);
         if self.ind.is_empty() {
             return Ok(vec![0; k_points]);
         }
@@ -771,16 +1050,11 @@ impl Plan {
             table.push(contrib);
             true
         };
-        if self
-            .ind
-            .iter()
-            .all(|d| sub.iter().all(|&p| d.direct.coef[p] == 0))
-        {
+        if split.directs_const {
             // The direct parts do not vary over the sub-space (the usual `X[IDX[e], ..]`):
             // their values at its first point hold at every point, no odometer needed.
-            let directs: Small<i64> = self.ind.iter().map(|d| eval(&d.direct, &self.lo)).collect();
             for k in 0..k_points {
-                if !resolve(k, &directs) {
+                if !resolve(k, &self.directs_lo) {
                     break;
                 }
             }
@@ -854,69 +1128,38 @@ impl Plan {
         }
     }
 
-    /// Stage B: one run start per outer point.
-    fn stage_b(&self, table: &[i64], sub: &[usize], outer: &[usize]) -> Vec<i64> {
-        let npos = self.ext.len();
-        // Bank slot 0: base + contributions of the statically in-range direct dims.
-        let mut stat = Dense {
-            coef: smallvec![0; npos],
-            constant: self.base,
-        };
-        let mut dynamic: Small<&PureDim> = Small::new();
-        for pd in &self.pure {
-            if pd.static_in_range {
-                // Cannot overflow at points of the space: every such term is inside the
-                // view's footprint, checked when the view was built. Wrapping keeps the
-                // coefficient arithmetic total.
-                stat.constant = stat
-                    .constant
-                    .wrapping_add(pd.coord.constant.wrapping_mul(pd.stride));
-                for (c, &k) in stat.coef.iter_mut().zip(&pd.coord.coef) {
-                    *c = c.wrapping_add(k.wrapping_mul(pd.stride));
-                }
-            } else {
-                dynamic.push(pd);
-            }
-        }
-        // Bank slot 1: the row-major index of the sub-space point.
-        let mut kidx = Dense {
-            coef: smallvec![0; npos],
-            constant: 0,
-        };
-        let mut radix: i64 = 1;
-        for &p in sub.iter().rev() {
-            kidx.coef[p] = radix;
-            kidx.constant = kidx.constant.wrapping_sub(radix.wrapping_mul(self.lo[p]));
-            radix = radix.wrapping_mul(self.ext[p] as i64);
-        }
-        let n_outer: usize = outer.iter().map(|&p| self.ext[p]).product();
-        let mut starts = Vec::with_capacity(n_outer);
-        if dynamic.is_empty() && outer == sub {
+    /// Stage B: one run start per outer point, from the stage-A `table` (whose buffer
+    /// becomes the starts when the table is walked in step).
+    fn stage_b(&self, mut table: Vec<i64>, split: &Split) -> Vec<i64> {
+        if split.in_step {
             // The outer points are the sub-space's, in the same order (the usual blocked
-            // split): slot 1 counts 0, 1, 2, .. and no coordinate is checked per point, so
-            // the table is walked in step, with the same starts as the general loop below.
-            let mut t = table.iter();
-            odometer(outer, &self.ext, &self.lo, &[&stat], |vals| {
-                let c = t.next().copied().unwrap_or(SKIP);
-                starts.push(if c == SKIP {
-                    SKIP
-                } else {
-                    vals[0].wrapping_add(c)
-                });
+            // split): slot 1 would count 0, 1, 2, .. and no coordinate is checked per
+            // point, so each table entry becomes its start in place, the same start as the
+            // general loop below gives.
+            let mut t = table.iter_mut();
+            odometer(&split.outer, &self.ext, &self.lo, &[&self.stat], |vals| {
+                if let Some(c) = t.next()
+                    && *c != SKIP
+                {
+                    *c = vals[0].wrapping_add(*c);
+                }
             });
-            return starts;
+            return table;
         }
-        let mut bank: Small<&Dense> = smallvec![&stat, &kidx];
-        bank.extend(dynamic.iter().map(|pd| &pd.coord));
-        let dynamic: &[&PureDim] = &dynamic;
-        odometer(outer, &self.ext, &self.lo, &bank, |vals| {
+        let n_outer = points_of(&split.outer, &self.ext);
+        let mut starts = Vec::with_capacity(n_outer);
+        let mut bank: Small<&Dense> = smallvec![&self.stat, &split.kidx];
+        bank.extend(self.dynamic.iter().map(|&i| &self.pure[i].coord));
+        let dynamic = &self.dynamic[..];
+        odometer(&split.outer, &self.ext, &self.lo, &bank, |vals| {
             let t = table[vals[1] as usize];
             if t == SKIP {
                 starts.push(SKIP);
                 return;
             }
             let mut addr = vals[0].wrapping_add(t);
-            for (pd, &c) in dynamic.iter().zip(&vals[2..]) {
+            for (&i, &c) in dynamic.iter().zip(&vals[2..]) {
+                let pd = &self.pure[i];
                 if c < 0 || c >= pd.extent {
                     // Partial tile: a direct coordinate outside its dimension.
                     starts.push(SKIP);
@@ -986,7 +1229,8 @@ impl Planned {
     /// allocations it names, and allocations are never removed, so the cached plan is the
     /// one [`Planned::new`] would make now. Errors are never cached.
     pub(crate) fn cached(mem: &mut Memory, access: &Access, op: &'static str) -> Result<Planned> {
-        if access.source.is_contiguous() && access.is_identity() {
+        // The identity test first: an indirect access fails it at once.
+        if access.is_identity() && access.source.is_contiguous() {
             // Needs no plan (and is never cached).
             return Planned::contiguous(mem, &access.source, op);
         }
@@ -1031,10 +1275,10 @@ impl Planned {
             PathChoice::Auto => Path::General,
         };
         let (starts, run) = match path {
-            _ if n == 0 => (Vec::new(), 1),
+            _ if n == 0 => (Starts::new(), 1),
             // In the view's extent, so the offsets were checked when the view was built.
             Path::General => ((0..n).map(|i| start.wrapping_add(i as i64)).collect(), 1),
-            Path::Blocked => (vec![start], n),
+            Path::Blocked => (smallvec![start], n),
         };
         Ok(Offsets {
             path,
@@ -1100,6 +1344,9 @@ fn odometer(
     }
 }
 
+/// Positions an odometer keeps in fixed-size arrays (more go through [`odometer_dyn`]).
+const ODO_POSITIONS: usize = 8;
+
 #[inline(always)]
 fn odometer_n<const M: usize>(
     positions: &[usize],
@@ -1108,30 +1355,45 @@ fn odometer_n<const M: usize>(
     bank: &[&Dense],
     mut f: impl FnMut(&[i64]),
 ) {
+    let np = positions.len();
+    if np > ODO_POSITIONS {
+        return odometer_dyn(positions, ext, lo, bank, f);
+    }
     let mut vals = [0i64; M];
     for (v, a) in vals.iter_mut().zip(bank) {
         *v = eval(a, lo);
     }
-    let np = positions.len();
     if np == 0 {
         f(&vals);
         return;
     }
-    let exts: Small<usize> = positions.iter().map(|&p| ext[p]).collect();
-    if exts.contains(&0) {
+    if let [p] = *positions {
+        // One position (an index view read along one variable, the usual part): a line.
+        let mut step = [0i64; M];
+        for (s, a) in step.iter_mut().zip(bank) {
+            *s = a.coef[p];
+        }
+        for _ in 0..ext[p] {
+            f(&vals);
+            for a in 0..M {
+                vals[a] = vals[a].wrapping_add(step[a]);
+            }
+        }
         return;
     }
-    let steps: Small<[i64; M]> = positions
-        .iter()
-        .map(|&p| {
-            let mut st = [0i64; M];
-            for (s, a) in st.iter_mut().zip(bank) {
-                *s = a.coef[p];
-            }
-            st
-        })
-        .collect();
-    let mut idx: Small<usize> = smallvec![0usize; np];
+    // Extents and per-position steps in arrays: no allocation and nothing to collect.
+    let mut exts = [0usize; ODO_POSITIONS];
+    let mut steps = [[0i64; M]; ODO_POSITIONS];
+    for (i, &p) in positions.iter().enumerate() {
+        exts[i] = ext[p];
+        for (s, a) in steps[i].iter_mut().zip(bank) {
+            *s = a.coef[p];
+        }
+    }
+    if exts[..np].contains(&0) {
+        return;
+    }
+    let mut idx = [0usize; ODO_POSITIONS];
     let inner = np - 1;
     let e_in = exts[inner];
     let step_in = steps[inner];
@@ -1240,6 +1502,30 @@ mod tests {
         let mut one = Vec::new();
         odometer(&[], &[2], &[7], &[&a], |v| one.push(v[0]));
         assert_eq!(one, vec![700]);
+        // One position: a line; an empty extent visits nothing.
+        let mut line = Vec::new();
+        odometer(&[1], &[2, 3, 2], &[1, 5, 0], &[&a], |v| line.push(v[0]));
+        assert_eq!(line, vec![150, 160, 170]);
+        let mut none = Vec::new();
+        odometer(&[1], &[2, 0, 2], &[1, 5, 0], &[&a], |v| none.push(v[0]));
+        odometer(&[0, 1], &[2, 0, 2], &[1, 5, 0], &[&a], |v| none.push(v[0]));
+        assert!(none.is_empty());
+        // More positions than the fixed-size walk holds (and more expressions than its
+        // banks): the same row-major order.
+        let bits = Dense {
+            coef: (0..10).map(|i| 1i64 << i).collect(),
+            constant: 3,
+        };
+        let positions: Vec<usize> = (0..10).collect();
+        let bank = [&bits, &bits, &bits, &bits, &bits];
+        for bank in [&bank[..1], &bank[..]] {
+            let mut got = Vec::new();
+            odometer(&positions, &[2; 10], &[0; 10], bank, |v| got.push(v[0]));
+            let want: Vec<i64> = (0..1024)
+                .map(|k: i64| 3 + (0..10).map(|p| ((k >> (9 - p)) & 1) << p).sum::<i64>())
+                .collect();
+            assert_eq!(got, want);
+        }
     }
 
     /// The contiguous shortcut gives exactly the plan's offsets (path, starts, run) on every
@@ -1366,6 +1652,8 @@ mod tests {
                 &[4, 3, 2, 3],
             ),
         ];
+        let mut combines = Vec::new();
+        let mut folds = 0;
         for (good, oob) in [
             (true, OobMode::Skip),
             (true, OobMode::Error),
@@ -1378,29 +1666,58 @@ mod tests {
             mem.write_i64(&k, &[3, 1]).unwrap();
             for a in &cases {
                 let plan = Plan::new(&mem, a, "t").unwrap();
-                let all: Small<usize> = (0..plan.ext.len()).collect();
-                for sub in [plan.dep.clone(), all] {
-                    let want = plan.stage_a(&mem, oob, &sub).unwrap();
-                    assert_eq!(plan.stage_a_separable(&mem, oob, &sub), Some(want), "{a:?}");
+                for split in [&plan.blocked, &plan.general] {
+                    let sep = split.separable.as_ref().expect("a separable access");
+                    combines.push(sep.combine);
+                    let mut want = plan.stage_a(&mem, oob, split).unwrap();
+                    if sep.fold.is_some() {
+                        // Stage B folded in: the starts stage B makes of the table.
+                        folds += 1;
+                        want = plan.stage_b(want, split);
+                    }
+                    assert_eq!(
+                        plan.stage_a_separable(&mem, oob, split, sep),
+                        Some(want),
+                        "{a:?}"
+                    );
                 }
             }
         }
+        // Every way of combining the parts was exercised.
+        for c in [
+            SepCombine::Single,
+            SepCombine::Pair {
+                first: 0,
+                second: 1,
+            },
+            SepCombine::Pair {
+                first: 1,
+                second: 0,
+            },
+            SepCombine::Sum,
+        ] {
+            assert!(combines.contains(&c), "{c:?}");
+        }
+        assert!(folds > 0);
         // A bad index in error mode: declined, and the per-point stage reports it.
         mem.write_i64(&i, &[5, 6, 2, -1]).unwrap();
         for a in &cases {
             let plan = Plan::new(&mem, a, "t").unwrap();
-            assert_eq!(
-                plan.stage_a_separable(&mem, OobMode::Error, &plan.dep),
-                None
-            );
-            assert!(plan.stage_a(&mem, OobMode::Error, &plan.dep).is_err());
+            for split in [&plan.blocked, &plan.general] {
+                let sep = split.separable.as_ref().expect("a separable access");
+                assert_eq!(
+                    plan.stage_a_separable(&mem, OobMode::Error, split, sep),
+                    None
+                );
+                assert!(plan.stage_a(&mem, OobMode::Error, split).is_err());
+            }
         }
         let shared = access(
             vec![ind(0, 0), ind(1, 0), Subscript::var(2), Subscript::var(3)],
             &[3, 5, 4, 3],
         );
         let plan = Plan::new(&mem, &shared, "t").unwrap();
-        assert_eq!(plan.stage_a_separable(&mem, OobMode::Skip, &plan.dep), None);
+        assert!(plan.blocked.separable.is_none() && plan.general.separable.is_none());
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //! public simulator's rule, nki-semantics): that is the engine's `oob_mode = skip` on a
 //! read, fixed for this op.
 
-use super::{Mode, Part, require_space, transfer};
+use super::{DmaOperand, Mode, PartRef, require_space, transfer_refs};
 use crate::access::{Access, Affine, OobMode, Subscript, VarSpace};
 use crate::dtype::DType;
 use crate::error::{EmuError, Result};
@@ -85,11 +85,12 @@ pub fn gather(mem: &mut Memory, dst: &View, data: &View, indices: &View) -> Resu
         space: VarSpace::from_extents(indices.shape()),
         order: None,
     };
-    let part = Part {
-        src,
-        dst: Access::direct(dst),
+    // The destination as a plain view: no identity access is built for it per call.
+    let part = PartRef {
+        src: DmaOperand::Access(&src),
+        dst: DmaOperand::View(dst),
     };
-    transfer(mem, OP, &[part], Mode::Copy, OobMode::Skip)
+    transfer_refs(mem, OP, &[part], Mode::Copy, OobMode::Skip)
 }
 
 /// The NKI name of [`gather`].
