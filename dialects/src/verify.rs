@@ -251,9 +251,7 @@ impl<'o, 'a, 'c> OpView<'o, 'a, 'c> {
         name: &'static str,
     ) -> Result<Self, String> {
         let groups = crate::view::operand_groups(op, spec)?;
-        let label = op
-            .attribute(NAME_ATTR)
-            .ok()
+        let label = crate::ffi::attribute_of(op, NAME_ATTR)
             .filter(|a| a.is_string() && name.starts_with("nisa."))
             .map(string_attr_value);
         let raw = op.to_raw();
@@ -340,7 +338,7 @@ impl<'o, 'a, 'c> OpView<'o, 'a, 'c> {
 
     /// The attribute `name`, if present.
     pub fn attr(&self, name: &str) -> Option<Attribute<'c>> {
-        self.op.attribute(name).ok()
+        crate::ffi::attribute_of(self.op, name)
     }
 
     /// A string attribute's value, or the table's default when absent.

@@ -129,7 +129,7 @@ fn selection(v: &mut OpView<'_, '_, '_>) {
     let composite = |op: Option<String>| op.filter(|o| o == "pow" || o == "mod");
     match name {
         "tensor_scalar_arith" => {
-            let expanded = v.op.has_attribute(EXPANDED_ATTR);
+            let expanded = v.attr(EXPANDED_ATTR).is_some();
             for key in ["op0", "op1"] {
                 match composite(v.str_attr(key)) {
                     Some(op) if op == "mod" && expanded => {}
