@@ -359,14 +359,21 @@ impl Session {
         let func = kernel(&root).map_err(|m| fail(diagnostics.clone(), vec![error(m)]))?;
         let kernel_name = symbol_name(&func);
         let run = RunOptions::default();
-        let pipeline = |phases: &mut Vec<PhaseTime>,
-                        diagnostics: &mut Vec<Diagnostic>,
-                        module: &mut melior::ir::Module<'_>,
-                        phase: &'static str,
-                        text: &str|
+        // Whether the module passed both verifiers as it is: after parsing (or
+        // `compile_module`'s verification) unless the target attribute was just added, which
+        // can enable target-gated rules; after every pipeline.
+        let mut verified = named.is_some();
+        let mut pipeline = |phases: &mut Vec<PhaseTime>,
+                            diagnostics: &mut Vec<Diagnostic>,
+                            module: &mut melior::ir::Module<'_>,
+                            phase: &'static str,
+                            text: &str|
          -> Result<(), Vec<Diagnostic>> {
+            // One pass on verified IR: not verified again if it changes nothing (unrolling
+            // a kernel without loops).
+            let verified_pass = std::mem::replace(&mut verified, true) && phase == "unroll";
             let result = timed(phases, phase, || {
-                self.run_pipeline(module, text, &run, name)
+                self.run_pipeline_on(module, text, &run, name, verified_pass)
             });
             match result {
                 Ok(d) => {

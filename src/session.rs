@@ -269,9 +269,28 @@ impl Session {
         options: &RunOptions,
         name: &str,
     ) -> Result<Vec<Diagnostic>, Vec<Diagnostic>> {
+        self.run_pipeline_on(module, pipeline, options, name, false)
+    }
+
+    /// [`Session::run_pipeline`]; with `verified_pass`, `pipeline` is one pass and `module`
+    /// passed both verifiers as it is now, so when the pass leaves it unchanged (the same
+    /// [`sundial_dialects::verify::Snapshot`]) neither verifier runs again: they would read
+    /// the IR they passed. When it changed, both run, as after any pass.
+    pub(crate) fn run_pipeline_on(
+        &self,
+        module: &mut Module<'_>,
+        pipeline: &str,
+        options: &RunOptions,
+        name: &str,
+        verified_pass: bool,
+    ) -> Result<Vec<Diagnostic>, Vec<Diagnostic>> {
         let capture = DiagnosticCapture::new(&self.context);
         let pm = PassManager::new(&self.context);
-        pm.enable_verifier(true);
+        // With one pass, MLIR's verifier after the pass is its verifier after the pipeline,
+        // which the unchanged check below runs itself when it must.
+        pm.enable_verifier(!verified_pass);
+        let before =
+            verified_pass.then(|| sundial_dialects::verify::snapshot(&module.as_operation()));
         if options.print_ir_after_all {
             pm.enable_ir_printing(&PassIrPrintingOptions {
                 before_all: false,
@@ -294,9 +313,16 @@ impl Session {
         let ran = pm.run(module).is_ok();
         // The semantic verifier after the pipeline, unless its last pass just ran it on the
         // whole module (the middle end verifies after each of its steps).
+        let unchanged = ran
+            && before
+                .is_some_and(|b| b == sundial_dialects::verify::snapshot(&module.as_operation()));
         let verified = ran
-            && (sundial_passes::pipeline::ends_verified(pipeline)
-                || sundial_dialects::verify::verify(&module.as_operation(), None));
+            && (unchanged
+                || (sundial_passes::pipeline::ends_verified(pipeline) && !verified_pass)
+                // MLIR's verifier first, as the pass manager runs it: the semantic verifier
+                // reads structurally valid IR only.
+                || ((!verified_pass || module.as_operation().verify())
+                    && sundial_dialects::verify::verify(&module.as_operation(), None)));
         // Dropping the pass manager prints the timing report (when enabled).
         drop(pm);
         let mut diags = rename(capture.take(), name, 0);

@@ -77,6 +77,22 @@ pub fn print_type(ty: Type<'_>) -> String {
     print_with(|cb, data| unsafe { mlirTypePrint(ty.to_raw(), cb, data) })
 }
 
+/// The attribute `name` of `op`, if it carries one. melior's `attribute` builds an error holding
+/// a copy of the name for every absent attribute, and the verifier and the passes ask every op
+/// for attributes it does not carry (optional ones, `name`, loop annotations).
+pub fn attribute_of<'c: 'a, 'a>(
+    op: &impl melior::ir::operation::OperationLike<'c, 'a>,
+    name: &str,
+) -> Option<Attribute<'c>> {
+    unsafe {
+        let name = mlir_sys::MlirStringRef {
+            data: name.as_ptr() as *const _,
+            length: name.len(),
+        };
+        Attribute::from_option_raw(mlir_sys::mlirOperationGetAttributeByName(op.to_raw(), name))
+    }
+}
+
 /// Prints an attribute to a string (lossy UTF-8).
 pub fn print_attribute(attr: Attribute<'_>) -> String {
     print_with(|cb, data| unsafe { mlirAttributePrint(attr.to_raw(), cb, data) })

@@ -37,20 +37,96 @@ pub const MAX_RANK: usize = 6;
 /// verifier and the access-pattern arithmetic, so a tile must be addressable by one.
 pub const MAX_TILE_BYTES: u64 = i64::MAX as u64;
 
-/// A tile type, decoded.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Tile {
+/// A tile type, decoded. The shape is a `Vec` by default; [`InlineTile`] holds it inline
+/// ([`Dims`]) and is `Copy`: the verifier reads operand tiles as those (its rules read them
+/// many times per op, and a `Vec` shape made each read an allocation). Both have the same
+/// methods.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tile<S = Vec<i64>> {
     /// Memory space.
     pub space: Space,
     /// Static shape; `shape[0]` is the partition dimension for SBUF/PSUM.
-    pub shape: Vec<i64>,
+    pub shape: S,
     /// Element type.
     pub dtype: Dtype,
 }
 
+/// A decoded tile whose shape is held inline: `Copy`, no allocation.
+pub type InlineTile = Tile<Dims>;
+
+/// A static shape of at most [`MAX_RANK`] dimensions, held inline (it reads as `&[i64]`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Dims {
+    len: u8,
+    // Entries past `len` stay 0, so the derived equality and hash are the slices'.
+    dims: [i64; MAX_RANK],
+}
+
+impl Dims {
+    /// The dimensions of `shape`, if it has at most [`MAX_RANK`] of them.
+    pub fn from_slice(shape: &[i64]) -> Option<Dims> {
+        if shape.len() > MAX_RANK {
+            return None;
+        }
+        let mut dims = [0; MAX_RANK];
+        dims[..shape.len()].copy_from_slice(shape);
+        Some(Dims {
+            len: shape.len() as u8,
+            dims,
+        })
+    }
+}
+
+impl std::ops::Deref for Dims {
+    type Target = [i64];
+    fn deref(&self) -> &[i64] {
+        &self.dims[..self.len as usize]
+    }
+}
+
+impl std::ops::DerefMut for Dims {
+    fn deref_mut(&mut self) -> &mut [i64] {
+        &mut self.dims[..self.len as usize]
+    }
+}
+
+impl PartialEq<[i64]> for Dims {
+    fn eq(&self, other: &[i64]) -> bool {
+        **self == *other
+    }
+}
+
+impl<const N: usize> PartialEq<[i64; N]> for Dims {
+    fn eq(&self, other: &[i64; N]) -> bool {
+        **self == *other
+    }
+}
+
+impl PartialEq<Vec<i64>> for Dims {
+    fn eq(&self, other: &Vec<i64>) -> bool {
+        **self == **other
+    }
+}
+
+impl std::fmt::Debug for Dims {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
+impl From<InlineTile> for Tile {
+    fn from(t: InlineTile) -> Tile {
+        Tile {
+            space: t.space,
+            shape: t.shape.to_vec(),
+            dtype: t.dtype,
+        }
+    }
+}
+
 thread_local! {
     /// Decoded tile types by type handle, while [`with_caches`] runs.
-    static CACHE: std::cell::RefCell<Option<crate::view::FastMap<usize, Result<Tile, String>>>> =
+    static CACHE: std::cell::RefCell<Option<crate::view::FastMap<usize, Result<InlineTile, String>>>> =
         const { std::cell::RefCell::new(None) };
 }
 
@@ -97,7 +173,15 @@ pub fn is_tile_type(ty: Type<'_>) -> bool {
 impl Tile {
     /// Decodes and checks a tile type. The error is a sentence for a diagnostic.
     pub fn from_type(ty: Type<'_>) -> Result<Tile, String> {
+        InlineTile::of_type(ty).map(Tile::from)
+    }
+}
+
+impl InlineTile {
+    /// [`Tile::from_type`], without allocating on success.
+    pub fn of_type(ty: Type<'_>) -> Result<InlineTile, String> {
         let key = ty.to_raw().ptr as usize;
+        // A hit copies the tile; only an error (a diagnostic's sentence) is cloned.
         if let Some(hit) = CACHE.with(|c| c.borrow().as_ref().and_then(|m| m.get(&key).cloned())) {
             return hit;
         }
@@ -110,7 +194,7 @@ impl Tile {
         decoded
     }
 
-    fn decode(ty: Type<'_>) -> Result<Tile, String> {
+    fn decode(ty: Type<'_>) -> Result<InlineTile, String> {
         let raw = ty.to_raw();
         unsafe {
             if !mlirTypeIsAMemRef(raw) {
@@ -131,8 +215,8 @@ impl Tile {
                     "tile rank {rank} exceeds the maximum of {MAX_RANK}"
                 ));
             }
-            let mut shape = Vec::with_capacity(rank);
-            for d in 0..rank {
+            let mut shape = [0; MAX_RANK];
+            for (d, slot) in shape.iter_mut().enumerate().take(rank) {
                 if mlirShapedTypeIsDynamicDim(raw, d as isize) {
                     return Err(format!("tile dimension {d} must be static"));
                 }
@@ -140,7 +224,7 @@ impl Tile {
                 if size <= 0 {
                     return Err(format!("tile dimension {d} must be positive, got {size}"));
                 }
-                shape.push(size);
+                *slot = size;
             }
             let layout = Attribute::from_raw(mlirMemRefTypeGetLayout(raw));
             if !is_identity_layout(layout) {
@@ -166,7 +250,10 @@ impl Tile {
             let dtype = Dtype::from_mlir(elem).ok_or_else(|| Dtype::unsupported_hint(elem))?;
             let tile = Tile {
                 space,
-                shape,
+                shape: Dims {
+                    len: rank as u8,
+                    dims: shape,
+                },
                 dtype,
             };
             let Some(elements) = tile.num_elements() else {
@@ -187,7 +274,9 @@ impl Tile {
             Ok(tile)
         }
     }
+}
 
+impl<S: std::ops::Deref<Target = [i64]>> Tile<S> {
     /// The physical partition rule: an SBUF or PSUM tile has at most [`NUM_PARTITIONS`]
     /// partitions. Before partition tiling tiles are logical and may have more, so this is a
     /// phase check (`sundial-verify{phase=tiled}`), not a rule of [`Tile::from_type`]. The

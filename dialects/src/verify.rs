@@ -42,7 +42,7 @@ use crate::{
     enums::{Engine, Target},
     ffi::{emit_error, print_type, string_attr_cow, string_attr_value},
     spec::{AttrKind, AttrSpec, OpSpec, OperandKind, Presence},
-    tile::Tile,
+    tile::InlineTile,
 };
 use melior::ir::{
     Attribute, Type, Value, ValueLike,
@@ -233,8 +233,13 @@ pub struct OpView<'o, 'a, 'c> {
     /// Its full name (`nisa.gather`).
     pub name: &'static str,
     groups: Vec<(usize, usize)>,
+    /// The decoded tile of each operand, by position (`None`: not a valid tile), decoded
+    /// once per op: the rules read operand tiles many times.
+    operand_tiles: Vec<Option<InlineTile>>,
     /// The instruction's `name` (NKI's `name=`), printed in its diagnostics.
     label: Option<String>,
+    /// [`OpView::engine`], once read.
+    engine: std::cell::OnceCell<Engine>,
     /// Errors emitted so far.
     pub errors: usize,
 }
@@ -246,17 +251,31 @@ impl<'o, 'a, 'c> OpView<'o, 'a, 'c> {
         name: &'static str,
     ) -> Result<Self, String> {
         let groups = crate::view::operand_groups(op, spec)?;
-        let label = op
-            .attribute(NAME_ATTR)
-            .ok()
+        let label = crate::ffi::attribute_of(op, NAME_ATTR)
             .filter(|a| a.is_string() && name.starts_with("nisa."))
             .map(string_attr_value);
+        let raw = op.to_raw();
+        let count = unsafe { mlir_sys::mlirOperationGetNumOperands(raw) }.max(0);
+        let operand_tiles = (0..count)
+            .map(|k| {
+                let ty = unsafe {
+                    Type::from_raw(mlir_sys::mlirValueGetType(
+                        mlir_sys::mlirOperationGetOperand(raw, k),
+                    ))
+                };
+                crate::tile::is_tile_type(ty)
+                    .then(|| InlineTile::of_type(ty).ok())
+                    .flatten()
+            })
+            .collect();
         Ok(Self {
             op,
             spec,
             name,
             groups,
+            operand_tiles,
             label,
+            engine: std::cell::OnceCell::new(),
             errors: 0,
         })
     }
@@ -297,22 +316,29 @@ impl<'o, 'a, 'c> OpView<'o, 'a, 'c> {
     }
 
     /// The decoded tile of operand `name` (first value of the group), if it is a tile.
-    pub fn tile(&self, name: &str) -> Option<Tile> {
-        self.value(name)
-            .and_then(|v| Tile::from_type(v.r#type()).ok())
+    pub fn tile(&self, name: &str) -> Option<InlineTile> {
+        let i = self.spec.operand_index(name)?;
+        let (start, len) = self.groups[i];
+        if len == 0 {
+            return None;
+        }
+        self.operand_tiles.get(start).copied().flatten()
     }
 
     /// The decoded tiles of operand group `name`.
-    pub fn tiles(&self, name: &str) -> Vec<Tile> {
-        self.values(name)
-            .into_iter()
-            .filter_map(|v| Tile::from_type(v.r#type()).ok())
+    pub fn tiles(&self, name: &str) -> Vec<InlineTile> {
+        let Some(i) = self.spec.operand_index(name) else {
+            return Vec::new();
+        };
+        let (start, len) = self.groups[i];
+        (start..start + len)
+            .filter_map(|k| self.operand_tiles.get(k).copied().flatten())
             .collect()
     }
 
     /// The attribute `name`, if present.
     pub fn attr(&self, name: &str) -> Option<Attribute<'c>> {
-        self.op.attribute(name).ok()
+        crate::ffi::attribute_of(self.op, name)
     }
 
     /// A string attribute's value, or the table's default when absent.
@@ -342,12 +368,14 @@ impl<'o, 'a, 'c> OpView<'o, 'a, 'c> {
         crate::view::i64_array_of(self.attr(name), self.spec, name)
     }
 
-    /// The engine the op names (or its default engine when absent).
+    /// The engine the op names (or its default engine when absent), read once per op.
     pub fn engine(&self) -> Engine {
-        self.attr("engine")
-            .filter(|a| a.is_string())
-            .and_then(|a| Engine::parse(&string_attr_cow(a)))
-            .unwrap_or(self.spec.default_engine)
+        *self.engine.get_or_init(|| {
+            self.attr("engine")
+                .filter(|a| a.is_string())
+                .and_then(|a| Engine::parse(&string_attr_cow(a)))
+                .unwrap_or(self.spec.default_engine)
+        })
     }
 
     fn check_table(&mut self, target: Option<Target>) {
@@ -468,7 +496,7 @@ impl<'o, 'a, 'c> OpView<'o, 'a, 'c> {
         dtypes: DtypeSet,
         ty: Type<'c>,
     ) {
-        match Tile::from_type(ty) {
+        match InlineTile::of_type(ty) {
             Err(msg) => self.error(format!("operand '{name}': {msg}")),
             Ok(tile) => {
                 if !spaces.contains(tile.space) {
@@ -811,4 +839,87 @@ pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>>
         }
         OperationRef::from_option_raw(mlir_sys::mlirOpResultGetOwner(value.to_raw()))
     }
+}
+
+/// Everything the verifier reads of the IR under an op, recorded exactly: per op (in walk
+/// order) its identity, name, location, parent block, operands (values and types), result
+/// types, attributes (names and uniqued values), successors, and the blocks of its regions with
+/// their argument types. Types, attributes and identifiers are uniqued in their context, so
+/// equal handles are equal values.
+///
+/// Two equal snapshots of one root, taken while one context lives, mean the IR did not change
+/// in anything the verifier's result depends on: a pass step that left its input as it was
+/// need not be verified again with checks that already passed on it (the middle end's steps
+/// mostly find nothing to do on a given kernel, and a verifier walk costs ~20x a snapshot).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot(Vec<usize>);
+
+/// Records the [`Snapshot`] of `root` and everything nested in it.
+pub fn snapshot(root: &OperationRef<'_, '_>) -> Snapshot {
+    unsafe extern "C" fn visit(
+        op: MlirOperation,
+        data: *mut std::ffi::c_void,
+    ) -> mlir_sys::MlirWalkResult {
+        use mlir_sys::*;
+        unsafe {
+            let out = &mut *(data as *mut Vec<usize>);
+            out.push(op.ptr as usize);
+            out.push(mlirOperationGetName(op).ptr as usize);
+            out.push(mlirOperationGetLocation(op).ptr as usize);
+            out.push(mlirOperationGetBlock(op).ptr as usize);
+            let operands = mlirOperationGetNumOperands(op);
+            out.push(operands as usize);
+            for k in 0..operands {
+                let value = mlirOperationGetOperand(op, k);
+                out.push(value.ptr as usize);
+                out.push(mlirValueGetType(value).ptr as usize);
+            }
+            let results = mlirOperationGetNumResults(op);
+            out.push(results as usize);
+            for k in 0..results {
+                out.push(mlirValueGetType(mlirOperationGetResult(op, k)).ptr as usize);
+            }
+            let attrs = mlirOperationGetNumAttributes(op);
+            out.push(attrs as usize);
+            for k in 0..attrs {
+                let named = mlirOperationGetAttribute(op, k);
+                out.push(named.name.ptr as usize);
+                out.push(named.attribute.ptr as usize);
+            }
+            let successors = mlirOperationGetNumSuccessors(op);
+            out.push(successors as usize);
+            for k in 0..successors {
+                out.push(mlirOperationGetSuccessor(op, k).ptr as usize);
+            }
+            let regions = mlirOperationGetNumRegions(op);
+            out.push(regions as usize);
+            for r in 0..regions {
+                let mut block = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+                while !block.ptr.is_null() {
+                    out.push(block.ptr as usize);
+                    let args = mlirBlockGetNumArguments(block);
+                    out.push(args as usize);
+                    for a in 0..args {
+                        let arg = mlirBlockGetArgument(block, a);
+                        out.push(arg.ptr as usize);
+                        out.push(mlirValueGetType(arg).ptr as usize);
+                    }
+                    block = mlirBlockGetNextInRegion(block);
+                }
+                // Ends the region's block list.
+                out.push(0);
+            }
+        }
+        mlir_sys::MlirWalkResult_MlirWalkResultAdvance
+    }
+    let mut out: Vec<usize> = Vec::new();
+    unsafe {
+        mlir_sys::mlirOperationWalk(
+            root.to_raw(),
+            Some(visit),
+            &mut out as *mut Vec<usize> as *mut std::ffi::c_void,
+            mlir_sys::MlirWalkOrder_MlirWalkPreOrder,
+        );
+    }
+    Snapshot(out)
 }

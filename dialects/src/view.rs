@@ -262,9 +262,8 @@ pub fn operand_groups<'c: 'a, 'a>(
     let total = op.operand_count();
     let n = spec.operands.len();
     if spec.needs_segment_sizes() {
-        let attr = op
-            .attribute("operandSegmentSizes")
-            .map_err(|_| "attribute 'operandSegmentSizes' is required (this op has several optional or variadic operand groups)".to_string())?;
+        let attr = crate::ffi::attribute_of(op, "operandSegmentSizes")
+            .ok_or_else(|| "attribute 'operandSegmentSizes' is required (this op has several optional or variadic operand groups)".to_string())?;
         if !unsafe { mlir_sys::mlirAttributeIsADenseI32Array(attr.to_raw()) } {
             return Err("attribute 'operandSegmentSizes' must be array<i32: ...>".into());
         }
@@ -473,7 +472,7 @@ impl<'c, 'a> View<'c, 'a> {
 
     /// The attribute `name`, if the op carries it (no default).
     pub fn attr(&self, name: &str) -> Option<Attribute<'c>> {
-        self.op.attribute(name).ok()
+        crate::ffi::attribute_of(&self.op, name)
     }
 
     /// Whether the op carries attribute `name`.

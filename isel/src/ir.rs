@@ -80,10 +80,15 @@ pub fn each_function(
             return false;
         }
     };
-    let mut ok = true;
-    for func in collect(operation, |op| op_is(op, "func.func")) {
-        ok &= f(func, target);
-    }
+    // Decoded tile types and op names are remembered while the pass runs: selection reads
+    // the tiles of every operand several times.
+    let ok = sundial_dialects::tile::with_caches(|| {
+        let mut ok = true;
+        for func in collect(operation, |op| op_is(op, "func.func")) {
+            ok &= f(func, target);
+        }
+        ok
+    });
     if !ok {
         pass.signal_failure();
     }

@@ -250,3 +250,50 @@ fn table_driven_builder() {
     );
     assert!(session.parse(text.as_bytes(), "again").module.is_some());
 }
+
+/// The snapshot the middle end compares to skip re-verifying a step that changed nothing: equal
+/// for the same IR, different after any change the verifier reads (an attribute, an operand, an
+/// op's place).
+#[test]
+fn snapshot_sees_what_the_verifier_reads() {
+    use melior::ir::attribute::AttributeLike;
+    use sundial_dialects::verify::snapshot;
+    use sundial_passes::rewrite::{collect, op_is};
+    let session = Session::new().unwrap();
+    let text = r#"
+func.func @k(%a: memref<128x64xf32, "sbuf">, %b: memref<128x64xf32, "sbuf">) {
+  "nisa.reciprocal"(%b, %a) : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
+  "nisa.reciprocal"(%a, %b) : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "sbuf">) -> ()
+  return
+}
+"#;
+    let module = session
+        .parse(text.as_bytes(), "k.mlir")
+        .module
+        .expect("module");
+    let root = module.as_operation();
+    let first = snapshot(&root);
+    assert_eq!(first, snapshot(&root), "the same IR, the same snapshot");
+    let ops = collect(&root, |op| op_is(op, "nisa.reciprocal"));
+    let (one, two) = (ops[0].to_raw(), ops[1].to_raw());
+    let context = session.context();
+    unsafe {
+        // An attribute set, then removed: back to the first snapshot.
+        let engine = StringAttribute::new(context, "vector");
+        let name = mlir_sys::mlirStringRefCreateFromCString(c"engine".as_ptr());
+        mlir_sys::mlirOperationSetAttributeByName(one, name, engine.to_raw());
+        assert_ne!(first, snapshot(&root), "an attribute added");
+        mlir_sys::mlirOperationRemoveAttributeByName(one, name);
+        assert_eq!(first, snapshot(&root), "the attribute removed again");
+        // An operand replaced.
+        let a = mlir_sys::mlirOperationGetOperand(one, 1);
+        let b = mlir_sys::mlirOperationGetOperand(one, 0);
+        mlir_sys::mlirOperationSetOperand(one, 1, b);
+        assert_ne!(first, snapshot(&root), "an operand replaced");
+        mlir_sys::mlirOperationSetOperand(one, 1, a);
+        assert_eq!(first, snapshot(&root));
+        // The two ops swapped.
+        mlir_sys::mlirOperationMoveAfter(one, two);
+        assert_ne!(first, snapshot(&root), "ops reordered");
+    }
+}

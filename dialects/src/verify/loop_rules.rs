@@ -37,13 +37,13 @@ use melior::ir::{
 pub fn check_structure(op: &OperationRef<'_, '_>) -> usize {
     let raw = op.to_raw();
     let mut errors = 0;
-    if let Ok(attr) = op.attribute(GRID_ATTR)
+    if let Some(attr) = crate::ffi::attribute_of(op, GRID_ATTR)
         && let Err(msg) = parse_grid(attr)
     {
         emit_error(op.location(), &format!("{msg} (rule: launch grid)"));
         errors += 1;
     }
-    if let Ok(attr) = op.attribute(BUFFER_ATTR) {
+    if let Some(attr) = crate::ffi::attribute_of(op, BUFFER_ATTR) {
         let name = op_name(raw);
         let problem = match (buffer_name(attr), op.result(0)) {
             (None, _) => Some(format!("must be one of {}", HBM_BUFFER.values.join("|"))),
@@ -83,7 +83,7 @@ fn scf_for(op: &OperationRef<'_, '_>) -> usize {
         );
         return 1;
     }
-    if let Ok(attr) = op.attribute(RANGE_ATTR) {
+    if let Some(attr) = crate::ffi::attribute_of(op, RANGE_ATTR) {
         let text = attr
             .is_string()
             .then(|| crate::ffi::string_attr_value(attr));

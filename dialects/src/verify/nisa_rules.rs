@@ -11,7 +11,7 @@ use crate::{
     dtype::Dtype,
     enums::{Engine, Space, Target},
     ffi::op_name,
-    tile::Tile,
+    tile::{InlineTile, Tile},
 };
 use melior::ir::{ValueLike, operation::OperationLike};
 
@@ -150,8 +150,8 @@ fn agree<T: PartialEq>(
     v: &mut OpView<'_, '_, '_>,
     a: &str,
     b: &str,
-    key: impl Fn(&Tile) -> T,
-    message: impl Fn(&Tile, &Tile) -> String,
+    key: impl Fn(&InlineTile) -> T,
+    message: impl Fn(&InlineTile, &InlineTile) -> String,
 ) {
     if let (Some(ta), Some(tb)) = (v.tile(a), v.tile(b))
         && key(&ta) != key(&tb)
@@ -573,7 +573,7 @@ fn quantize_mx(v: &mut OpView<'_, '_, '_>) {
 fn mx_scale_geometry(
     v: &mut OpView<'_, '_, '_>,
     name: &str,
-    scale: &Tile,
+    scale: &InlineTile,
     p: i64,
     containers: i64,
 ) {
@@ -1210,7 +1210,7 @@ fn replica_group(v: &mut OpView<'_, '_, '_>) {
     }
 }
 
-fn collective_spaces(v: &mut OpView<'_, '_, '_>) -> Vec<Tile> {
+fn collective_spaces(v: &mut OpView<'_, '_, '_>) -> Vec<InlineTile> {
     let mut all = Vec::new();
     for operand in v.spec.operands {
         all.extend(v.tiles(operand.name));
@@ -1411,7 +1411,7 @@ fn dma_trigger(v: &mut OpView<'_, '_, '_>, target: Option<Target>) {
 /// modes of NKI's `dma_compute` when an operand is an indirect access pattern ([`dma_rmw`]).
 fn dma_compute(v: &mut OpView<'_, '_, '_>) {
     dma_rmw(v);
-    let srcs: Vec<Tile> = crate::nisa::DMA_COMPUTE_SOURCES
+    let srcs: Vec<InlineTile> = crate::nisa::DMA_COMPUTE_SOURCES
         .iter()
         .flat_map(|g| v.tiles(g))
         .collect();
@@ -1533,7 +1533,7 @@ fn generic_indirect(v: &mut OpView<'_, '_, '_>, table: &str, gathered: &str) {
         return;
     }
     let Some(n) = idx.num_elements() else { return };
-    let mut want = t.shape.clone();
+    let mut want = t.shape;
     want[dim as usize] = n;
     if g.shape != want {
         v.error(format!(

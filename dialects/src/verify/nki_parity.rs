@@ -12,7 +12,7 @@ use super::{OpView, int_value};
 use crate::{
     dtype::DtypeSet,
     enums::{Engine, Space},
-    tile::Tile,
+    tile::InlineTile,
 };
 use sundial_emu::indirection::{self, IndirectionError};
 
@@ -191,7 +191,7 @@ pub fn integer_immediates(v: &mut OpView<'_, '_, '_>) {
     }
 }
 
-fn dims(t: &Tile) -> Vec<usize> {
+fn dims(t: &InlineTile) -> Vec<usize> {
     t.shape.iter().map(|&d| d as usize).collect()
 }
 

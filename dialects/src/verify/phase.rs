@@ -13,7 +13,7 @@
 //!   `mod` that `sundial-decompose` marked [`EXPANDED_ATTR`] as step (1) of its floored form.
 
 use super::OpView;
-use crate::tile::Tile;
+use crate::tile::InlineTile;
 use melior::ir::{ValueLike, operation::OperationLike};
 
 /// Discardable attribute `sundial-decompose` puts on the hardware `mod` step of its floored
@@ -75,10 +75,8 @@ pub(super) fn check(v: &mut OpView<'_, '_, '_>, phase: Phase) {
 
 fn partitions(v: &mut OpView<'_, '_, '_>) {
     for operand in v.spec.operands {
-        for value in v.values(operand.name) {
-            if let Ok(tile) = Tile::from_type(value.r#type())
-                && let Err(msg) = tile.check_partitions()
-            {
+        for tile in v.tiles(operand.name) {
+            if let Err(msg) = tile.check_partitions() {
                 v.error(format!("operand '{}': {msg}", operand.name));
                 return;
             }
@@ -86,7 +84,7 @@ fn partitions(v: &mut OpView<'_, '_, '_>) {
     }
     for index in 0..v.op.result_count() {
         if let Ok(result) = v.op.result(index)
-            && let Ok(tile) = Tile::from_type(result.r#type())
+            && let Ok(tile) = InlineTile::of_type(result.r#type())
             && let Err(msg) = tile.check_partitions()
         {
             v.error(format!("result: {msg}"));
@@ -131,7 +129,7 @@ fn selection(v: &mut OpView<'_, '_, '_>) {
     let composite = |op: Option<String>| op.filter(|o| o == "pow" || o == "mod");
     match name {
         "tensor_scalar_arith" => {
-            let expanded = v.op.has_attribute(EXPANDED_ATTR);
+            let expanded = v.attr(EXPANDED_ATTR).is_some();
             for key in ["op0", "op1"] {
                 match composite(v.str_attr(key)) {
                     Some(op) if op == "mod" && expanded => {}
