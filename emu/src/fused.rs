@@ -1,0 +1,821 @@
+//! Fused execution of straight-line row-local ops: a [`Fusion`] batch runs a sequence of
+//! `dma_copy`, `tensor_tensor_arith`, `tensor_scalar_arith` and `activation` ops block of
+//! partition rows by block, every op of the batch on one block before the next block, so a
+//! row stays in cache across the ops instead of each op sweeping whole tiles.
+//!
+//! The result is exactly op-by-op execution ([`RowOp::run`], the ops' own functions): the
+//! final bytes, the written-shadow, the accumulators and the error of the first failing op
+//! (with every earlier op's effects applied). That holds because an op joins a batch only
+//! when:
+//!
+//! - every operand is a view whose rows (dimension 0; partitions for on-chip tiles) are
+//!   contiguous in-bounds byte runs of its allocation ([`Memory::row_ranges`]), every operand
+//!   of every op of the batch has the batch's row count, and the values are fp32 (a DMA copy:
+//!   equal dtypes, a byte copy), so row `p` of an op reads and writes only rows `p`;
+//! - the op passes its own checks (the ones that do not depend on the data) and, on the
+//!   shadow, its uninitialised-read check against the shadow as op-by-op execution would
+//!   leave it (the shadow is updated op by op as ops join; the data follows at
+//!   [`Fusion::flush`]), so no op of a batch can fail once it is in;
+//! - no byte one op of the batch writes in row `p` is read or written by any op of the batch
+//!   in another row `q` (an exact test on the rows' arithmetic progressions,
+//!   [`cross_row_overlap`]): rows are then independent, and any order that keeps each row's
+//!   ops in program order gives the same bytes;
+//! - at most one op of a batch uses the accumulators (an `activation`), whose lanes are
+//!   per partition and are committed when the batch is flushed.
+//!
+//! Anything else is refused ([`Pushed::Refused`]): the caller flushes the batch and runs the
+//! op by itself, which then reports its own error, if any.
+
+use std::ops::Range;
+
+use crate::dtype::DType;
+use crate::error::Result;
+use crate::memory::{AllocId, MemSpace, Memory};
+use crate::ops::accumulator::{self, AccEngine, Accumulators, ReduceCmd, Start};
+use crate::ops::activation::{self, ValidRange};
+use crate::ops::alu::{AluClass, AluOp, AluRow, add_f32, checked_row, mult_f32};
+use crate::ops::tensor_scalar::{self, Stage, apply_stage_row};
+use crate::ops::tensor_tensor;
+use crate::ops::tile::{self, Engine, Scalar, Space, decode_f32, encode_f32_into};
+use crate::view::View;
+
+/// A scalar operand, owned (an immediate, or a `[P, 1]` tile).
+#[derive(Debug, Clone)]
+pub enum OwnedScalar {
+    /// A compile-time constant.
+    Imm(f32),
+    /// A `[P, 1]` tile.
+    Tile(View),
+}
+
+impl OwnedScalar {
+    /// As the ops take it.
+    pub fn as_scalar(&self) -> Scalar<'_> {
+        match self {
+            OwnedScalar::Imm(v) => Scalar::Imm(*v),
+            OwnedScalar::Tile(v) => Scalar::Tile(v),
+        }
+    }
+}
+
+/// One `<op> operand` stage of a `tensor_scalar_arith`, owned.
+#[derive(Debug, Clone)]
+pub struct OwnedStage {
+    /// The operator.
+    pub op: AluOp,
+    /// The operand.
+    pub operand: Option<OwnedScalar>,
+    /// Put the operand on the left.
+    pub reverse: bool,
+}
+
+impl OwnedStage {
+    /// As the op takes it.
+    pub fn as_stage(&self) -> Stage<'_> {
+        Stage {
+            op: self.op,
+            operand: self.operand.as_ref().map(OwnedScalar::as_scalar),
+            reverse: self.reverse,
+        }
+    }
+}
+
+/// An op a [`Fusion`] can take, with its operands.
+#[derive(Debug, Clone)]
+pub enum RowOp {
+    /// [`crate::dma_copy`].
+    DmaCopy {
+        /// Destination.
+        dst: View,
+        /// Source.
+        src: View,
+    },
+    /// [`crate::tensor_tensor_arith`].
+    TensorTensor {
+        /// Destination.
+        dst: View,
+        /// `data1`.
+        lhs: View,
+        /// `data2`.
+        rhs: View,
+        /// The operator.
+        op: AluOp,
+        /// The engine.
+        engine: Option<Engine>,
+    },
+    /// [`crate::tensor_scalar_arith`].
+    TensorScalar {
+        /// Destination.
+        dst: View,
+        /// The data.
+        data: View,
+        /// Stage 0.
+        stage0: OwnedStage,
+        /// Stage 1.
+        stage1: Option<OwnedStage>,
+        /// The engine.
+        engine: Option<Engine>,
+    },
+    /// [`crate::activation`].
+    Activation {
+        /// Destination.
+        dst: View,
+        /// The data.
+        data: View,
+        /// The function.
+        func: crate::ActivationFunc,
+        /// The multiplier.
+        scale: OwnedScalar,
+        /// The addend.
+        bias: Option<OwnedScalar>,
+        /// `add` or absent.
+        reduce_op: Option<AluOp>,
+        /// How the accumulators change.
+        reduce_cmd: ReduceCmd,
+        /// The `[P, 1]` read-out tile.
+        reduce_res: Option<View>,
+    },
+}
+
+impl RowOp {
+    /// Runs the op by itself, through its own function (the reference of a batch).
+    pub fn run(&self, mem: &mut Memory, acc: &mut Accumulators) -> Result<()> {
+        match self {
+            RowOp::DmaCopy { dst, src } => crate::dma_copy(mem, dst, src),
+            RowOp::TensorTensor {
+                dst,
+                lhs,
+                rhs,
+                op,
+                engine,
+            } => crate::tensor_tensor_arith(mem, dst, lhs, rhs, *op, *engine),
+            RowOp::TensorScalar {
+                dst,
+                data,
+                stage0,
+                stage1,
+                engine,
+            } => {
+                let s1 = stage1.as_ref().map(OwnedStage::as_stage);
+                crate::tensor_scalar_arith(mem, dst, data, &stage0.as_stage(), s1.as_ref(), *engine)
+            }
+            RowOp::Activation {
+                dst,
+                data,
+                func,
+                scale,
+                bias,
+                reduce_op,
+                reduce_cmd,
+                reduce_res,
+            } => {
+                let args = crate::Activation {
+                    func: *func,
+                    scale: scale.as_scalar(),
+                    bias: bias.as_ref().map(OwnedScalar::as_scalar),
+                    reduce_op: *reduce_op,
+                    reduce_cmd: *reduce_cmd,
+                    reduce_res: reduce_res.as_ref(),
+                };
+                crate::activation(mem, acc, dst, data, &args)
+            }
+        }
+    }
+}
+
+/// The rows of one operand: row `p` is bytes `base + p * stride .. + len` of `alloc`.
+#[derive(Debug, Clone, Copy)]
+struct Rows {
+    alloc: AllocId,
+    base: usize,
+    stride: i64,
+    len: usize,
+    parts: usize,
+}
+
+impl Rows {
+    fn of(mem: &Memory, view: &View) -> Option<Rows> {
+        let r = mem.row_ranges(view)?;
+        let first = r.first()?;
+        let stride = match r.get(1) {
+            Some(s) => i64::try_from(s.start).ok()? - i64::try_from(first.start).ok()?,
+            None => 0,
+        };
+        Some(Rows {
+            alloc: view.alloc(),
+            base: first.start,
+            stride,
+            len: first.len(),
+            parts: r.len(),
+        })
+    }
+
+    #[inline]
+    fn row(&self, p: usize) -> Range<usize> {
+        // In bounds: row_ranges computed every row.
+        let s = (self.base as i64 + self.stride * p as i64) as usize;
+        s..s + self.len
+    }
+
+    fn ranges(&self) -> Vec<Range<usize>> {
+        (0..self.parts).map(|p| self.row(p)).collect()
+    }
+
+    /// The bytes any row covers.
+    fn hull(&self) -> (i64, i64) {
+        let a = self.base as i64;
+        let b = a + self.stride * (self.parts as i64 - 1);
+        (a.min(b), a.max(b) + self.len as i64)
+    }
+}
+
+/// Whether row `p` of `a` and row `q` of `b` share a byte for some `p != q`.
+fn cross_row_overlap(a: &Rows, b: &Rows) -> bool {
+    if a.alloc != b.alloc || a.len == 0 || b.len == 0 || a.parts == 0 || b.parts == 0 {
+        return false;
+    }
+    let (ha, hb) = (a.hull(), b.hull());
+    if ha.1 <= hb.0 || hb.1 <= ha.0 {
+        return false;
+    }
+    if a.parts == 1 && b.parts == 1 {
+        return false;
+    }
+    if a.stride != b.stride {
+        // Not provably apart: treat as overlapping.
+        return true;
+    }
+    // Rows p of a and q of b overlap iff lo < d * s < hi, d = p - q.
+    let (s, off) = (a.stride as i128, b.base as i128 - a.base as i128);
+    let (lo, hi) = (off - a.len as i128, off + b.len as i128);
+    let (dmin, dmax) = (-(b.parts as i128 - 1), a.parts as i128 - 1);
+    if s == 0 {
+        return lo < 0 && 0 < hi;
+    }
+    // d * s in (lo, hi), with s > 0 after flipping the sign of d.
+    let (lo, hi, dmin, dmax, s) = if s > 0 {
+        (lo, hi, dmin, dmax, s)
+    } else {
+        (lo, hi, -dmax, -dmin, -s)
+    };
+    let first = lo.div_euclid(s) + 1;
+    let last = (hi - 1).div_euclid(s);
+    let (from, to) = (first.max(dmin), last.min(dmax));
+    // Some nonzero d in from..=to.
+    from <= to && !(from == 0 && to == 0)
+}
+
+/// A scalar operand resolved for rows: an immediate, or row `p` of a `[P, 1]` fp32 tile.
+#[derive(Debug, Clone, Copy)]
+enum RowScalar {
+    Imm(f32),
+    Tile(Rows),
+}
+
+impl RowScalar {
+    #[inline]
+    fn get(&self, mem: &Memory, p: usize) -> f32 {
+        match self {
+            RowScalar::Imm(v) => *v,
+            RowScalar::Tile(r) => {
+                let at = r.row(p).start;
+                let b = mem.bytes(r.alloc).unwrap_or(&[]);
+                b.get(at..at + 4)
+                    .map_or(0.0, |c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            }
+        }
+    }
+}
+
+struct PlannedStage {
+    row: &'static AluRow,
+    operand: RowScalar,
+    reverse: bool,
+}
+
+enum Kind {
+    Copy {
+        dst: Rows,
+        src: Rows,
+    },
+    Vv {
+        dst: Rows,
+        lhs: Rows,
+        rhs: Rows,
+        row: &'static AluRow,
+    },
+    Vs {
+        dst: Rows,
+        data: Rows,
+        stages: Vec<PlannedStage>,
+    },
+    Act {
+        dst: Rows,
+        data: Rows,
+        row: &'static activation::ActivationRow,
+        scale: RowScalar,
+        bias: Option<RowScalar>,
+        begin: Start,
+        idle: Option<Vec<f32>>,
+        reduce_res: Option<Rows>,
+    },
+}
+
+/// A planned op: what it does per row, and its operands' rows (reads in the order the op
+/// checks them, then writes).
+struct Planned {
+    kind: Kind,
+    reads: Vec<Rows>,
+    writes: Vec<Rows>,
+}
+
+/// What [`Fusion::push`] did with an op.
+#[derive(Debug)]
+pub enum Pushed {
+    /// The op is in the batch (its shadow effects applied, its data at the next flush).
+    Deferred,
+    /// The op cannot join a batch: flush, then run it by itself ([`RowOp::run`]).
+    Refused(RowOp),
+}
+
+/// A batch of row-local ops waiting to run (see the module doc).
+#[derive(Default)]
+pub struct Fusion {
+    ops: Vec<Planned>,
+    parts: usize,
+    uses_acc: bool,
+}
+
+/// Rows processed together: the activation's sums interleave this many rows (the same
+/// in-order sum per row), and a block of every operand stays in cache across the ops.
+const BLOCK: usize = 8;
+
+impl Fusion {
+    /// An empty batch.
+    pub fn new() -> Fusion {
+        Fusion::default()
+    }
+
+    /// True when no op waits.
+    pub fn is_empty(&self) -> bool {
+        self.ops.is_empty()
+    }
+
+    /// Adds `op` to the batch (flushing it first when `op` conflicts with it), or refuses it.
+    pub fn push(&mut self, mem: &mut Memory, acc: &mut Accumulators, op: RowOp) -> Result<Pushed> {
+        let Some(planned) = plan(mem, acc, &op) else {
+            return Ok(Pushed::Refused(op));
+        };
+        if planned
+            .reads
+            .iter()
+            .chain(&planned.writes)
+            .any(|r| r.parts != planned.parts())
+        {
+            return Ok(Pushed::Refused(op));
+        }
+        if self_conflict(&planned) {
+            return Ok(Pushed::Refused(op));
+        }
+        let acc_op = matches!(planned.kind, Kind::Act { .. });
+        if !self.ops.is_empty()
+            && (self.parts != planned.parts()
+                || (acc_op && self.uses_acc)
+                || self.ops.iter().any(|o| conflict(o, &planned)))
+        {
+            self.flush(mem, acc);
+            // The accumulators may have changed: plan again.
+            return self.push(mem, acc, op);
+        }
+        // The uninitialised-read check, as the op makes it (against the shadow as the ops
+        // before it leave it); a failing op is refused, so running it reports the error.
+        const WHO: &str = "fused";
+        if mem.check_uninit() {
+            for r in &planned.reads {
+                if mem.check_ranges_written(WHO, r.alloc, &r.ranges()).is_err() {
+                    return Ok(Pushed::Refused(op));
+                }
+            }
+        }
+        for w in &planned.writes {
+            for p in 0..w.parts {
+                mem.mark_written(w.alloc, w.row(p))?;
+            }
+        }
+        self.parts = planned.parts();
+        self.uses_acc |= acc_op;
+        self.ops.push(planned);
+        Ok(Pushed::Deferred)
+    }
+
+    /// Runs every op of the batch, block of rows by block, and empties it.
+    pub fn flush(&mut self, mem: &mut Memory, acc: &mut Accumulators) {
+        let ops = std::mem::take(&mut self.ops);
+        self.uses_acc = false;
+        let mut bufs = Bufs::default();
+        let mut sums = vec![0f32; self.parts];
+        let mut p = 0;
+        while p < self.parts {
+            let rows = p..(p + BLOCK).min(self.parts);
+            for op in &ops {
+                run_block(mem, op, rows.clone(), &mut bufs, &mut sums);
+            }
+            p = rows.end;
+        }
+        for op in ops {
+            if let Kind::Act { begin, .. } = op.kind {
+                let state = match begin {
+                    Start::Idle => None,
+                    Start::ResetOnly(v) => Some(v),
+                    Start::Accumulate(mut regs) => {
+                        for (r, s) in regs.iter_mut().zip(&sums) {
+                            *r = add_f32(*r, *s);
+                        }
+                        Some(regs)
+                    }
+                };
+                if let Some(v) = state {
+                    let lanes: Vec<Option<f32>> = v.into_iter().map(Some).collect();
+                    acc.commit(AccEngine::Scalar, &lanes);
+                }
+            }
+        }
+    }
+}
+
+/// Runs `ops` in order, as many together as can be (the same effects as running each by
+/// itself, [`RowOp::run`]).
+pub fn run_row_ops(mem: &mut Memory, acc: &mut Accumulators, ops: &[RowOp]) -> Result<()> {
+    let mut f = Fusion::new();
+    for op in ops {
+        if let Pushed::Refused(op) = f.push(mem, acc, op.clone())? {
+            f.flush(mem, acc);
+            op.run(mem, acc)?;
+        }
+    }
+    f.flush(mem, acc);
+    Ok(())
+}
+
+impl Planned {
+    fn parts(&self) -> usize {
+        self.writes.first().map_or(0, |w| w.parts)
+    }
+}
+
+/// Whether an op's own rows conflict across rows (a write of row p meeting row q).
+fn self_conflict(op: &Planned) -> bool {
+    op.writes.iter().any(|w| {
+        op.reads
+            .iter()
+            .chain(&op.writes)
+            .any(|r| cross_row_overlap(w, r))
+    })
+}
+
+/// Whether `b`'s rows conflict with `a`'s across rows.
+fn conflict(a: &Planned, b: &Planned) -> bool {
+    let hits = |ws: &[Rows], x: &Planned| {
+        x.reads
+            .iter()
+            .chain(&x.writes)
+            .any(|r| ws.iter().any(|w| cross_row_overlap(w, r)))
+    };
+    hits(&a.writes, b) || hits(&b.writes, a)
+}
+
+fn f32_rows(mem: &Memory, v: &View) -> Option<Rows> {
+    (v.dtype() == DType::F32)
+        .then(|| Rows::of(mem, v))
+        .flatten()
+}
+
+fn on_chip(mem: &Memory, v: &View) -> bool {
+    matches!(mem.space(v.alloc()), Ok(MemSpace::Sbuf | MemSpace::Psum))
+}
+
+fn row_scalar(
+    mem: &Memory,
+    s: &OwnedScalar,
+    parts: usize,
+    reads: &mut Vec<Rows>,
+) -> Option<RowScalar> {
+    match s {
+        OwnedScalar::Imm(v) => Some(RowScalar::Imm(*v)),
+        OwnedScalar::Tile(t) => {
+            let sh = tile::tile(mem, "fused", "scalar", t, Space::OnChip).ok()?;
+            if sh.parts != parts || sh.free != 1 {
+                return None;
+            }
+            let r = f32_rows(mem, t)?;
+            reads.push(r);
+            Some(RowScalar::Tile(r))
+        }
+    }
+}
+
+/// The op planned for a batch, when it qualifies (module doc); `None` otherwise.
+fn plan(mem: &mut Memory, acc: &Accumulators, op: &RowOp) -> Option<Planned> {
+    match op {
+        RowOp::DmaCopy { dst, src } => {
+            let ok_space =
+                |v: &View| matches!(mem.space(v.alloc()), Ok(MemSpace::Hbm | MemSpace::Sbuf));
+            if !ok_space(dst) || !ok_space(src) || dst.dtype() != src.dtype() || src.dtype().is_x4()
+            {
+                return None;
+            }
+            let (d, s) = (Rows::of(mem, dst)?, Rows::of(mem, src)?);
+            if d.parts != s.parts || d.len != s.len {
+                return None;
+            }
+            Some(Planned {
+                kind: Kind::Copy { dst: d, src: s },
+                reads: vec![s],
+                writes: vec![d],
+            })
+        }
+        RowOp::TensorTensor {
+            dst,
+            lhs,
+            rhs,
+            op,
+            engine,
+        } => {
+            const OP: &str = "tensor_tensor_arith";
+            if *op == AluOp::Pow || !matches!(engine, None | Some(Engine::Vector)) {
+                return None;
+            }
+            let row = checked_row(OP, *op, AluClass::Arith).ok()?;
+            row.slices?;
+            tensor_tensor::operands(mem, OP, dst, lhs, rhs, Space::OnChip).ok()?;
+            let (d, l, r) = (
+                f32_rows(mem, dst)?,
+                f32_rows(mem, lhs)?,
+                f32_rows(mem, rhs)?,
+            );
+            if l.len != d.len || r.len != d.len {
+                return None;
+            }
+            Some(Planned {
+                kind: Kind::Vv {
+                    dst: d,
+                    lhs: l,
+                    rhs: r,
+                    row,
+                },
+                reads: vec![l, r],
+                writes: vec![d],
+            })
+        }
+        RowOp::TensorScalar {
+            dst,
+            data,
+            stage0,
+            stage1,
+            engine,
+        } => {
+            const OP: &str = "tensor_scalar_arith";
+            let dsh = tile::tile(mem, OP, "dst", dst, Space::OnChip).ok()?;
+            let ssh = tile::tile(mem, OP, "data", data, Space::OnChip).ok()?;
+            tile::same_shape(OP, ("dst", dsh), ("data", ssh)).ok()?;
+            let s0 = stage0.as_stage();
+            let s1 = stage1.as_ref().map(OwnedStage::as_stage);
+            tensor_scalar::check_engine(mem, OP, *engine, &s0, s1.as_ref(), &[dst, data]).ok()?;
+            let mut reads = Vec::new();
+            let mut stages = Vec::new();
+            for st in std::iter::once(stage0).chain(stage1.as_ref()) {
+                let row = checked_row(OP, st.op, AluClass::Arith).ok()?;
+                row.slices?;
+                let operand = match (&st.operand, row.unary) {
+                    (None, true) => RowScalar::Imm(0.0),
+                    (Some(sc), true) if st.op == AluOp::Bypass => {
+                        row_scalar(mem, sc, ssh.parts, &mut reads)?
+                    }
+                    (Some(OwnedScalar::Imm(v)), true) if *v == 0.0 => RowScalar::Imm(0.0),
+                    (Some(sc), false) => row_scalar(mem, sc, ssh.parts, &mut reads)?,
+                    _ => return None,
+                };
+                stages.push(PlannedStage {
+                    row,
+                    operand,
+                    reverse: st.reverse,
+                });
+            }
+            let (d, s) = (f32_rows(mem, dst)?, f32_rows(mem, data)?);
+            if d.len != s.len {
+                return None;
+            }
+            reads.push(s);
+            Some(Planned {
+                kind: Kind::Vs {
+                    dst: d,
+                    data: s,
+                    stages,
+                },
+                reads,
+                writes: vec![d],
+            })
+        }
+        RowOp::Activation {
+            dst,
+            data,
+            func,
+            scale,
+            bias,
+            reduce_op,
+            reduce_cmd,
+            reduce_res,
+        } => {
+            // Its checks are the op's own: a dry run of them is the op with no data, so
+            // run the checks the op makes before touching memory, through the op's rows.
+            const OP: &str = "activation";
+            let row = activation::activation_row(OP, *func).ok()?;
+            if !matches!(row.range, ValidRange::All) || row.eval_row.is_none() {
+                return None;
+            }
+            if !on_chip(mem, dst) || !on_chip(mem, data) {
+                return None;
+            }
+            let dsh = tile::tile(mem, OP, "dst", dst, Space::OnChip).ok()?;
+            let ssh = tile::tile(mem, OP, "data", data, Space::OnChip).ok()?;
+            tile::same_shape(OP, ("dst", dsh), ("data", ssh)).ok()?;
+            if reduce_op.is_some_and(|o| o != AluOp::Add) {
+                return None;
+            }
+            if !matches!(
+                reduce_cmd,
+                ReduceCmd::Idle | ReduceCmd::Reset | ReduceCmd::Reduce | ReduceCmd::ResetReduce
+            ) {
+                return None;
+            }
+            let accumulates = matches!(reduce_cmd, ReduceCmd::Reduce | ReduceCmd::ResetReduce);
+            if accumulates && reduce_op.is_none() {
+                return None;
+            }
+            // A scalar bias needs a newer target; keep those to the op itself.
+            if matches!(bias, Some(OwnedScalar::Imm(_))) {
+                return None;
+            }
+            let mut reads = Vec::new();
+            let scale = row_scalar(mem, scale, ssh.parts, &mut reads)?;
+            let bias = match bias {
+                Some(b) => Some(row_scalar(mem, b, ssh.parts, &mut reads)?),
+                None => None,
+            };
+            let begin = accumulator::start(
+                acc,
+                OP,
+                AccEngine::Scalar,
+                *reduce_cmd,
+                ssh.parts,
+                0.0,
+                None,
+            )
+            .ok()?;
+            let res = match reduce_res {
+                Some(r) => {
+                    tile::lane_tile(mem, OP, "reduce_res", r, ssh.parts).ok()?;
+                    Some(f32_rows(mem, r)?)
+                }
+                None => None,
+            };
+            let idle = match (&res, &begin) {
+                (Some(_), Start::Idle) => Some(acc.defined(OP, AccEngine::Scalar, ssh.parts).ok()?),
+                _ => None,
+            };
+            let (d, s) = (f32_rows(mem, dst)?, f32_rows(mem, data)?);
+            if d.len != s.len {
+                return None;
+            }
+            reads.push(s);
+            let mut writes = vec![d];
+            writes.extend(res);
+            Some(Planned {
+                kind: Kind::Act {
+                    dst: d,
+                    data: s,
+                    row,
+                    scale,
+                    bias,
+                    begin,
+                    idle,
+                    reduce_res: res,
+                },
+                reads,
+                writes,
+            })
+        }
+    }
+}
+
+/// Row buffers, reused across rows and ops.
+#[derive(Default)]
+struct Bufs {
+    a: Vec<f32>,
+    b: Vec<f32>,
+    block: Vec<f32>,
+}
+
+fn sized(v: &mut Vec<f32>, n: usize) -> &mut [f32] {
+    v.resize(n, 0.0);
+    &mut v[..n]
+}
+
+fn load(mem: &Memory, r: &Rows, p: usize, out: &mut [f32]) {
+    if let Ok(b) = mem.bytes(r.alloc) {
+        decode_f32(&b[r.row(p)], out);
+    }
+}
+
+fn store(mem: &mut Memory, r: &Rows, p: usize, vals: &[f32]) {
+    if let Ok(b) = mem.raw_bytes_mut(r.alloc) {
+        encode_f32_into(vals, &mut b[r.row(p)]);
+    }
+}
+
+/// Runs one op on rows `rows` (its checks done, its shadow marked: nothing can fail).
+fn run_block(
+    mem: &mut Memory,
+    op: &Planned,
+    rows: Range<usize>,
+    bufs: &mut Bufs,
+    sums: &mut [f32],
+) {
+    match &op.kind {
+        Kind::Copy { dst, src } => {
+            for p in rows {
+                mem.copy_unmarked(src.alloc, src.row(p), dst.alloc, dst.row(p).start);
+            }
+        }
+        Kind::Vv { dst, lhs, rhs, row } => {
+            let n = dst.len / 4;
+            let Some(k) = row.slices else { return };
+            for p in rows {
+                let a = sized(&mut bufs.a, n);
+                load(mem, lhs, p, a);
+                let b = sized(&mut bufs.b, n);
+                load(mem, rhs, p, b);
+                let (a, b) = (&mut bufs.a[..n], &bufs.b[..n]);
+                (k.vv)(a, b);
+                store(mem, dst, p, a);
+            }
+        }
+        Kind::Vs { dst, data, stages } => {
+            let n = dst.len / 4;
+            for p in rows {
+                let vals: smallvec::SmallVec<[f32; 2]> =
+                    stages.iter().map(|s| s.operand.get(mem, p)).collect();
+                let a = sized(&mut bufs.a, n);
+                load(mem, data, p, a);
+                for (s, &v) in stages.iter().zip(&vals) {
+                    apply_stage_row(s.row, a, v, s.reverse);
+                }
+                store(mem, dst, p, a);
+            }
+        }
+        Kind::Act {
+            dst,
+            data,
+            row,
+            scale,
+            bias,
+            begin,
+            idle,
+            reduce_res,
+        } => {
+            let n = dst.len / 4;
+            let Some(eval_row) = row.eval_row else { return };
+            let sums_wanted = matches!(begin, Start::Accumulate(_));
+            let first = rows.start;
+            let block = sized(&mut bufs.block, n * rows.len());
+            for (k, p) in rows.clone().enumerate() {
+                let (sc, bi) = (scale.get(mem, p), bias.map(|b| b.get(mem, p)));
+                let out = &mut block[k * n..(k + 1) * n];
+                load(mem, data, p, out);
+                for v in out.iter_mut() {
+                    *v = mult_f32(*v, sc);
+                }
+                if let Some(b) = bi {
+                    for v in out.iter_mut() {
+                        *v = add_f32(*v, b);
+                    }
+                }
+                eval_row(out, row.at_inf);
+                store(mem, dst, p, out);
+            }
+            if sums_wanted {
+                activation::sum_rows(block, n, &mut sums[first..rows.end]);
+            }
+            if let Some(res) = reduce_res {
+                for p in rows {
+                    let v = match begin {
+                        Start::Idle => idle.as_ref().map_or(0.0, |v| v[p]),
+                        Start::ResetOnly(v) => v[p],
+                        Start::Accumulate(regs) => add_f32(regs[p], sums[p]),
+                    };
+                    store(mem, res, p, &[v]);
+                }
+            }
+        }
+    }
+}
