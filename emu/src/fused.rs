@@ -335,7 +335,7 @@ pub enum Pushed {
     /// The op is in the batch (its shadow effects applied, its data at the next flush).
     Deferred,
     /// The op cannot join a batch: flush, then run it by itself ([`RowOp::run`]).
-    Refused(RowOp),
+    Refused(Box<RowOp>),
 }
 
 /// A batch of row-local ops waiting to run (see the module doc).
@@ -364,7 +364,7 @@ impl Fusion {
     /// Adds `op` to the batch (flushing it first when `op` conflicts with it), or refuses it.
     pub fn push(&mut self, mem: &mut Memory, acc: &mut Accumulators, op: RowOp) -> Result<Pushed> {
         let Some(planned) = plan(mem, acc, &op) else {
-            return Ok(Pushed::Refused(op));
+            return Ok(Pushed::Refused(Box::new(op)));
         };
         if planned
             .reads
@@ -372,10 +372,10 @@ impl Fusion {
             .chain(&planned.writes)
             .any(|r| r.parts != planned.parts())
         {
-            return Ok(Pushed::Refused(op));
+            return Ok(Pushed::Refused(Box::new(op)));
         }
         if self_conflict(&planned) {
-            return Ok(Pushed::Refused(op));
+            return Ok(Pushed::Refused(Box::new(op)));
         }
         let acc_op = matches!(planned.kind, Kind::Act { .. });
         if !self.ops.is_empty()
@@ -393,7 +393,7 @@ impl Fusion {
         if mem.check_uninit() {
             for r in &planned.reads {
                 if mem.check_ranges_written(WHO, r.alloc, &r.ranges()).is_err() {
-                    return Ok(Pushed::Refused(op));
+                    return Ok(Pushed::Refused(Box::new(op)));
                 }
             }
         }
@@ -815,6 +815,368 @@ fn run_block(
                     };
                     store(mem, res, p, &[v]);
                 }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::target::Target;
+
+    /// A small deterministic generator (xorshift).
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n.max(1) as u64) as usize
+        }
+        fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+            xs[self.below(xs.len())]
+        }
+        fn chance(&mut self, percent: usize) -> bool {
+            self.below(100) < percent
+        }
+    }
+
+    /// A memory with an SBUF, a small HBM tensor and some written bytes, and a pool of
+    /// views over them (overlapping, aliasing, broadcast, of other shapes and dtypes).
+    struct Case {
+        mem: Memory,
+        acc: Accumulators,
+        tiles: Vec<View>,
+        lanes: Vec<View>,
+        wild: bool,
+    }
+
+    fn case(seed: u64) -> Case {
+        let mut r = Rng(seed | 1);
+        let mut mem = Memory::new(Target::Mariana);
+        mem.set_check_uninit(true).unwrap();
+        mem.set_fill_unallocated(false);
+        let hbm_len = 512;
+        let init: Vec<u8> = (0..hbm_len)
+            .flat_map(|i| ((i % 37) as f32 * 0.25 - 3.0).to_le_bytes())
+            .collect();
+        let h = mem
+            .alloc_hbm_from_bytes("h", DType::F32, &[hbm_len], &init)
+            .unwrap();
+        let sb = mem.sbuf().unwrap();
+        let bpp = crate::target::sbuf_bytes_per_partition(Target::Mariana) as i64;
+        let parts = r.pick(&[1, 2, 3, 5, 8, 9]);
+        let free = r.pick(&[1, 2, 3, 4, 7, 8]);
+        // Tame cases: partition tiles side by side (some aliasing one another), nearly all
+        // written; wild cases: any pitch and offset, overlapping, broadcast, other shapes.
+        let wild = r.chance(50);
+        let odd = if wild { 15 } else { 3 };
+        let mut tiles = Vec::new();
+        for k in 0..7 {
+            let p = if r.chance(odd) { parts + 1 } else { parts };
+            let f = if r.chance(odd) { free + 1 } else { free };
+            let dtype = if r.chance(odd) {
+                DType::Bf16
+            } else {
+                DType::F32
+            };
+            let es = dtype.size() as i64;
+            let fi = f as i64;
+            let view = if r.chance(25) {
+                // HBM: rows at a pitch (0: every row the same bytes).
+                let (pitch, off) = if wild {
+                    (r.pick(&[0, 1, fi / 2, fi, fi * 2]), r.below(16) as i64)
+                } else {
+                    (r.pick(&[fi, fi, 0]), (r.below(4) * parts * f) as i64)
+                };
+                View::new(h.alloc(), dtype, off, vec![p, f], vec![pitch, 1]).unwrap()
+            } else {
+                let row = bpp / es;
+                let (pitch, off) = if wild {
+                    (
+                        r.pick(&[row, row, row, 0, fi, 1]),
+                        r.pick(&[0i64, 0, 1, 2, fi, row]),
+                    )
+                } else {
+                    // Slot k of 8 per partition, or an earlier tile's slot (aliasing).
+                    (row, (r.below(k + 1) * 8) as i64)
+                };
+                View::new(sb, dtype, off, vec![p, f], vec![pitch, 1]).unwrap()
+            };
+            tiles.push(view);
+        }
+        let mut lanes = Vec::new();
+        for k in 0..3 {
+            let (off, pitch) = if wild {
+                (
+                    r.pick(&[0i64, 1, 4, 8, free as i64]),
+                    r.pick(&[bpp / 4, bpp / 4, 0]),
+                )
+            } else {
+                (64 + k as i64, bpp / 4)
+            };
+            lanes.push(View::new(sb, DType::F32, off, vec![parts, 1], vec![pitch, 1]).unwrap());
+        }
+        // Some of the views written, so others read unwritten bytes.
+        let written = if wild { 60 } else { 95 };
+        for v in tiles.iter().chain(&lanes) {
+            if r.chance(written) {
+                let vals: Vec<f32> = (0..v.num_elements())
+                    .map(|i| (i % 11) as f32 * 0.5 - 2.0)
+                    .collect();
+                mem.write_f32(v, &vals).unwrap();
+            }
+        }
+        Case {
+            mem,
+            acc: Accumulators::new(),
+            tiles,
+            lanes,
+            wild,
+        }
+    }
+
+    fn ops(seed: u64, c: &Case) -> Vec<RowOp> {
+        let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let t = |r: &mut Rng| c.tiles[r.below(c.tiles.len())].clone();
+        // Compute operands: on-chip tiles, unless the case is wild.
+        let on_chip: Vec<View> = c
+            .tiles
+            .iter()
+            .filter(|v| c.wild || c.mem.space(v.alloc()).ok() == Some(MemSpace::Sbuf))
+            .cloned()
+            .collect();
+        let pool = if on_chip.is_empty() {
+            c.tiles.clone()
+        } else {
+            on_chip
+        };
+        let tc = |r: &mut Rng| pool[r.below(pool.len())].clone();
+        let lane = |r: &mut Rng| c.lanes[r.below(c.lanes.len())].clone();
+        let scalar = |r: &mut Rng| {
+            if r.chance(40) {
+                OwnedScalar::Tile(lane(r))
+            } else {
+                OwnedScalar::Imm(r.pick(&[0.0, 0.5, -1.25, 3.0]))
+            }
+        };
+        let engine = |r: &mut Rng| {
+            if c.wild {
+                r.pick(&[None, None, Some(Engine::Vector), Some(Engine::GpSimd)])
+            } else {
+                r.pick(&[None, Some(Engine::Vector)])
+            }
+        };
+        // Tame sequences mostly pass the ops' checks, so the batches grow long.
+        let bad = if c.wild { 10 } else { 0 };
+        let n = 1 + r.below(8);
+        (0..n)
+            .map(|_| match r.below(4) {
+                0 => RowOp::DmaCopy {
+                    dst: t(&mut r),
+                    src: t(&mut r),
+                },
+                1 => RowOp::TensorTensor {
+                    dst: tc(&mut r),
+                    lhs: tc(&mut r),
+                    rhs: tc(&mut r),
+                    op: if r.chance(bad) {
+                        AluOp::Pow
+                    } else {
+                        r.pick(&[
+                            AluOp::Add,
+                            AluOp::Subtract,
+                            AluOp::Mult,
+                            AluOp::Max,
+                            AluOp::Divide,
+                        ])
+                    },
+                    engine: engine(&mut r),
+                },
+                2 => {
+                    let stage = |r: &mut Rng| OwnedStage {
+                        op: r.pick(&[
+                            AluOp::Add,
+                            AluOp::Mult,
+                            AluOp::Subtract,
+                            AluOp::Bypass,
+                            AluOp::Divide,
+                            AluOp::Rsqrt,
+                        ]),
+                        operand: match r.below(10) {
+                            0 if r.chance(bad * 10) => None,
+                            1 => Some(OwnedScalar::Imm(0.0)),
+                            _ => Some(scalar(r)),
+                        },
+                        reverse: r.chance(30),
+                    };
+                    RowOp::TensorScalar {
+                        dst: tc(&mut r),
+                        data: tc(&mut r),
+                        stage0: stage(&mut r),
+                        stage1: if r.chance(50) {
+                            Some(stage(&mut r))
+                        } else {
+                            None
+                        },
+                        engine: engine(&mut r),
+                    }
+                }
+                _ => RowOp::Activation {
+                    dst: tc(&mut r),
+                    data: tc(&mut r),
+                    func: r.pick(&[
+                        crate::ActivationFunc::Square,
+                        crate::ActivationFunc::Identity,
+                        crate::ActivationFunc::Exp,
+                        if c.wild {
+                            crate::ActivationFunc::Rsqrt
+                        } else {
+                            crate::ActivationFunc::Relu
+                        },
+                    ]),
+                    scale: scalar(&mut r),
+                    bias: match r.below(3) {
+                        0 if c.wild => Some(scalar(&mut r)),
+                        1 => Some(OwnedScalar::Tile(lane(&mut r))),
+                        _ => None,
+                    },
+                    reduce_op: if r.chance(80) { Some(AluOp::Add) } else { None },
+                    reduce_cmd: if c.wild {
+                        r.pick(&[
+                            ReduceCmd::Idle,
+                            ReduceCmd::Reset,
+                            ReduceCmd::Reduce,
+                            ReduceCmd::ResetReduce,
+                        ])
+                    } else {
+                        r.pick(&[
+                            ReduceCmd::Reset,
+                            ReduceCmd::ResetReduce,
+                            ReduceCmd::ResetReduce,
+                            ReduceCmd::Reduce,
+                        ])
+                    },
+                    reduce_res: if r.chance(70) {
+                        Some(lane(&mut r))
+                    } else {
+                        None
+                    },
+                },
+            })
+            .collect()
+    }
+
+    fn reference(c: &mut Case, ops: &[RowOp]) -> Result<()> {
+        for op in ops {
+            op.run(&mut c.mem, &mut c.acc)?;
+        }
+        Ok(())
+    }
+
+    fn same_state(a: &Case, b: &Case, what: &str) {
+        for id in [
+            AllocId::from_raw(0),
+            a.tiles.last().map(|v| v.alloc()).unwrap(),
+        ] {
+            let (x, y) = (a.mem.bytes(id).unwrap(), b.mem.bytes(id).unwrap());
+            if x != y {
+                let at = x.iter().zip(y).position(|(p, q)| p != q);
+                panic!("{what}: bytes of allocation {id:?} differ first at {at:?}");
+            }
+            assert!(
+                a.mem.shadow(id) == b.mem.shadow(id),
+                "{what}: shadows of {id:?} differ"
+            );
+        }
+        for id in a.tiles.iter().chain(&a.lanes).map(|v| v.alloc()) {
+            assert_eq!(a.mem.bytes(id).unwrap(), b.mem.bytes(id).unwrap(), "{what}");
+        }
+        assert!(a.acc == b.acc, "{what}: accumulators differ");
+    }
+
+    /// Fused execution equals op-by-op execution on random op sequences over random
+    /// overlapping, aliasing and broadcast views: bytes, shadow, accumulators, and the first
+    /// error (with the earlier ops' effects applied).
+    #[test]
+    fn fused_runs_equal_op_by_op_runs() {
+        let cases = if cfg!(debug_assertions) { 300 } else { 1500 };
+        let (mut fused_ops, mut errors) = (0, 0);
+        for seed in 1..=cases {
+            let mut a = case(seed);
+            let mut b = case(seed);
+            let ops = ops(seed, &a);
+            // Count what the batches took, to know the test exercises fusion.
+            {
+                let mut probe = case(seed);
+                let mut f = Fusion::new();
+                for op in &ops {
+                    match f.push(&mut probe.mem, &mut probe.acc, op.clone()).unwrap() {
+                        Pushed::Deferred => fused_ops += 1,
+                        Pushed::Refused(op) => {
+                            f.flush(&mut probe.mem, &mut probe.acc);
+                            if op.run(&mut probe.mem, &mut probe.acc).is_err() {
+                                break;
+                            }
+                        }
+                    }
+                }
+                f.flush(&mut probe.mem, &mut probe.acc);
+            }
+            let want = reference(&mut a, &ops);
+            let got = run_row_ops(&mut b.mem, &mut b.acc, &ops);
+            errors += usize::from(want.is_err());
+            assert_eq!(
+                format!("{want:?}"),
+                format!("{got:?}"),
+                "seed {seed}: {ops:?}"
+            );
+            same_state(&a, &b, &format!("seed {seed}: {ops:?}"));
+        }
+        assert!(fused_ops > cases as usize, "only {fused_ops} ops fused");
+        assert!(errors > 10, "only {errors} failing sequences");
+    }
+
+    /// The row test agrees with a brute-force search over row pairs.
+    #[test]
+    fn cross_row_overlap_equals_brute_force() {
+        let mut r = Rng(7);
+        let id = AllocId::from_raw(0);
+        for _ in 0..20000 {
+            let rows = |r: &mut Rng| Rows {
+                alloc: id,
+                base: r.below(40),
+                stride: r.pick(&[0i64, 1, 2, 3, 4, 7, 8, 16, -1, -4, -8]),
+                len: r.below(10),
+                parts: 1 + r.below(6),
+            };
+            let (mut a, mut b) = (rows(&mut r), rows(&mut r));
+            if r.chance(50) {
+                b.stride = a.stride;
+            }
+            // Keep every row at a non-negative offset.
+            for x in [&mut a, &mut b] {
+                if x.stride < 0 {
+                    x.base += (-x.stride) as usize * x.parts;
+                }
+            }
+            let brute = (0..a.parts).any(|p| {
+                (0..b.parts).any(|q| {
+                    let (x, y) = (a.row(p), b.row(q));
+                    p != q && !x.is_empty() && !y.is_empty() && x.start < y.end && y.start < x.end
+                })
+            });
+            let fast = cross_row_overlap(&a, &b);
+            if a.stride == b.stride {
+                assert_eq!(fast, brute, "{a:?} {b:?}");
+            } else {
+                // Different pitches are refused unless their rows cannot meet.
+                assert!(fast || !brute, "{a:?} {b:?}");
             }
         }
     }

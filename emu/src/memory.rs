@@ -793,6 +793,12 @@ impl Memory {
         }
     }
 
+    /// The written-shadow of an allocation, if it keeps one (tests compare them).
+    #[cfg(test)]
+    pub(crate) fn shadow(&self, id: AllocId) -> Option<&crate::shadow::Shadow> {
+        self.alloc(id).ok().and_then(|a| a.written.as_ref())
+    }
+
     /// The raw bytes of an allocation.
     pub fn bytes(&self, id: AllocId) -> Result<&[u8]> {
         Ok(&self.alloc(id)?.bytes)

@@ -17,7 +17,7 @@ use crate::error::{EmuError, Result};
 const OP: &str = "memory";
 
 /// A bitmap of written bytes.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Shadow {
     words: Vec<u64>,
     len: usize,
