@@ -48,6 +48,25 @@ pub enum OwnedScalar {
     Tile(View),
 }
 
+impl From<&Scalar<'_>> for OwnedScalar {
+    fn from(s: &Scalar<'_>) -> OwnedScalar {
+        match s {
+            Scalar::Imm(v) => OwnedScalar::Imm(*v),
+            Scalar::Tile(v) => OwnedScalar::Tile((*v).clone()),
+        }
+    }
+}
+
+impl From<&Stage<'_>> for OwnedStage {
+    fn from(s: &Stage<'_>) -> OwnedStage {
+        OwnedStage {
+            op: s.op,
+            operand: s.operand.as_ref().map(OwnedScalar::from),
+            reverse: s.reverse,
+        }
+    }
+}
+
 impl OwnedScalar {
     /// As the ops take it.
     pub fn as_scalar(&self) -> Scalar<'_> {
@@ -344,6 +363,17 @@ pub struct Fusion {
     ops: Vec<Planned>,
     parts: usize,
     uses_acc: bool,
+}
+
+impl std::fmt::Debug for Fusion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Fusion({} ops of {} rows waiting)",
+            self.ops.len(),
+            self.parts
+        )
+    }
 }
 
 /// Rows processed together: the activation's sums interleave this many rows (the same

@@ -24,6 +24,7 @@
 use std::fmt::Write as _;
 
 use melior::ir::ValueLike;
+use sundial_emu::fused::RowOp;
 use sundial_emu::{OobMode, ReduceOp, RegSource};
 
 use super::super::exec::{Exec, Operand, RtValue, tile_name};
@@ -87,8 +88,7 @@ pub fn alloc(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
 /// `nisa.dma_copy`.
 pub fn dma_copy(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
     let (dst, src) = (op.tile("dst")?, op.tile("src")?);
-    let r = sundial_emu::dma_copy(op.mem(), &dst, &src);
-    op.emu(r)
+    op.row_op(RowOp::DmaCopy { dst, src })
 }
 
 /// `nisa.dma_copy_indirect`.
