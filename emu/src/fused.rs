@@ -391,6 +391,44 @@ impl Fusion {
         self.ops.is_empty()
     }
 
+    /// Whether a waiting op may touch a byte of `view` (conservatively: true when the view's
+    /// rows are not contiguous runs): before something else writes the view, the batch runs.
+    pub fn touches_view(&self, mem: &Memory, view: &View) -> bool {
+        if self.ops.is_empty() || view.is_empty() {
+            return false;
+        }
+        let Some(v) = Rows::of(mem, view) else {
+            return true;
+        };
+        let (lo, hi) = v.hull();
+        self.rows().any(|r| {
+            let (a, b) = r.hull();
+            r.alloc == v.alloc && a < hi && lo < b
+        })
+    }
+
+    /// Whether a waiting op may touch an SBUF byte at offset `from` or above within its
+    /// partition (where the next SBUF tile is allocated, [`Memory::next_sbuf_offset`]).
+    pub fn reaches_sbuf(&self, mem: &Memory, from: usize) -> bool {
+        let bpp = crate::target::sbuf_bytes_per_partition(mem.target());
+        self.rows()
+            .filter(|r| mem.space(r.alloc).ok() == Some(MemSpace::Sbuf))
+            .any(|r| {
+                (0..r.parts).any(|p| {
+                    let row = r.row(p);
+                    let part = row.start / bpp;
+                    row.end > part * bpp + from.min(bpp)
+                })
+            })
+    }
+
+    /// Every operand's rows of every waiting op.
+    fn rows(&self) -> impl Iterator<Item = &Rows> {
+        self.ops
+            .iter()
+            .flat_map(|o| o.reads.iter().chain(&o.writes))
+    }
+
     /// Adds `op` to the batch (flushing it first when `op` conflicts with it), or refuses it.
     pub fn push(&mut self, mem: &mut Memory, acc: &mut Accumulators, op: RowOp) -> Result<Pushed> {
         let Some(planned) = plan(mem, acc, &op) else {
@@ -1170,6 +1208,32 @@ mod tests {
         }
         assert!(fused_ops > cases as usize, "only {fused_ops} ops fused");
         assert!(errors > 10, "only {errors} failing sequences");
+    }
+
+    /// A waiting op's rows are seen by the checks an allocation makes before it writes.
+    #[test]
+    fn waiting_ops_report_the_bytes_they_touch() {
+        let mut mem = Memory::new(Target::Mariana);
+        mem.set_fill_unallocated(false);
+        let mut acc = Accumulators::new();
+        let a = mem.alloc_sbuf(DType::F32, &[4, 8]).unwrap();
+        let b = mem.alloc_sbuf(DType::F32, &[4, 8]).unwrap();
+        mem.write_f32(&a, &[1.0; 32]).unwrap();
+        let mut f = Fusion::new();
+        assert!(!f.touches_view(&mem, &a));
+        let op = RowOp::DmaCopy {
+            dst: b.clone(),
+            src: a.clone(),
+        };
+        assert!(matches!(f.push(&mut mem, &mut acc, op).unwrap(), Pushed::Deferred));
+        assert!(f.touches_view(&mem, &a) && f.touches_view(&mem, &b));
+        let next = mem.next_sbuf_offset();
+        assert_eq!(next, 128);
+        assert!(!f.reaches_sbuf(&mem, next));
+        assert!(f.reaches_sbuf(&mem, 80));
+        f.flush(&mut mem, &mut acc);
+        assert_eq!(mem.read_f32(&b).unwrap(), vec![1.0; 32]);
+        assert!(!f.touches_view(&mem, &a));
     }
 
     /// The row test agrees with a brute-force search over row pairs.

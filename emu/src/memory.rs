@@ -553,6 +553,12 @@ impl Memory {
         Ok(view)
     }
 
+    /// The byte offset within each partition where the next SBUF tile would start (every
+    /// byte at or above it is one no tile allocated since the last reset covers).
+    pub fn next_sbuf_offset(&self) -> usize {
+        self.sbuf_top.div_ceil(SBUF_TILE_ALIGN) * SBUF_TILE_ALIGN
+    }
+
     /// Lets PSUM tiles span consecutive banks (module doc: logical tiles wider than one bank,
     /// before the free-axis cut), or not (the default and the physical rule).
     pub fn set_logical_psum(&mut self, on: bool) {

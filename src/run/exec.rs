@@ -283,6 +283,29 @@ impl Machine {
         }
     }
 
+    /// Runs the waiting fused ops of every rank where the allocation about to be made in
+    /// `space` (`cached`: the view of a tile allocated again) could write a byte they touch:
+    /// a cached view they overlap, an SBUF tile where they reach the allocator's next
+    /// offset, any PSUM tile. A new HBM tensor is a new allocation no waiting op can name.
+    pub fn flush_fused_before_alloc(
+        &mut self,
+        cached: Option<&View>,
+        space: sundial_dialects::enums::Space,
+    ) {
+        use sundial_dialects::enums::Space;
+        for (m, c) in self.group.memories_mut().iter_mut().zip(&mut self.cores) {
+            let conflict = match (cached, space) {
+                (Some(v), _) => c.fusion.touches_view(m, v),
+                (None, Space::Hbm) => false,
+                (None, Space::Sbuf) => c.fusion.reaches_sbuf(m, m.next_sbuf_offset()),
+                (None, Space::Psum) => !c.fusion.is_empty(),
+            };
+            if conflict {
+                c.fusion.flush(m, &mut c.acc);
+            }
+        }
+    }
+
     /// The engine state of `rank`.
     pub fn core(&self, rank: usize) -> &Core {
         &self.cores[rank]

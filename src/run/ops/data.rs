@@ -49,7 +49,12 @@ pub fn alloc(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
     }
     let o = op.op();
     let ranks = op.machine().ranks();
-    let view = match op.machine().allocated(&o).cloned() {
+    let cached = op.machine().allocated(&o).cloned();
+    // The fused ops waiting run first when the new tile's bytes may be theirs (a tile
+    // allocated again, on-chip space the SBUF allocator hands out next, PSUM).
+    op.machine()
+        .flush_fused_before_alloc(cached.as_ref(), tile.space);
+    let view = match cached {
         Some(view) => {
             let shared = o
                 .result(0)
