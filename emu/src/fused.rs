@@ -422,6 +422,18 @@ impl Fusion {
             })
     }
 
+    /// Whether the rows of `r` lie inside rows a waiting op writes (so they are marked
+    /// written already).
+    fn writes_cover(&self, r: &Rows) -> bool {
+        self.ops.iter().flat_map(|o| &o.writes).any(|w| {
+            w.alloc == r.alloc
+                && w.parts == r.parts
+                && (w.stride == r.stride || r.parts == 1)
+                && w.base <= r.base
+                && r.base + r.len <= w.base + w.len
+        })
+    }
+
     /// Every operand's rows of every waiting op.
     fn rows(&self) -> impl Iterator<Item = &Rows> {
         self.ops
@@ -459,13 +471,14 @@ impl Fusion {
         // before it leave it); a failing op is refused, so running it reports the error.
         const WHO: &str = "fused";
         if mem.check_uninit() {
-            for r in &planned.reads {
+            // Rows a waiting op writes are written: only the others are looked up.
+            for r in planned.reads.iter().filter(|r| !self.writes_cover(r)) {
                 if mem.check_ranges_written(WHO, r.alloc, &r.ranges()).is_err() {
                     return Ok(Pushed::Refused(Box::new(op)));
                 }
             }
         }
-        for w in &planned.writes {
+        for w in planned.writes.iter().filter(|w| !self.writes_cover(w)) {
             for p in 0..w.parts {
                 mem.mark_written(w.alloc, w.row(p))?;
             }
@@ -1225,7 +1238,10 @@ mod tests {
             dst: b.clone(),
             src: a.clone(),
         };
-        assert!(matches!(f.push(&mut mem, &mut acc, op).unwrap(), Pushed::Deferred));
+        assert!(matches!(
+            f.push(&mut mem, &mut acc, op).unwrap(),
+            Pushed::Deferred
+        ));
         assert!(f.touches_view(&mem, &a) && f.touches_view(&mem, &b));
         let next = mem.next_sbuf_offset();
         assert_eq!(next, 128);
