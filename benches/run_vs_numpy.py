@@ -30,7 +30,8 @@ so two pairs measure the same work on both sides:
   timed once; best of --repeat processes) against sundial-run's "execute the ops";
 - warm: NumPy's best-of loop against the emulator running the same ops again on memory it
   used before (`sundial-emu-kernel-bench`, the kernel's op sequence through the emulator's
-  API, best of --repeat), the computation alone on both sides.
+  API, fused as sundial-run runs it, best of --repeat), the computation alone on both
+  sides.
 
 Every other figure is reported too: nothing is left out of the totals. The outputs are checked against NumPy's: bit for bit for the elementwise kernel
 (the same two fp32 roundings), to 1e-5 relative for rmsnorm (NumPy sums pairwise, the

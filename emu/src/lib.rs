@@ -32,6 +32,7 @@ pub mod access;
 pub mod data;
 pub mod dtype;
 pub mod error;
+pub mod fused;
 pub mod indirection;
 pub mod memory;
 pub mod offsets;

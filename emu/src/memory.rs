@@ -553,6 +553,12 @@ impl Memory {
         Ok(view)
     }
 
+    /// The byte offset within each partition where the next SBUF tile would start (every
+    /// byte at or above it is one no tile allocated since the last reset covers).
+    pub fn next_sbuf_offset(&self) -> usize {
+        self.sbuf_top.div_ceil(SBUF_TILE_ALIGN) * SBUF_TILE_ALIGN
+    }
+
     /// Lets PSUM tiles span consecutive banks (module doc: logical tiles wider than one bank,
     /// before the free-axis cut), or not (the default and the physical rule).
     pub fn set_logical_psum(&mut self, on: bool) {
@@ -737,6 +743,66 @@ impl Memory {
             sh.set_range(range.start, range.end, true);
         }
         Ok(&mut a.bytes[range])
+    }
+
+    /// Marks bytes `range` of allocation `id` written (when it keeps a shadow), without
+    /// writing them: a fused batch marks an op's writes when the op joins it
+    /// (`crate::fused`), and writes the data later through [`Memory::raw_bytes_mut`].
+    pub(crate) fn mark_written(
+        &mut self,
+        id: AllocId,
+        range: std::ops::Range<usize>,
+    ) -> Result<()> {
+        let a = self
+            .allocs
+            .get_mut(id.0)
+            .ok_or_else(|| EmuError::memory(OP, format!("no allocation #{}", id.0)))?;
+        if let Some(sh) = a.written.as_mut() {
+            sh.set_range(range.start, range.end, true);
+        }
+        Ok(())
+    }
+
+    /// The raw bytes of an allocation, mutably, leaving the shadow as it is (the writes of
+    /// a fused batch, whose shadow effects are already applied).
+    pub(crate) fn raw_bytes_mut(&mut self, id: AllocId) -> Result<&mut [u8]> {
+        self.allocs
+            .get_mut(id.0)
+            .map(|a| a.bytes.as_mut_slice())
+            .ok_or_else(|| EmuError::memory(OP, format!("no allocation #{}", id.0)))
+    }
+
+    /// Copies bytes `from` of allocation `src` to bytes `at..` of allocation `dst` (both in
+    /// bounds, as [`Memory::row_ranges`] gives them), leaving the shadow as it is; within one
+    /// allocation the bytes move as through a staged copy. Out-of-bounds ranges copy nothing.
+    pub(crate) fn copy_unmarked(
+        &mut self,
+        src: AllocId,
+        from: std::ops::Range<usize>,
+        dst: AllocId,
+        at: usize,
+    ) {
+        let n = from.len();
+        if src == dst {
+            if let Some(a) = self.allocs.get_mut(src.0)
+                && from.end <= a.bytes.len()
+                && at + n <= a.bytes.len()
+            {
+                a.bytes.copy_within(from, at);
+            }
+            return;
+        }
+        if let Ok([a, b]) = self.allocs.get_disjoint_mut([src.0, dst.0])
+            && let (Some(s), Some(d)) = (a.bytes.get(from), b.bytes.get_mut(at..at + n))
+        {
+            d.copy_from_slice(s);
+        }
+    }
+
+    /// The written-shadow of an allocation, if it keeps one (tests compare them).
+    #[cfg(test)]
+    pub(crate) fn shadow(&self, id: AllocId) -> Option<&crate::shadow::Shadow> {
+        self.alloc(id).ok().and_then(|a| a.written.as_ref())
     }
 
     /// The raw bytes of an allocation.

@@ -423,8 +423,15 @@ impl<'s, 'c, 'a> Thread<'s, 'c, 'a> {
         }
     }
 
-    /// Runs until the body ends or the program arrives at a barrier.
+    /// Runs until the body ends or the program arrives at a barrier (or an op fails); the
+    /// fused ops still waiting then run, so memory holds what op-by-op execution leaves.
     pub fn run(&mut self, machine: &mut Machine) -> Result<Status<'c, 'a>, RunError> {
+        let status = self.steps(machine);
+        machine.flush_fused();
+        status
+    }
+
+    fn steps(&mut self, machine: &mut Machine) -> Result<Status<'c, 'a>, RunError> {
         loop {
             let Some(top) = self.stack.last_mut() else {
                 return Ok(Status::Done);
@@ -510,6 +517,9 @@ fn run_op(
     op: OperationRef<'_, '_>,
     handler: &Handler,
 ) -> Result<(), RunError> {
+    if !ops::keeps_fused_batch(handler.op) {
+        machine.flush_fused();
+    }
     let ranks = machine.ranks();
     let mut exec = Exec::new(machine, op)?;
     match handler.scope {

@@ -38,6 +38,7 @@ use sundial_dialects::{
     verify::{float_value, i64_array_list, i64_array_value, int_value_checked},
     view::operand_groups,
 };
+use sundial_emu::fused::{Fusion, Pushed, RowOp};
 use sundial_emu::{
     Access, Accumulators, AllocId, Contents, DmaOperand, Memory, MxScaleRule, Number, OobMode,
     RankGroup, RegisterId, Registers, RngState, View,
@@ -145,6 +146,9 @@ pub struct Core {
     pub rng: RngState,
     /// The sequencer registers.
     pub regs: Registers,
+    /// The row-local ops waiting to run together (`sundial_emu::fused`): flushed before any
+    /// other op that touches memory or engine state, and when the program stops.
+    pub fusion: Fusion,
 }
 
 /// The state of one run: memories, engine state and the values computed so far.
@@ -267,6 +271,39 @@ impl Machine {
     /// The memory and the engine state of `rank`, together.
     pub fn mem_core(&mut self, rank: usize) -> (&mut Memory, &mut Core) {
         (&mut self.group.memories_mut()[rank], &mut self.cores[rank])
+    }
+
+    /// Runs every rank's waiting fused ops (`Core::fusion`), so memory and the accumulators
+    /// hold what op-by-op execution would have left.
+    pub fn flush_fused(&mut self) {
+        for (m, c) in self.group.memories_mut().iter_mut().zip(&mut self.cores) {
+            if !c.fusion.is_empty() {
+                c.fusion.flush(m, &mut c.acc);
+            }
+        }
+    }
+
+    /// Runs the waiting fused ops of every rank where the allocation about to be made in
+    /// `space` (`cached`: the view of a tile allocated again) could write a byte they touch:
+    /// a cached view they overlap, an SBUF tile where they reach the allocator's next
+    /// offset, any PSUM tile. A new HBM tensor is a new allocation no waiting op can name.
+    pub fn flush_fused_before_alloc(
+        &mut self,
+        cached: Option<&View>,
+        space: sundial_dialects::enums::Space,
+    ) {
+        use sundial_dialects::enums::Space;
+        for (m, c) in self.group.memories_mut().iter_mut().zip(&mut self.cores) {
+            let conflict = match (cached, space) {
+                (Some(v), _) => c.fusion.touches_view(m, v),
+                (None, Space::Hbm) => false,
+                (None, Space::Sbuf) => c.fusion.reaches_sbuf(m, m.next_sbuf_offset()),
+                (None, Space::Psum) => !c.fusion.is_empty(),
+            };
+            if conflict {
+                c.fusion.flush(m, &mut c.acc);
+            }
+        }
     }
 
     /// The engine state of `rank`.
@@ -741,6 +778,23 @@ impl<'r, 'c, 'a> Exec<'r, 'c, 'a> {
             "cannot be executed: internal error in its emulator handler: {}",
             message.as_ref()
         ))
+    }
+
+    /// Runs a row-local op on the current rank through its fused batch (`Core::fusion`): it
+    /// joins the batch when it can, else the batch runs and then the op by itself (which
+    /// reports its error, if any, as [`Exec::emu`] does). The effects are op-by-op
+    /// execution's.
+    pub fn row_op(&mut self, row: RowOp) -> Result<(), RunError> {
+        let (mem, core) = self.mem_core();
+        let r = match core.fusion.push(mem, &mut core.acc, row) {
+            Ok(Pushed::Deferred) => Ok(()),
+            Ok(Pushed::Refused(op)) => {
+                core.fusion.flush(mem, &mut core.acc);
+                op.run(mem, &mut core.acc)
+            }
+            Err(e) => Err(e),
+        };
+        self.emu(r)
     }
 
     /// The emulator's result, with a failure reported at the op, followed by one note per tile

@@ -2,8 +2,10 @@
 //! `benches/run_vs_numpy.py` (128 x 4096 fp32), through the emulator's API alone (no MLIR), in
 //! release mode.
 //!
-//! The op sequences are the kernels' bodies as `sundial-run` executes them, with the
-//! uninitialised-read check on and the unallocated fill off, as `sundial-run` sets them:
+//! The op sequences are the kernels' bodies as `sundial-run` executes them (through the fused
+//! executor, `sundial_emu::fused`, as `sundial-run` runs a straight-line sequence of such
+//! ops), with the uninitialised-read check on and the unallocated fill off, as `sundial-run`
+//! sets them:
 //!
 //! - elementwise: two SBUF tiles allocated, two `dma_copy` loads, `tensor_tensor_arith` add,
 //!   `tensor_scalar_arith` mult by 0.125, one `dma_copy` store;
@@ -12,7 +14,7 @@
 //!   `[128, 1]` statistic and a `tensor_tensor_arith` by gamma (broadcast to every partition by
 //!   a partition-step-0 view), then the store.
 //!
-//! Per kernel and op, two figures (best of `--repeat` samples, in ns per element of the
+//! Per kernel and phase (the allocations, then the ops), two figures (best of `--repeat` samples, in ns per element of the
 //! 128 x 4096 tile):
 //!
 //! - cold: on a fresh [`Memory`] per sample, as one `sundial-run` process runs the kernel (the
@@ -26,10 +28,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Parser;
+use sundial_emu::fused::{OwnedScalar, OwnedStage, RowOp, run_row_ops};
 use sundial_emu::{
-    AccEngine, Accumulators, Activation, ActivationFunc, AluOp, DType, Engine, Memory, ReduceCmd,
-    Result, Scalar, Stage, Target, View, activation, dma_copy, tensor_scalar_arith,
-    tensor_tensor_arith,
+    AccEngine, Accumulators, ActivationFunc, AluOp, DType, Engine, Memory, ReduceCmd, Result,
+    Target, View,
 };
 
 #[derive(Parser, Debug)]
@@ -78,30 +80,55 @@ fn fresh() -> Result<Memory> {
     Ok(mem)
 }
 
-/// The elementwise kernel's ops; adds each op's time to `t`.
-fn elementwise(mem: &mut Memory, h: &Hbm, t: &mut [f64]) -> Result<()> {
+/// The elementwise kernel's ops; adds each phase's time to `t`.
+fn elementwise(mem: &mut Memory, acc: &mut Accumulators, h: &Hbm, t: &mut [f64]) -> Result<()> {
     let mut clock = Clock::new(t);
     let ta = mem.alloc_sbuf_named("a", DType::F32, &[P, F])?;
     let tb = mem.alloc_sbuf_named("b", DType::F32, &[P, F])?;
     clock.lap(0);
-    dma_copy(mem, &ta, &h.a)?;
-    dma_copy(mem, &tb, &h.b)?;
+    let ops = [
+        RowOp::DmaCopy {
+            dst: ta.clone(),
+            src: h.a.clone(),
+        },
+        RowOp::DmaCopy {
+            dst: tb.clone(),
+            src: h.b.clone(),
+        },
+        RowOp::TensorTensor {
+            dst: ta.clone(),
+            lhs: ta.clone(),
+            rhs: tb.clone(),
+            op: AluOp::Add,
+            engine: Some(Engine::Vector),
+        },
+        RowOp::TensorScalar {
+            dst: ta.clone(),
+            data: ta.clone(),
+            stage0: imm(AluOp::Mult, 0.125),
+            stage1: None,
+            engine: None,
+        },
+        RowOp::DmaCopy {
+            dst: h.out.clone(),
+            src: ta,
+        },
+    ];
+    run_row_ops(mem, acc, &ops)?;
     clock.lap(1);
-    tensor_tensor_arith(mem, &ta, &ta, &tb, AluOp::Add, Some(Engine::Vector))?;
-    clock.lap(2);
-    let s0 = Stage {
-        op: AluOp::Mult,
-        operand: Some(Scalar::Imm(0.125)),
-        reverse: false,
-    };
-    tensor_scalar_arith(mem, &ta, &ta, &s0, None, None)?;
-    clock.lap(3);
-    dma_copy(mem, &h.out, &ta)?;
-    clock.lap(4);
     Ok(())
 }
 
-/// The rmsnorm kernel's ops; adds each op's time to `t`.
+/// A stage by an immediate.
+fn imm(op: AluOp, v: f32) -> OwnedStage {
+    OwnedStage {
+        op,
+        operand: Some(OwnedScalar::Imm(v)),
+        reverse: false,
+    }
+}
+
+/// The rmsnorm kernel's ops; adds each phase's time to `t`.
 fn rmsnorm(mem: &mut Memory, acc: &mut Accumulators, h: &Hbm, t: &mut [f64]) -> Result<()> {
     let mut clock = Clock::new(t);
     let tx = mem.alloc_sbuf_named("x", DType::F32, &[P, F])?;
@@ -110,50 +137,65 @@ fn rmsnorm(mem: &mut Memory, acc: &mut Accumulators, h: &Hbm, t: &mut [f64]) -> 
     let ss = mem.alloc_sbuf_named("sum_sq", DType::F32, &[P, 1])?;
     let r = mem.alloc_sbuf_named("rstd", DType::F32, &[P, 1])?;
     clock.lap(0);
-    dma_copy(mem, &tx, &h.a)?;
     let bg = View::new(h.b.alloc(), DType::F32, 0, vec![P, F], vec![0, 1])?;
-    dma_copy(mem, &tg, &bg)?;
+    let ops = [
+        RowOp::DmaCopy {
+            dst: tx.clone(),
+            src: h.a.clone(),
+        },
+        RowOp::DmaCopy {
+            dst: tg.clone(),
+            src: bg,
+        },
+        RowOp::Activation {
+            dst: sq,
+            data: tx.clone(),
+            func: ActivationFunc::Square,
+            scale: OwnedScalar::Imm(1.0),
+            bias: None,
+            reduce_op: Some(AluOp::Add),
+            reduce_cmd: ReduceCmd::ResetReduce,
+            reduce_res: Some(ss.clone()),
+        },
+        RowOp::TensorScalar {
+            dst: r.clone(),
+            data: ss,
+            stage0: imm(AluOp::Mult, 1.0 / 4096.0),
+            stage1: Some(imm(AluOp::Add, 1e-6)),
+            engine: None,
+        },
+        RowOp::TensorScalar {
+            dst: r.clone(),
+            data: r.clone(),
+            stage0: imm(AluOp::Rsqrt, 0.0),
+            stage1: None,
+            engine: None,
+        },
+        RowOp::TensorScalar {
+            dst: tx.clone(),
+            data: tx.clone(),
+            stage0: OwnedStage {
+                op: AluOp::Mult,
+                operand: Some(OwnedScalar::Tile(r)),
+                reverse: false,
+            },
+            stage1: None,
+            engine: None,
+        },
+        RowOp::TensorTensor {
+            dst: tx.clone(),
+            lhs: tx.clone(),
+            rhs: tg,
+            op: AluOp::Mult,
+            engine: Some(Engine::Vector),
+        },
+        RowOp::DmaCopy {
+            dst: h.out.clone(),
+            src: tx,
+        },
+    ];
+    run_row_ops(mem, acc, &ops)?;
     clock.lap(1);
-    let args = Activation {
-        func: ActivationFunc::Square,
-        reduce_op: Some(AluOp::Add),
-        reduce_cmd: ReduceCmd::ResetReduce,
-        reduce_res: Some(&ss),
-        ..Activation::default()
-    };
-    activation(mem, acc, &sq, &tx, &args)?;
-    clock.lap(2);
-    let st = |op, v| Stage {
-        op,
-        operand: Some(Scalar::Imm(v)),
-        reverse: false,
-    };
-    tensor_scalar_arith(
-        mem,
-        &r,
-        &ss,
-        &st(AluOp::Mult, 1.0 / 4096.0),
-        Some(&st(AluOp::Add, 1e-6)),
-        None,
-    )?;
-    let rs = Stage {
-        op: AluOp::Rsqrt,
-        operand: Some(Scalar::Imm(0.0)),
-        reverse: false,
-    };
-    tensor_scalar_arith(mem, &r, &r, &rs, None, None)?;
-    clock.lap(3);
-    let by = Stage {
-        op: AluOp::Mult,
-        operand: Some(Scalar::Tile(&r)),
-        reverse: false,
-    };
-    tensor_scalar_arith(mem, &tx, &tx, &by, None, None)?;
-    clock.lap(4);
-    tensor_tensor_arith(mem, &tx, &tx, &tg, AluOp::Mult, Some(Engine::Vector))?;
-    clock.lap(5);
-    dma_copy(mem, &h.out, &tx)?;
-    clock.lap(6);
     let _ = acc.get(AccEngine::Scalar, 0);
     Ok(())
 }
@@ -209,35 +251,23 @@ fn report(name: &str, phases: &[&str], cold: &[f64], warm: &[f64]) {
 }
 
 fn run(repeat: usize) -> Result<()> {
-    let ew = [
-        "alloc 2 tiles",
-        "dma_copy 2 loads",
-        "tensor_tensor add",
-        "tensor_scalar mult",
-        "dma_copy store",
-    ];
+    let ew = ["alloc 2 tiles", "the 5 ops (as sundial-run runs them)"];
     let cold = best(repeat, ew.len(), |t| {
         let mut mem = fresh()?;
+        let mut acc = Accumulators::new();
         let h = inputs(&mut mem, false)?;
-        elementwise(&mut mem, &h, t)
+        elementwise(&mut mem, &mut acc, &h, t)
     })?;
     let mut mem = fresh()?;
+    let mut acc = Accumulators::new();
     let h = inputs(&mut mem, false)?;
     let warm = best(repeat, ew.len(), |t| {
         mem.reset_on_chip_allocators();
-        elementwise(&mut mem, &h, t)
+        elementwise(&mut mem, &mut acc, &h, t)
     })?;
     report("elementwise (a + b) * 0.125", &ew, &cold, &warm);
 
-    let rn = [
-        "alloc 5 tiles",
-        "dma_copy 2 loads",
-        "activation square + add reduce",
-        "tensor_scalar x2 on [128, 1]",
-        "tensor_scalar mult by [128, 1]",
-        "tensor_tensor mult by gamma",
-        "dma_copy store",
-    ];
+    let rn = ["alloc 5 tiles", "the 8 ops (as sundial-run runs them)"];
     let cold = best(repeat, rn.len(), |t| {
         let mut mem = fresh()?;
         let mut acc = Accumulators::new();

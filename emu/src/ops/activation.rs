@@ -587,20 +587,32 @@ impl RowBlock {
     /// Sums the rows held into `sums[first..]`.
     fn finish(&mut self, sums: &mut [f32]) {
         let (f, n) = (self.free, self.held);
-        if n == Self::LANES {
-            let mut acc = [0f32; Self::LANES];
-            for i in 0..f {
-                for (r, a) in acc.iter_mut().enumerate() {
-                    *a = add_f32(*a, self.rows[r * f + i]);
-                }
-            }
-            sums[self.first..self.first + n].copy_from_slice(&acc);
-        } else {
-            for r in 0..n {
-                sums[self.first + r] = sum_f32(self.rows[r * f..(r + 1) * f].iter().copied());
+        sum_rows(
+            &self.rows[..n * f],
+            f,
+            &mut sums[self.first..self.first + n],
+        );
+        self.held = 0;
+    }
+}
+
+/// The in-order fp32 sum ([`sum_f32`]) of each row of `rows` (`sums.len()` rows of `free`
+/// values, at most [`RowBlock::LANES`]) into `sums`: a full block with its rows interleaved,
+/// one accumulator per row (the same sums, bit for bit, with the additions overlapping).
+pub(crate) fn sum_rows(rows: &[f32], free: usize, sums: &mut [f32]) {
+    let n = sums.len();
+    if n == RowBlock::LANES {
+        let mut acc = [0f32; RowBlock::LANES];
+        for i in 0..free {
+            for (r, a) in acc.iter_mut().enumerate() {
+                *a = add_f32(*a, rows[r * free + i]);
             }
         }
-        self.held = 0;
+        sums.copy_from_slice(&acc);
+    } else {
+        for (r, s) in sums.iter_mut().enumerate() {
+            *s = sum_f32(rows[r * free..(r + 1) * free].iter().copied());
+        }
     }
 }
 

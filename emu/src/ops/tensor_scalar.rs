@@ -68,13 +68,19 @@ impl Resolved {
     /// The stage applied in place to row `x` of partition `p` (the row's slice kernel).
     #[inline]
     pub fn apply_row(&self, x: &mut [f32], p: usize) {
-        let s = self.values[p];
-        match &self.row.slices {
-            Some(k) => k.scalar(x, s, self.reverse),
-            None => x
-                .iter_mut()
-                .for_each(|v| *v = self.row.apply_f32_rev(*v, s, self.reverse)),
-        }
+        apply_stage_row(self.row, x, self.values[p], self.reverse);
+    }
+}
+
+/// `row`'s operator applied in place to row `x` with scalar operand `s` (on the left when
+/// `reverse`): the row's slice kernel when it has one.
+#[inline]
+pub(crate) fn apply_stage_row(row: &AluRow, x: &mut [f32], s: f32, reverse: bool) {
+    match &row.slices {
+        Some(k) => k.scalar(x, s, reverse),
+        None => x
+            .iter_mut()
+            .for_each(|v| *v = row.apply_f32_rev(*v, s, reverse)),
     }
 }
 
@@ -170,7 +176,9 @@ pub fn tensor_scalar_arith(
     tile::store_f32(mem, OP, "dst", dst, &out)
 }
 
-fn check_engine(
+/// Fails when `engine` cannot run this tensor_scalar (the engine changes which calls are
+/// legal, not the result).
+pub(crate) fn check_engine(
     mem: &Memory,
     who: &'static str,
     engine: Option<Engine>,

@@ -32,7 +32,7 @@ use crate::memory::Memory;
 use crate::view::View;
 
 /// Checks the three tiles and returns whether any of them is in PSUM.
-fn operands(
+pub(crate) fn operands(
     mem: &Memory,
     who: &'static str,
     dst: &View,

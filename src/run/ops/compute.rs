@@ -20,10 +20,10 @@
 //! - `activation`'s `alpha` parameterises only `lrelu` / `prelu`, which have no public
 //!   semantics: an op that writes it is refused.
 
+use sundial_emu::fused::{OwnedScalar, OwnedStage, RowOp};
 use sundial_emu::{
-    Activation, AffineSelect, BitStage, Cumulative, Exponential, FreeReduce, MatmulMxOptions,
-    MatmulOptions, MaxReduce, Number, PerfOptMode, RangeSelect, Scalar, ScanOps, Stage,
-    TensorStage, View,
+    AffineSelect, BitStage, Cumulative, Exponential, FreeReduce, MatmulMxOptions, MatmulOptions,
+    MaxReduce, Number, PerfOptMode, RangeSelect, Scalar, ScanOps, Stage, TensorStage, View,
 };
 
 use sundial_dialects::verify::nki_parity::VECTOR_TRANSPOSE_MAX;
@@ -149,8 +149,13 @@ pub fn sequence_bounds(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
 pub fn tensor_tensor_arith(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
     let (dst, lhs, rhs) = (op.tile("dst")?, op.tile("lhs")?, op.tile("rhs")?);
     let (alu, engine) = (alu(op, "op")?, compute_engine(op)?);
-    let r = sundial_emu::tensor_tensor_arith(op.mem(), &dst, &lhs, &rhs, alu, engine);
-    op.emu(r)
+    op.row_op(RowOp::TensorTensor {
+        dst,
+        lhs,
+        rhs,
+        op: alu,
+        engine,
+    })
 }
 
 /// `nisa.tensor_tensor_power`.
@@ -191,9 +196,14 @@ pub fn tensor_scalar_arith(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
         None => None,
     };
     let engine = compute_engine(op)?;
-    let r =
-        sundial_emu::tensor_scalar_arith(op.mem(), &dst, &data, &stage0, stage1.as_ref(), engine);
-    op.emu(r)
+    let row = RowOp::TensorScalar {
+        dst: dst.clone(),
+        data: data.clone(),
+        stage0: OwnedStage::from(&stage0),
+        stage1: stage1.as_ref().map(OwnedStage::from),
+        engine,
+    };
+    op.row_op(row)
 }
 
 /// `nisa.tensor_scalar_bitvec`: integer immediates on raw bits.
@@ -509,17 +519,17 @@ pub fn activation(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
         Some(t) => Scalar::Tile(t),
         None => Scalar::Imm(op.float("scale_value")?),
     };
-    let args = Activation {
+    let row = RowOp::Activation {
+        dst,
+        data,
         func,
-        scale,
-        bias: bias.as_ref().map(Scalar::Tile),
+        scale: OwnedScalar::from(&scale),
+        bias: bias.map(OwnedScalar::Tile),
         reduce_op: opt_alu(op, "reduce_op")?,
         reduce_cmd: reduce_cmd(op)?,
-        reduce_res: res.as_ref(),
+        reduce_res: res,
     };
-    let (mem, core) = op.mem_core();
-    let r = sundial_emu::activation(mem, &mut core.acc, &dst, &data, &args);
-    op.emu(r)
+    op.row_op(row)
 }
 
 /// `nisa.matmul` (`nki.isa.nc_matmul`) into PSUM.

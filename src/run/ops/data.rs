@@ -24,6 +24,7 @@
 use std::fmt::Write as _;
 
 use melior::ir::ValueLike;
+use sundial_emu::fused::RowOp;
 use sundial_emu::{OobMode, ReduceOp, RegSource};
 
 use super::super::exec::{Exec, Operand, RtValue, tile_name};
@@ -48,7 +49,12 @@ pub fn alloc(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
     }
     let o = op.op();
     let ranks = op.machine().ranks();
-    let view = match op.machine().allocated(&o).cloned() {
+    let cached = op.machine().allocated(&o).cloned();
+    // The fused ops waiting run first when the new tile's bytes may be theirs (a tile
+    // allocated again, on-chip space the SBUF allocator hands out next, PSUM).
+    op.machine()
+        .flush_fused_before_alloc(cached.as_ref(), tile.space);
+    let view = match cached {
         Some(view) => {
             let shared = o
                 .result(0)
@@ -87,8 +93,7 @@ pub fn alloc(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
 /// `nisa.dma_copy`.
 pub fn dma_copy(op: &mut Exec<'_, '_, '_>) -> Result<(), RunError> {
     let (dst, src) = (op.tile("dst")?, op.tile("src")?);
-    let r = sundial_emu::dma_copy(op.mem(), &dst, &src);
-    op.emu(r)
+    op.row_op(RowOp::DmaCopy { dst, src })
 }
 
 /// `nisa.dma_copy_indirect`.

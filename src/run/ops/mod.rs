@@ -87,6 +87,30 @@ macro_rules! table {
     };
 }
 
+/// The handlers that may run while fused ops wait (`sundial_emu::fused`, the `Core::fusion`
+/// of `super::exec`): they touch neither memory nor engine state (views, access patterns,
+/// index and float scalars, the launch-grid queries), or run the batch themselves when they
+/// would (`nisa.alloc`, `super::exec::Machine::flush_fused_before_alloc`), and the row-local
+/// ops themselves, which go through the batch. Before any other op the batch runs.
+pub fn keeps_fused_batch(op: &str) -> bool {
+    matches!(
+        op,
+        "nisa.alloc"
+            | "nisa.ap"
+            | "nisa.dynamic_ap"
+            | "nisa.reshape"
+            | "nisa.slice"
+            | "nisa.permute"
+            | "nisa.broadcast"
+            | "nisa.program_id"
+            | "nisa.num_programs"
+            | "nisa.dma_copy"
+            | "nisa.tensor_tensor_arith"
+            | "nisa.tensor_scalar_arith"
+            | "nisa.activation"
+    ) || op.starts_with("arith.")
+}
+
 /// Every op `sundial-run` executes (see the module doc). Adding an op is adding a row.
 pub static HANDLERS: &[Handler] = table![
     // structural
