@@ -7,7 +7,8 @@
 //! - `T_indirect_load`: the whole `indirect_load` op (validation, offsets by the
 //!   gate's path, data movement into the destination tile);
 //! - `T_offsets`: offsets alone (validation and the gate's path);
-//! - `T_load`: the data primitive alone, on precomputed offsets;
+//! - `T_load`: the data primitive alone, on precomputed offsets (timed in samples
+//!   alternating with `T_indirect_load`'s, so both see the same machine);
 //! - `T_general`: the whole op forced onto the general path, into a second tile; the
 //!   two tiles are compared byte for byte (`paths_agree`) and against a plain-slicing
 //!   reference (`matches_reference`);
@@ -16,9 +17,9 @@
 //!   check's cost (its cost when off is the `T_indirect_load` figure itself: one flag test
 //!   per read);
 //! - fixed cost: `T_indirect_load - T_load`, what the op spends beyond moving its bytes
-//!   (validation, planning, offsets, the destination's offsets); shown as 0 when the
-//!   separately measured `T_load` is the larger (the big workloads, whose copy dominates and
-//!   whose two medians differ by noise);
+//!   (validation, planning, offsets, the destination's offsets), as the median of the
+//!   per-round differences of the alternating samples; shown as 0 when that median is
+//!   negative (the big workloads, whose copy dominates and whose difference is noise);
 //! - `T_memcpy`: a plain copy of the same number of bytes between two preallocated,
 //!   pre-touched buffers (the smaller of the medians measured before and after the
 //!   others), and `memcpy_ratio = T_indirect_load / T_memcpy`.
@@ -105,6 +106,41 @@ fn measure(repeat: usize, mut f: impl FnMut() -> Result<()>) -> Result<f64> {
     Ok(samples[samples.len() / 2])
 }
 
+/// Two workloads timed in alternating samples (`f(0)`, then `f(1)`, `repeat` times), so both
+/// see the same machine: the medians of each, and the median of the per-round differences
+/// `f(0) - f(1)` (steadier on a loaded machine than the difference of two medians measured
+/// at different moments).
+fn measure_pair(repeat: usize, mut f: impl FnMut(usize) -> Result<()>) -> Result<(f64, f64, f64)> {
+    let mut inner = [1usize; 2];
+    for (k, n) in inner.iter_mut().enumerate() {
+        let t = Instant::now();
+        f(k)?;
+        let first = t.elapsed().as_secs_f64();
+        *n = ((2e-3 / first.max(1e-9)).ceil() as usize).clamp(1, 100_000);
+    }
+    let rounds = repeat.max(1);
+    let mut samples = [Vec::with_capacity(rounds), Vec::with_capacity(rounds)];
+    let mut diffs = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        let mut round = [0.0; 2];
+        for k in 0..2 {
+            let t = Instant::now();
+            for _ in 0..inner[k] {
+                f(k)?;
+            }
+            round[k] = t.elapsed().as_secs_f64() / inner[k] as f64;
+            samples[k].push(round[k]);
+        }
+        diffs.push(round[0] - round[1]);
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let [mut a, mut b] = samples;
+    Ok((median(&mut a), median(&mut b), median(&mut diffs)))
+}
+
 fn memcpy_time(bytes: usize, repeat: usize) -> Result<f64> {
     let a: Vec<u8> = (0..bytes).map(|i| i as u8).collect();
     let mut b = vec![0u8; bytes];
@@ -129,9 +165,21 @@ fn run(w: &Workload, seed: u64, repeat: usize) -> Result<Report> {
     let t_memcpy_before = memcpy_time(bytes, repeat)?;
 
     inst.mem.set_path_choice(PathChoice::Auto);
-    let t_indirect_load = measure(repeat, || {
-        indirect_load(&mut inst.mem, &dst, &inst.access, OobMode::Error)
+    // The whole op and the data primitive alone (on the op's own precomputed offsets), in
+    // alternating samples: the fixed cost is the median of their per-round differences.
+    let offs = offsets::compute(&inst.mem, &inst.access, OobMode::Error, "bench")?;
+    let mut out = vec![0u8; bytes];
+    let source = inst.source.alloc();
+    let (t_indirect_load, t_load, t_fixed) = measure_pair(repeat, |k| {
+        if k == 0 {
+            indirect_load(&mut inst.mem, &dst, &inst.access, OobMode::Error)
+        } else {
+            data::read(inst.mem.bytes(source)?, 2, offs.as_list(), &mut out)?;
+            black_box(&mut out);
+            Ok(())
+        }
     })?;
+    drop(offs);
 
     let t_offsets = measure(repeat, || {
         black_box(offsets::compute(
@@ -142,16 +190,6 @@ fn run(w: &Workload, seed: u64, repeat: usize) -> Result<Report> {
         )?);
         Ok(())
     })?;
-
-    let offs = offsets::compute(&inst.mem, &inst.access, OobMode::Error, "bench")?;
-    let mut out = vec![0u8; bytes];
-    let src_bytes = inst.mem.bytes(inst.source.alloc())?;
-    let t_load = measure(repeat, || {
-        data::read(src_bytes, 2, offs.as_list(), &mut out)?;
-        black_box(&mut out);
-        Ok(())
-    })?;
-    drop(offs);
 
     inst.mem.set_path_choice(PathChoice::General);
     // The general path is slow on the big workloads: fewer samples keep the run short.
@@ -194,7 +232,7 @@ fn run(w: &Workload, seed: u64, repeat: usize) -> Result<Report> {
         t_checked_ms: t_checked * 1e3,
         check_ratio: t_checked / t_indirect_load,
         t_memcpy_ms: t_memcpy * 1e3,
-        fixed_us: (t_indirect_load - t_load).max(0.0) * 1e6,
+        fixed_us: t_fixed.max(0.0) * 1e6,
         bytes,
         gbps: bytes as f64 / t_indirect_load / 1e9,
         memcpy_ratio: t_indirect_load / t_memcpy,
