@@ -285,12 +285,15 @@ impl Session {
         name: &str,
         options: &CompileOptions,
     ) -> Result<Compiled, Vec<Diagnostic>> {
-        let mut phases = Vec::new();
-        let parsed = timed(&mut phases, "parse", || self.parse(source, name));
-        let Some(mut module) = parsed.module else {
-            return Err(parsed.diagnostics);
-        };
-        self.compile_phases(&mut module, name, options, phases, parsed.diagnostics)
+        // Each pipeline's verifiers skip what the parse (or the last pipeline) verified.
+        sundial_dialects::verify::remembering_verified(|| {
+            let mut phases = Vec::new();
+            let parsed = timed(&mut phases, "parse", || self.parse(source, name));
+            let Some(mut module) = parsed.module else {
+                return Err(parsed.diagnostics);
+            };
+            self.compile_phases(&mut module, name, options, phases, parsed.diagnostics)
+        })
     }
 
     /// Compiles a kernel module a front end built in this session's context (with
@@ -302,12 +305,14 @@ impl Session {
         name: &str,
         options: &CompileOptions,
     ) -> Result<Compiled, Vec<Diagnostic>> {
-        let mut phases = Vec::new();
-        let diagnostics = timed(&mut phases, "verify", || self.verify(module, name));
-        if diagnostics.iter().any(|d| d.severity == Severity::Error) {
-            return Err(diagnostics);
-        }
-        self.compile_phases(module, name, options, phases, diagnostics)
+        sundial_dialects::verify::remembering_verified(|| {
+            let mut phases = Vec::new();
+            let diagnostics = timed(&mut phases, "verify", || self.verify(module, name));
+            if diagnostics.iter().any(|d| d.severity == Severity::Error) {
+                return Err(diagnostics);
+            }
+            self.compile_phases(module, name, options, phases, diagnostics)
+        })
     }
 
     /// Everything after parsing and verification.

@@ -266,20 +266,24 @@ impl ChunkRun<'_> {
         stderr: &mut String,
     ) -> (Option<melior::ir::Module<'c>>, bool) {
         let (args, input_name) = (self.args, self.input_name);
-        let parsed = parse_chunk(session, chunk, input, terminated, input_name);
-        let mut diags = parsed.diagnostics;
-        let mut module = parsed.module;
-        if let Some(m) = &mut module
-            && (args.pass_pipeline.is_some() || args.timing || args.print_ir_after_all)
-        {
-            match session.run_pipeline(m, &self.pipeline, &self.run_options, input_name) {
-                Ok(d) => diags.extend(d),
-                Err(d) => {
-                    diags.extend(d);
-                    module = None;
+        // The pipeline's verifiers need not walk again IR the parse verified unchanged.
+        let (diags, module) = sundial_dialects::verify::remembering_verified(|| {
+            let parsed = parse_chunk(session, chunk, input, terminated, input_name);
+            let mut diags = parsed.diagnostics;
+            let mut module = parsed.module;
+            if let Some(m) = &mut module
+                && (args.pass_pipeline.is_some() || args.timing || args.print_ir_after_all)
+            {
+                match session.run_pipeline(m, &self.pipeline, &self.run_options, input_name) {
+                    Ok(d) => diags.extend(d),
+                    Err(d) => {
+                        diags.extend(d);
+                        module = None;
+                    }
                 }
             }
-        }
+            (diags, module)
+        });
         let failed = if args.verify_diagnostics {
             match expected::parse(chunk.text, chunk.first_line) {
                 Err((line, col, msg)) => {

@@ -71,7 +71,112 @@ pub fn verify(root: &OperationRef<'_, '_>, target: Option<Target>) -> bool {
 /// [`verify`], plus the checks of `phase` ([`phase`]): the rules that hold only from a point
 /// of the pipeline on (at most 128 partitions once tiled; resolved engines and DGE modes, no
 /// generic or composite ops once ready for instruction selection).
+///
+/// Inside [`remembering_verified`], a top-level `root` whose IR is exactly as a verification
+/// that passed saw it (the same [`Snapshot`], the same `target`) is not walked again for the
+/// checks that verification already ran: `true` at once when `phase` adds none, else one walk
+/// with the added phase checks only.
 pub fn verify_phase(root: &OperationRef<'_, '_>, target: Option<Target>, phase: Phase) -> bool {
+    let remembered = MEMO.with(|m| m.borrow().is_some());
+    if !remembered || parent_op(root.to_raw()).is_some() {
+        return verify_walk(root, target, None, phase);
+    }
+    let now = snapshot(root);
+    let last = MEMO.with(|m| m.borrow_mut().as_mut().and_then(Option::take));
+    let since = match last {
+        Some(passed) if passed.snapshot == now && passed.target == target => {
+            if phase <= passed.phase {
+                MEMO.with(|m| {
+                    if let Some(slot) = m.borrow_mut().as_mut() {
+                        *slot = Some(passed);
+                    }
+                });
+                return true;
+            }
+            Some(passed.phase)
+        }
+        _ => None,
+    };
+    let ok = verify_walk(root, target, since, phase);
+    MEMO.with(|m| {
+        if let Some(slot) = m.borrow_mut().as_mut() {
+            *slot = ok.then_some(Passed {
+                snapshot: now,
+                target,
+                phase,
+            });
+        }
+    });
+    ok
+}
+
+/// A verification that passed: the IR it saw, its target and its phase.
+struct Passed {
+    snapshot: Snapshot,
+    target: Option<Target>,
+    phase: Phase,
+}
+
+thread_local! {
+    /// `None` outside [`remembering_verified`]; inside, the last verification of a top-level
+    /// op that passed, if any.
+    static MEMO: std::cell::RefCell<Option<Option<Passed>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with [`verify_phase`] remembering its last passed verification of a top-level op
+/// (a module), so that verifying the same unchanged IR again costs one [`snapshot`] instead of
+/// a walk of every rule: a compilation verifies after parsing, after every middle-end step and
+/// after every pipeline, and most steps change nothing on a given kernel. Nested calls share
+/// the outer memory. The caller keeps one MLIR context alive for the whole of `f`: snapshots
+/// compare pointers, which only mean the same IR while their context lives.
+pub fn remembering_verified<R>(f: impl FnOnce() -> R) -> R {
+    /// Forgets on the way out, also when `f` unwinds.
+    struct Forget;
+    impl Drop for Forget {
+        fn drop(&mut self) {
+            MEMO.with(|m| *m.borrow_mut() = None);
+        }
+    }
+    if MEMO.with(|m| m.borrow().is_some()) {
+        return f();
+    }
+    MEMO.with(|m| *m.borrow_mut() = Some(None));
+    let _forget = Forget;
+    f()
+}
+
+/// The verifier's walk: every rule of `phase` (`since = None`), or only the phase checks
+/// after `since` on IR that passed `since`'s (the table and op rules hold on it).
+fn verify_walk(
+    root: &OperationRef<'_, '_>,
+    target: Option<Target>,
+    since: Option<Phase>,
+    phase: Phase,
+) -> bool {
+    if since.is_some() {
+        let mut errors = 0usize;
+        crate::tile::with_caches(|| {
+            root.walk(WalkOrder::PreOrder, |op| {
+                let raw = op.to_raw();
+                if let Some((full, spec)) = crate::view::spec_entry_of_raw(raw)
+                    && !full.starts_with("bir.")
+                {
+                    errors += match OpView::new(&op, spec, full) {
+                        Ok(mut v) => {
+                            phase::check(&mut v, since, phase);
+                            v.errors
+                        }
+                        Err(msg) => {
+                            emit_error(op.location(), &format!("'{full}' op {msg}"));
+                            1
+                        }
+                    };
+                }
+                WalkResult::Advance
+            });
+        });
+        return errors == 0;
+    }
     let mut errors = 0usize;
     let root_raw = root.to_raw();
     // The target named above `root` (when a pass is anchored below the module).
@@ -219,7 +324,7 @@ fn verify_op(
         }
     }
     if v.errors == 0 && bir.is_none() {
-        phase::check(&mut v, phase);
+        phase::check(&mut v, None, phase);
     }
     v.errors
 }

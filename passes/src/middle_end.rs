@@ -15,9 +15,9 @@
 //! `sundial-middle-end` is one pass that runs the eight as steps, each followed by the verifier
 //! of `sundial-verify` with the phase's checks; MLIR's own verifier runs after it, as after any
 //! pass. A step that left the IR exactly as the last verification saw it (the same
-//! `sundial_dialects::verify::Snapshot`) is not verified again unless its phase adds checks:
-//! on a given kernel most steps find nothing to do, and each verification is a walk of the
-//! whole module. The equivalent pipeline of separate passes (what [`expand`] writes, and
+//! `sundial_dialects::verify::Snapshot`) is not verified again, or only with the checks its
+//! phase adds (`sundial_dialects::verify::remembering_verified`): on a given kernel most steps
+//! find nothing to do, and each verification is a walk of the whole module. The equivalent pipeline of separate passes (what [`expand`] writes, and
 //! `--list-passes` shows) verifies the same way (each pass's `verify=<phase>`) but lets MLIR's
 //! verifier walk the IR after every one of them: eight times the structural checks, which made
 //! the middle end ~1.5x slower on a 100,000-op kernel, with nothing more to find (no step
@@ -42,7 +42,7 @@ use crate::{
 use melior::{ir::operation::OperationRef, pass::ExternalPass};
 use sundial_dialects::{
     enums::Target,
-    verify::{Phase, Snapshot, snapshot, verify_phase},
+    verify::{Phase, remembering_verified, verify_phase},
 };
 
 /// The registry entry.
@@ -158,31 +158,24 @@ impl Step for MiddleEnd {
 
     fn step(&mut self, operation: OperationRef<'_, '_>, pass: ExternalPass<'_>) -> bool {
         let target = self.target;
-        sundial_dialects::tile::with_caches(|| {
-            // The IR as last verified, and the phase it was verified with. A step that left
-            // the IR exactly as it was (the same snapshot) is not verified again when its phase
-            // checks no more than that verification did: the verifier would read the same IR
-            // and find the same (nothing). Phases only add checks (Logical < Tiled <
-            // Selection), so a later phase always verifies.
-            let mut verified: Option<(Snapshot, Phase)> = None;
-            for (stage, phase) in &mut self.stages {
-                if !stage.step(operation, pass) {
-                    return false;
+        // A step that left the IR exactly as the last verification saw it (the same
+        // snapshot) is not verified again for the checks that verification ran: the verifier
+        // would read the same IR and find the same (nothing). A later phase runs only the
+        // checks it adds (Logical < Tiled < Selection). Inside a compilation the memory
+        // starts with the verification after parsing.
+        remembering_verified(|| {
+            sundial_dialects::tile::with_caches(|| {
+                for (stage, phase) in &mut self.stages {
+                    if !stage.step(operation, pass) {
+                        return false;
+                    }
+                    if !verify_phase(&operation, target, *phase) {
+                        pass.signal_failure();
+                        return false;
+                    }
                 }
-                let now = snapshot(&operation);
-                if verified
-                    .as_ref()
-                    .is_some_and(|(before, checked)| *before == now && *phase <= *checked)
-                {
-                    continue;
-                }
-                if !verify_phase(&operation, target, *phase) {
-                    pass.signal_failure();
-                    return false;
-                }
-                verified = Some((now, *phase));
-            }
-            true
+                true
+            })
         })
     }
 }

@@ -297,3 +297,69 @@ func.func @k(%a: memref<128x64xf32, "sbuf">, %b: memref<128x64xf32, "sbuf">) {
         assert_ne!(first, snapshot(&root), "ops reordered");
     }
 }
+
+/// Inside `remembering_verified`, verifying unchanged IR again skips only the checks that
+/// already passed on it: a later phase still runs its own checks, a failure is never
+/// remembered, and any change the verifier reads is verified in full.
+#[test]
+fn remembered_verification_still_finds_every_error() {
+    use melior::ir::attribute::AttributeLike;
+    use sundial_dialects::verify::remembering_verified;
+    use sundial_passes::rewrite::{collect, op_is};
+    let session = Session::new().unwrap();
+    let wide = r#"
+func.func @k(%a: memref<256x4xf32, "sbuf">, %b: memref<256x4xf32, "sbuf">) {
+  "nisa.reciprocal"(%b, %a) : (memref<256x4xf32, "sbuf">, memref<256x4xf32, "sbuf">) -> ()
+  return
+}
+"#;
+    let module = session.parse(wide.as_bytes(), "w.mlir").module.unwrap();
+    remembering_verified(|| {
+        for _ in 0..2 {
+            let diags = session.verify_phase(&module, "w.mlir", Phase::Logical);
+            assert!(diags.is_empty(), "{diags:?}");
+        }
+        // The tiled phase adds the partition rule: the walk of its checks alone finds 256.
+        for _ in 0..2 {
+            let diags = session.verify_phase(&module, "w.mlir", Phase::Tiled);
+            assert_eq!(diags.len(), 1, "{diags:?}");
+            assert!(
+                diags[0]
+                    .message
+                    .contains("partition dimension 256 exceeds 128"),
+                "{}",
+                diags[0].message
+            );
+        }
+    });
+    let module = session.parse(KERNEL.as_bytes(), "k.mlir").module.unwrap();
+    remembering_verified(|| {
+        assert!(session.verify_phase(&module, "k", Phase::Tiled).is_empty());
+        // Selection needs a resolved engine: a check the tiled verification did not run.
+        let diags = session.verify_phase(&module, "k", Phase::Selection);
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert!(
+            diags[0].message.contains("has no 'engine' attribute"),
+            "{}",
+            diags[0].message
+        );
+        // An attribute the table rules reject, set after a passed verification.
+        assert!(
+            session
+                .verify_phase(&module, "k", Phase::Logical)
+                .is_empty()
+        );
+        let root = module.as_operation();
+        let op = collect(&root, |op| op_is(op, "nisa.reciprocal"))[0].to_raw();
+        unsafe {
+            let engine = StringAttribute::new(session.context(), "sundial");
+            let name = mlir_sys::mlirStringRefCreateFromCString(c"engine".as_ptr());
+            mlir_sys::mlirOperationSetAttributeByName(op, name, engine.to_raw());
+        }
+        let diags = session.verify_phase(&module, "k", Phase::Logical);
+        assert!(
+            diags.iter().any(|d| d.message.contains("engine")),
+            "{diags:?}"
+        );
+    });
+}

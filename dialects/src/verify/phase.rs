@@ -63,12 +63,15 @@ impl Phase {
     }
 }
 
-/// Runs the checks of `phase` on `v` (a NISA op whose table and op rules passed).
-pub(super) fn check(v: &mut OpView<'_, '_, '_>, phase: Phase) {
-    if phase >= Phase::Tiled {
+/// Runs the checks of the phases after `since` up to `phase` on `v` (a NISA op whose table
+/// and op rules passed): `since = None` runs all of `phase`'s; `Some(p)` skips those `p`
+/// already ran on the same IR.
+pub(super) fn check(v: &mut OpView<'_, '_, '_>, since: Option<Phase>, phase: Phase) {
+    let new = |p: Phase| phase >= p && since.is_none_or(|s| s < p);
+    if new(Phase::Tiled) {
         partitions(v);
     }
-    if phase >= Phase::Selection {
+    if new(Phase::Selection) {
         selection(v);
     }
 }
