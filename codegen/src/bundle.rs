@@ -267,11 +267,32 @@ pub fn checked_bundle_count(inst: &Instruction) -> Result<usize, EncodeError> {
 
 /// GENERATE into a new vector.
 pub fn generate_vec(inst: &Instruction, arch: &ArchModel) -> Result<Vec<Bundle>, EncodeError> {
-    let needed = checked_bundle_count(inst)?;
-    let mut v = vec![[0u8; 64]; needed];
-    let n = generate(inst, arch, &mut v)?;
-    v.truncate(n);
+    let mut v = Vec::new();
+    generate_append(inst, arch, &mut v)?;
     Ok(v)
+}
+
+/// GENERATE appended to `out` (a stream being emitted): returns the number of bundles
+/// added. On error `out` is as it was. The count is checked against
+/// [`MAX_BUNDLES_PER_INSTRUCTION`] before `out` grows.
+pub fn generate_append(
+    inst: &Instruction,
+    arch: &ArchModel,
+    out: &mut Vec<Bundle>,
+) -> Result<usize, EncodeError> {
+    let needed = checked_bundle_count(inst)?;
+    let start = out.len();
+    out.resize(start + needed, [0u8; 64]);
+    match generate(inst, arch, &mut out[start..]) {
+        Ok(n) => {
+            out.truncate(start + n);
+            Ok(n)
+        }
+        Err(e) => {
+            out.truncate(start);
+            Err(e)
+        }
+    }
 }
 
 /// RUN_ISA_CHECKS: builds each bundle in a scratch buffer and validates it; emits nothing.

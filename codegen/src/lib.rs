@@ -37,7 +37,7 @@ pub mod validate;
 pub use arch::{ArchModel, Target};
 pub use bundle::{
     Bundle, CodeGen, CodeGenMode, OpcodeSet, bundle_count, checked_bundle_count, collect, generate,
-    generate_reference, generate_stream, generate_vec, isa_check, run_isa_checks,
+    generate_append, generate_reference, generate_stream, generate_vec, isa_check, run_isa_checks,
 };
 pub use error::{DecodeError, EncodeError, ParseError, SequenceProblem};
 pub use isa::{SelectError, SelectQuery, Selection, select};

@@ -22,7 +22,8 @@ use melior::ir::{
 use sundial_codegen::{
     Bundle,
     arch::ArchModel,
-    generate_vec,
+    bundle::MAX_BUNDLES_PER_INSTRUCTION,
+    bundle_count, generate_append,
     model::{Engine, EventSemaphore, Instruction, Op, SyncInfo},
     run_isa_checks,
     sync::{Item, Queue, SyncItem, SyncOptions, assign_sync},
@@ -38,7 +39,15 @@ pub fn lower_function<'c, 'a>(
     let Some(block) = func.region(0).ok().and_then(|r| r.first_block()) else {
         return Ok(Vec::new());
     };
-    let mut out = Vec::new();
+    // Sized once: a `Lowered` holds a whole instruction, and growing by doubling copied a big
+    // kernel's several times.
+    let mut count = 0usize;
+    let mut cursor = block.first_operation();
+    while let Some(op) = cursor {
+        count += 1;
+        cursor = op.next_in_block();
+    }
+    let mut out = Vec::with_capacity(count);
     let mut failed = 0usize;
     let mut cursor = block.first_operation();
     while let Some(op) = cursor {
@@ -199,33 +208,14 @@ pub fn encode(
     lowered: &[Lowered<'_, '_>],
     arch: &ArchModel,
 ) -> Result<Program, EncodeFailure> {
+    // Each queue's sizes first, so that its vectors are allocated once: an `Instruction` is
+    // large, and vectors of them grown by doubling copied a big kernel's several times.
     let mut queues: Vec<QueueCode> = Vec::new();
-    for s in scheduled {
-        let bundles = generate_vec(&s.inst, arch).map_err(|e| EncodeFailure {
-            origin: s.origin,
-            message: format!("cannot be encoded: {e}"),
-        })?;
-        if let Some(l) = s.origin.and_then(|i| lowered.get(i)) {
-            let emitted: Vec<u8> = bundles.iter().map(|b| b[0]).collect();
-            if emitted != l.opcodes {
-                let hex = |o: &[u8]| {
-                    o.iter()
-                        .map(|x| format!("{x:#04x}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                };
-                return Err(EncodeFailure {
-                    origin: s.origin,
-                    message: format!(
-                        "encodes to opcodes [{}] but selection chose [{}]: the ISA table and the encoder disagree",
-                        hex(&emitted),
-                        hex(&l.opcodes)
-                    ),
-                });
-            }
-        }
-        let code = match queues.iter_mut().position(|q| q.queue == s.queue) {
-            Some(i) => &mut queues[i],
+    let mut sizes: Vec<(usize, usize)> = Vec::new();
+    let mut queue_of: Vec<usize> = Vec::with_capacity(scheduled.len());
+    for s in &scheduled {
+        let i = match queues.iter().position(|q| q.queue == s.queue) {
+            Some(i) => i,
             None => {
                 queues.push(QueueCode {
                     queue: s.queue,
@@ -233,15 +223,47 @@ pub fn encode(
                     origins: Vec::new(),
                     bundles: Vec::new(),
                 });
-                queues.last_mut().ok_or_else(|| EncodeFailure {
-                    origin: None,
-                    message: "internal error: no queue".into(),
-                })?
+                sizes.push((0, 0));
+                queues.len() - 1
             }
         };
+        // Capped per instruction by `generate_append`; here only a capacity hint.
+        let bundles = bundle_count(&s.inst).min(MAX_BUNDLES_PER_INSTRUCTION);
+        sizes[i] = (sizes[i].0 + 1, sizes[i].1.saturating_add(bundles));
+        queue_of.push(i);
+    }
+    for (code, &(instructions, bundles)) in queues.iter_mut().zip(&sizes) {
+        code.instructions.reserve_exact(instructions);
+        code.origins.reserve_exact(instructions);
+        code.bundles.reserve_exact(bundles);
+    }
+    for (s, i) in scheduled.into_iter().zip(queue_of) {
+        let code = &mut queues[i];
+        let start = code.bundles.len();
+        generate_append(&s.inst, arch, &mut code.bundles).map_err(|e| EncodeFailure {
+            origin: s.origin,
+            message: format!("cannot be encoded: {e}"),
+        })?;
+        let emitted = &code.bundles[start..];
+        if let Some(l) = s.origin.and_then(|i| lowered.get(i))
+            && !emitted.iter().map(|b| b[0]).eq(l.opcodes.iter().copied())
+        {
+            let hex = |o: &mut dyn Iterator<Item = u8>| {
+                o.map(|x| format!("{x:#04x}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            return Err(EncodeFailure {
+                origin: s.origin,
+                message: format!(
+                    "encodes to opcodes [{}] but selection chose [{}]: the ISA table and the encoder disagree",
+                    hex(&mut emitted.iter().map(|b| b[0])),
+                    hex(&mut l.opcodes.iter().copied())
+                ),
+            });
+        }
         code.instructions.push(s.inst);
         code.origins.push(s.origin);
-        code.bundles.extend(bundles);
     }
     let rank = |q: &QueueCode| {
         (
