@@ -2071,17 +2071,19 @@ fn is_int(d: BirDtype) -> bool {
 pub fn select(op: &str, q: &SelectQuery) -> Result<Selection, SelectError> {
     let r = row(op).ok_or_else(|| SelectError::UnknownOp { op: op.to_string() })?;
     let name = r.name;
-    check_min(name, r.min, q.target, "the op")?;
+    check_min(name, r.min, q.target, || "the op".into())?;
     if let Some(pass) = r.lowered_by() {
         return Err(SelectError::LoweredByPass { op: name, pass });
     }
     let engine = resolve_engine(r, q)?;
     if let Some(e) = engine {
-        check_min(name, r.min_on(e), q.target, "the op on this engine")?;
+        check_min(name, r.min_on(e), q.target, || {
+            "the op on this engine".into()
+        })?;
     }
     check_dtypes(r, q)?;
     let c = pick_case(r, q, engine)?;
-    check_min(name, c.min, q.target, &hex_list("opcode", c.seq.named()))?;
+    check_min(name, c.min, q.target, || hex_list("opcode", c.seq.named()))?;
     let (pattern, repeat) = match c.seq {
         Seq::Ops(p) => (p, 1),
         Seq::PerChunk(p) => {
@@ -2245,14 +2247,21 @@ pub fn tensor_scalar_row(form: &TsForm, bitvec: bool) -> (&'static Row, bool) {
     }
 }
 
-fn check_min(op: &'static str, m: MinTarget, t: Target, what: &str) -> Result<(), SelectError> {
+/// `what` names the subject in the error; built only when there is one (selection runs per op
+/// of a kernel).
+fn check_min(
+    op: &'static str,
+    m: MinTarget,
+    t: Target,
+    what: impl FnOnce() -> String,
+) -> Result<(), SelectError> {
     match m {
         MinTarget::From(min) if !m.admits(t) => {
             Err(SelectError::NotOnTarget { op, target: t, min })
         }
         MinTarget::Unmodelled(_) => Err(SelectError::Unpinned {
             op,
-            missing: format!("{what} exists on {}", min_text(m)),
+            missing: format!("{} exists on {}", what(), min_text(m)),
         }),
         _ => Ok(()),
     }

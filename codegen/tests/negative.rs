@@ -20,7 +20,7 @@ use sundial_codegen::text::{StreamError, assemble, assemble_stream, disassemble_
 use sundial_codegen::validate::{RULES, mxmem1d_valid, validate_bundle};
 use sundial_codegen::{
     DecodeError, EncodeError, OpcodeSet, SequenceProblem, collect, decode_instructions, generate,
-    generate_vec,
+    generate_append, generate_vec,
 };
 
 // ---------------------------------------------------------------- instruction builders
@@ -491,6 +491,53 @@ fn field_encoding_errors() {
             available: 1
         })
     );
+}
+
+/// `generate_append` (how a stream is emitted): a failed instruction leaves the stream as it
+/// was, whether it fails before the stream grows (too many bundles) or while encoding (an
+/// encoder assert); a good one appends exactly GENERATE's bundles.
+#[test]
+fn generate_append_keeps_the_stream_on_failure() {
+    let good = rsel(|_| {});
+    let mut stream = generate_vec(&good, &CAYMAN).unwrap();
+    let before = stream.clone();
+    let conflict = dropout(sb(0, 0, 64, 128, Bfloat16)).with_sync(SyncInfo {
+        wait: Some(SyncWait {
+            mode: BirWaitMode::SemGeImm,
+            sem: 1,
+            value: 2,
+        }),
+        update: Some(SyncUpdate {
+            mode: BirUpdateMode::SemWrImm,
+            sem: 1,
+            value: 3,
+        }),
+    });
+    assert_eq!(
+        generate_append(&conflict, &SUNDA, &mut stream),
+        Err(EncodeError::SyncValueConflict { wait: 2, update: 3 })
+    );
+    assert_eq!(stream, before);
+    let huge = gather(
+        sb(0, 0, 16, 64, Float32),
+        sbd(
+            0,
+            0x4000,
+            16,
+            [Dim::new(1, 65535), Dim::new(1, 65535), Dim::new(1, 65535)],
+            Uint32,
+        ),
+    );
+    assert!(matches!(
+        generate_append(&huge, &MARIANA, &mut stream),
+        Err(EncodeError::TooManyBundles { limit: 65536, .. })
+    ));
+    assert_eq!(stream, before);
+    assert_eq!(
+        generate_append(&good, &CAYMAN, &mut stream),
+        Ok(before.len())
+    );
+    assert_eq!(stream, [before.clone(), before].concat());
 }
 
 // ---------------------------------------------------------------- validator rules

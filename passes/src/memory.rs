@@ -369,59 +369,55 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
         reads: Vec<Access<'c, 'a>>,
         writes: Vec<Access<'c, 'a>>,
     ) {
+        // The accesses move into the node once its edges are in: the edge loops below only
+        // read them (no per-op copies on a 100k-op block).
         let n = self.graph.add_node(Node {
             op,
             position,
-            reads: reads.clone(),
-            writes: writes.clone(),
+            reads: Vec::new(),
+            writes: Vec::new(),
         });
         self.nodes.insert(op_key(&op), n);
         if self.by_position.len() <= position {
             self.by_position.resize(position + 1, None);
         }
         self.by_position[position] = Some(n);
-        // Reads first: an op reads its sources before it writes its destinations.
+        // Reads first: an op reads its sources before it writes its destinations. Each
+        // buffer's live state is taken out while its edges are added (they need `self`).
         for r in &reads {
-            let live = &self.live[r.place.buffer];
-            let sources: Vec<NodeIndex> = live
-                .writes
-                .iter()
-                .filter(|(w, region)| *w != n && region.overlaps(r.place.region))
-                .map(|(w, _)| *w)
-                .collect();
-            for w in sources {
-                self.add_edge(w, n, Dep::Flow, r.place.buffer);
+            let b = r.place.buffer;
+            let mut live = std::mem::take(&mut self.live[b]);
+            for &(w, region) in &live.writes {
+                if w != n && region.overlaps(r.place.region) {
+                    self.add_edge(w, n, Dep::Flow, b);
+                }
             }
-            self.live[r.place.buffer].reads.push((n, r.place.region));
+            live.reads.push((n, r.place.region));
+            self.live[b] = live;
         }
         for w in &writes {
             let b = w.place.buffer;
             let region = w.place.region;
-            let live = &self.live[b];
-            let readers: Vec<NodeIndex> = live
-                .reads
-                .iter()
-                .filter(|(r, rr)| *r != n && rr.overlaps(region))
-                .map(|(r, _)| *r)
-                .collect();
-            let writers: Vec<NodeIndex> = live
-                .writes
-                .iter()
-                .filter(|(x, wr)| *x != n && wr.overlaps(region))
-                .map(|(x, _)| *x)
-                .collect();
-            for r in readers {
-                self.add_edge(r, n, Dep::Anti, b);
+            let mut live = std::mem::take(&mut self.live[b]);
+            for &(r, rr) in &live.reads {
+                if r != n && rr.overlaps(region) {
+                    self.add_edge(r, n, Dep::Anti, b);
+                }
             }
-            for x in writers {
-                self.add_edge(x, n, Dep::Output, b);
+            for &(x, wr) in &live.writes {
+                if x != n && wr.overlaps(region) {
+                    self.add_edge(x, n, Dep::Output, b);
+                }
             }
-            let live = &mut self.live[b];
             // Later accesses are ordered after this write through it: what it covers is done.
             live.writes.retain(|(_, wr)| !region.covers(*wr));
             live.reads.retain(|(_, rr)| !region.covers(*rr));
             live.writes.push((n, region));
+            self.live[b] = live;
         }
+        let node = &mut self.graph[n];
+        node.reads = reads;
+        node.writes = writes;
     }
 
     fn add_edge(&mut self, from: NodeIndex, to: NodeIndex, dep: Dep, buffer: BufferId) {
