@@ -69,6 +69,36 @@ fn icopy(src: AccessPattern) -> Instruction {
     }))
 }
 
+/// A dropout whose wait threshold (2) and update value (3) collide in the shared +0x08 dword.
+fn sync_value_conflict() -> Instruction {
+    dropout(sb(0, 0, 64, 128, Bfloat16)).with_sync(SyncInfo {
+        wait: Some(SyncWait {
+            mode: BirWaitMode::SemGeImm,
+            sem: 1,
+            value: 2,
+        }),
+        update: Some(SyncUpdate {
+            mode: BirUpdateMode::SemWrImm,
+            sem: 1,
+            value: 3,
+        }),
+    })
+}
+
+/// A Gather over 2^48 indices: it would lower to 2^40 bundles.
+fn huge_gather() -> Instruction {
+    gather(
+        sb(0, 0, 16, 64, Float32),
+        sbd(
+            0,
+            0x4000,
+            16,
+            [Dim::new(1, 65535), Dim::new(1, 65535), Dim::new(1, 65535)],
+            Uint32,
+        ),
+    )
+}
+
 fn err(inst: &Instruction, arch: &ArchModel) -> EncodeError {
     generate_vec(inst, arch).expect_err("must fail")
 }
@@ -451,33 +481,13 @@ fn field_encoding_errors() {
     let e = err(&rsel(|r| r.src = sb(0, 0, 32, 64, Float4E2m1fnX4)), &v4rs);
     assert_eq!(e, EncodeError::DtypeNotEncodable(Float4E2m1fnX4));
     // Wait threshold and update value collide in the shared +0x08 dword.
-    let inst = dropout(sb(0, 0, 64, 128, Bfloat16)).with_sync(SyncInfo {
-        wait: Some(SyncWait {
-            mode: BirWaitMode::SemGeImm,
-            sem: 1,
-            value: 2,
-        }),
-        update: Some(SyncUpdate {
-            mode: BirUpdateMode::SemWrImm,
-            sem: 1,
-            value: 3,
-        }),
-    });
+    let inst = sync_value_conflict();
     assert_eq!(
         err(&inst, &SUNDA),
         EncodeError::SyncValueConflict { wait: 2, update: 3 }
     );
     // A Gather over 2^48 indices would lower to 2^40 bundles: refused before allocating.
-    let huge = gather(
-        sb(0, 0, 16, 64, Float32),
-        sbd(
-            0,
-            0x4000,
-            16,
-            [Dim::new(1, 65535), Dim::new(1, 65535), Dim::new(1, 65535)],
-            Uint32,
-        ),
-    );
+    let huge = huge_gather();
     assert!(matches!(
         generate_vec(&huge, &MARIANA),
         Err(EncodeError::TooManyBundles { limit: 65536, .. })
@@ -501,33 +511,13 @@ fn generate_append_keeps_the_stream_on_failure() {
     let good = rsel(|_| {});
     let mut stream = generate_vec(&good, &CAYMAN).unwrap();
     let before = stream.clone();
-    let conflict = dropout(sb(0, 0, 64, 128, Bfloat16)).with_sync(SyncInfo {
-        wait: Some(SyncWait {
-            mode: BirWaitMode::SemGeImm,
-            sem: 1,
-            value: 2,
-        }),
-        update: Some(SyncUpdate {
-            mode: BirUpdateMode::SemWrImm,
-            sem: 1,
-            value: 3,
-        }),
-    });
+    let conflict = sync_value_conflict();
     assert_eq!(
         generate_append(&conflict, &SUNDA, &mut stream),
         Err(EncodeError::SyncValueConflict { wait: 2, update: 3 })
     );
     assert_eq!(stream, before);
-    let huge = gather(
-        sb(0, 0, 16, 64, Float32),
-        sbd(
-            0,
-            0x4000,
-            16,
-            [Dim::new(1, 65535), Dim::new(1, 65535), Dim::new(1, 65535)],
-            Uint32,
-        ),
-    );
+    let huge = huge_gather();
     assert!(matches!(
         generate_append(&huge, &MARIANA, &mut stream),
         Err(EncodeError::TooManyBundles { limit: 65536, .. })
