@@ -2,11 +2,13 @@
 # Compile time of sundial-translate on a generated N-op kernel (default 100000: an elementwise
 # chain on the Vector engine over eight SBUF tiles, one DMA in and one out) against
 # `mlir-opt` parsing and printing the same file (the dialects loaded from their IRDL), in one
-# run, release build. Prints both wall and CPU times, their ratios, and the per-phase times
-# from the manifest. Usage: scripts/bench-translate.sh [N]
+# run, release build. The two tools run alternately, ROUNDS times (default 5): prints the
+# median wall and CPU time of each, the median of the per-round ratios (with their range), and
+# the median per-phase times from the manifests. Usage: scripts/bench-translate.sh [N [ROUNDS]]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n="${1:-100000}"
+rounds="${2:-5}"
 mlir_opt="${MLIR_OPT:-/usr/lib/llvm-22/bin/mlir-opt}"
 work="target/bench-translate"
 mkdir -p "$work"
@@ -37,9 +39,9 @@ cargo build --quiet --release --bin sundial-translate
 # Both tools run from one Python process, which reads each one's wall time and CPU time
 # (user + system, from the children's resource usage): on a shared machine the CPU-time ratio
 # is the steadier of the two.
-python3 - "$mlir_opt" "$kernel" "$work" "$n" <<'PY'
-import json, os, resource, subprocess, sys, time
-mlir_opt, kernel, work, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+python3 - "$mlir_opt" "$kernel" "$work" "$n" "$rounds" <<'PY'
+import json, resource, statistics, subprocess, sys, time
+mlir_opt, kernel, work, n, rounds = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), max(1, int(sys.argv[5]))
 def run(cmd):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.monotonic()
@@ -49,15 +51,28 @@ def run(cmd):
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return status, wall, cpu
 out = f"{work}/out-{n}"
-s0, opt_wall, opt_cpu = run([mlir_opt, "--irdl-file=dialects/irdl/nisa.irdl.mlir", kernel, "-o", f"{work}/printed.mlir"])
-if s0 != 0:
-    sys.exit(f"mlir-opt failed (exit status {s0})")
-status, tr_wall, tr_cpu = run(["target/release/sundial-translate", kernel, "-o", out])
-print(f"ops: {n}")
-print(f"mlir-opt parse+print: {opt_wall:.3f} s wall, {opt_cpu:.3f} s CPU")
-print(f"sundial-translate:    {tr_wall:.3f} s wall, {tr_cpu:.3f} s CPU (exit status {status})")
-print(f"ratio: {tr_wall / opt_wall:.2f}x wall, {tr_cpu / opt_cpu:.2f}x CPU")
-if status == 0:
+opt, tr, phases = [], [], {}
+for _ in range(rounds):
+    s0, opt_wall, opt_cpu = run([mlir_opt, "--irdl-file=dialects/irdl/nisa.irdl.mlir", kernel, "-o", f"{work}/printed.mlir"])
+    if s0 != 0:
+        sys.exit(f"mlir-opt failed (exit status {s0})")
+    status, tr_wall, tr_cpu = run(["target/release/sundial-translate", kernel, "-o", out])
+    if status != 0:
+        sys.exit(f"sundial-translate failed (exit status {status})")
+    opt.append((opt_wall, opt_cpu))
+    tr.append((tr_wall, tr_cpu))
     for p in json.load(open(f"{out}/manifest.json"))["phases"]:
-        print(f"  {p['name']:<10} {p['ms']:10.1f} ms")
+        phases.setdefault(p["name"], []).append(p["ms"])
+med = statistics.median
+def col(rows, k):
+    return [r[k] for r in rows]
+wall_ratios = [t[0] / o[0] for t, o in zip(tr, opt)]
+cpu_ratios = [t[1] / o[1] for t, o in zip(tr, opt)]
+print(f"ops: {n}; {rounds} rounds, the two tools alternating; medians")
+print(f"mlir-opt parse+print: {med(col(opt, 0)):.3f} s wall, {med(col(opt, 1)):.3f} s CPU")
+print(f"sundial-translate:    {med(col(tr, 0)):.3f} s wall, {med(col(tr, 1)):.3f} s CPU")
+print(f"ratio: {med(wall_ratios):.2f}x wall ({min(wall_ratios):.2f}-{max(wall_ratios):.2f}), "
+      f"{med(cpu_ratios):.2f}x CPU ({min(cpu_ratios):.2f}-{max(cpu_ratios):.2f})")
+for name, ms in phases.items():
+    print(f"  {name:<10} {med(ms):10.1f} ms")
 PY
