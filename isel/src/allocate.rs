@@ -10,7 +10,8 @@
 //! # Live ranges
 //!
 //! Data flows through memory, so a tile's live range comes from the memory def-use and alias
-//! analysis of the kernel's entry block (`sundial_passes::memory::MemoryGraph`): it spans the
+//! analysis of the kernel's entry block (`sundial_passes::memory::BlockAccesses`, the accesses of
+//! `sundial_passes::memory::MemoryGraph` without its dependency edges): it spans the
 //! first to the last op that reads or writes any part of the tile, directly or through a
 //! `nisa.ap` view of it (an op whose regions use the tile counts as touching all of it, for
 //! its whole extent). A tile allocated inside a nested block (a loop body that reached this
@@ -57,7 +58,7 @@ use sundial_dialects::{
     tile::{NUM_PARTITIONS, Tile},
 };
 use sundial_passes::{
-    memory::MemoryGraph,
+    memory::BlockAccesses,
     registry::{OptionKind, PassInfo, PassOption, PassOptions},
     rewrite::{collect, op_is, refuse, users},
     step::{PassId, Step, create},
@@ -315,10 +316,9 @@ fn allocate_function(func: OperationRef<'_, '_>, arch: &ArchModel) -> bool {
             }
         }
     }
-    let graph = MemoryGraph::build(block);
-    let mut live: Vec<Option<(usize, usize)>> = vec![None; graph.buffers.len()];
-    for n in graph.graph.node_indices() {
-        let node = &graph.graph[n];
+    let accesses = BlockAccesses::build(block);
+    let mut live: Vec<Option<(usize, usize)>> = vec![None; accesses.buffers().len()];
+    for node in accesses.nodes() {
         for access in node.reads.iter().chain(&node.writes) {
             let slot = &mut live[access.place.buffer];
             *slot = Some(match *slot {
@@ -397,7 +397,7 @@ fn allocate_function(func: OperationRef<'_, '_>, arch: &ArchModel) -> bool {
         let range = if nested {
             outer_position(alloc).map(|p| (p, p))
         } else {
-            graph.place(value).and_then(|p| live[p.buffer])
+            accesses.place(value).and_then(|p| live[p.buffer])
         };
         let request = Request {
             bytes,

@@ -180,11 +180,17 @@ pub struct MemoryGraph<'c, 'a> {
     by_position: Vec<Option<NodeIndex>>,
     edges: FastSet<(NodeIndex, NodeIndex, Edge)>,
     live: Vec<Live>,
+    /// Whether dependency edges are built (not for [`BlockAccesses`]).
+    with_edges: bool,
 }
 
 impl<'c, 'a> MemoryGraph<'c, 'a> {
     /// Analyses `block`.
     pub fn build(block: BlockRef<'c, 'a>) -> Self {
+        Self::analyse(block, true)
+    }
+
+    fn analyse(block: BlockRef<'c, 'a>, with_edges: bool) -> Self {
         let mut g = MemoryGraph {
             graph: StableDiGraph::new(),
             buffers: Vec::new(),
@@ -194,6 +200,7 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
             by_position: Vec::new(),
             edges: FastSet::default(),
             live: Vec::new(),
+            with_edges,
         };
         for index in 0..block.argument_count() {
             if let Ok(arg) = block.argument(index) {
@@ -382,6 +389,12 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
             self.by_position.resize(position + 1, None);
         }
         self.by_position[position] = Some(n);
+        if !self.with_edges {
+            let node = &mut self.graph[n];
+            node.reads = reads;
+            node.writes = writes;
+            return;
+        }
         // Reads first: an op reads its sources before it writes its destinations. Each
         // buffer's live state is taken out while its edges are added (they need `self`).
         for r in &reads {
@@ -588,6 +601,34 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
 }
 
 /// The byte hull of a static `nisa.ap`'s pattern, relative to the viewed tensor.
+/// The memory accesses of one block without their dependencies: the nodes and buffers of
+/// [`MemoryGraph::build`], the same reads and writes, and no edges (a pass that needs only who
+/// touches which buffer where, such as live ranges for allocation, skips the edge search,
+/// most of the build's cost on a large block).
+pub struct BlockAccesses<'c, 'a>(MemoryGraph<'c, 'a>);
+
+impl<'c, 'a> BlockAccesses<'c, 'a> {
+    /// Analyses `block`.
+    pub fn build(block: BlockRef<'c, 'a>) -> Self {
+        Self(MemoryGraph::analyse(block, false))
+    }
+
+    /// The buffers, by [`BufferId`].
+    pub fn buffers(&self) -> &[Buffer<'c, 'a>] {
+        &self.0.buffers
+    }
+
+    /// What `value` designates (see [`MemoryGraph::place`]).
+    pub fn place(&self, value: Value<'c, 'a>) -> Option<Place> {
+        self.0.place(value)
+    }
+
+    /// The ops that touch memory, in program order.
+    pub fn nodes(&self) -> impl Iterator<Item = &Node<'c, 'a>> {
+        self.0.graph.node_weights()
+    }
+}
+
 fn static_hull(v: &View<'_, '_>) -> Option<Region> {
     let pattern = v.i64_array("pattern")?;
     let elem = v.result_tile(0)?.dtype.byte_size() as i128;

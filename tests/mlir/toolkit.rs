@@ -18,7 +18,7 @@ use sundial_dialects::{
     view::{AttrValue, View, default_value},
 };
 use sundial_passes::{
-    memory::{BufferKind, Dep, MemoryGraph, Region, blocks},
+    memory::{BlockAccesses, BufferKind, Dep, MemoryGraph, Region, blocks},
     rewrite::{Rewriter, collect, collect_nisa, erase_dead_views, has_uses, op_is, users},
 };
 
@@ -426,6 +426,42 @@ fn memory_graph_orders_accesses_by_tile_region() {
     for e in g.graph.edge_indices() {
         let (a, b) = g.graph.edge_endpoints(e).unwrap();
         assert!(g.graph[a].position < g.graph[b].position);
+    }
+}
+
+/// `BlockAccesses` (allocation's live ranges) sees what the memory graph sees, minus the
+/// edges: the same nodes in program order, with the same reads and writes, and the same
+/// buffers and places.
+#[test]
+fn block_accesses_are_the_graph_nodes() {
+    use melior::ir::ValueLike;
+    let session = Session::new().unwrap();
+    let module = session.parse(MEMORY.as_bytes(), "m.mlir").module.unwrap();
+    let (g, ops) = graph_of(&module);
+    let accesses = BlockAccesses::build(ops[0].block().unwrap());
+    let places = |a: &[sundial_passes::memory::Access<'_, '_>]| {
+        a.iter()
+            .map(|x| (x.value.to_raw().ptr as usize, x.place))
+            .collect::<Vec<_>>()
+    };
+    let from_graph: Vec<_> = g
+        .nodes_in_order()
+        .into_iter()
+        .map(|n| &g.graph[n])
+        .map(|n| (n.op, n.position, places(&n.reads), places(&n.writes)))
+        .collect();
+    let alone: Vec<_> = accesses
+        .nodes()
+        .map(|n| (n.op, n.position, places(&n.reads), places(&n.writes)))
+        .collect();
+    assert_eq!(alone.len(), 6, "mul, add, two memsets, recip, call");
+    assert_eq!(alone, from_graph);
+    assert_eq!(accesses.buffers().len(), g.buffers.len());
+    for op in &ops {
+        for r in 0..op.result_count() {
+            let v = op.result(r).unwrap().into();
+            assert_eq!(accesses.place(v), g.place(v));
+        }
     }
 }
 
