@@ -235,7 +235,9 @@ pub fn encode(
     for (code, &(instructions, bundles)) in queues.iter_mut().zip(&sizes) {
         code.instructions.reserve_exact(instructions);
         code.origins.reserve_exact(instructions);
-        code.bundles.reserve_exact(bundles);
+        // Only a hint: a total too large to reserve at once is not an error here (each
+        // instruction's own growth is checked), and must not abort.
+        let _ = code.bundles.try_reserve_exact(bundles);
     }
     for (s, i) in scheduled.into_iter().zip(queue_of) {
         let code = &mut queues[i];
