@@ -9,6 +9,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 n="${1:-100000}"
 rounds="${2:-5}"
+for value in "$n" "$rounds"; do
+    if ! [[ "$value" =~ ^[1-9][0-9]*$ ]]; then
+        echo "bench-translate: N and ROUNDS must be positive integers (got '$value'); usage: scripts/bench-translate.sh [N [ROUNDS]]" >&2
+        exit 2
+    fi
+done
 mlir_opt="${MLIR_OPT:-/usr/lib/llvm-22/bin/mlir-opt}"
 work="target/bench-translate"
 mkdir -p "$work"
