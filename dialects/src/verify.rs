@@ -82,21 +82,14 @@ pub fn verify_phase(root: &OperationRef<'_, '_>, target: Option<Target>, phase: 
         return verify_walk(root, target, None, phase);
     }
     let now = snapshot(root);
-    let last = MEMO.with(|m| m.borrow_mut().as_mut().and_then(Option::take));
-    let since = match last {
-        Some(passed) if passed.snapshot == now && passed.target == target => {
-            if phase <= passed.phase {
-                MEMO.with(|m| {
-                    if let Some(slot) = m.borrow_mut().as_mut() {
-                        *slot = Some(passed);
-                    }
-                });
-                return true;
-            }
-            Some(passed.phase)
-        }
+    // The phase of the last passed verification, if it saw this very IR for this target.
+    let since = MEMO.with(|m| match m.borrow().as_ref().and_then(Option::as_ref) {
+        Some(passed) if passed.snapshot == now && passed.target == target => Some(passed.phase),
         _ => None,
-    };
+    });
+    if since.is_some_and(|checked| phase <= checked) {
+        return true;
+    }
     let ok = verify_walk(root, target, since, phase);
     MEMO.with(|m| {
         if let Some(slot) = m.borrow_mut().as_mut() {
@@ -161,15 +154,12 @@ fn verify_walk(
                 if let Some((full, spec)) = crate::view::spec_entry_of_raw(raw)
                     && !full.starts_with("bir.")
                 {
-                    errors += match OpView::new(&op, spec, full) {
+                    errors += match op_view(&op, spec, full) {
                         Ok(mut v) => {
                             phase::check(&mut v, since, phase);
                             v.errors
                         }
-                        Err(msg) => {
-                            emit_error(op.location(), &format!("'{full}' op {msg}"));
-                            1
-                        }
+                        Err(reported) => reported,
                     };
                 }
                 WalkResult::Advance
@@ -297,6 +287,19 @@ fn module_target(raw: MlirOperation) -> Result<Option<Target>, String> {
     })
 }
 
+/// The view the rules read `op` through, or the error (reported at `op`) that it cannot be
+/// read as `name`: `Err` carries the number of errors emitted.
+fn op_view<'o, 'a, 'c>(
+    op: &'o OperationRef<'c, 'a>,
+    spec: &'static OpSpec,
+    name: &'static str,
+) -> Result<OpView<'o, 'a, 'c>, usize> {
+    OpView::new(op, spec, name).map_err(|msg| {
+        emit_error(op.location(), &format!("'{name}' op {msg}"));
+        1
+    })
+}
+
 /// Verifies one op; returns the number of errors emitted.
 fn verify_op(
     op: &OperationRef<'_, '_>,
@@ -308,12 +311,9 @@ fn verify_op(
     let bir = name
         .strip_prefix("bir.")
         .and_then(|rest| crate::bir::op(rest));
-    let mut v = match OpView::new(op, spec, name) {
+    let mut v = match op_view(op, spec, name) {
         Ok(v) => v,
-        Err(msg) => {
-            emit_error(op.location(), &format!("'{name}' op {msg}"));
-            return 1;
-        }
+        Err(reported) => return reported,
     };
     v.check_table(target);
     // Op rules assume the table rules hold: they read tiles and attributes freely.
