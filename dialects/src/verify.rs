@@ -948,9 +948,9 @@ pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>>
 
 /// Everything the verifier reads of the IR under an op, recorded exactly: per op (in walk
 /// order) its identity, name, location, parent block, operands (values and types), result
-/// types, attributes (names and uniqued values), successors, and the blocks of its regions with
-/// their argument types. Types, attributes and identifiers are uniqued in their context, so
-/// equal handles are equal values.
+/// types, attribute dictionary (inherent attributes kept as properties included), successors,
+/// and the blocks of its regions with their argument types. Types, attributes (a dictionary
+/// too) and names are uniqued in their context, so equal handles are equal values.
 ///
 /// Two equal snapshots of one root, taken while one context lives, mean the IR did not change
 /// in anything the verifier's result depends on: a pass step that left its input as it was
@@ -959,72 +959,35 @@ pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>>
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Snapshot(Vec<usize>);
 
-/// Records the [`Snapshot`] of `root` and everything nested in it.
+unsafe extern "C" {
+    /// `dialects/cpp/snapshot.cpp`: writes up to `capacity` words of the snapshot of `root`
+    /// to `out`, returns how many words the whole snapshot has.
+    fn sundialSnapshot(root: MlirOperation, out: *mut usize, capacity: usize) -> usize;
+}
+
+thread_local! {
+    /// The length of the last snapshot taken: the next one (of the same module, one step
+    /// later) is about as long, so its buffer is sized once and the walk runs once.
+    static LAST_SNAPSHOT_LEN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Records the [`Snapshot`] of `root` and everything nested in it: one C++ walk
+/// (`cpp/snapshot.cpp`; through the C API it took about ten calls per op), a second one only
+/// when the buffer sized from the last snapshot's length was too small.
 pub fn snapshot(root: &OperationRef<'_, '_>) -> Snapshot {
-    unsafe extern "C" fn visit(
-        op: MlirOperation,
-        data: *mut std::ffi::c_void,
-    ) -> mlir_sys::MlirWalkResult {
-        use mlir_sys::*;
-        unsafe {
-            let out = &mut *(data as *mut Vec<usize>);
-            out.push(op.ptr as usize);
-            out.push(mlirOperationGetName(op).ptr as usize);
-            out.push(mlirOperationGetLocation(op).ptr as usize);
-            out.push(mlirOperationGetBlock(op).ptr as usize);
-            let operands = mlirOperationGetNumOperands(op);
-            out.push(operands as usize);
-            for k in 0..operands {
-                let value = mlirOperationGetOperand(op, k);
-                out.push(value.ptr as usize);
-                out.push(mlirValueGetType(value).ptr as usize);
-            }
-            let results = mlirOperationGetNumResults(op);
-            out.push(results as usize);
-            for k in 0..results {
-                out.push(mlirValueGetType(mlirOperationGetResult(op, k)).ptr as usize);
-            }
-            let attrs = mlirOperationGetNumAttributes(op);
-            out.push(attrs as usize);
-            for k in 0..attrs {
-                let named = mlirOperationGetAttribute(op, k);
-                out.push(named.name.ptr as usize);
-                out.push(named.attribute.ptr as usize);
-            }
-            let successors = mlirOperationGetNumSuccessors(op);
-            out.push(successors as usize);
-            for k in 0..successors {
-                out.push(mlirOperationGetSuccessor(op, k).ptr as usize);
-            }
-            let regions = mlirOperationGetNumRegions(op);
-            out.push(regions as usize);
-            for r in 0..regions {
-                let mut block = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
-                while !block.ptr.is_null() {
-                    out.push(block.ptr as usize);
-                    let args = mlirBlockGetNumArguments(block);
-                    out.push(args as usize);
-                    for a in 0..args {
-                        let arg = mlirBlockGetArgument(block, a);
-                        out.push(arg.ptr as usize);
-                        out.push(mlirValueGetType(arg).ptr as usize);
-                    }
-                    block = mlirBlockGetNextInRegion(block);
-                }
-                // Ends the region's block list.
-                out.push(0);
-            }
-        }
-        mlir_sys::MlirWalkResult_MlirWalkResultAdvance
-    }
     let mut out: Vec<usize> = Vec::new();
-    unsafe {
-        mlir_sys::mlirOperationWalk(
-            root.to_raw(),
-            Some(visit),
-            &mut out as *mut Vec<usize> as *mut std::ffi::c_void,
-            mlir_sys::MlirWalkOrder_MlirWalkPreOrder,
-        );
+    let mut capacity = LAST_SNAPSHOT_LEN.with(|l| l.get()).max(64);
+    loop {
+        out.reserve_exact(capacity);
+        // SAFETY: `out` has room for `capacity` words; the walk writes no more than that and
+        // only reads the IR, which `root` keeps alive.
+        let needed = unsafe { sundialSnapshot(root.to_raw(), out.as_mut_ptr(), capacity) };
+        if needed <= capacity {
+            // SAFETY: the walk initialised the first `needed` words.
+            unsafe { out.set_len(needed) };
+            LAST_SNAPSHOT_LEN.with(|l| l.set(needed));
+            return Snapshot(out);
+        }
+        capacity = needed;
     }
-    Snapshot(out)
 }

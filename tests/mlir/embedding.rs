@@ -2,7 +2,7 @@
 //! IR built with melior's builders verified by the same rules.
 
 use melior::ir::{
-    Block, Identifier, Location, Module, Region, RegionLike, Type,
+    Attribute, Block, Identifier, Location, Module, Region, RegionLike, Type,
     attribute::{StringAttribute, TypeAttribute},
     block::BlockLike,
     operation::{OperationBuilder, OperationLike},
@@ -257,7 +257,7 @@ fn table_driven_builder() {
 /// op's place).
 #[test]
 fn snapshot_sees_what_the_verifier_reads() {
-    use melior::ir::attribute::AttributeLike;
+    use melior::ir::{TypeLike, attribute::AttributeLike};
     use sundial_dialects::verify::snapshot;
     use sundial_passes::rewrite::{collect, op_is};
     let session = Session::new().unwrap();
@@ -293,9 +293,74 @@ func.func @k(%a: memref<128x64xf32, "sbuf">, %b: memref<128x64xf32, "sbuf">) {
         assert_ne!(first, snapshot(&root), "an operand replaced");
         mlir_sys::mlirOperationSetOperand(one, 1, a);
         assert_eq!(first, snapshot(&root));
+        // A location changed.
+        let loc = mlir_sys::mlirOperationGetLocation(one);
+        let elsewhere = mlir_sys::mlirLocationFileLineColGet(
+            context.to_raw(),
+            mlir_sys::mlirStringRefCreateFromCString(c"other.mlir".as_ptr()),
+            7,
+            3,
+        );
+        mlir_sys::mlirOperationSetLocation(one, elsewhere);
+        assert_ne!(first, snapshot(&root), "a location changed");
+        mlir_sys::mlirOperationSetLocation(one, loc);
+        assert_eq!(first, snapshot(&root));
+        // A type changed, of an operand and then of a block argument (both the same value).
+        let arg = mlir_sys::mlirOperationGetOperand(one, 1);
+        let ty = mlir_sys::mlirValueGetType(arg);
+        let other = Type::parse(context, r#"memref<128x32xf32, "sbuf">"#).unwrap();
+        mlir_sys::mlirBlockArgumentSetType(arg, other.to_raw());
+        assert_ne!(first, snapshot(&root), "an argument's type changed");
+        mlir_sys::mlirBlockArgumentSetType(arg, ty);
+        assert_eq!(first, snapshot(&root));
         // The two ops swapped.
         mlir_sys::mlirOperationMoveAfter(one, two);
         assert_ne!(first, snapshot(&root), "ops reordered");
+        mlir_sys::mlirOperationMoveAfter(two, one);
+        assert_eq!(first, snapshot(&root), "the order restored");
+    }
+}
+
+/// An inherent attribute that MLIR keeps as a property (not in the attribute dictionary of
+/// the op's storage) is in the snapshot too: changing `arith.constant`'s value or a
+/// `func.func`'s name changes it.
+#[test]
+fn snapshot_sees_inherent_attributes() {
+    use melior::ir::attribute::AttributeLike;
+    use sundial_dialects::verify::snapshot;
+    use sundial_passes::rewrite::{collect, op_is};
+    let session = Session::new().unwrap();
+    let text = r#"
+func.func @k() {
+  %c = arith.constant 4 : index
+  return
+}
+"#;
+    let module = session
+        .parse(text.as_bytes(), "c.mlir")
+        .module
+        .expect("module");
+    let root = module.as_operation();
+    let first = snapshot(&root);
+    let constant = collect(&root, |op| op_is(op, "arith.constant"))[0].to_raw();
+    let func = collect(&root, |op| op_is(op, "func.func"))[0].to_raw();
+    let context = session.context();
+    unsafe {
+        let value = c"value";
+        let name = mlir_sys::mlirStringRefCreateFromCString(value.as_ptr());
+        let old = mlir_sys::mlirOperationGetInherentAttributeByName(constant, name);
+        let five = Attribute::parse(context, "5 : index").unwrap();
+        mlir_sys::mlirOperationSetInherentAttributeByName(constant, name, five.to_raw());
+        assert_ne!(first, snapshot(&root), "the constant's value changed");
+        mlir_sys::mlirOperationSetInherentAttributeByName(constant, name, old);
+        assert_eq!(first, snapshot(&root), "the value restored");
+        let sym = mlir_sys::mlirStringRefCreateFromCString(c"sym_name".as_ptr());
+        let old = mlir_sys::mlirOperationGetInherentAttributeByName(func, sym);
+        let renamed = StringAttribute::new(context, "j");
+        mlir_sys::mlirOperationSetInherentAttributeByName(func, sym, renamed.to_raw());
+        assert_ne!(first, snapshot(&root), "the function renamed");
+        mlir_sys::mlirOperationSetInherentAttributeByName(func, sym, old);
+        assert_eq!(first, snapshot(&root), "the name restored");
     }
 }
 
