@@ -224,11 +224,17 @@ impl Token {
 /// A lexer with MLIR's token boundaries: whitespace is space, tab, `\n` and `\r`; a comment
 /// runs from `//` to the end of the line; string literals take `\` escapes. A NUL byte
 /// anywhere (MLIR's lexer treats it as the end of the buffer) is a [`Hazard`].
+///
+/// It runs before every parse, over the whole input, so runs of bytes (whitespace,
+/// identifiers, numbers, comments, string bodies) are skipped with one scan each rather than
+/// one step per byte, and the column is the distance to the start of the line, not a counter
+/// kept per byte.
 pub struct Lexer<'a> {
     buf: &'a [u8],
     i: usize,
     line: usize,
-    col: usize,
+    /// Offset of the first byte of line `line`.
+    line_start: usize,
 }
 
 impl<'a> Lexer<'a> {
@@ -238,14 +244,20 @@ impl<'a> Lexer<'a> {
             buf,
             i: 0,
             line: 1,
-            col: 1,
+            line_start: 0,
         }
     }
 
+    /// The 1-based column of offset `self.i`.
+    fn col(&self) -> usize {
+        self.i - self.line_start + 1
+    }
+
+    /// The hazard of the NUL byte at `self.i`.
     fn nul(&self) -> Hazard {
         Hazard {
             line: self.line,
-            col: self.col,
+            col: self.col(),
             message: format!(
                 "unexpected NUL byte at offset {} (the input is not MLIR text)",
                 self.i
@@ -262,9 +274,7 @@ impl<'a> Lexer<'a> {
         self.i += 1;
         if b == b'\n' {
             self.line += 1;
-            self.col = 1;
-        } else {
-            self.col += 1;
+            self.line_start = self.i;
         }
         Ok(b)
     }
@@ -273,17 +283,38 @@ impl<'a> Lexer<'a> {
         self.buf.get(self.i + k).copied()
     }
 
+    /// Consumes the bytes `pred` accepts. `pred` accepts neither NUL nor `\n`: a NUL where
+    /// the run stops is the NUL hazard, and the line does not change.
     fn eat_while(&mut self, pred: impl Fn(u8) -> bool) -> Result<(), Hazard> {
-        while let Some(c) = self.peek(0) {
-            if c == 0 {
-                return Err(self.nul());
-            }
-            if !pred(c) {
-                break;
-            }
-            self.bump()?;
+        let rest = &self.buf[self.i..];
+        self.i += rest.iter().position(|&c| !pred(c)).unwrap_or(rest.len());
+        if self.peek(0) == Some(0) {
+            return Err(self.nul());
         }
         Ok(())
+    }
+
+    /// Consumes a string literal's body and closing quote (the opening one is consumed).
+    fn string_body(&mut self) -> Result<(), Hazard> {
+        loop {
+            let rest = &self.buf[self.i..];
+            let Some(k) = rest
+                .iter()
+                .position(|&c| matches!(c, b'"' | b'\\' | b'\n' | 0))
+            else {
+                // Unterminated: the string runs to the end of the buffer.
+                self.i = self.buf.len();
+                return Ok(());
+            };
+            self.i += k;
+            match self.bump()? {
+                b'"' => return Ok(()),
+                b'\\' if self.peek(0).is_some() => {
+                    self.bump()?;
+                }
+                _ => {}
+            }
+        }
     }
 
     /// The next token, `None` at the end of the buffer.
@@ -291,26 +322,23 @@ impl<'a> Lexer<'a> {
         loop {
             match (self.peek(0), self.peek(1)) {
                 (None, _) => return Ok(None),
-                (Some(b' ' | b'\t' | b'\n' | b'\r'), _) => {
-                    self.bump()?;
+                (Some(b' ' | b'\t' | b'\r'), _) => self.i += 1,
+                (Some(b'\n'), _) => {
+                    self.i += 1;
+                    self.line += 1;
+                    self.line_start = self.i;
                 }
-                (Some(b'/'), Some(b'/')) => self.eat_while(|c| c != b'\n' && c != b'\r')?,
+                (Some(b'/'), Some(b'/')) => {
+                    self.eat_while(|c| c != b'\n' && c != b'\r' && c != 0)?
+                }
                 _ => break,
             }
         }
-        let (start, line, col) = (self.i, self.line, self.col);
+        let (start, line, col) = (self.i, self.line, self.col());
         let first = self.bump()?;
         let kind = match first {
             b'"' => {
-                while let Some(c) = self.peek(0) {
-                    self.bump()?;
-                    if c == b'"' {
-                        break;
-                    }
-                    if c == b'\\' && self.peek(0).is_some() {
-                        self.bump()?;
-                    }
-                }
+                self.string_body()?;
                 TokenKind::String
             }
             c if c.is_ascii_alphabetic() || c == b'_' => {

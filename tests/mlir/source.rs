@@ -124,3 +124,38 @@ fn lexer_tokens_and_positions() {
         .collect();
     assert_eq!(got, expect);
 }
+
+/// Positions stay exact across a string literal that spans lines and after escapes, and a NUL
+/// inside a string (also right after a `\`) is reported where it is.
+#[test]
+fn lexer_positions_across_strings_and_nul_in_strings() {
+    let text = b"a \"x\ny\\\"\n z\" b\n\tc";
+    let mut lexer = Lexer::new(text);
+    let mut got = Vec::new();
+    while let Some(t) = lexer.next_token().expect("no NUL") {
+        got.push((t.kind, t.line, t.col));
+    }
+    assert_eq!(
+        got,
+        [
+            (TokenKind::BareIdent, 1, 1),
+            (TokenKind::String, 1, 3),
+            (TokenKind::BareIdent, 3, 5),
+            (TokenKind::BareIdent, 4, 2),
+        ]
+    );
+    for (text, line, col) in [
+        (&b"x = \"ab\0\""[..], 1, 8),
+        (&b"x = \"a\nb\\\0\""[..], 2, 3),
+        (&b"x\n  %v\0"[..], 2, 5),
+    ] {
+        let h = hazard(text).expect("NUL");
+        assert_eq!(
+            (h.line, h.col),
+            (line, col),
+            "{:?}",
+            String::from_utf8_lossy(text)
+        );
+        assert!(h.message.contains("NUL"), "{}", h.message);
+    }
+}
