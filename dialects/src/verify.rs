@@ -37,6 +37,7 @@ pub mod view_rules;
 
 pub use phase::Phase;
 
+use crate::view::FastSet;
 use crate::{
     dtype::DtypeSet,
     enums::{Engine, Target},
@@ -79,7 +80,7 @@ pub fn verify(root: &OperationRef<'_, '_>, target: Option<Target>) -> bool {
 pub fn verify_phase(root: &OperationRef<'_, '_>, target: Option<Target>, phase: Phase) -> bool {
     let remembered = MEMO.with(|m| m.borrow().is_some());
     if !remembered || parent_op(root.to_raw()).is_some() {
-        return verify_walk(root, target, None, phase);
+        return verify_walk(root, target, None, phase, None);
     }
     let now = snapshot(root);
     // The phase of the last passed verification, if it saw this very IR for this target.
@@ -90,7 +91,20 @@ pub fn verify_phase(root: &OperationRef<'_, '_>, target: Option<Target>, phase: 
     if since.is_some_and(|checked| phase <= checked) {
         return true;
     }
-    let ok = verify_walk(root, target, since, phase);
+    // Otherwise, when the last passed verification saw the same ops with only some of them
+    // changed in place: those, what reads them, and the added phase checks of the rest.
+    let incremental = since.is_none().then(|| {
+        MEMO.with(|m| match m.borrow().as_ref().and_then(Option::as_ref) {
+            Some(passed) if passed.target == target => {
+                reverify_set(root, &passed.snapshot, &now).map(|set| (set, passed.phase))
+            }
+            _ => None,
+        })
+    });
+    let ok = match incremental.flatten() {
+        Some((set, checked)) => verify_incremental(root, target, &now, &set, checked, phase),
+        None => verify_walk(root, target, since, phase, None),
+    };
     MEMO.with(|m| {
         if let Some(slot) = m.borrow_mut().as_mut() {
             *slot = ok.then_some(Passed {
@@ -139,18 +153,23 @@ pub fn remembering_verified<R>(f: impl FnOnce() -> R) -> R {
 }
 
 /// The verifier's walk: every rule of `phase` (`since = None`), or only the phase checks
-/// after `since` on IR that passed `since`'s (the table and op rules hold on it).
+/// after `since` on IR that passed `since`'s (the table and op rules hold on it), then on
+/// every op not in `skip`.
 fn verify_walk(
     root: &OperationRef<'_, '_>,
     target: Option<Target>,
     since: Option<Phase>,
     phase: Phase,
+    skip: Option<&FastSet<usize>>,
 ) -> bool {
     if since.is_some() {
         let mut errors = 0usize;
         crate::tile::with_caches(|| {
             root.walk(WalkOrder::PreOrder, |op| {
                 let raw = op.to_raw();
+                if skip.is_some_and(|s| s.contains(&(raw.ptr as usize))) {
+                    return WalkResult::Advance;
+                }
                 if let Some((full, spec)) = crate::view::spec_entry_of_raw(raw)
                     && !full.starts_with("bir.")
                 {
@@ -167,64 +186,252 @@ fn verify_walk(
         });
         return errors == 0;
     }
-    let mut errors = 0usize;
-    let root_raw = root.to_raw();
-    // The target named above `root` (when a pass is anchored below the module).
-    let mut outer = None;
-    if target.is_none() {
-        let mut cursor = parent_op(root_raw);
-        let mut depth = 0;
-        while let Some(raw) = cursor {
-            match module_target(raw) {
-                Ok(None) => {}
-                Ok(Some(t)) => {
-                    outer = Some(t);
-                    break;
-                }
-                Err(msg) => {
-                    emit_error(root.location(), &msg);
-                    errors += 1;
-                    break;
-                }
-            }
-            depth += 1;
-            cursor = parent_op(raw).filter(|_| depth < 10_000);
-        }
-    }
-    // The target of the ops of one parent, looked up once per parent (a kernel's ops share it).
-    let mut parent_target: (*mut std::ffi::c_void, Option<Target>) = (std::ptr::null_mut(), None);
+    let (mut walker, mut errors) = Walker::new(root, target, phase);
     crate::tile::with_caches(|| {
         root.walk(WalkOrder::PreOrder, |op| {
-            let raw = op.to_raw();
-            let own = module_target(raw);
-            if let Err(msg) = &own {
-                emit_error(op.location(), msg);
-                errors += 1;
-            }
-            // Loops, launch grids and HBM-buffer argument attributes (any dialect).
-            errors += loop_rules::check_structure(&op);
-            // Only NISA and BIR ops need a target; the lookup walks up to `root` at most.
-            let Some((full, spec)) = crate::view::spec_entry_of_raw(raw) else {
-                return WalkResult::Advance;
-            };
-            let op_target = target.or_else(|| match own {
-                Ok(Some(t)) => Some(t),
-                Err(_) => None,
-                Ok(None) if raw.ptr == root_raw.ptr => outer,
-                Ok(None) => {
-                    let parent = unsafe { mlir_sys::mlirOperationGetParentOperation(raw) };
-                    if parent.ptr != parent_target.0 {
-                        let t = nearest_target(parent, root_raw).unwrap_or(outer);
-                        parent_target = (parent.ptr, t);
-                    }
-                    parent_target.1
-                }
-            });
-            errors += verify_op(&op, full, spec, op_target, phase);
+            errors += walker.op(&op);
             WalkResult::Advance
         });
     });
     errors == 0
+}
+
+/// Every rule of a phase on one op at a time, as the full walk from `root` runs them (the
+/// op's own rules only, not those of the ops nested in it).
+struct Walker {
+    target: Option<Target>,
+    phase: Phase,
+    root_raw: MlirOperation,
+    /// The target named above `root` (when a pass is anchored below the module).
+    outer: Option<Target>,
+    /// The target of the ops of one parent, looked up once per parent (a kernel's ops share
+    /// it).
+    parent_target: (*mut std::ffi::c_void, Option<Target>),
+}
+
+impl Walker {
+    /// The walker, and the number of errors found looking up the target above `root`.
+    fn new(root: &OperationRef<'_, '_>, target: Option<Target>, phase: Phase) -> (Walker, usize) {
+        let mut errors = 0usize;
+        let root_raw = root.to_raw();
+        let mut outer = None;
+        if target.is_none() {
+            let mut cursor = parent_op(root_raw);
+            let mut depth = 0;
+            while let Some(raw) = cursor {
+                match module_target(raw) {
+                    Ok(None) => {}
+                    Ok(Some(t)) => {
+                        outer = Some(t);
+                        break;
+                    }
+                    Err(msg) => {
+                        emit_error(root.location(), &msg);
+                        errors += 1;
+                        break;
+                    }
+                }
+                depth += 1;
+                cursor = parent_op(raw).filter(|_| depth < 10_000);
+            }
+        }
+        let walker = Walker {
+            target,
+            phase,
+            root_raw,
+            outer,
+            parent_target: (std::ptr::null_mut(), None),
+        };
+        (walker, errors)
+    }
+
+    /// Verifies `op` (not what is nested in it); returns the number of errors emitted.
+    fn op(&mut self, op: &OperationRef<'_, '_>) -> usize {
+        let mut errors = 0usize;
+        let raw = op.to_raw();
+        let own = module_target(raw);
+        if let Err(msg) = &own {
+            emit_error(op.location(), msg);
+            errors += 1;
+        }
+        // Loops, launch grids and HBM-buffer argument attributes (any dialect).
+        errors += loop_rules::check_structure(op);
+        // Only NISA and BIR ops need a target; the lookup walks up to `root` at most.
+        let Some((full, spec)) = crate::view::spec_entry_of_raw(raw) else {
+            return errors;
+        };
+        let op_target = self.target.or_else(|| match own {
+            Ok(Some(t)) => Some(t),
+            Err(_) => None,
+            Ok(None) if raw.ptr == self.root_raw.ptr => self.outer,
+            Ok(None) => {
+                let parent = unsafe { mlir_sys::mlirOperationGetParentOperation(raw) };
+                if parent.ptr != self.parent_target.0 {
+                    let t = nearest_target(parent, self.root_raw).unwrap_or(self.outer);
+                    self.parent_target = (parent.ptr, t);
+                }
+                self.parent_target.1
+            }
+        });
+        errors + verify_op(op, full, spec, op_target, self.phase)
+    }
+}
+
+/// The ops to verify again after a change in place: `None` unless `now` has the same ops in
+/// the same places as `passed` (the snapshot of a verification that passed) and every op whose
+/// entry changed has no regions; else the changed ops, every op that uses a result of one
+/// (transitively), none of which may have regions either, and the ancestors of all of those.
+/// `None` also when that is more than a quarter of the ops (a full walk is then as cheap).
+///
+/// Why this is every op whose rules can read a change: an op's rules read the op itself, the
+/// ops that define its operands (views, access patterns, loop bounds and registers, each
+/// through the chain of definitions), its ancestors (the target, loops, launch grids) and
+/// nothing else. A changed op reaches the first group through its uses; an op with regions
+/// is an ancestor of ops that read its operands through its block arguments (a loop's
+/// bounds), so a change at or below one is verified in full; ancestors are verified again as
+/// ops (a cost of one op each).
+fn reverify_set(
+    root: &OperationRef<'_, '_>,
+    passed: &Snapshot,
+    now: &Snapshot,
+) -> Option<FastSet<usize>> {
+    let (old, new) = (&passed.0[..], &now.0[..]);
+    let (mut i, mut j) = (0usize, 0usize);
+    let mut ops = 0usize;
+    let mut changed: Vec<usize> = Vec::new();
+    while j < new.len() {
+        let (old_end, old_regions) = entry_end(old, i)?;
+        let (new_end, new_regions) = entry_end(new, j)?;
+        if old[i] != new[j] {
+            return None;
+        }
+        if old[i..old_end] != new[j..new_end] {
+            if old_regions > 0 || new_regions > 0 {
+                return None;
+            }
+            changed.push(new[j]);
+        }
+        ops += 1;
+        (i, j) = (old_end, new_end);
+    }
+    if i != old.len() {
+        return None;
+    }
+    let limit = ops / 4;
+    if changed.len() > limit {
+        return None;
+    }
+    let mut set: FastSet<usize> = changed.iter().copied().collect();
+    let mut queue = changed;
+    while let Some(ptr) = queue.pop() {
+        let op = MlirOperation {
+            ptr: ptr as *mut std::ffi::c_void,
+        };
+        let results = unsafe { mlir_sys::mlirOperationGetNumResults(op) };
+        for k in 0..results {
+            let value = unsafe { mlir_sys::mlirOperationGetResult(op, k) };
+            let mut use_ = unsafe { mlir_sys::mlirValueGetFirstUse(value) };
+            while !unsafe { mlir_sys::mlirOpOperandIsNull(use_) } {
+                let user = unsafe { mlir_sys::mlirOpOperandGetOwner(use_) };
+                if unsafe { mlir_sys::mlirOperationGetNumRegions(user) } > 0 {
+                    return None;
+                }
+                if set.insert(user.ptr as usize) {
+                    if set.len() > limit {
+                        return None;
+                    }
+                    queue.push(user.ptr as usize);
+                }
+                use_ = unsafe { mlir_sys::mlirOpOperandGetNextUse(use_) };
+            }
+        }
+    }
+    let root_raw = root.to_raw();
+    let mut ancestors: Vec<usize> = Vec::new();
+    for &ptr in &set {
+        let mut cursor = MlirOperation {
+            ptr: ptr as *mut std::ffi::c_void,
+        };
+        while cursor.ptr != root_raw.ptr {
+            let Some(parent) = parent_op(cursor) else {
+                break;
+            };
+            ancestors.push(parent.ptr as usize);
+            cursor = parent;
+        }
+    }
+    set.extend(ancestors);
+    Some(set)
+}
+
+/// The end of the snapshot entry that starts at word `at` of `words`, and the op's number of
+/// regions (`None` if the words do not hold a whole entry there).
+fn entry_end(words: &[usize], at: usize) -> Option<(usize, usize)> {
+    let word = |k: usize| words.get(k).copied();
+    // Identity, name, location, block; operands (value, type each).
+    let mut k = at.checked_add(4)?;
+    k = k.checked_add(1)?.checked_add(word(k)?.checked_mul(2)?)?;
+    // Result types, the attribute dictionary, successors.
+    k = k.checked_add(1)?.checked_add(word(k)?)?;
+    k = k.checked_add(1)?;
+    k = k.checked_add(1)?.checked_add(word(k)?)?;
+    let regions = word(k)?;
+    k += 1;
+    for _ in 0..regions {
+        // Blocks (identity, arguments with their types), then 0.
+        loop {
+            let block = word(k)?;
+            k += 1;
+            if block == 0 {
+                break;
+            }
+            k = k.checked_add(1)?.checked_add(word(k)?.checked_mul(2)?)?;
+        }
+    }
+    (k <= words.len()).then_some((k, regions))
+}
+
+/// Verifies the ops of `set` (in walk order, so errors come in the order a full walk gives
+/// them) with every rule of `phase`, and the other ops, which passed `checked`'s rules as
+/// they are, with the phase checks `phase` adds to those.
+fn verify_incremental(
+    root: &OperationRef<'_, '_>,
+    target: Option<Target>,
+    now: &Snapshot,
+    set: &FastSet<usize>,
+    checked: Phase,
+    phase: Phase,
+) -> bool {
+    let (mut walker, mut errors) = Walker::new(root, target, phase);
+    crate::tile::with_caches(|| {
+        let words = &now.0[..];
+        let mut at = 0usize;
+        while let Some((end, _)) = entry_end(words, at) {
+            if set.contains(&words[at]) {
+                let raw = MlirOperation {
+                    ptr: words[at] as *mut std::ffi::c_void,
+                };
+                // SAFETY: `now` was taken of the IR as it is, so the op is alive.
+                let op = unsafe { OperationRef::from_raw(raw) };
+                errors += walker.op(&op);
+            }
+            at = end;
+        }
+    });
+    LAST_INCREMENTAL.with(|n| n.set(Some(set.len())));
+    let others = phase <= checked || verify_walk(root, target, Some(checked), phase, Some(set));
+    errors == 0 && others
+}
+
+thread_local! {
+    /// [`last_incremental`].
+    static LAST_INCREMENTAL: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+}
+
+/// How many ops the last verification on this thread that re-verified only what changed
+/// verified in full, taken (for tests and benchmarks: whether a change took that path).
+pub fn last_incremental() -> Option<usize> {
+    LAST_INCREMENTAL.with(|n| n.take())
 }
 
 fn parent_op(raw: MlirOperation) -> Option<MlirOperation> {
