@@ -152,48 +152,49 @@ pub fn remembering_verified<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
-/// The verifier's walk: every rule of `phase` (`since = None`), or only the phase checks
-/// after `since` on IR that passed `since`'s (the table and op rules hold on it), then on
-/// every op not in `skip`.
+/// The verifier's walk, in walk order: every rule of `phase` (`since = None`), or only the
+/// phase checks after `since` on IR that passed `since`'s (the table and op rules hold on it);
+/// with an `in_full` set, every rule of `phase` on the ops in it and the phase checks after
+/// `since` (`Some`) on the others.
 fn verify_walk(
     root: &OperationRef<'_, '_>,
     target: Option<Target>,
     since: Option<Phase>,
     phase: Phase,
-    skip: Option<&FastSet<usize>>,
+    in_full: Option<&FastSet<usize>>,
 ) -> bool {
-    if since.is_some() {
-        let mut errors = 0usize;
-        crate::tile::with_caches(|| {
-            root.walk(WalkOrder::PreOrder, |op| {
-                let raw = op.to_raw();
-                if skip.is_some_and(|s| s.contains(&(raw.ptr as usize))) {
-                    return WalkResult::Advance;
-                }
-                if let Some((full, spec)) = crate::view::spec_entry_of_raw(raw)
-                    && !full.starts_with("bir.")
-                {
-                    errors += match op_view(&op, spec, full) {
-                        Ok(mut v) => {
-                            phase::check(&mut v, since, phase);
-                            v.errors
-                        }
-                        Err(reported) => reported,
-                    };
-                }
-                WalkResult::Advance
-            });
-        });
-        return errors == 0;
-    }
-    let (mut walker, mut errors) = Walker::new(root, target, phase);
+    let (mut walker, mut errors) = if since.is_none() || in_full.is_some() {
+        let (w, e) = Walker::new(root, target, phase);
+        (Some(w), e)
+    } else {
+        (None, 0)
+    };
     crate::tile::with_caches(|| {
         root.walk(WalkOrder::PreOrder, |op| {
-            errors += walker.op(&op);
+            errors += match (&mut walker, in_full) {
+                (Some(w), Some(set)) if set.contains(&(op.to_raw().ptr as usize)) => w.op(&op),
+                (Some(w), None) => w.op(&op),
+                _ => phase_checks(&op, since, phase),
+            };
             WalkResult::Advance
         });
     });
     errors == 0
+}
+
+/// The phase checks after `since` up to `phase` on `op` alone (a NISA op whose table and op
+/// rules passed); the number of errors emitted.
+fn phase_checks(op: &OperationRef<'_, '_>, since: Option<Phase>, phase: Phase) -> usize {
+    match crate::view::spec_entry_of_raw(op.to_raw()) {
+        Some((full, spec)) if !full.starts_with("bir.") => match op_view(op, spec, full) {
+            Ok(mut v) => {
+                phase::check(&mut v, since, phase);
+                v.errors
+            }
+            Err(reported) => reported,
+        },
+        _ => 0,
+    }
 }
 
 /// Every rule of a phase on one op at a time, as the full walk from `root` runs them (the
@@ -402,6 +403,12 @@ fn verify_incremental(
     checked: Phase,
     phase: Phase,
 ) -> bool {
+    LAST_INCREMENTAL.with(|n| n.set(Some(set.len())));
+    if phase > checked {
+        // One walk: the set with every rule, the others with the added phase checks, each
+        // error where a full walk reports it.
+        return verify_walk(root, target, Some(checked), phase, Some(set));
+    }
     let (mut walker, mut errors) = Walker::new(root, target, phase);
     crate::tile::with_caches(|| {
         let words = &now.0[..];
@@ -418,9 +425,7 @@ fn verify_incremental(
             at = end;
         }
     });
-    LAST_INCREMENTAL.with(|n| n.set(Some(set.len())));
-    let others = phase <= checked || verify_walk(root, target, Some(checked), phase, Some(set));
-    errors == 0 && others
+    errors == 0
 }
 
 thread_local! {

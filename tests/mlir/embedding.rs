@@ -539,3 +539,123 @@ fn incremental_verification_finds_what_a_full_walk_finds() {
         });
     }
 }
+
+/// One attribute value in place of another of the same kind, from a small pool (valid and
+/// invalid ones): the mutations of the incremental-verification property below.
+fn replacement_values<'c>(context: &'c melior::Context, old: Attribute<'c>) -> Vec<Attribute<'c>> {
+    use melior::ir::attribute::AttributeLike;
+    unsafe {
+        let raw = old.to_raw();
+        if mlir_sys::mlirAttributeIsAString(raw) {
+            ["vector", "scalar", "gpsimd", "warp", "hwdge", "add"]
+                .iter()
+                .map(|v| StringAttribute::new(context, v).into())
+                .collect()
+        } else if mlir_sys::mlirAttributeIsAInteger(raw) {
+            let ty = mlir_sys::mlirAttributeGetType(raw);
+            [0i64, 1, 3, 600, -5, 1 << 40]
+                .iter()
+                .map(|&v| Attribute::from_raw(mlir_sys::mlirIntegerAttrGet(ty, v)))
+                .collect()
+        } else {
+            Vec::new()
+        }
+    }
+}
+
+/// Incremental verification reports exactly what a full walk reports: on every shipped
+/// example kernel and every kernel of `lit/kernels/`, each string or integer attribute of each
+/// op in turn is replaced in place by values of a pool (some valid, some not), then verified
+/// (at the logical and the selection phase) inside `remembering_verified` after a passed
+/// verification, and by a fresh full walk; the diagnostics must be equal. Most of the changes
+/// take the incremental path (asserted), the rest its fallback.
+#[test]
+fn incremental_verification_agrees_with_a_full_walk_on_kernels() {
+    use melior::ir::attribute::AttributeLike;
+    use sundial_dialects::verify::{last_incremental, remembering_verified};
+    use sundial_passes::rewrite::collect;
+    let root_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<std::path::PathBuf> = ["examples/kernels", "lit/kernels"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(root_dir.join(d)).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 10, "{files:?}");
+    let session = Session::new().unwrap();
+    let context = session.context();
+    let (mut changes, mut incremental) = (0usize, 0usize);
+    for file in &files {
+        let text = std::fs::read(file).unwrap();
+        let name = file.display().to_string();
+        let module = session
+            .parse(&text, &name)
+            .module
+            .expect("the kernel parses");
+        let ops = collect(&module.as_operation(), |_| true);
+        for op in ops {
+            let raw = op.to_raw();
+            let count = unsafe { mlir_sys::mlirOperationGetNumAttributes(raw) };
+            for k in 0..count {
+                let named = unsafe { mlir_sys::mlirOperationGetAttribute(raw, k) };
+                let key = unsafe { mlir_sys::mlirIdentifierStr(named.name) };
+                let key_text = unsafe {
+                    std::str::from_utf8(std::slice::from_raw_parts(
+                        key.data as *const u8,
+                        key.length,
+                    ))
+                    .unwrap()
+                    .to_string()
+                };
+                if [
+                    "operandSegmentSizes",
+                    "sym_name",
+                    "function_type",
+                    "sundial.target",
+                ]
+                .contains(&key_text.as_str())
+                {
+                    continue;
+                }
+                let old = unsafe { Attribute::from_raw(named.attribute) };
+                for value in replacement_values(context, old) {
+                    for phase in [Phase::Logical, Phase::Selection] {
+                        let remembered = remembering_verified(|| {
+                            let seeded = session.verify_phase(&module, &name, Phase::Logical);
+                            assert!(seeded.is_empty(), "{name}: {seeded:?}");
+                            unsafe {
+                                mlir_sys::mlirOperationSetAttributeByName(raw, key, value.to_raw())
+                            };
+                            let _ = last_incremental();
+                            let diags = session.verify_phase(&module, &name, phase);
+                            incremental += usize::from(last_incremental().is_some());
+                            diags
+                        });
+                        let full = session.verify_phase(&module, &name, phase);
+                        unsafe {
+                            mlir_sys::mlirOperationSetAttributeByName(raw, key, old.to_raw())
+                        };
+                        let show = |d: &[sundial::Diagnostic]| {
+                            d.iter()
+                                .map(|d| format!("{:?} {}", d.loc, d.message))
+                                .collect::<Vec<_>>()
+                        };
+                        assert_eq!(
+                            show(&remembered),
+                            show(&full),
+                            "{name}: '{key_text}' set to {value} on {}",
+                            sundial_dialects::ffi::op_name(raw)
+                        );
+                        changes += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(changes > 500, "{changes} changes");
+    assert!(
+        incremental * 2 > changes,
+        "{incremental} of {changes} incremental"
+    );
+}
