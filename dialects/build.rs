@@ -1,6 +1,7 @@
 //! Builds the two C++ functions Sundial needs beyond MLIR's C API: parsing without verifying
 //! (`cpp/parse.cpp`) and the verifier's snapshot walk (`cpp/snapshot.cpp`; see their
-//! headers). It compiles against the same LLVM/MLIR 22 headers whose libraries `mlir-sys` links (the `MLIR_SYS_220_PREFIX` of `.cargo/config.toml`).
+//! headers). It compiles against the same LLVM/MLIR 22 headers whose libraries `mlir-sys`
+//! links (the `MLIR_SYS_220_PREFIX` of `.cargo/config.toml`).
 
 use std::{env, path::PathBuf, process::Command};
 

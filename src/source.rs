@@ -322,11 +322,8 @@ impl<'a> Lexer<'a> {
         loop {
             match (self.peek(0), self.peek(1)) {
                 (None, _) => return Ok(None),
-                (Some(b' ' | b'\t' | b'\r'), _) => self.i += 1,
-                (Some(b'\n'), _) => {
-                    self.i += 1;
-                    self.line += 1;
-                    self.line_start = self.i;
+                (Some(b' ' | b'\t' | b'\n' | b'\r'), _) => {
+                    self.bump()?;
                 }
                 (Some(b'/'), Some(b'/')) => {
                     self.eat_while(|c| c != b'\n' && c != b'\r' && c != 0)?

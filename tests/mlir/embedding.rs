@@ -468,60 +468,46 @@ fn incremental_verification_finds_what_a_full_walk_finds() {
         // value) goes to its properties, any attribute of an IRDL op to its dictionary.
         mlir_sys::mlirOperationSetAttributeByName(op, name, value.to_raw());
     };
-    // Each case: a change, the phase verified after it, the error expected, and whether the
-    // change is re-verified incrementally.
-    type Change =
-        fn(&Module<'_>, &melior::Context) -> (mlir_sys::MlirOperation, &'static str, String);
-    let cases: [(&str, Change, Phase, &str, bool); 4] = [
+    // Each case: the op changed (its name and position among those ops), the attribute and
+    // its new value, the phase verified after it, the error expected, and whether the change
+    // is re-verified incrementally.
+    let cases = [
         (
             "an unknown engine on one op",
-            |m, _| {
-                let ops = collect(&m.as_operation(), |op| op_is(op, "nisa.reciprocal"));
-                (ops[5].to_raw(), "engine", "\"warp\"".into())
-            },
+            ("nisa.reciprocal", 5, c"engine", "\"warp\""),
             Phase::Logical,
             "engine",
             true,
         ),
         (
             "the offset factor, read through muli by the access pattern",
-            |m, _| {
-                let ops = collect(&m.as_operation(), |op| op_is(op, "arith.constant"));
-                (ops[3].to_raw(), "value", "600 : index".into())
-            },
+            ("arith.constant", 3, c"value", "600 : index"),
             Phase::Logical,
             "access pattern reaches element",
             true,
         ),
         (
             "the loop's bound, read through the loop by the access pattern",
-            |m, _| {
-                let ops = collect(&m.as_operation(), |op| op_is(op, "arith.constant"));
-                (ops[2].to_raw(), "value", "8 : index".into())
-            },
+            ("arith.constant", 2, c"value", "8 : index"),
             Phase::Logical,
             "access pattern reaches element",
             false,
         ),
         (
             "one engine resolved, verified for selection",
-            |m, _| {
-                let ops = collect(&m.as_operation(), |op| op_is(op, "nisa.reciprocal"));
-                (ops[0].to_raw(), "engine", "\"vector\"".into())
-            },
+            ("nisa.reciprocal", 0, c"engine", "\"vector\""),
             Phase::Selection,
             "has no 'engine' attribute",
             true,
         ),
     ];
-    for (what, change, phase, expected, incremental) in cases {
+    for (what, (op_name, index, attr, value), phase, expected, incremental) in cases {
         let module = session.parse(text.as_bytes(), "i.mlir").module.unwrap();
         remembering_verified(|| {
             let diags = session.verify_phase(&module, "i.mlir", Phase::Logical);
             assert!(diags.is_empty(), "{what}: {diags:?}");
-            let (op, name, value) = change(&module, context);
-            let name = std::ffi::CString::new(name).unwrap();
-            set_attr(op, &name, Attribute::parse(context, &value).unwrap());
+            let op = collect(&module.as_operation(), |op| op_is(op, op_name))[index].to_raw();
+            set_attr(op, attr, Attribute::parse(context, value).unwrap());
             let _ = last_incremental();
             let diags = session.verify_phase(&module, "i.mlir", phase);
             assert!(
