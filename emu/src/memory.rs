@@ -47,11 +47,15 @@
 //! against the most recently allocated tile covering it.
 //!
 //! SBUF and PSUM are created lazily, on first use, so that a [`Memory`] used only for
-//! HBM work (tests, the benchmark) does not pay for 34 MiB it never touches. Where the
-//! operating system offers transparent huge pages, the on-chip memories and their shadows
-//! ask for them (`advise_huge_pages`): a tile touches a few KiB in each of up to 128
-//! partitions 192-256 KiB apart, thousands of 4 KiB first-touch faults (and TLB misses)
-//! per kernel that 2 MiB pages turn into a few dozen. Only the page size changes.
+//! HBM work (tests, the benchmark) does not pay for 34 MiB it never touches. The on-chip
+//! bytes keep ordinary 4 KiB pages: a tile touches a few KiB in each of up to 128 partitions
+//! 192-256 KiB apart, and a 2 MiB page would make the operating system zero the untouched
+//! 80-90% around them on first touch (measured with `sundial-emu-kernel-bench`: allocating
+//! the elementwise kernel's two tiles on a fresh memory took ~2.4x as long with huge pages).
+//! Their shadows (one bit per byte, an eighth of the size: a tile's first touch faults a
+//! page per partition, or one or two huge pages) ask for transparent huge pages where the
+//! operating system offers them (`advise_huge_pages`); there the two page sizes measured
+//! the same. Only the page size changes.
 //!
 //! A memory also keeps the plans of the accesses its ops ran most recently
 //! (`offsets::PlanCache`), so that an op repeated on the same access is not validated and
@@ -457,15 +461,12 @@ impl Memory {
             let mut v: Vec<u8> = Vec::new();
             v.try_reserve_exact(len)
                 .map_err(|_| EmuError::memory(OP, format!("cannot allocate {len} bytes")))?;
-            advise_huge_pages(&v);
             v.resize(len, 0xFF);
             Ok(v)
         } else {
             // A fixed size of the machine (at most 32 MiB physical, 512 MiB logical, bounded
             // by MAX_LOGICAL_PARTITIONS), not one read from input.
-            let v = vec![0u8; len];
-            advise_huge_pages(&v);
-            Ok(v)
+            Ok(vec![0u8; len])
         }
     }
 
@@ -1397,9 +1398,8 @@ fn on_chip_view(
 }
 
 /// Asks the operating system to back the buffer of `v` (its whole capacity) with huge pages
-/// where it can: the on-chip memories are tens of MiB that a kernel's tiles touch a few
-/// KiB per partition at a time, a 4 KiB page fault each on first touch (thousands per
-/// run); with 2 MiB pages that is a few dozen. Contents and behaviour never change, only
+/// where it can (the shadows of the on-chip memories: fewer first-touch faults and TLB
+/// misses; the module doc says why the on-chip bytes do not ask). Contents and behaviour never change, only
 /// the page size; where the request fails (no transparent huge pages, another system) it
 /// is silently dropped and the memory keeps its ordinary pages.
 pub(crate) fn advise_huge_pages<T>(v: &Vec<T>) {
