@@ -375,8 +375,14 @@ impl Session {
                             text: &str|
          -> Result<(), Vec<Diagnostic>> {
             // One pass on verified IR: not verified again if it changes nothing (unrolling
-            // a kernel without loops).
-            let verified_pass = std::mem::replace(&mut verified, true) && phase == "unroll";
+            // a kernel without loops) or only adds the allocation's annotations.
+            let annotations: Option<&[&str]> = match phase {
+                "unroll" => Some(&[]),
+                "allocate" => Some(sundial_isel::allocate::ANNOTATIONS),
+                _ => None,
+            };
+            let was_verified = std::mem::replace(&mut verified, true);
+            let verified_pass = annotations.filter(|_| was_verified);
             let result = timed(phases, phase, || {
                 self.run_pipeline_on(module, text, &run, name, verified_pass)
             });

@@ -269,28 +269,34 @@ impl Session {
         options: &RunOptions,
         name: &str,
     ) -> Result<Vec<Diagnostic>, Vec<Diagnostic>> {
-        self.run_pipeline_on(module, pipeline, options, name, false)
+        self.run_pipeline_on(module, pipeline, options, name, None)
     }
 
-    /// [`Session::run_pipeline`]; with `verified_pass`, `pipeline` is one pass and `module`
-    /// passed both verifiers as it is now, so when the pass leaves it unchanged (the same
-    /// [`sundial_dialects::verify::Snapshot`]) neither verifier runs again: they would read
-    /// the IR they passed. When it changed, both run, as after any pass.
+    /// [`Session::run_pipeline`]; with `verified_pass` given, `pipeline` is one pass and
+    /// `module` passed both verifiers as it is now, so when the pass leaves it unchanged (the
+    /// same [`sundial_dialects::verify::Snapshot`]), or changes only discardable attributes
+    /// that `verified_pass` names and neither verifier reads (the annotations of
+    /// `sundial-allocate`), neither verifier runs again: they would read what they passed.
+    /// When it changed otherwise, both run, as after any pass.
     pub(crate) fn run_pipeline_on(
         &self,
         module: &mut Module<'_>,
         pipeline: &str,
         options: &RunOptions,
         name: &str,
-        verified_pass: bool,
+        verified_pass: Option<&[&str]>,
     ) -> Result<Vec<Diagnostic>, Vec<Diagnostic>> {
         let capture = DiagnosticCapture::new(&self.context);
         let pm = PassManager::new(&self.context);
         // With one pass, MLIR's verifier after the pass is its verifier after the pipeline,
         // which the unchanged check below runs itself when it must.
-        pm.enable_verifier(!verified_pass);
-        let before =
-            verified_pass.then(|| sundial_dialects::verify::snapshot(&module.as_operation()));
+        pm.enable_verifier(verified_pass.is_none());
+        let before = verified_pass.map(|names| {
+            (
+                sundial_dialects::verify::snapshot(&module.as_operation()),
+                names,
+            )
+        });
         if options.print_ir_after_all {
             pm.enable_ir_printing(&PassIrPrintingOptions {
                 before_all: false,
@@ -314,14 +320,17 @@ impl Session {
         // The semantic verifier after the pipeline, unless its last pass just ran it on the
         // whole module (the middle end verifies after each of its steps).
         let unchanged = ran
-            && before
-                .is_some_and(|b| b == sundial_dialects::verify::snapshot(&module.as_operation()));
+            && before.is_some_and(|(b, names)| {
+                let after = sundial_dialects::verify::snapshot(&module.as_operation());
+                // SAFETY: both snapshots are of `module`, whose context `self` keeps alive.
+                b == after || unsafe { b.differs_only_in(&after, names) }
+            });
         let verified = ran
             && (unchanged
-                || (sundial_passes::pipeline::ends_verified(pipeline) && !verified_pass)
+                || (sundial_passes::pipeline::ends_verified(pipeline) && verified_pass.is_none())
                 // MLIR's verifier first, as the pass manager runs it: the semantic verifier
                 // reads structurally valid IR only.
-                || ((!verified_pass || module.as_operation().verify())
+                || ((verified_pass.is_none() || module.as_operation().verify())
                     && sundial_dialects::verify::verify(&module.as_operation(), None)));
         // Dropping the pass manager prints the timing report (when enabled).
         drop(pm);

@@ -1203,3 +1203,68 @@ pub fn snapshot(root: &OperationRef<'_, '_>) -> Snapshot {
         capacity = needed;
     }
 }
+
+impl Snapshot {
+    /// Whether `after` records the same IR as `self` except for discardable attributes named
+    /// in `annotations` (added, removed or changed on ops that are otherwise as they were):
+    /// the ops, their order and nesting, operands, types, locations and every other attribute
+    /// are equal. When neither verifier reads those names, both give on `after` the answer
+    /// they gave on `self` (how `sundial-translate` skips verifying again after
+    /// `sundial-allocate`, which only annotates).
+    ///
+    /// # Safety
+    ///
+    /// Both snapshots must have been taken of IR of one context that is still alive: the
+    /// attribute dictionaries they record are read through their handles.
+    pub unsafe fn differs_only_in(&self, after: &Snapshot, annotations: &[&str]) -> bool {
+        let (old, new) = (&self.0[..], &after.0[..]);
+        if old.len() != new.len() {
+            return false;
+        }
+        let mut at = 0usize;
+        while at < old.len() {
+            let (Some((end, _)), Some((new_end, _))) = (entry_end(old, at), entry_end(new, at))
+            else {
+                return false;
+            };
+            if end != new_end {
+                return false;
+            }
+            // The dictionary's word: after the identity, name, location, block, the operands
+            // (value and type each) and the result types.
+            let dict = at + 5 + 2 * old[at + 4];
+            let dict = dict + 1 + old[dict];
+            if old[at..dict] != new[at..dict] || old[dict + 1..end] != new[dict + 1..end] {
+                return false;
+            }
+            // SAFETY: the caller guarantees the dictionaries' context is alive.
+            if old[dict] != new[dict] && !unsafe { equal_except(old[dict], new[dict], annotations) }
+            {
+                return false;
+            }
+            at = end;
+        }
+        true
+    }
+}
+
+/// Whether the dictionary attributes `a` and `b` (raw handles) hold the same entries once
+/// those named in `skip` are left out.
+unsafe fn equal_except(a: usize, b: usize, skip: &[&str]) -> bool {
+    let kept = |raw: usize| {
+        let dict = mlir_sys::MlirAttribute {
+            ptr: raw as *const std::ffi::c_void,
+        };
+        // SAFETY (caller): a live dictionary attribute; its entries are uniqued handles.
+        let n = unsafe { mlir_sys::mlirDictionaryAttrGetNumElements(dict) }.max(0);
+        (0..n).filter_map(move |i| {
+            let named = unsafe { mlir_sys::mlirDictionaryAttrGetElement(dict, i) };
+            let name = unsafe { mlir_sys::mlirIdentifierStr(named.name) };
+            // SAFETY: the identifier's bytes live as long as the context.
+            let text = unsafe { std::slice::from_raw_parts(name.data as *const u8, name.length) };
+            (!skip.iter().any(|s| s.as_bytes() == text))
+                .then_some((named.name.ptr as usize, named.attribute.ptr as usize))
+        })
+    };
+    kept(a).eq(kept(b))
+}

@@ -560,15 +560,7 @@ fn incremental_verification_agrees_with_a_full_walk_on_kernels() {
     use melior::ir::attribute::AttributeLike;
     use sundial_dialects::verify::{last_incremental, remembering_verified};
     use sundial_passes::rewrite::collect;
-    let root_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files: Vec<std::path::PathBuf> = ["examples/kernels", "lit/kernels"]
-        .iter()
-        .flat_map(|d| std::fs::read_dir(root_dir.join(d)).unwrap())
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 10, "{files:?}");
+    let files = kernel_files();
     let session = Session::new().unwrap();
     let context = session.context();
     let (mut changes, mut incremental) = (0usize, 0usize);
@@ -644,4 +636,224 @@ fn incremental_verification_agrees_with_a_full_walk_on_kernels() {
         incremental * 2 > changes,
         "{incremental} of {changes} incremental"
     );
+}
+
+/// The shipped example kernels and the kernels of `lit/kernels/`, sorted.
+fn kernel_files() -> Vec<std::path::PathBuf> {
+    let root_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<std::path::PathBuf> = ["examples/kernels", "lit/kernels"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(root_dir.join(d)).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 10, "{files:?}");
+    files
+}
+
+/// Sets attribute `key` of the op `raw` (a raw handle of a live op).
+fn set_attr_raw(raw: mlir_sys::MlirOperation, key: &str, value: Attribute<'_>) {
+    use melior::ir::attribute::AttributeLike;
+    let key = std::ffi::CString::new(key).unwrap();
+    unsafe {
+        let name = mlir_sys::mlirStringRefCreateFromCString(key.as_ptr());
+        mlir_sys::mlirOperationSetAttributeByName(raw, name, value.to_raw());
+    }
+}
+
+/// What both verifiers say about `module`: MLIR's verdict and the semantic verifier's
+/// diagnostics (location and message) at each phase.
+fn both_verifiers(session: &Session, module: &Module<'_>, name: &str) -> (bool, Vec<Vec<String>>) {
+    let mlir = module.as_operation().verify();
+    let semantic = [Phase::Logical, Phase::Tiled, Phase::Selection]
+        .into_iter()
+        .map(|phase| {
+            session
+                .verify_phase(module, name, phase)
+                .iter()
+                .map(|d| format!("{:?} {}", d.loc, d.message))
+                .collect()
+        })
+        .collect();
+    (mlir, semantic)
+}
+
+/// `sundial-translate` does not verify again after `sundial-allocate` when the pass added only
+/// its annotations (`sundial_isel::allocate::ANNOTATIONS`), which is sound only if neither
+/// verifier reads them: on every example and lit kernel, valid as shipped and with each
+/// string or integer attribute of each op replaced by the first value of the mutation pool
+/// (most of those invalid), both verifiers must say the same with the annotations set to
+/// various values on every op as without them.
+#[test]
+fn verifiers_ignore_the_allocation_annotations() {
+    use melior::ir::attribute::IntegerAttribute;
+    use sundial_isel::allocate::ANNOTATIONS;
+    use sundial_passes::rewrite::collect;
+    let session = Session::new().unwrap();
+    let context = session.context();
+    let i64_type = melior::ir::r#type::IntegerType::new(context, 64).into();
+    let values: Vec<Attribute<'_>> = vec![
+        IntegerAttribute::new(i64_type, 0).into(),
+        IntegerAttribute::new(i64_type, -7).into(),
+        IntegerAttribute::new(i64_type, 1 << 40).into(),
+        StringAttribute::new(context, "sbuf").into(),
+    ];
+    let (mut cases, mut failing) = (0usize, 0usize);
+    for file in kernel_files() {
+        let text = std::fs::read(&file).unwrap();
+        let name = file.display().to_string();
+        let module = session
+            .parse(&text, &name)
+            .module
+            .expect("the kernel parses");
+        let ops: Vec<_> = collect(&module.as_operation(), |_| true)
+            .iter()
+            .map(|op| op.to_raw())
+            .collect();
+        // None: the kernel as shipped; Some: one attribute of one op mutated.
+        let mut mutations: Vec<Option<(mlir_sys::MlirOperation, String, Attribute<'_>)>> =
+            vec![None];
+        for &raw in &ops {
+            let count = unsafe { mlir_sys::mlirOperationGetNumAttributes(raw) };
+            for k in 0..count {
+                let named = unsafe { mlir_sys::mlirOperationGetAttribute(raw, k) };
+                let key = unsafe { mlir_sys::mlirIdentifierStr(named.name) };
+                let key = unsafe {
+                    std::str::from_utf8(std::slice::from_raw_parts(
+                        key.data as *const u8,
+                        key.length,
+                    ))
+                    .unwrap()
+                    .to_string()
+                };
+                let old = unsafe { Attribute::from_raw(named.attribute) };
+                if let Some(&value) = replacement_values(context, old).first() {
+                    mutations.push(Some((raw, key, value)));
+                }
+            }
+        }
+        for mutation in mutations {
+            let restore = mutation.as_ref().map(|(raw, key, value)| {
+                let old = module_attr(*raw, key);
+                set_attr_raw(*raw, key, *value);
+                (*raw, key.clone(), old)
+            });
+            let without = both_verifiers(&session, &module, &name);
+            for (i, &raw) in ops.iter().enumerate() {
+                for (j, key) in ANNOTATIONS.iter().enumerate() {
+                    set_attr_raw(raw, key, values[(i + j) % values.len()]);
+                }
+            }
+            let with = both_verifiers(&session, &module, &name);
+            assert_eq!(
+                without,
+                with,
+                "{name}: {:?}",
+                mutation.as_ref().map(|m| &m.1)
+            );
+            failing += usize::from(!without.0 || !without.1[0].is_empty());
+            cases += 1;
+            for &raw in &ops {
+                for key in ANNOTATIONS {
+                    let key = std::ffi::CString::new(*key).unwrap();
+                    unsafe {
+                        let name = mlir_sys::mlirStringRefCreateFromCString(key.as_ptr());
+                        mlir_sys::mlirOperationRemoveAttributeByName(raw, name);
+                    }
+                }
+            }
+            if let Some((raw, key, old)) = restore {
+                set_attr_raw(raw, &key, old);
+            }
+        }
+    }
+    // Valid kernels and invalid ones (at the logical phase) both among the cases.
+    assert!(
+        cases > 150 && failing * 4 > cases && failing < cases,
+        "{failing} failing of {cases}"
+    );
+}
+
+/// The attribute `key` of the op `raw`.
+fn module_attr<'c>(raw: mlir_sys::MlirOperation, key: &str) -> Attribute<'c> {
+    let key = std::ffi::CString::new(key).unwrap();
+    unsafe {
+        let name = mlir_sys::mlirStringRefCreateFromCString(key.as_ptr());
+        Attribute::from_raw(mlir_sys::mlirOperationGetAttributeByName(raw, name))
+    }
+}
+
+/// `Snapshot::differs_only_in`: true when only the named attributes changed (added, changed,
+/// removed), false for any other change, also next to an annotation change.
+#[test]
+fn snapshot_differs_only_in_the_named_annotations() {
+    use melior::ir::attribute::IntegerAttribute;
+    use sundial_dialects::verify::snapshot;
+    use sundial_passes::rewrite::{collect, op_is};
+    let session = Session::new().unwrap();
+    let context = session.context();
+    let text = r#"
+module attributes {sundial.target = "cayman"} {
+  func.func @k(%in: memref<128x64xf32, "hbm">) {
+    %t = "nisa.alloc"() : () -> memref<128x64xf32, "sbuf">
+    "nisa.dma_copy"(%t, %in) {name = "load"} : (memref<128x64xf32, "sbuf">, memref<128x64xf32, "hbm">) -> ()
+    return
+  }
+}
+"#;
+    let module = session
+        .parse(text.as_bytes(), "a.mlir")
+        .module
+        .expect("module");
+    let root = module.as_operation();
+    let alloc = collect(&root, |op| op_is(op, "nisa.alloc"))[0].to_raw();
+    let dma = collect(&root, |op| op_is(op, "nisa.dma_copy"))[0].to_raw();
+    let i64_type = melior::ir::r#type::IntegerType::new(context, 64).into();
+    let names = ["sundial.offset", "sundial.partition"];
+    let before = snapshot(&root);
+    set_attr_raw(
+        alloc,
+        "sundial.offset",
+        IntegerAttribute::new(i64_type, 512).into(),
+    );
+    set_attr_raw(
+        dma,
+        "sundial.partition",
+        IntegerAttribute::new(i64_type, 0).into(),
+    );
+    let annotated = snapshot(&root);
+    assert_ne!(before, annotated);
+    unsafe {
+        assert!(before.differs_only_in(&annotated, &names), "added");
+        assert!(annotated.differs_only_in(&before, &names), "removed");
+        assert!(
+            !before.differs_only_in(&annotated, &names[..1]),
+            "one not named"
+        );
+        assert!(!before.differs_only_in(&annotated, &[]), "none named");
+    }
+    set_attr_raw(
+        alloc,
+        "sundial.offset",
+        IntegerAttribute::new(i64_type, 1024).into(),
+    );
+    unsafe {
+        assert!(
+            annotated.differs_only_in(&snapshot(&root), &names),
+            "changed"
+        )
+    };
+    set_attr_raw(dma, "name", StringAttribute::new(context, "other").into());
+    unsafe {
+        assert!(
+            !before.differs_only_in(&snapshot(&root), &names),
+            "another attribute"
+        )
+    };
+    set_attr_raw(dma, "name", StringAttribute::new(context, "load").into());
+    unsafe { assert!(before.differs_only_in(&snapshot(&root), &names), "restored") };
+    // An op moved (the DMA before the allocation) with the annotations in place.
+    unsafe { mlir_sys::mlirOperationMoveBefore(dma, alloc) };
+    unsafe { assert!(!before.differs_only_in(&snapshot(&root), &names), "moved") };
 }
