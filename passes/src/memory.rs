@@ -191,14 +191,25 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
     }
 
     fn analyse(block: BlockRef<'c, 'a>, with_edges: bool) -> Self {
+        // Sized once from the op count (a walk of the block's list, no more): on a large
+        // block the tables otherwise grow by doubling, rehashing each time.
+        let mut ops = 0usize;
+        let mut cursor = block.first_operation();
+        while let Some(op) = cursor {
+            ops += 1;
+            cursor = op.next_in_block();
+        }
+        // About three dependencies per op (a read's producer, a write's earlier readers and
+        // writer) in the kernels the middle end sees.
+        let edges = if with_edges { 3 * ops } else { 0 };
         let mut g = MemoryGraph {
-            graph: StableDiGraph::new(),
+            graph: StableDiGraph::with_capacity(ops, edges),
             buffers: Vec::new(),
             places: HashMap::default(),
             view_reads: HashMap::default(),
-            nodes: HashMap::default(),
-            by_position: Vec::new(),
-            edges: FastSet::default(),
+            nodes: HashMap::with_capacity_and_hasher(ops, Default::default()),
+            by_position: Vec::with_capacity(ops),
+            edges: FastSet::with_capacity_and_hasher(edges, Default::default()),
             live: Vec::new(),
             with_edges,
         };
@@ -270,9 +281,10 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
             }
             Some(v) if v.is_nisa() && is_chain_op(&op) => self.visit_view(v),
             Some(v) if v.is_nisa() => {
-                let mut reads = Vec::new();
-                let mut writes = Vec::new();
-                for t in v.tile_operands() {
+                let tiles = v.tile_operands();
+                let mut reads = Vec::with_capacity(tiles.len());
+                let mut writes = Vec::with_capacity(1);
+                for t in tiles {
                     let place = self.place_or_new(t.value);
                     if let Some(index_tiles) = self.view_reads.get(&key(t.value)).cloned() {
                         for value in index_tiles {
