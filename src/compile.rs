@@ -5,7 +5,11 @@
 //! caller's pipeline, none by default), `unroll` (see [`UNROLL_PASS`]), `allocate`
 //! (`sundial-allocate`), `isel` (`sundial-isel`, then the verifier on the BIR), `lower` (BIR ->
 //! instructions), `sync` (engine ordering), `encode` and `validate` (`run_isa_checks` on every
-//! bundle). [`Emit::Bir`] stops after `isel`.
+//! bundle). [`Emit::Bir`] stops after `isel`. After each pipeline phase both verifiers (MLIR's
+//! and Sundial's) run, except where the result is provably what they passed already: `unroll`
+//! leaving the kernel as it was, `allocate` adding only its annotations
+//! (`sundial_isel::allocate::ANNOTATIONS`, which neither verifier reads;
+//! `sundial_dialects::verify::Snapshot::differs_only_in` decides).
 //!
 //! The module must name one target (its `sundial.target`, or [`CompileOptions::target`]; both
 //! must agree) and hold one kernel: one `func.func` with a body, whose arguments are its HBM

@@ -673,6 +673,13 @@ impl Memory {
             want = want.checked_mul(i64::try_from(e).ok()?)?;
         }
         let free = usize::try_from(want).ok()?;
+        // One range per row is allocated below: a view without elements (a zero free
+        // extent, any number of rows: 2^30 rows of nothing asked for 16 GiB here) or with more
+        // rows than the element cap takes the general paths, which handle the first and refuse
+        // the second.
+        if free == 0 || parts > crate::error::MAX_ELEMENTS {
+            return None;
+        }
         let es = view.dtype().size();
         let len = self.alloc(view.alloc()).ok()?.bytes.len();
         let pstride = if parts > 1 { strides[0] } else { 0 };

@@ -126,6 +126,22 @@ fn empty_views_with_huge_extents_and_strides_do_not_overflow() {
     ));
 }
 
+/// A view with 2^30 partition rows of nothing (a zero free extent): filling, reading and
+/// writing it do nothing and allocate nothing per row (`fill_uninit` aborted the process,
+/// "memory allocation of 8589934592 bytes failed", collecting one byte range per row; found
+/// by `sundial-fuzz --target emu`, reproducer `fuzz/reproducers/emu-c71b03db369afbc0.emu`).
+#[test]
+fn a_view_of_a_billion_empty_rows_allocates_nothing_per_row() {
+    let (mut m, small) = setup();
+    for strides in [vec![0, 1], vec![1, 1], vec![4, 1]] {
+        let rows = View::new(small.alloc(), DType::F32, 0, vec![1 << 30, 0], strides).unwrap();
+        assert_eq!(rows.num_elements(), 0);
+        m.fill_uninit(&rows).unwrap();
+        assert_eq!(m.read_bytes(&rows).unwrap(), Vec::<u8>::new());
+        m.write_f32(&rows, &[]).unwrap();
+    }
+}
+
 /// An empty run list with a run length whose byte size overflows reads and writes nothing
 /// (this panicked: "chunk size must be non-zero" after the size wrapped).
 #[test]
