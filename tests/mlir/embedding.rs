@@ -526,6 +526,27 @@ fn incremental_verification_finds_what_a_full_walk_finds() {
     }
 }
 
+/// Every attribute of the op `raw` (a live op): its name as MLIR holds it, as text, and its
+/// value.
+fn attributes_of<'c>(
+    raw: mlir_sys::MlirOperation,
+) -> Vec<(mlir_sys::MlirStringRef, String, Attribute<'c>)> {
+    let count = unsafe { mlir_sys::mlirOperationGetNumAttributes(raw) };
+    (0..count)
+        .map(|k| unsafe {
+            let named = mlir_sys::mlirOperationGetAttribute(raw, k);
+            let key = mlir_sys::mlirIdentifierStr(named.name);
+            let text = std::str::from_utf8(std::slice::from_raw_parts(
+                key.data as *const u8,
+                key.length,
+            ))
+            .unwrap()
+            .to_string();
+            (key, text, Attribute::from_raw(named.attribute))
+        })
+        .collect()
+}
+
 /// One attribute value in place of another of the same kind, from a small pool (valid and
 /// invalid ones): the mutations of the incremental-verification property below.
 fn replacement_values<'c>(context: &'c melior::Context, old: Attribute<'c>) -> Vec<Attribute<'c>> {
@@ -574,18 +595,7 @@ fn incremental_verification_agrees_with_a_full_walk_on_kernels() {
         let ops = collect(&module.as_operation(), |_| true);
         for op in ops {
             let raw = op.to_raw();
-            let count = unsafe { mlir_sys::mlirOperationGetNumAttributes(raw) };
-            for k in 0..count {
-                let named = unsafe { mlir_sys::mlirOperationGetAttribute(raw, k) };
-                let key = unsafe { mlir_sys::mlirIdentifierStr(named.name) };
-                let key_text = unsafe {
-                    std::str::from_utf8(std::slice::from_raw_parts(
-                        key.data as *const u8,
-                        key.length,
-                    ))
-                    .unwrap()
-                    .to_string()
-                };
+            for (key, key_text, old) in attributes_of(raw) {
                 if [
                     "operandSegmentSizes",
                     "sym_name",
@@ -596,7 +606,6 @@ fn incremental_verification_agrees_with_a_full_walk_on_kernels() {
                 {
                     continue;
                 }
-                let old = unsafe { Attribute::from_raw(named.attribute) };
                 for value in replacement_values(context, old) {
                     for phase in [Phase::Logical, Phase::Selection] {
                         let remembered = remembering_verified(|| {
@@ -715,19 +724,7 @@ fn verifiers_ignore_the_allocation_annotations() {
         let mut mutations: Vec<Option<(mlir_sys::MlirOperation, String, Attribute<'_>)>> =
             vec![None];
         for &raw in &ops {
-            let count = unsafe { mlir_sys::mlirOperationGetNumAttributes(raw) };
-            for k in 0..count {
-                let named = unsafe { mlir_sys::mlirOperationGetAttribute(raw, k) };
-                let key = unsafe { mlir_sys::mlirIdentifierStr(named.name) };
-                let key = unsafe {
-                    std::str::from_utf8(std::slice::from_raw_parts(
-                        key.data as *const u8,
-                        key.length,
-                    ))
-                    .unwrap()
-                    .to_string()
-                };
-                let old = unsafe { Attribute::from_raw(named.attribute) };
+            for (_, key, old) in attributes_of(raw) {
                 if let Some(&value) = replacement_values(context, old).first() {
                     mutations.push(Some((raw, key, value)));
                 }
