@@ -1406,9 +1406,9 @@ fn on_chip_view(
 
 /// Asks the operating system to back the buffer of `v` (its whole capacity) with huge pages
 /// where it can (the shadows of the on-chip memories: fewer first-touch faults and TLB
-/// misses; the module doc says why the on-chip bytes do not ask). Contents and behaviour never change, only
-/// the page size; where the request fails (no transparent huge pages, another system) it
-/// is silently dropped and the memory keeps its ordinary pages.
+/// misses; the module doc says why the on-chip bytes do not ask). Contents and behaviour
+/// never change, only the page size; where the request fails (no transparent huge pages,
+/// another system) it is silently dropped and the memory keeps its ordinary pages.
 pub(crate) fn advise_huge_pages<T>(v: &Vec<T>) {
     #[cfg(target_os = "linux")]
     {
