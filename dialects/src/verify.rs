@@ -301,13 +301,13 @@ fn reverify_set(
     let mut ops = 0usize;
     let mut changed: Vec<usize> = Vec::new();
     while j < new.len() {
-        let (old_end, old_regions) = entry_end(old, i)?;
-        let (new_end, new_regions) = entry_end(new, j)?;
+        let (old_entry, new_entry) = (entry_at(old, i)?, entry_at(new, j)?);
+        let (old_end, new_end) = (old_entry.end, new_entry.end);
         if old[i] != new[j] {
             return None;
         }
         if old[i..old_end] != new[j..new_end] {
-            if old_regions > 0 || new_regions > 0 {
+            if old_entry.regions > 0 || new_entry.regions > 0 {
                 return None;
             }
             changed.push(new[j]);
@@ -365,15 +365,27 @@ fn reverify_set(
     Some(set)
 }
 
-/// The end of the snapshot entry that starts at word `at` of `words`, and the op's number of
-/// regions (`None` if the words do not hold a whole entry there).
-fn entry_end(words: &[usize], at: usize) -> Option<(usize, usize)> {
+/// Where a snapshot entry's parts are: the layout of `cpp/snapshot.cpp`'s records, read in one
+/// place.
+struct Entry {
+    /// One past its last word.
+    end: usize,
+    /// The op's number of regions.
+    regions: usize,
+    /// The word holding the op's attribute dictionary.
+    dict: usize,
+}
+
+/// The snapshot entry that starts at word `at` of `words` (`None` if the words do not hold a
+/// whole entry there).
+fn entry_at(words: &[usize], at: usize) -> Option<Entry> {
     let word = |k: usize| words.get(k).copied();
     // Identity, name, location, block; operands (value, type each).
     let mut k = at.checked_add(4)?;
     k = k.checked_add(1)?.checked_add(word(k)?.checked_mul(2)?)?;
     // Result types, the attribute dictionary, successors.
     k = k.checked_add(1)?.checked_add(word(k)?)?;
+    let dict = k;
     k = k.checked_add(1)?;
     k = k.checked_add(1)?.checked_add(word(k)?)?;
     let regions = word(k)?;
@@ -389,7 +401,11 @@ fn entry_end(words: &[usize], at: usize) -> Option<(usize, usize)> {
             k = k.checked_add(1)?.checked_add(word(k)?.checked_mul(2)?)?;
         }
     }
-    (k <= words.len()).then_some((k, regions))
+    (k <= words.len()).then_some(Entry {
+        end: k,
+        regions,
+        dict,
+    })
 }
 
 /// Verifies the ops of `set` (in walk order, so errors come in the order a full walk gives
@@ -413,7 +429,7 @@ fn verify_incremental(
     crate::tile::with_caches(|| {
         let words = &now.0[..];
         let mut at = 0usize;
-        while let Some((end, _)) = entry_end(words, at) {
+        while let Some(Entry { end, .. }) = entry_at(words, at) {
             if set.contains(&words[at]) {
                 let raw = MlirOperation {
                     ptr: words[at] as *mut std::ffi::c_void,
@@ -1223,17 +1239,16 @@ impl Snapshot {
         }
         let mut at = 0usize;
         while at < old.len() {
-            let (Some((end, _)), Some((new_end, _))) = (entry_end(old, at), entry_end(new, at))
+            let (Some(Entry { end, dict, .. }), Some(Entry { end: new_end, .. })) =
+                (entry_at(old, at), entry_at(new, at))
             else {
                 return false;
             };
             if end != new_end {
                 return false;
             }
-            // The dictionary's word: after the identity, name, location, block, the operands
-            // (value and type each) and the result types.
-            let dict = at + 5 + 2 * old[at + 4];
-            let dict = dict + 1 + old[dict];
+            // Every word but the attribute dictionary's equal (the same ops, operands, types,
+            // locations and nesting), then the dictionaries up to the annotations.
             if old[at..dict] != new[at..dict] || old[dict + 1..end] != new[dict + 1..end] {
                 return false;
             }
