@@ -664,11 +664,20 @@ fn kernel_files() -> Vec<std::path::PathBuf> {
 /// Sets attribute `key` of the op `raw` (a raw handle of a live op).
 fn set_attr_raw(raw: mlir_sys::MlirOperation, key: &str, value: Attribute<'_>) {
     use melior::ir::attribute::AttributeLike;
-    let key = std::ffi::CString::new(key).unwrap();
-    unsafe {
-        let name = mlir_sys::mlirStringRefCreateFromCString(key.as_ptr());
-        mlir_sys::mlirOperationSetAttributeByName(raw, name, value.to_raw());
-    }
+    let name = melior::StringRef::new(key).to_raw();
+    unsafe { mlir_sys::mlirOperationSetAttributeByName(raw, name, value.to_raw()) };
+}
+
+/// The attribute `key` of the op `raw` (null when the op has none).
+fn op_attr<'c>(raw: mlir_sys::MlirOperation, key: &str) -> Attribute<'c> {
+    let name = melior::StringRef::new(key).to_raw();
+    unsafe { Attribute::from_raw(mlir_sys::mlirOperationGetAttributeByName(raw, name)) }
+}
+
+/// Removes attribute `key` of the op `raw`, if it has one.
+fn remove_attr_raw(raw: mlir_sys::MlirOperation, key: &str) {
+    let name = melior::StringRef::new(key).to_raw();
+    unsafe { mlir_sys::mlirOperationRemoveAttributeByName(raw, name) };
 }
 
 /// What both verifiers say about `module`: MLIR's verdict and the semantic verifier's
@@ -732,7 +741,7 @@ fn verifiers_ignore_the_allocation_annotations() {
         }
         for mutation in mutations {
             let restore = mutation.as_ref().map(|(raw, key, value)| {
-                let old = module_attr(*raw, key);
+                let old = op_attr(*raw, key);
                 set_attr_raw(*raw, key, *value);
                 (*raw, key.clone(), old)
             });
@@ -753,11 +762,7 @@ fn verifiers_ignore_the_allocation_annotations() {
             cases += 1;
             for &raw in &ops {
                 for key in ANNOTATIONS {
-                    let key = std::ffi::CString::new(*key).unwrap();
-                    unsafe {
-                        let name = mlir_sys::mlirStringRefCreateFromCString(key.as_ptr());
-                        mlir_sys::mlirOperationRemoveAttributeByName(raw, name);
-                    }
+                    remove_attr_raw(raw, key);
                 }
             }
             if let Some((raw, key, old)) = restore {
@@ -770,15 +775,6 @@ fn verifiers_ignore_the_allocation_annotations() {
         cases > 150 && failing * 4 > cases && failing < cases,
         "{failing} failing of {cases}"
     );
-}
-
-/// The attribute `key` of the op `raw`.
-fn module_attr<'c>(raw: mlir_sys::MlirOperation, key: &str) -> Attribute<'c> {
-    let key = std::ffi::CString::new(key).unwrap();
-    unsafe {
-        let name = mlir_sys::mlirStringRefCreateFromCString(key.as_ptr());
-        Attribute::from_raw(mlir_sys::mlirOperationGetAttributeByName(raw, name))
-    }
 }
 
 /// `Snapshot::differs_only_in`: true when only the named attributes changed (added, changed,
