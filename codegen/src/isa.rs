@@ -1626,20 +1626,39 @@ pub fn bir_ops() -> Vec<&'static str> {
 /// The opcodes a BIR op may carry: every opcode named by a case producing `bir_op` on some
 /// modelled target (maverick-only cases excluded). Empty for a BIR op no case produces.
 pub fn legal_opcodes(bir_op: &str) -> OpcodeSet {
-    let mut set = OpcodeSet::default();
-    for c in ROWS.iter().flat_map(|r| r.cases) {
-        if c.bir == Some(bir_op) && !matches!(c.min, MinTarget::Unmodelled(_)) {
-            for &o in c.seq.named() {
-                set.insert(o);
+    // The sets of every BIR op, gathered from the rows once (the verifier asks for each BIR
+    // op it checks), sorted by name.
+    static SETS: std::sync::OnceLock<Vec<(&'static str, OpcodeSet)>> = std::sync::OnceLock::new();
+    let sets = SETS.get_or_init(|| {
+        let mut sets: Vec<(&'static str, OpcodeSet)> = Vec::new();
+        let mut add = |bir: &'static str, opcodes: &[u8]| {
+            let i = match sets.binary_search_by(|(n, _)| (*n).cmp(bir)) {
+                Ok(i) => i,
+                Err(i) => {
+                    sets.insert(i, (bir, OpcodeSet::default()));
+                    i
+                }
+            };
+            for &o in opcodes {
+                sets[i].1.insert(o);
+            }
+        };
+        for c in ROWS.iter().flat_map(|r| r.cases) {
+            if let Some(bir) = c.bir
+                && !matches!(c.min, MinTarget::Unmodelled(_))
+            {
+                add(bir, c.seq.named());
             }
         }
-    }
-    for b in BIR_ONLY.iter().filter(|b| b.bir_op == bir_op) {
-        for &o in b.opcodes {
-            set.insert(o);
+        for b in &BIR_ONLY {
+            add(b.bir_op, b.opcodes);
         }
+        sets
+    });
+    match sets.binary_search_by(|(n, _)| (*n).cmp(bir_op)) {
+        Ok(i) => sets[i].1,
+        Err(_) => OpcodeSet::default(),
     }
-    set
 }
 
 /// A BIR instruction (or an opcode of one) that no NISA row emits: passes produce it or a

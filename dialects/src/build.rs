@@ -232,7 +232,8 @@ pub struct OpBuild<'c, 'a> {
     spec: &'static OpSpec,
     name: String,
     groups: Vec<Vec<Value<'c, 'a>>>,
-    attrs: Vec<(String, Attribute<'c>)>,
+    /// By the spec's own (static) names: no copy of a name per attribute set.
+    attrs: Vec<(&'static str, Attribute<'c>)>,
     results: Vec<Type<'c>>,
 }
 
@@ -264,7 +265,8 @@ impl<'c, 'a> OpBuild<'c, 'a> {
             spec,
             name: name.to_string(),
             groups: vec![Vec::new(); spec.operands.len()],
-            attrs: Vec::new(),
+            // The spec's attributes, `engine` and `operandSegmentSizes` at most.
+            attrs: Vec::with_capacity(spec.attrs.len() + 2),
             results: Vec::new(),
         })
     }
@@ -308,11 +310,12 @@ impl<'c, 'a> OpBuild<'c, 'a> {
 
     /// Sets an attribute, checking its kind and value against the table.
     pub fn attr(mut self, name: &str, value: Attribute<'c>) -> Result<Self, BuildError> {
-        let kind = match self.spec.attr(name) {
-            Some(a) => a.kind,
-            None if name == "engine" && !self.spec.engines.is_empty() => {
-                crate::spec::AttrKind::Enum(crate::enums::Engine::VOCAB)
-            }
+        let (name, kind) = match self.spec.attr(name) {
+            Some(a) => (a.name, a.kind),
+            None if name == "engine" && !self.spec.engines.is_empty() => (
+                "engine",
+                crate::spec::AttrKind::Enum(crate::enums::Engine::VOCAB),
+            ),
             None => {
                 return Err(BuildError::UnknownAttribute {
                     op: self.name.clone(),
@@ -325,8 +328,8 @@ impl<'c, 'a> OpBuild<'c, 'a> {
             name: name.to_string(),
             message,
         })?;
-        self.attrs.retain(|(n, _)| n != name);
-        self.attrs.push((name.to_string(), value));
+        self.attrs.retain(|(n, _)| *n != name);
+        self.attrs.push((name, value));
         Ok(self)
     }
 
@@ -377,7 +380,7 @@ impl<'c, 'a> OpBuild<'c, 'a> {
     /// required attribute present.
     pub fn build(self) -> Result<Operation<'c>, BuildError> {
         for a in self.spec.attrs {
-            if a.presence == Presence::Required && !self.attrs.iter().any(|(n, _)| n == a.name) {
+            if a.presence == Presence::Required && !self.attrs.iter().any(|(n, _)| *n == a.name) {
                 return Err(BuildError::MissingAttribute {
                     op: self.name.clone(),
                     name: a.name.to_string(),
@@ -394,18 +397,19 @@ impl<'c, 'a> OpBuild<'c, 'a> {
                 });
             }
         }
-        let mut attrs: Vec<(Identifier<'c>, Attribute<'c>)> = self
-            .attrs
+        let mut named: Vec<(&str, Attribute<'c>)> = Vec::with_capacity(self.attrs.len() + 1);
+        named.extend(self.attrs.iter().copied());
+        if self.spec.needs_segment_sizes() {
+            let sizes: Vec<i32> = self.groups.iter().map(|g| g.len() as i32).collect();
+            named.push(("operandSegmentSizes", self.attrs_of.i32_array(&sizes)));
+        }
+        // In the order of MLIR's attribute dictionaries (names compared as bytes): handed over
+        // sorted, the dictionary is checked rather than sorted again for every op built.
+        named.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        let attrs: Vec<(Identifier<'c>, Attribute<'c>)> = named
             .iter()
             .map(|(n, a)| (self.attrs_of.identifier(n), *a))
             .collect();
-        if self.spec.needs_segment_sizes() {
-            let sizes: Vec<i32> = self.groups.iter().map(|g| g.len() as i32).collect();
-            attrs.push((
-                self.attrs_of.identifier("operandSegmentSizes"),
-                self.attrs_of.i32_array(&sizes),
-            ));
-        }
         let operands: Vec<Value<'c, 'a>> = self.groups.concat();
         OperationBuilder::new(&self.name, self.location)
             .add_operands(&operands)

@@ -171,9 +171,10 @@ pub fn file_line_col(loc: Location<'_>) -> Option<FileLineCol> {
     walk(loc.to_raw(), 0)
 }
 
-/// The name of an operation (`dialect.mnemonic`).
-pub fn op_name(op: mlir_sys::MlirOperation) -> String {
-    unsafe { string_ref_lossy(mlirIdentifierStr(mlir_sys::mlirOperationGetName(op))) }
+/// The name of an operation (`dialect.mnemonic`), borrowed from the context (copied only if
+/// it is not UTF-8): a walk asks every op for it.
+pub fn op_name<'o>(op: mlir_sys::MlirOperation) -> std::borrow::Cow<'o, str> {
+    String::from_utf8_lossy(op_name_bytes(op))
 }
 
 /// The bytes of an operation's name, borrowed from its context (no copy: what a check of

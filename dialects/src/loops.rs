@@ -202,7 +202,7 @@ fn eval(value: MlirValue, depth: usize, visits: &mut usize) -> Option<Affine> {
             (i < mlir_sys::mlirOperationGetNumOperands(op))
                 .then(|| mlir_sys::mlirOperationGetOperand(op, i))
         };
-        match op_name(op).as_str() {
+        match &*op_name(op) {
             "arith.constant" => {
                 let attr = Attribute::from_option_raw(mlir_sys::mlirOperationGetAttributeByName(
                     op,
@@ -255,7 +255,7 @@ pub fn index_leaves(value: MlirValue) -> Vec<(Var, MlirValue)> {
             }
             let op = mlir_sys::mlirOpResultGetOwner(value);
             if matches!(
-                op_name(op).as_str(),
+                &*op_name(op),
                 "arith.addi" | "arith.subi" | "arith.muli" | "arith.index_cast"
             ) {
                 for i in 0..mlir_sys::mlirOperationGetNumOperands(op) {
@@ -575,7 +575,7 @@ pub fn hbm_origin(value: MlirValue) -> HbmOrigin {
             }
             let op = mlir_sys::mlirOpResultGetOwner(value);
             let name = op_name(op);
-            match name.as_str() {
+            match &*name {
                 "nisa.alloc" => {
                     return HbmOrigin {
                         buffer: attr(op, BUFFER_ATTR).and_then(buffer_name).unwrap_or("hbm"),
@@ -626,7 +626,7 @@ pub fn arg_attr<'c>(func: MlirOperation, index: isize, name: &str) -> Option<Att
 
 /// Whether `op` is one of NISA's access-pattern ops (`nisa.ap`, `nisa.dynamic_ap`).
 pub fn is_access_pattern(op: MlirOperation) -> bool {
-    matches!(op_name(op).as_str(), "nisa.ap" | "nisa.dynamic_ap")
+    matches!(&*op_name(op), "nisa.ap" | "nisa.dynamic_ap")
 }
 
 /// Whether `op` is a `nisa.dynamic_ap` with a vector or scalar offset (an indirect access).

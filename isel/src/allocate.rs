@@ -50,8 +50,8 @@ use melior::{
     },
     pass::ExternalPass,
 };
-use std::collections::HashMap;
 use sundial_codegen::arch::ArchModel;
+use sundial_dialects::view::FastMap;
 use sundial_dialects::{
     build::Attrs,
     enums::{Space, Target},
@@ -331,7 +331,7 @@ fn allocate_function(func: OperationRef<'_, '_>, arch: &ArchModel) -> bool {
             });
         }
     }
-    let mut position: HashMap<usize, usize> = HashMap::new();
+    let mut position: FastMap<usize, usize> = FastMap::default();
     let mut cursor = block.first_operation();
     let mut p = 0usize;
     while let Some(op) = cursor {

@@ -138,6 +138,6 @@ pub fn raw_context(context: ContextRef<'_>) -> mlir_sys::MlirContext {
 }
 
 /// The name of `op` (`nisa.alloc`).
-pub fn op_name(op: &OperationRef<'_, '_>) -> String {
+pub fn op_name<'c>(op: &OperationRef<'c, '_>) -> std::borrow::Cow<'c, str> {
     sundial_dialects::ffi::op_name(op.to_raw())
 }

@@ -25,8 +25,8 @@ use melior::{
     ContextRef,
     ir::{Attribute, Value, ValueLike, attribute::AttributeLike, operation::OperationLike},
 };
-use std::collections::HashMap;
 use sundial_codegen::dtype::BirDtype;
+use sundial_dialects::view::FastMap;
 use sundial_dialects::{
     build::Attrs,
     dtype::Dtype,
@@ -42,9 +42,9 @@ use sundial_dialects::{
 #[derive(Default)]
 struct Cache {
     /// [`resolve`] by operand value.
-    resolved: HashMap<usize, Result<Phys, String>>,
+    resolved: FastMap<usize, Result<Phys, String>>,
     /// [`Phys::to_attr`] by pattern.
-    attrs: HashMap<Phys, mlir_sys::MlirAttribute>,
+    attrs: FastMap<Phys, mlir_sys::MlirAttribute>,
 }
 
 thread_local! {
@@ -496,12 +496,7 @@ impl IndirectPhys {
 pub fn resolve_indirect(value: Value<'_, '_>) -> Result<IndirectPhys, String> {
     let tile = Tile::from_type(value.r#type())?;
     let Some(view) = defining_op(value)
-        .filter(|op| {
-            matches!(
-                crate::ir::op_name(op).as_str(),
-                "nisa.ap" | "nisa.dynamic_ap"
-            )
-        })
+        .filter(|op| matches!(&*crate::ir::op_name(op), "nisa.ap" | "nisa.dynamic_ap"))
         .and_then(View::of)
     else {
         return Err(

@@ -35,13 +35,13 @@ use melior::{
     },
     pass::ExternalPass,
 };
-use std::collections::HashMap;
 use sundial_codegen::{
     dtype::BirDtype,
     enums::BirAluOp,
     isa::{SelectQuery, Selection, select},
     model::Engine,
 };
+use sundial_dialects::view::FastMap;
 use sundial_dialects::{
     build::OpBuild,
     enums::{Space, Target},
@@ -430,7 +430,7 @@ fn query(v: &View<'_, '_>, rule: Option<&Rule>, target: Target) -> Result<Select
     q.gpsimd_dma = v.str_attr("dma_engine").as_deref() == Some("gpsimd_dma");
     q.indirect = v.tile_operands().iter().any(|t| {
         sundial_dialects::verify::defining_op(t.value)
-            .filter(|op| matches!(op_name(op).as_str(), "nisa.ap" | "nisa.dynamic_ap"))
+            .filter(|op| matches!(&*op_name(op), "nisa.ap" | "nisa.dynamic_ap"))
             .and_then(View::of)
             .is_some_and(|ap| {
                 ap.value("vector_offset").is_some() || ap.value("scalar_offset").is_some()
@@ -456,19 +456,20 @@ fn select_op<'c>(
     let sel = select(mnemonic, &q)
         .and_then(|s| s.require_pinned())
         .map_err(|e| format!("cannot be selected on {target}: {e}"))?;
-    let opcodes: Vec<String> = sel.opcodes().map(|o| format!("{o:#04x}")).collect();
+    // The opcode list only goes into the refusals below.
+    let opcodes = || -> Vec<String> { sel.opcodes().map(|o| format!("{o:#04x}")).collect() };
     if let Some((_, missing)) = MISSING.iter().find(|(op, _)| *op == mnemonic) {
         return Err(format!(
             "is pinned on {target} (bir.{} [{}]) but cannot be built: {missing}",
             sel.bir,
-            opcodes.join(", ")
+            opcodes().join(", ")
         ));
     }
     let Some(rule) = rule else {
         return Err(format!(
             "is selectable on {target} (bir.{} [{}] on {}) but sundial-isel does not build that BIR op yet",
             sel.bir,
-            opcodes.join(", "),
+            opcodes().join(", "),
             sel.engine
         ));
     };
@@ -476,7 +477,7 @@ fn select_op<'c>(
         return Err(format!(
             "the ISA table selects bir.{} [{}] here, which sundial-isel's rule (bir.{}) does not build",
             sel.bir,
-            opcodes.join(", "),
+            opcodes().join(", "),
             rule.bir
         ));
     }
@@ -1065,7 +1066,7 @@ type GroupKey = (&'static str, Phys);
 #[derive(Debug, Default)]
 pub struct Facts {
     /// The `psum_accumulate_flags` of each matmul (by op), from [`Facts::of`].
-    flags: HashMap<usize, u8>,
+    flags: FastMap<usize, u8>,
 }
 
 impl Facts {
@@ -1081,9 +1082,9 @@ impl Facts {
     /// `accumulate` (NKI's `None`) overwrites, as `false` does. ASSUMPTION (no source states
     /// how NKI's per-op `accumulate` becomes the group flags): this grouping by program order.
     pub fn of(ops: &[OperationRef<'_, '_>]) -> Facts {
-        let mut flags: HashMap<usize, u8> = HashMap::new();
+        let mut flags: FastMap<usize, u8> = FastMap::default();
         // Per tile: the last op naming it, with its matmul kind and PSUM pattern if a matmul.
-        let mut last: HashMap<usize, (usize, Option<GroupKey>)> = HashMap::new();
+        let mut last: FastMap<usize, (usize, Option<GroupKey>)> = FastMap::default();
         for op in ops {
             let name = op_name(op);
             if !name.starts_with("nisa.") || name == "nisa.alloc" || is_chain_op(op) {

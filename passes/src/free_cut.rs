@@ -318,6 +318,10 @@ pub(crate) fn run(root: &OperationRef<'_, '_>, limits: &Limits) -> bool {
     if failed {
         return false;
     }
+    // Nothing over a limit (the usual kernel): no cut to apply or to pass on to producers.
+    if candidates.iter().all(|c| c.chunks.is_none()) {
+        return true;
+    }
     // Rate matching: the producer of a cut op's input (the last earlier elementwise op of
     // the same block writing that value, over the same iteration shape) takes its cut.
     let mut producer: Vec<Vec<usize>> = vec![Vec::new(); candidates.len()];

@@ -44,9 +44,9 @@ pub fn collect<'c, 'a>(
 
 /// Whether `op` is named `name` (`nisa.alloc`).
 pub fn op_is(op: &OperationRef<'_, '_>, name: &str) -> bool {
-    let ident = op.name();
-    let text = ident.as_string_ref();
-    text.as_str() == Ok(name)
+    // The name's bytes, compared in place (no UTF-8 validation of the name for each op of
+    // a walk).
+    sundial_dialects::ffi::op_name_is(op.to_raw(), name)
 }
 
 /// The NISA ops named `mnemonic` nested in `root`, as views.

@@ -215,7 +215,7 @@ fn hoist_all(root: &OperationRef<'_, '_>) {
             let name = op_name(op);
             let regions = unsafe { mlir_sys::mlirOperationGetNumRegions(op) };
             if regions == 0
-                && HOISTABLE.contains(&name.as_str())
+                && HOISTABLE.contains(&&*name)
                 && operands(op).iter().all(|&v| !defined_inside(v, loop_op))
             {
                 unsafe { mlir_sys::mlirOperationMoveBefore(op, loop_op) };
@@ -620,7 +620,7 @@ fn erase_dead_index_ops(root: &OperationRef<'_, '_>) {
                     .ptr
                     .is_null()
             });
-            if unused && PURE.contains(&op_name(raw).as_str()) {
+            if unused && PURE.contains(&&*op_name(raw)) {
                 dead.push(raw);
             }
             WalkResult::Advance

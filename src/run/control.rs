@@ -98,7 +98,7 @@ pub fn prepare_block<'c, 'a>(
     while let Some(o) = op {
         op = o.next_in_block();
         let name = op_name(o.to_raw());
-        match name.as_str() {
+        match &*name {
             "scf.for" => {
                 steps.push(Step::Loop(prepare_loop(o, fname, depth + 1)?));
                 continue;

@@ -692,7 +692,7 @@ impl<'r, 'c, 'a> Exec<'r, 'c, 'a> {
         Ok(Exec {
             machine,
             op,
-            name,
+            name: name.into_owned(),
             spec,
             groups,
             rank: 0,

@@ -167,7 +167,7 @@ fn attr_array(op: &OperationRef<'_, '_>, name: &str) -> Option<Vec<i64>> {
 pub fn step_of(op: &OperationRef<'_, '_>) -> Result<ViewStep, String> {
     let name = op_name(op.to_raw());
     let result = result_tile(op)?;
-    Ok(match name.as_str() {
+    Ok(match &*name {
         "nisa.ap" | "nisa.dynamic_ap" => {
             let flat = attr_array(op, "pattern").ok_or("an access pattern without a pattern")?;
             if flat.len() % 2 != 0 {
