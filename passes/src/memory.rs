@@ -178,6 +178,9 @@ pub struct MemoryGraph<'c, 'a> {
     view_reads: HashMap<usize, Vec<Value<'c, 'a>>>,
     nodes: HashMap<usize, NodeIndex>,
     by_position: Vec<Option<NodeIndex>>,
+    /// The edges at the node being added (all into it) or absorbing another (all at it):
+    /// a duplicate can only be one of those, so the set stays small and in cache, where one
+    /// set of every edge of a large block missed the cache on almost every insert.
     edges: FastSet<(NodeIndex, NodeIndex, Edge)>,
     live: Vec<Live>,
     /// Whether dependency edges are built (not for [`BlockAccesses`]).
@@ -209,7 +212,7 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
             view_reads: HashMap::default(),
             nodes: HashMap::with_capacity_and_hasher(ops, Default::default()),
             by_position: Vec::with_capacity(ops),
-            edges: FastSet::with_capacity_and_hasher(edges, Default::default()),
+            edges: FastSet::with_capacity_and_hasher(64, Default::default()),
             live: Vec::new(),
             with_edges,
         };
@@ -407,6 +410,8 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
             node.writes = writes;
             return;
         }
+        // Every edge added below ends at the new node `n`, which has none yet.
+        self.edges.clear();
         // Reads first: an op reads its sources before it writes its destinations. Each
         // buffer's live state is taken out while its edges are added (they need `self`).
         for r in &reads {
@@ -447,8 +452,8 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
 
     fn add_edge(&mut self, from: NodeIndex, to: NodeIndex, dep: Dep, buffer: BufferId) {
         let edge = Edge { dep, buffer };
-        // A set, not a scan of `from`'s edges: a tile written once and read by thousands of
-        // ops would make that quadratic.
+        // A set (of the edges at the node being changed), not a scan of `from`'s edges: a
+        // tile written once and read by thousands of ops would make that quadratic.
         if self.edges.insert((from, to, edge)) {
             self.graph.add_edge(from, to, edge);
         }
@@ -579,6 +584,14 @@ impl<'c, 'a> MemoryGraph<'c, 'a> {
             self.nodes.remove(&key);
         }
         self.graph.remove_node(gone);
+        // Every moved edge starts or ends at `keep`: the set holds `keep`'s edges.
+        self.edges.clear();
+        for e in self.graph.edges_directed(keep, Direction::Incoming) {
+            self.edges.insert((e.source(), keep, *e.weight()));
+        }
+        for e in self.graph.edges_directed(keep, Direction::Outgoing) {
+            self.edges.insert((keep, e.target(), *e.weight()));
+        }
         for (from, to, edge) in moved {
             // Program order is kept: an edge that would point backwards (an access of the
             // erased op that the kept op, now earlier or later, does not order) is dropped.
