@@ -474,9 +474,10 @@ impl Session {
             if let Err(f) = timed(&mut phases, "validate", || emit::validate(&program, arch)) {
                 return Err(report(f, diagnostics));
             }
+            // The program is done with: its instruction lists move into the images.
             compiled.engines = program
                 .queues
-                .iter()
+                .into_iter()
                 .map(|q| {
                     let mut opcodes = BTreeMap::new();
                     for b in &q.bundles {
@@ -486,7 +487,7 @@ impl Session {
                         engine: q.name(),
                         file: format!("{}.bin", q.name()),
                         bytes: q.bytes(),
-                        instructions: q.instructions.clone(),
+                        instructions: q.instructions,
                         opcodes,
                     }
                 })
