@@ -215,44 +215,26 @@ pub fn transfer_refs(
     mode: Mode,
     oob: OobMode,
 ) -> Result<()> {
-    // 1. Validate and compute every offset list before touching memory.
-    // Inline for the usual single part: no allocation for the list itself.
-    let mut planned: smallvec::SmallVec<[(Offsets, Offsets, DType, DType); 1]> =
-        smallvec::SmallVec::with_capacity(parts.len());
-    for part in parts {
-        let sp = part.src.planned(mem, op)?;
-        let dp = part.dst.planned(mem, op)?;
-        if sp.num_points() != dp.num_points() {
-            return Err(EmuError::shape(
-                op,
-                format!(
-                    "source has {} elements but destination has {}",
-                    sp.num_points(),
-                    dp.num_points()
-                ),
-            ));
-        }
-        let (sd, dd) = (sp.source_dtype(), dp.source_dtype());
-        check_dtypes(op, sd, dd, mode)?;
-        let so = sp.compute(mem, oob, mem.path_choice())?;
-        let dof = dp.compute(mem, oob, mem.path_choice())?;
-        planned.push((so, dof, sd, dd));
-    }
-
-    // Shortcut: one copy part, equal dtypes, destination one in-bounds run of another
-    // allocation: read the source straight into the destination bytes.
-    if let ([part], [(so, dof, sd, dd)]) = (parts, planned.as_slice()) {
+    // 1. Validate and compute every offset list before touching memory. The usual single
+    // part first, on the stack: its lists go straight to the shortcuts below.
+    let mut planned: smallvec::SmallVec<[PlannedPart; 1]> = smallvec::SmallVec::new();
+    if let [part] = parts {
+        let (so, dof, sd, dd) = plan_part(mem, op, part, mode, oob)?;
+        // Shortcut: a copy between two allocations with equal dtypes, the destination one
+        // in-bounds run of its allocation: read the source straight into the destination
+        // bytes; any other such copy: run to run, unstaged.
         let (sa, da) = (part.src.view().alloc(), part.dst.view().alloc());
-        if mode == Mode::Copy
-            && sd == dd
-            && sa != da
-            && let Some(range) = whole_run(mem, part.dst.view(), dof)?
-        {
-            return mem.read_into(op, sa, sd.size(), so.as_list(), da, range);
-        }
-        // Any other single copy part between two allocations: run to run, unstaged.
         if mode == Mode::Copy && sd == dd && sa != da {
-            return mem.copy_list(op, sa, sd.size(), so.as_list(), da, dof.as_list());
+            return match whole_run(mem, part.dst.view(), &dof)? {
+                Some(range) => mem.read_into(op, sa, sd.size(), so.as_list(), da, range),
+                None => mem.copy_list(op, sa, sd.size(), so.as_list(), da, dof.as_list()),
+            };
+        }
+        planned.push((so, dof, sd, dd));
+    } else {
+        planned.reserve(parts.len());
+        for part in parts {
+            planned.push(plan_part(mem, op, part, mode, oob)?);
         }
     }
 
@@ -290,6 +272,37 @@ pub fn transfer_refs(
         )?;
     }
     Ok(())
+}
+
+/// A part's source and destination offsets and dtypes, checked against each other.
+type PlannedPart = (Offsets, Offsets, DType, DType);
+
+/// Plans one part: both operands through the plan cache, the point counts and dtypes
+/// checked, both offset lists computed (nothing is read or written yet).
+fn plan_part(
+    mem: &mut Memory,
+    op: &'static str,
+    part: &PartRef<'_>,
+    mode: Mode,
+    oob: OobMode,
+) -> Result<PlannedPart> {
+    let sp = part.src.planned(mem, op)?;
+    let dp = part.dst.planned(mem, op)?;
+    if sp.num_points() != dp.num_points() {
+        return Err(EmuError::shape(
+            op,
+            format!(
+                "source has {} elements but destination has {}",
+                sp.num_points(),
+                dp.num_points()
+            ),
+        ));
+    }
+    let (sd, dd) = (sp.source_dtype(), dp.source_dtype());
+    check_dtypes(op, sd, dd, mode)?;
+    let so = sp.compute(mem, oob, mem.path_choice())?;
+    let dof = dp.compute(mem, oob, mem.path_choice())?;
+    Ok((so, dof, sd, dd))
 }
 
 /// The byte range of the destination when its offsets are one run of the whole tile,
