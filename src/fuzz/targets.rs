@@ -8,13 +8,17 @@
 use std::path::Path;
 
 use super::mutate::{Rng, mutate_asm, mutate_bundles, mutate_bytes, mutate_tokens};
+use crate::compile::{CompileOptions, Emit};
 use crate::session::{RunOptions, Session};
+use crate::translate::DEFAULT_PIPELINE;
+use sundial_codegen::arch::Target;
 use sundial_dialects::ffi::PrintOptions;
 
 /// A fuzz target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum FuzzTarget {
-    /// NISA/BIR text -> parse -> verify -> pipeline -> print -> re-parse.
+    /// NISA/BIR text -> parse -> verify -> compile to bundles (as sundial-translate) -> pipeline
+    /// -> print -> re-parse.
     Ir,
     /// Bytes -> bundles -> decode -> validate -> print -> assemble, and lifting.
     Bundle,
@@ -237,6 +241,22 @@ impl Runner {
             );
             return;
         };
+        // What sundial-translate does with the same text: the whole middle end, allocation,
+        // selection, sync, encoding and validation. A module that names no target is
+        // compiled for one picked by the iteration, so every target's rules are reached.
+        let target = match sundial_isel::ir::target_of(&module.as_operation()) {
+            Ok(None) => Some(TARGETS[self.runs % TARGETS.len()]),
+            _ => None,
+        };
+        let _ = session.compile(
+            input,
+            "fuzz.mlir",
+            &CompileOptions {
+                target,
+                pipeline: Some(DEFAULT_PIPELINE.to_string()),
+                emit: Emit::Bundles,
+            },
+        );
         let text = session.print(&module, PrintOptions::default());
         let _ = session.print(
             &module,
@@ -261,6 +281,9 @@ impl Runner {
         let _ = session.print(&module, PrintOptions::default());
     }
 }
+
+/// The built-in targets, in the order the IR target cycles through them.
+const TARGETS: [Target; 3] = [Target::Sunda, Target::Cayman, Target::Mariana];
 
 /// The three built-in targets' models.
 fn models() -> [&'static sundial_codegen::ArchModel; 3] {
