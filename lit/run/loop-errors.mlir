@@ -7,6 +7,15 @@
 // RUN: not ls %t/never.npy
 // RUN: not sundial-run %s --func nest_too_long 2>&1 | FileCheck %s --check-prefix=NEST
 // RUN: not sundial-run %s --func register_too_long --arg 1=%t/big.npy 2>&1 | FileCheck %s --check-prefix=REGLONG
+// --max-loop-iterations sets the budget: lower, the outer loop of the nest is refused; a run
+// of exactly the budget runs; the budget is a positive number.
+// RUN: not sundial-run %s --func nest_too_long --max-loop-iterations 1000 2>&1 | FileCheck %s --check-prefix=LIMIT
+// RUN: not sundial-run %s --func register_too_long --arg 1=%t/big.npy --max-loop-iterations=1999999 2>&1 | FileCheck %s --check-prefix=REGLIMIT
+// RUN: sundial-run %s --func too_long --max-loop-iterations 2097152
+// RUN: not sundial-run %s --func too_long --max-loop-iterations 0 2>&1 | FileCheck %s --check-prefix=ZERO
+// ZERO: error: invalid value '0' for '--max-loop-iterations <N>'
+// RUN: not sundial-run %s --func too_long --max-loop-iterations many 2>&1 | FileCheck %s --check-prefix=MANY
+// MANY: error: invalid value 'many' for '--max-loop-iterations <N>'
 // RUN: not sundial-run %s --func zero_step 2>&1 | FileCheck %s --check-prefix=STEP
 // RUN: not sundial-run %s --func poison 2>&1 | FileCheck %s --check-prefix=POISON
 // RUN: not sundial-run %s --func register_offset --arg 1=%t/far.npy --save 0=%t/never.npy 2>&1 | FileCheck %s --check-prefix=FAR
@@ -40,7 +49,7 @@ module attributes {sundial.target = "cayman"} {
     %big = arith.constant 2097152 : index
     scf.for %i = %c0 to %big step %c1 {
     }
-// LONG: loop-errors.mlir:[[@LINE-2]]:5: error: 'scf.for' op runs 2097152 iterations, which brings the run to 2097152 loop iterations, more than the 1048576 sundial-run executes (MAX_LOOP_ITERATIONS): unroll less or run a smaller problem
+// LONG: loop-errors.mlir:[[@LINE-2]]:5: error: 'scf.for' op runs 2097152 iterations, which brings the run to 2097152 loop iterations, more than the 1048576 sundial-run executes (--max-loop-iterations): unroll less, run a smaller problem or raise the limit
     return
   }
   func.func @nest_too_long(%x: memref<4xf32, "hbm">) {
@@ -51,7 +60,8 @@ module attributes {sundial.target = "cayman"} {
     scf.for %i = %c0 to %c2048 step %c1 {
       scf.for %j = %c0 to %c1024 step %c1 {
       }
-// NEST: loop-errors.mlir:[[@LINE-2]]:7: error: 'scf.for' op runs 1024 iterations 2048 times, which brings the run to 2099200 loop iterations, more than the 1048576 sundial-run executes (MAX_LOOP_ITERATIONS)
+// NEST: loop-errors.mlir:[[@LINE-2]]:7: error: 'scf.for' op runs 1024 iterations 2048 times, which brings the run to 2099200 loop iterations, more than the 1048576 sundial-run executes (--max-loop-iterations)
+// LIMIT: loop-errors.mlir:[[@LINE-4]]:5: error: 'scf.for' op runs 2048 iterations, which brings the run to 2048 loop iterations, more than the 1000 sundial-run executes (--max-loop-iterations): unroll less, run a smaller problem or raise the limit
     }
     return
   }
@@ -62,7 +72,8 @@ module attributes {sundial.target = "cayman"} {
     %c1 = arith.constant 1 : index
     scf.for %i = %c0 to %bound step %c1 {
     }
-// REGLONG: loop-errors.mlir:[[@LINE-2]]:5: error: 'scf.for' op would run 2000000 iterations, which brings the run to 2000000 loop iterations, more than the 1048576 sundial-run executes (MAX_LOOP_ITERATIONS)
+// REGLONG: loop-errors.mlir:[[@LINE-2]]:5: error: 'scf.for' op would run 2000000 iterations, which brings the run to 2000000 loop iterations, more than the 1048576 sundial-run executes (--max-loop-iterations)
+// REGLIMIT: loop-errors.mlir:[[@LINE-3]]:5: error: 'scf.for' op would run 2000000 iterations, which brings the run to 2000000 loop iterations, more than the 1999999 sundial-run executes (--max-loop-iterations)
     return
   }
   func.func @zero_step(%x: memref<4xf32, "hbm">) {

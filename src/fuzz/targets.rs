@@ -9,6 +9,7 @@ use std::path::Path;
 
 use super::mutate::{Rng, mutate_asm, mutate_bundles, mutate_bytes, mutate_tokens};
 use crate::compile::{CompileOptions, Emit};
+use crate::run::cli::RunArgs;
 use crate::session::{RunOptions, Session};
 use crate::translate::DEFAULT_PIPELINE;
 use sundial_codegen::arch::Target;
@@ -17,8 +18,8 @@ use sundial_dialects::ffi::PrintOptions;
 /// A fuzz target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum FuzzTarget {
-    /// NISA/BIR text -> parse -> verify -> compile to bundles (as sundial-translate) -> pipeline
-    /// -> print -> re-parse.
+    /// NISA/BIR text -> parse -> verify -> compile to bundles (as sundial-translate) -> run on
+    /// the emulator (as sundial-run) -> pipeline -> print -> re-parse.
     Ir,
     /// Bytes -> bundles -> decode -> validate -> print -> assemble, and lifting.
     Bundle,
@@ -197,16 +198,37 @@ pub fn input(target: FuzzTarget, corpus: &[Vec<u8>], seed: u64, i: u64) -> Vec<u
 
 /// Runs inputs of one target; keeps what is worth keeping between inputs (an MLIR session,
 /// renewed every 1,000 inputs to bound the context's uniqued types and attributes).
-#[derive(Default)]
 pub struct Runner {
     session: Option<Session>,
     runs: usize,
+    /// `sundial-run --random-inputs 1 --max-loop-iterations 1024` on the IR target's inputs.
+    run_args: RunArgs,
+}
+
+impl Default for Runner {
+    fn default() -> Runner {
+        Runner::new()
+    }
 }
 
 impl Runner {
     /// A runner.
     pub fn new() -> Runner {
-        Runner::default()
+        use clap::Parser;
+        Runner {
+            session: None,
+            runs: 0,
+            // A small loop budget: one input must finish well inside the time limit, and a
+            // loop's time is its iterations times its body's (the ops are capped in size).
+            run_args: RunArgs::try_parse_from([
+                "sundial-run",
+                "--random-inputs",
+                "1",
+                "--max-loop-iterations",
+                "1024",
+            ])
+            .expect("sundial-run's own options parse"),
+        }
     }
 
     /// Runs one input. Panics (a crash) when the code under test panics or a property the
@@ -257,6 +279,14 @@ impl Runner {
                 emit: Emit::Bundles,
             },
         );
+        // What sundial-run does with it: the kernel on the emulator on random arguments; a
+        // failure must say why.
+        let ran = crate::run::cli::run_buffer(&self.run_args, &terminated(input), "fuzz.mlir");
+        assert!(
+            ran.status == 0 || !ran.stderr.is_empty(),
+            "sundial-run failed without a diagnostic (status {})",
+            ran.status
+        );
         let text = session.print(&module, PrintOptions::default());
         let _ = session.print(
             &module,
@@ -280,6 +310,14 @@ impl Runner {
         );
         let _ = session.print(&module, PrintOptions::default());
     }
+}
+
+/// `input` and the NUL byte after it that MLIR's lexer needs.
+fn terminated(input: &[u8]) -> Vec<u8> {
+    let mut t = Vec::with_capacity(input.len() + 1);
+    t.extend_from_slice(input);
+    t.push(0);
+    t
 }
 
 /// The built-in targets, in the order the IR target cycles through them.

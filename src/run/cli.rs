@@ -185,6 +185,16 @@ pub struct RunArgs {
     /// is an error naming the op and the tile).
     #[arg(long = "no-uninit-check")]
     pub no_uninit_check: bool,
+    /// The loop iterations (every scf.for, over all programs of a launch grid) the run may
+    /// execute: a loop that would take the run past it is an error before its first
+    /// iteration. Bounds the time a kernel can make the run take.
+    #[arg(
+        long = "max-loop-iterations",
+        value_name = "N",
+        default_value_t = crate::run::exec::MAX_LOOP_ITERATIONS,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub max_loop_iterations: u64,
     /// How quantize_mx picks a block scale: `golden-emax` (default: the public golden code and
     /// simulator, s = e - Emax) or `twice-ocp` (the SDK 2.32 docstring's scale "two times
     /// larger", s = e - Emax + 1).
@@ -399,14 +409,25 @@ pub fn run(args: &RunArgs) -> Outcome {
         }
     };
     phases.end("read the kernel");
+    run_phases(args, &buffer, &name, phases)
+}
+
+/// Runs `sundial-run` with parsed options on a kernel already read: `buffer` is its text
+/// followed by one NUL byte (as MLIR's lexer needs), `name` the file name diagnostics give;
+/// `args.input` is not read. Otherwise as [`run`].
+pub fn run_buffer(args: &RunArgs, buffer: &[u8], name: &str) -> Outcome {
+    run_phases(args, buffer, name, Phases::begin())
+}
+
+fn run_phases(args: &RunArgs, buffer: &[u8], name: &str, mut phases: Phases) -> Outcome {
     let source = &buffer[..buffer.len().saturating_sub(1)];
     let mut rep = Reporter {
-        options,
-        name: &name,
+        options: args.diagnostics.render_options(),
+        name,
         source,
         out: Outcome::default(),
     };
-    let status = run_checked(args, &buffer, &mut rep, &mut phases);
+    let status = run_checked(args, buffer, &mut rep, &mut phases);
     rep.out.status = status;
     if args.timing {
         rep.out.stderr.push_str(&phases.report());
@@ -463,6 +484,7 @@ fn run_checked(args: &RunArgs, buffer: &[u8], rep: &mut Reporter<'_>, phases: &m
         ranks,
         check_uninit: !args.no_uninit_check,
         mx_scale_rule: args.mx_scale_rule.rule(),
+        max_loop_iterations: args.max_loop_iterations,
     };
     let rank_count = config.rank_count();
 

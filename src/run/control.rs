@@ -302,20 +302,22 @@ fn largest<'c, 'a>(
 }
 
 /// The loop iterations of the constant-bound loops of `steps` (each nested in loops running
-/// `outer` times in all); an error at the first loop that takes the total past
-/// [`exec::MAX_LOOP_ITERATIONS`], before anything runs. Both branches of a conditional count.
+/// `outer` times in all); an error at the first loop that takes the total past `limit` (the
+/// run's [`exec::RunConfig::max_loop_iterations`]), before anything runs. Both branches of a
+/// conditional count.
 pub fn static_iterations(
     steps: &[Step<'_, '_>],
     outer: u128,
     total: &mut u128,
+    limit: u64,
 ) -> Result<(), RunError> {
     for step in steps {
         let l = match step {
             Step::Loop(l) => l,
             Step::If(i) => {
-                static_iterations(&i.then.steps, outer, total)?;
+                static_iterations(&i.then.steps, outer, total, limit)?;
                 if let Some(e) = &i.otherwise {
-                    static_iterations(&e.steps, outer, total)?;
+                    static_iterations(&e.steps, outer, total, limit)?;
                 }
                 continue;
             }
@@ -329,23 +331,23 @@ pub fn static_iterations(
         let runs = outer.saturating_mul(trip.unwrap_or(1));
         if let Some(t) = trip {
             *total = total.saturating_add(runs);
-            if *total > u128::from(exec::MAX_LOOP_ITERATIONS) {
+            if *total > u128::from(limit) {
                 return Err(RunError::at(
                     &l.op,
                     format!(
-                        "'scf.for' op runs {t} iterations{}, which brings the run to {} loop iterations, more than the {} sundial-run executes (MAX_LOOP_ITERATIONS): unroll less or run a smaller problem",
+                        "'scf.for' op runs {t} iterations{}, which brings the run to {} loop iterations, more than the {} sundial-run executes (--max-loop-iterations): unroll less, run a smaller problem or raise the limit",
                         if outer > 1 {
                             format!(" {outer} times")
                         } else {
                             String::new()
                         },
                         *total,
-                        exec::MAX_LOOP_ITERATIONS
+                        limit
                     ),
                 ));
             }
         }
-        static_iterations(&l.body.steps, runs, total)?;
+        static_iterations(&l.body.steps, runs, total, limit)?;
     }
     Ok(())
 }
@@ -538,7 +540,7 @@ fn run_op(
 }
 
 /// Starts a loop: its bounds read on every rank (they must give the same trip count: the
-/// ranks run in lockstep), its trip count checked against [`exec::MAX_LOOP_ITERATIONS`], the
+/// ranks run in lockstep), its trip count checked against [`exec::RunConfig::max_loop_iterations`], the
 /// carried values bound to their initial values. `None` when it runs no iteration (its
 /// results are then the initial values).
 fn enter_loop<'s, 'c, 'a>(
@@ -585,10 +587,10 @@ fn enter_loop<'s, 'c, 'a>(
         return Ok(None);
     };
     let total = u128::from(machine.iterations).saturating_add(trip);
-    if total > u128::from(exec::MAX_LOOP_ITERATIONS) {
+    let limit = machine.config.max_loop_iterations;
+    if total > u128::from(limit) {
         return Err(at(format!(
-            "would run {trip} iterations, which brings the run to {total} loop iterations, more than the {} sundial-run executes (MAX_LOOP_ITERATIONS)",
-            exec::MAX_LOOP_ITERATIONS
+            "would run {trip} iterations, which brings the run to {total} loop iterations, more than the {limit} sundial-run executes (--max-loop-iterations)"
         )));
     }
     machine.iterations = total as u64;

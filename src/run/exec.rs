@@ -7,7 +7,7 @@
 //! pattern, a register or an index; for a view, also the [`Chain`] it was made by). It also
 //! keeps what loops and launch grids need: the tile of every `nisa.alloc` that ran (reused
 //! when it runs again), the grid and the program being run, and the loop iterations run so
-//! far against [`MAX_LOOP_ITERATIONS`]. On a launch grid each program is a NeuronCore of its
+//! far against [`RunConfig::max_loop_iterations`]. On a launch grid each program is a NeuronCore of its
 //! own: [`Machine::switch_program`] puts the running program's engine state, values and
 //! private memory (SBUF, PSUM, its HBM tensors but `shared_hbm` ones) aside and another's in,
 //! each allocation's contents switched in O(1) (`sundial_emu::Memory::swap_contents`).
@@ -115,6 +115,9 @@ pub struct RunConfig {
     pub check_uninit: bool,
     /// How `quantize_mx` derives its block scales (the public sources disagree).
     pub mx_scale_rule: MxScaleRule,
+    /// Loop iterations the run may execute (`--max-loop-iterations`; default
+    /// [`MAX_LOOP_ITERATIONS`]): every loop is checked against it before its first iteration.
+    pub max_loop_iterations: u64,
 }
 
 impl RunConfig {
@@ -126,6 +129,7 @@ impl RunConfig {
             ranks: None,
             check_uninit: true,
             mx_scale_rule: MxScaleRule::GoldenEmax,
+            max_loop_iterations: MAX_LOOP_ITERATIONS,
         }
     }
 
@@ -169,7 +173,7 @@ pub struct Machine {
     pub grid: Option<Vec<i64>>,
     /// The program being run: its index along each axis of the grid.
     pub program: Vec<i64>,
-    /// Loop iterations run so far, against [`MAX_LOOP_ITERATIONS`].
+    /// Loop iterations run so far, against [`RunConfig::max_loop_iterations`].
     pub iterations: u64,
     /// The allocations each program of a launch grid has its own contents of (its SBUF and
     /// PSUM, its HBM tensors but `shared_hbm` ones, its per-program arguments): the same
@@ -193,9 +197,10 @@ struct Context {
     saved: HashMap<(usize, AllocId), Contents>,
 }
 
-/// Loop iterations (of every `scf.for`, over all programs of the launch grid) one run may
-/// execute: a bound on the time a kernel given on the command line makes this process run.
-/// A loop is checked against it before its first iteration.
+/// Loop iterations (of every `scf.for`, over all programs of the launch grid) one run executes
+/// unless `--max-loop-iterations` ([`RunConfig::max_loop_iterations`]) says otherwise: a bound
+/// on the time a kernel given on the command line makes this process run. A loop is checked
+/// against it before its first iteration.
 pub const MAX_LOOP_ITERATIONS: u64 = 1 << 20;
 
 /// Programs of a launch grid one run executes (they run one after another).

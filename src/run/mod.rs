@@ -8,15 +8,16 @@
 //!   and integer values, registers) and its launch grid (`sundial.grid`), and checks, before
 //!   anything runs, that the body is one block of ops with handlers, `scf.for` loops and
 //!   `scf.if` conditionals ([`control`]: their regions are checked the same way; an op
-//!   without a handler is refused with the reason [`ops::REFUSED`] gives) and that the
-//!   constant-bound loops stay within [`exec::MAX_LOOP_ITERATIONS`]; it also finds the widest
+//!   without a handler is refused with the reason [`ops::REFUSED`] gives); it also finds the widest
 //!   on-chip tile ([`Program::partitions`]): a kernel before partition tiling may hold logical
 //!   tiles of more than 128 partitions, and runs on a logical machine that wide
 //!   (`sundial_emu::Memory::logical`, at most `sundial_emu::MAX_LOGICAL_PARTITIONS`, refused
 //!   beyond at the op or argument before anything runs);
 //! - [`npy`]: the argument arrays (dtype and shape checked against the argument's type);
 //!   [`random`]: `--random-inputs`;
-//! - [`Program::run`] (and [`Program::execute`], which reads every argument back): sets up a
+//! - [`Program::run`] (and [`Program::execute`], which reads every argument back): checks that
+//!   the constant-bound loops stay within the run's loop budget
+//!   ([`RunConfig::max_loop_iterations`], default [`exec::MAX_LOOP_ITERATIONS`]), sets up a
 //!   [`Machine`] as a [`RunConfig`] says (ranks, the uninitialised-read check, the MX scale
 //!   rule), creates the arguments (HBM tensors with their contents moved in through
 //!   `Memory::alloc_hbm_from_vec`, so they count as written; SBUF and PSUM tiles through the
@@ -314,9 +315,9 @@ fn scalar_format(kind: &ArgKind) -> &'static npy::Format {
 impl<'c, 'a> Program<'c, 'a> {
     /// Reads `func`'s arguments and checks its body: one block, every op with a handler and
     /// without regions except `scf.for` loops and `scf.if` conditionals (whose regions are
-    /// checked the same way), the constant-bound loops within [`exec::MAX_LOOP_ITERATIONS`],
-    /// the launch grid within [`exec::MAX_PROGRAMS`]. The first problem is the error, before
-    /// anything runs.
+    /// checked the same way), the launch grid within [`exec::MAX_PROGRAMS`]. The first problem
+    /// is the error, before anything runs. (The constant-bound loops are checked against the
+    /// run's loop budget by [`Program::run`], which knows it.)
     pub fn prepare(func: OperationRef<'c, 'a>) -> Result<Program<'c, 'a>, RunError> {
         let fname = function_name(&func);
         let region = func
@@ -400,8 +401,6 @@ impl<'c, 'a> Program<'c, 'a> {
             block_args.push(arg);
         }
         let body = control::prepare_block(block, &fname, 0)?;
-        let mut total = 0u128;
-        control::static_iterations(&body.steps, 1, &mut total)?;
         let widest = control::widest_tile(&body.steps);
         let arg_parts = args
             .iter()
@@ -499,6 +498,8 @@ impl<'c, 'a> Program<'c, 'a> {
         keep: &[usize],
     ) -> Result<Outputs, RunError> {
         let t0 = std::time::Instant::now();
+        // The constant-bound loops within the run's budget, before anything runs.
+        control::static_iterations(&self.body.steps, 1, &mut 0u128, config.max_loop_iterations)?;
         if config.ranks.is_none()
             && let Some(op) = self.first_collective()
         {

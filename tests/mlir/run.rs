@@ -588,3 +588,48 @@ fn forms_the_verifier_and_the_emulator_now_agree_on_run() {
         .collect();
     assert!(d.iter().all(|&x| x == f32::MIN), "{d:?}");
 }
+
+/// `cli::run_buffer` (a kernel already in memory, as the fuzzer runs one) gives the outcome
+/// `cli::run` gives on the same text read from a file: the same stdout, diagnostics and
+/// status, for a kernel that runs and for one that fails (it reads a tile nothing wrote); a buffer without its NUL is refused
+/// with a diagnostic, not read past.
+#[test]
+fn a_kernel_in_memory_runs_as_the_same_file_does() {
+    use clap::Parser;
+    let dir = scratch("buffer");
+    let text = "module {\n  func.func @k(%a: memref<2x3xf32, \"sbuf\">) {\n    \"nisa.device_print\"(%a) {prefix = \"a\"} : (memref<2x3xf32, \"sbuf\">) -> ()\n    return\n  }\n  func.func @bad(%a: memref<2x3xf32, \"sbuf\">) {\n    %t = \"nisa.alloc\"() : () -> memref<2x3xf32, \"sbuf\">\n    \"nisa.device_print\"(%t) {prefix = \"t\"} : (memref<2x3xf32, \"sbuf\">) -> ()\n    return\n  }\n}\n";
+    let file = dir.join("k.mlir");
+    std::fs::write(&file, text).unwrap();
+    let mut buffer = text.as_bytes().to_vec();
+    buffer.push(0);
+    for func in ["k", "bad"] {
+        let args = cli::RunArgs::try_parse_from([
+            "sundial-run",
+            path(&file),
+            "--random-inputs",
+            "3",
+            "--func",
+            func,
+        ])
+        .unwrap();
+        let from_file = cli::run(&args);
+        let in_memory = cli::run_buffer(&args, &buffer, path(&file));
+        assert_eq!(in_memory.stdout, from_file.stdout, "{func}");
+        assert_eq!(in_memory.stderr, from_file.stderr, "{func}");
+        assert_eq!(in_memory.status, from_file.status, "{func}");
+        assert_eq!(
+            from_file.status == 0,
+            func == "k",
+            "{func}: {}",
+            from_file.stderr
+        );
+    }
+    let args = cli::RunArgs::try_parse_from(["sundial-run", "--random-inputs", "3"]).unwrap();
+    let unterminated = cli::run_buffer(&args, text.as_bytes(), "k.mlir");
+    assert_ne!(unterminated.status, 0);
+    assert!(
+        unterminated.stderr.contains("does not end in a NUL byte"),
+        "{}",
+        unterminated.stderr
+    );
+}
