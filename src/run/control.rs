@@ -540,9 +540,9 @@ fn run_op(
 }
 
 /// Starts a loop: its bounds read on every rank (they must give the same trip count: the
-/// ranks run in lockstep), its trip count checked against [`exec::RunConfig::max_loop_iterations`], the
-/// carried values bound to their initial values. `None` when it runs no iteration (its
-/// results are then the initial values).
+/// ranks run in lockstep), its trip count checked against the run's
+/// [`exec::RunConfig::max_loop_iterations`], the carried values bound to their initial
+/// values. `None` when it runs no iteration (its results are then the initial values).
 fn enter_loop<'s, 'c, 'a>(
     machine: &mut Machine,
     l: &'s Loop<'c, 'a>,

@@ -7,10 +7,11 @@
 //! pattern, a register or an index; for a view, also the [`Chain`] it was made by). It also
 //! keeps what loops and launch grids need: the tile of every `nisa.alloc` that ran (reused
 //! when it runs again), the grid and the program being run, and the loop iterations run so
-//! far against [`RunConfig::max_loop_iterations`]. On a launch grid each program is a NeuronCore of its
-//! own: [`Machine::switch_program`] puts the running program's engine state, values and
-//! private memory (SBUF, PSUM, its HBM tensors but `shared_hbm` ones) aside and another's in,
-//! each allocation's contents switched in O(1) (`sundial_emu::Memory::swap_contents`).
+//! far against [`RunConfig::max_loop_iterations`]. On a launch grid each program is a
+//! NeuronCore of its own: [`Machine::switch_program`] puts the running program's engine
+//! state, values and private memory (SBUF, PSUM, its HBM tensors but `shared_hbm` ones) aside
+//! and another's in, each allocation's contents switched in O(1)
+//! (`sundial_emu::Memory::swap_contents`).
 //! [`Exec`] is one op on one rank seen through its NISA table row, as
 //! the verifier's `OpView` sees it: operands by group name, attributes by name with the
 //! table's defaults filled in, results to set, and errors that carry the op's position.

@@ -591,8 +591,8 @@ fn forms_the_verifier_and_the_emulator_now_agree_on_run() {
 
 /// `cli::run_buffer` (a kernel already in memory, as the fuzzer runs one) gives the outcome
 /// `cli::run` gives on the same text read from a file: the same stdout, diagnostics and
-/// status, for a kernel that runs and for one that fails (it reads a tile nothing wrote); a buffer without its NUL is refused
-/// with a diagnostic, not read past.
+/// status, for a kernel that runs and for one that fails (it reads a tile nothing wrote); a
+/// buffer without its NUL is refused with a diagnostic, not read past.
 #[test]
 fn a_kernel_in_memory_runs_as_the_same_file_does() {
     use clap::Parser;
