@@ -1,7 +1,7 @@
 //! Structured control flow of a run: the body of a function as [`Step`]s (ops with their
 //! handlers, `scf.for` loops, `scf.if` conditionals and `nisa.core_barrier`s), checked before
 //! anything runs, and a [`Thread`]: one program's position in that body, an explicit stack of
-//! [`Frame`]s, so that a program can stop at a barrier and resume later (the programs of a
+//! `Frame`s, so that a program can stop at a barrier and resume later (the programs of a
 //! launch grid run as cooperative coroutines, see `super::grid`).
 //!
 //! Values flow as upstream `scf` says:
