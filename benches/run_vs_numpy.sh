@@ -31,5 +31,7 @@ if ! py=$(with_numpy); then
 fi
 
 cargo build --release --quiet --bin sundial-run --bin sundial-emu-kernel-bench
-exec "$py" benches/run_vs_numpy.py --bin target/release/sundial-run \
-    --kernel-bench target/release/sundial-emu-kernel-bench "$@"
+# Cargo's output directory: CARGO_TARGET_DIR when the caller sets one.
+target_dir="${CARGO_TARGET_DIR:-target}"
+exec "$py" benches/run_vs_numpy.py --bin "$target_dir/release/sundial-run" \
+    --kernel-bench "$target_dir/release/sundial-emu-kernel-bench" "$@"

@@ -16,7 +16,9 @@ for value in "$n" "$rounds"; do
     fi
 done
 mlir_opt="${MLIR_OPT:-/usr/lib/llvm-22/bin/mlir-opt}"
-work="target/bench-translate"
+# Cargo's output directory: CARGO_TARGET_DIR when the caller sets one.
+target_dir="${CARGO_TARGET_DIR:-target}"
+work="$target_dir/bench-translate"
 mkdir -p "$work"
 kernel="$work/kernel-$n.mlir"
 python3 - "$n" "$kernel" <<'PY'
@@ -45,9 +47,10 @@ cargo build --quiet --release --bin sundial-translate
 # Both tools run from one Python process, which reads each one's wall time and CPU time
 # (user + system, from the children's resource usage): on a shared machine the CPU-time ratio
 # is the steadier of the two.
-python3 - "$mlir_opt" "$kernel" "$work" "$n" "$rounds" <<'PY'
+python3 - "$mlir_opt" "$kernel" "$work" "$n" "$rounds" "$target_dir/release/sundial-translate" <<'PY'
 import json, resource, statistics, subprocess, sys, time
 mlir_opt, kernel, work, n, rounds = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), max(1, int(sys.argv[5]))
+translate = sys.argv[6]
 def run(cmd):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.monotonic()
@@ -62,7 +65,7 @@ for _ in range(rounds):
     s0, opt_wall, opt_cpu = run([mlir_opt, "--irdl-file=dialects/irdl/nisa.irdl.mlir", kernel, "-o", f"{work}/printed.mlir"])
     if s0 != 0:
         sys.exit(f"mlir-opt failed (exit status {s0})")
-    status, tr_wall, tr_cpu = run(["target/release/sundial-translate", kernel, "-o", out])
+    status, tr_wall, tr_cpu = run([translate, kernel, "-o", out])
     if status != 0:
         sys.exit(f"sundial-translate failed (exit status {status})")
     opt.append((opt_wall, opt_cpu))

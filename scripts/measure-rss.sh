@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 
 if [[ -z "${SUNDIAL_OPT:-}" ]]; then
     cargo build --quiet --release --bin sundial-opt
-    SUNDIAL_OPT=target/release/sundial-opt
+    SUNDIAL_OPT="${CARGO_TARGET_DIR:-target}/release/sundial-opt"
 fi
 [[ -x /usr/bin/time ]] || { echo "measure-rss.sh: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
 
