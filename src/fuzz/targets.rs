@@ -281,7 +281,10 @@ impl Runner {
         );
         // What sundial-run does with it: the kernel on the emulator on random arguments; a
         // failure must say why.
-        let ran = crate::run::cli::run_buffer(&self.run_args, &terminated(input), "fuzz.mlir");
+        let Ok(buffer) = crate::opt::read_terminated(input, Some(input.len() as u64)) else {
+            return;
+        };
+        let ran = crate::run::cli::run_buffer(&self.run_args, &buffer, "fuzz.mlir");
         assert!(
             ran.status == 0 || !ran.stderr.is_empty(),
             "sundial-run failed without a diagnostic (status {})",
@@ -310,14 +313,6 @@ impl Runner {
         );
         let _ = session.print(&module, PrintOptions::default());
     }
-}
-
-/// `input` and the NUL byte after it that MLIR's lexer needs.
-fn terminated(input: &[u8]) -> Vec<u8> {
-    let mut t = Vec::with_capacity(input.len() + 1);
-    t.extend_from_slice(input);
-    t.push(0);
-    t
 }
 
 /// The built-in targets, in the order the IR target cycles through them.
