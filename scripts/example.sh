@@ -2,7 +2,8 @@
 # The main job on the shipped example kernels (examples/kernels/: elementwise, rmsnorm,
 # moe_gather, paged_attention, and mx_matmul on mariana): set up, build sundial-translate
 # (release), and compile every kernel to bundles: one <engine>.bin per engine queue and
-# manifest.json under target/examples/<kernel>/ (under $CARGO_TARGET_DIR when set), then print the listing and the manifest.
+# manifest.json under target/examples/<kernel>/ (under $CARGO_TARGET_DIR when set), then
+# print the listing and the manifest.
 # Extra arguments go to sundial-translate (e.g. --pass-pipeline=...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
