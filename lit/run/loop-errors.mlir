@@ -5,6 +5,8 @@
 // RUN: python3 %S/Inputs/npy.py write %t/big.npy '<i4' 1,1 2000000 + write %t/far.npy '<i4' 1,1 40 + write %t/neg.npy '<i4' 1,1 -3
 // RUN: not sundial-run %s --func too_long --save 0=%t/never.npy 2>&1 | FileCheck %s --check-prefix=LONG
 // RUN: not ls %t/never.npy
+// The budget is checked before any input is read: a missing file is not what is reported.
+// RUN: not sundial-run %s --func too_long --arg 0=%t/missing.npy 2>&1 | FileCheck %s --check-prefix=LONG
 // RUN: not sundial-run %s --func nest_too_long 2>&1 | FileCheck %s --check-prefix=NEST
 // RUN: not sundial-run %s --func register_too_long --arg 1=%t/big.npy 2>&1 | FileCheck %s --check-prefix=REGLONG
 // --max-loop-iterations sets the budget: lower, the outer loop of the nest is refused; a run

@@ -511,7 +511,10 @@ fn run_checked(args: &RunArgs, buffer: &[u8], rep: &mut Reporter<'_>, phases: &m
         Err(e) => return rep.run_error(&e),
     };
     let fname = function_name(&func);
-    let program = match Program::prepare(func) {
+    // The loop budget first, as before any input is read or filled.
+    let program = match Program::prepare(func)
+        .and_then(|p| p.check_loop_budget(config.max_loop_iterations).map(|()| p))
+    {
         Ok(p) => p,
         Err(e) => return rep.run_error(&e),
     };

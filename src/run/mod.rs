@@ -8,8 +8,9 @@
 //!   and integer values, registers) and its launch grid (`sundial.grid`), and checks, before
 //!   anything runs, that the body is one block of ops with handlers, `scf.for` loops and
 //!   `scf.if` conditionals ([`control`]: their regions are checked the same way; an op
-//!   without a handler is refused with the reason [`ops::REFUSED`] gives); it also finds the widest
-//!   on-chip tile ([`Program::partitions`]): a kernel before partition tiling may hold logical
+//!   without a handler is refused with the reason [`ops::REFUSED`] gives) and counts the
+//!   iterations of the constant-bound loops ([`Program::check_loop_budget`]); it also finds
+//!   the widest on-chip tile ([`Program::partitions`]): a kernel before partition tiling may hold logical
 //!   tiles of more than 128 partitions, and runs on a logical machine that wide
 //!   (`sundial_emu::Memory::logical`, at most `sundial_emu::MAX_LOGICAL_PARTITIONS`, refused
 //!   beyond at the op or argument before anything runs);
@@ -17,7 +18,8 @@
 //!   [`random`]: `--random-inputs`;
 //! - [`Program::run`] (and [`Program::execute`], which reads every argument back): checks that
 //!   the constant-bound loops stay within the run's loop budget
-//!   ([`RunConfig::max_loop_iterations`], default [`exec::MAX_LOOP_ITERATIONS`]), sets up a
+//!   ([`RunConfig::max_loop_iterations`], default [`exec::MAX_LOOP_ITERATIONS`]; `cli` checks
+//!   it first, before the inputs are read), sets up a
 //!   [`Machine`] as a [`RunConfig`] says (ranks, the uninitialised-read check, the MX scale
 //!   rule), creates the arguments (HBM tensors with their contents moved in through
 //!   `Memory::alloc_hbm_from_vec`, so they count as written; SBUF and PSUM tiles through the
@@ -274,6 +276,9 @@ pub struct Program<'c, 'a> {
     pub logical_psum: bool,
     block_args: Vec<BlockArgument<'c, 'a>>,
     body: control::Region<'c, 'a>,
+    /// The iterations of the constant-bound loops (counted once, by [`Program::prepare`]):
+    /// what [`Program::check_loop_budget`] compares with a run's budget.
+    static_loop_iterations: u128,
 }
 
 /// The index of program number `n` (row-major over `grid`) along each axis.
@@ -315,9 +320,9 @@ fn scalar_format(kind: &ArgKind) -> &'static npy::Format {
 impl<'c, 'a> Program<'c, 'a> {
     /// Reads `func`'s arguments and checks its body: one block, every op with a handler and
     /// without regions except `scf.for` loops and `scf.if` conditionals (whose regions are
-    /// checked the same way), the launch grid within [`exec::MAX_PROGRAMS`]. The first problem
-    /// is the error, before anything runs. (The constant-bound loops are checked against the
-    /// run's loop budget by [`Program::run`], which knows it.)
+    /// checked the same way), the launch grid within [`exec::MAX_PROGRAMS`]; it counts the
+    /// iterations of the constant-bound loops, which [`Program::check_loop_budget`] holds
+    /// against a run's budget. The first problem is the error, before anything runs.
     pub fn prepare(func: OperationRef<'c, 'a>) -> Result<Program<'c, 'a>, RunError> {
         let fname = function_name(&func);
         let region = func
@@ -401,6 +406,9 @@ impl<'c, 'a> Program<'c, 'a> {
             block_args.push(arg);
         }
         let body = control::prepare_block(block, &fname, 0)?;
+        // No budget (a u64) admits more than u64::MAX iterations: such a nest is refused here.
+        let mut static_loop_iterations = 0u128;
+        control::static_iterations(&body.steps, 1, &mut static_loop_iterations, u64::MAX)?;
         let widest = control::widest_tile(&body.steps);
         let arg_parts = args
             .iter()
@@ -441,7 +449,20 @@ impl<'c, 'a> Program<'c, 'a> {
             logical_psum,
             block_args,
             body,
+            static_loop_iterations,
         })
+    }
+
+    /// Whether the constant-bound loops fit a run's loop budget (`limit`,
+    /// [`RunConfig::max_loop_iterations`]): the error names the first loop that takes the run
+    /// past it. [`Program::run`] checks before anything runs; a driver calls this first to
+    /// refuse before it reads or fills the inputs.
+    pub fn check_loop_budget(&self, limit: u64) -> Result<(), RunError> {
+        if self.static_loop_iterations <= u128::from(limit) {
+            return Ok(());
+        }
+        // Over: walk again against the limit, for the loop that crosses it.
+        control::static_iterations(&self.body.steps, 1, &mut 0u128, limit)
     }
 
     /// The first collective of the body (an op that needs `--ranks`), if any.
@@ -498,8 +519,7 @@ impl<'c, 'a> Program<'c, 'a> {
         keep: &[usize],
     ) -> Result<Outputs, RunError> {
         let t0 = std::time::Instant::now();
-        // The constant-bound loops within the run's budget, before anything runs.
-        control::static_iterations(&self.body.steps, 1, &mut 0u128, config.max_loop_iterations)?;
+        self.check_loop_budget(config.max_loop_iterations)?;
         if config.ranks.is_none()
             && let Some(op) = self.first_collective()
         {
